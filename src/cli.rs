@@ -1,0 +1,305 @@
+//! The command line: argument parsing, dispatch and what people see. Errors become
+//! messages on stderr and the exit statuses of PRODUCT.md.
+
+use crate::import::{self, Snapshot};
+use crate::output::{self, Format};
+use crate::state::{ShowKind, StateDb};
+use crate::{demo, synth};
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit statuses, part of the interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Success, PASS or WARN.
+    Ok = 0,
+    /// A FAIL verdict.
+    Fail = 1,
+    /// Bad input, or a request that needs clarification.
+    BadInput = 2,
+    /// A partial result.
+    Partial = 3,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
+/// olav — draft, pre-check and verify network changes against the network's state.
+#[derive(Debug, Parser)]
+#[command(name = "olav", version, about, long_about = None)]
+pub struct Cli {
+    /// State DB file (created from the bundled demo network when missing).
+    #[arg(long, global = true, env = "OLAV_DB", default_value = ".olav/state.db")]
+    pub db: PathBuf,
+    /// Folder for change plans and reports.
+    #[arg(long, global = true, default_value = "exports")]
+    pub exports: PathBuf,
+    /// Output format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// No notices or progress on stderr.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Import snapshots and inspect the state DB.
+    #[command(subcommand)]
+    State(StateCmd),
+    /// Write a large, realistic generated snapshot (deterministic for a seed).
+    Synth {
+        /// Number of devices.
+        #[arg(long)]
+        devices: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder (gets configs/ and state.yaml).
+        out_dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum StateCmd {
+    /// Import a Batfish-layout snapshot folder (configs/ plus an optional state.yaml).
+    Import {
+        /// The snapshot folder.
+        snapshot_dir: PathBuf,
+    },
+    /// List devices, interfaces, links, BGP sessions, services, static routes or warnings.
+    Show {
+        /// What to list.
+        #[arg(value_enum)]
+        kind: ShowKind,
+        /// Only this device.
+        #[arg(long)]
+        device: Option<String>,
+    },
+    /// Row counts, state version, collected_at and the last import's warnings.
+    Stats,
+}
+
+/// Parses the command line, runs it and maps the outcome to an exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    match run(&cli) {
+        Ok(code) => code.into(),
+        Err(e) => {
+            eprintln!("olav: error: {e:#}");
+            Exit::BadInput.into()
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("OLAV_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+fn run(cli: &Cli) -> Result<Exit> {
+    match &cli.command {
+        Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
+        Command::State(StateCmd::Show { kind, device }) => {
+            let db = open_or_demo(cli)?;
+            if let Some(d) = device {
+                if !db.has_device(d)? && *kind != ShowKind::Warnings {
+                    let names: Vec<String> =
+                        db.devices()?.into_iter().map(|r| r.hostname).collect();
+                    anyhow::bail!(
+                        "no device '{d}' in {}{}",
+                        db.path().display(),
+                        closest(d, &names)
+                            .map(|c| format!("; did you mean {c}?"))
+                            .unwrap_or_default()
+                    );
+                }
+            }
+            let table = db.show(*kind, device.as_deref())?;
+            match cli.format {
+                Format::Json => println!("{}", output::json(&table.to_json())),
+                Format::Text if table.rows.is_empty() => println!("(none)"),
+                Format::Text => print!("{}", table.to_text()),
+            }
+            Ok(Exit::Ok)
+        }
+        Command::State(StateCmd::Stats) => {
+            let db = open_or_demo(cli)?;
+            let s = db.stats()?;
+            match cli.format {
+                Format::Json => println!("{}", output::json(&s)),
+                Format::Text => {
+                    println!(
+                        "state version {} · schema {} · {}",
+                        s.state_version,
+                        s.schema_version,
+                        db.path().display()
+                    );
+                    println!("snapshot      {}", s.snapshot.as_deref().unwrap_or("-"));
+                    println!("collected_at  {}", s.collected_at.as_deref().unwrap_or("-"));
+                    println!("imported_at   {}", s.imported_at.as_deref().unwrap_or("-"));
+                    println!(
+                        "last import   {} lines read, {} unrecognised (ignored), {} warnings, {} files skipped",
+                        s.lines_total, s.lines_unrecognised, s.warnings, s.files_skipped
+                    );
+                    let width = s.rows.iter().map(|(t, _)| t.len()).max().unwrap_or(0);
+                    for (t, n) in &s.rows {
+                        println!("  {t:<width$}  {n:>8}");
+                    }
+                    if s.warnings + s.files_skipped > 0 {
+                        println!("\nNext: olav state show warnings");
+                    }
+                }
+            }
+            Ok(Exit::Ok)
+        }
+        Command::Synth {
+            devices,
+            seed,
+            out_dir,
+        } => {
+            let summary = synth::write(out_dir, *devices, *seed).with_context(|| {
+                format!("writing the generated snapshot to {}", out_dir.display())
+            })?;
+            match cli.format {
+                Format::Json => println!("{}", output::json(&summary)),
+                Format::Text => {
+                    println!(
+                        "Wrote {} devices ({} sites, {} config lines) to {}",
+                        summary.devices,
+                        summary.sites,
+                        summary.config_lines,
+                        out_dir.display()
+                    );
+                    println!("Next: olav state import {}", out_dir.display());
+                }
+            }
+            Ok(Exit::Ok)
+        }
+    }
+}
+
+/// Opens the state DB; when none exists, creates it from the bundled demo network.
+pub fn open_or_demo(cli: &Cli) -> Result<StateDb> {
+    let existed = cli.db.exists();
+    let mut db = StateDb::open(&cli.db)?;
+    if !existed || db.state_version()? == 0 {
+        let parsed = demo::parsed().context("reading the bundled demo network")?;
+        let summary = db.import(&parsed)?;
+        if !cli.quiet {
+            eprintln!(
+                "olav: no state DB at {}; created it from the {} ({} devices, state version {})",
+                cli.db.display(),
+                demo::LABEL,
+                summary.devices,
+                summary.state_version
+            );
+        }
+    }
+    Ok(db)
+}
+
+fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
+    let snap = Snapshot::from_dir(dir)?;
+    let parsed = import::parse_snapshot(&snap)?;
+    let mut db = StateDb::open(&cli.db)?;
+    let s = db.import(&parsed)?;
+    let exit = if s.skipped.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Partial
+    };
+    match cli.format {
+        Format::Json => println!("{}", output::json(&s)),
+        Format::Text => {
+            let verdict = if s.skipped.is_empty() {
+                "Imported"
+            } else {
+                "Partly imported"
+            };
+            println!(
+                "{verdict} {} devices from {} → state version {} ({})",
+                s.devices,
+                dir.display(),
+                s.state_version,
+                db.path().display()
+            );
+            println!(
+                "  {} links · {} BGP sessions · {} services · {} config lines ({} unrecognised, ignored){}",
+                s.links,
+                s.bgp_sessions,
+                s.services,
+                s.lines_total,
+                s.lines_unrecognised,
+                if s.unchanged {
+                    " · same files as the previous import"
+                } else {
+                    ""
+                }
+            );
+            const SHOWN: usize = 20;
+            if !s.skipped.is_empty() {
+                println!("  skipped {} files:", s.skipped.len());
+                for m in &s.skipped {
+                    println!("    {m}");
+                }
+            }
+            if !s.warnings.is_empty() {
+                println!("  {} warnings:", s.warnings.len());
+                for m in s.warnings.iter().take(SHOWN) {
+                    println!("    {m}");
+                }
+                if s.warnings.len() > SHOWN {
+                    println!("    … {} more", s.warnings.len() - SHOWN);
+                }
+            }
+            let next = if s.warnings.is_empty() && s.skipped.is_empty() {
+                "olav state show devices"
+            } else {
+                "olav state show warnings"
+            };
+            println!("Next: {next}");
+        }
+    }
+    Ok(exit)
+}
+
+/// The known name closest to `typed` (edit distance), when reasonably close.
+pub fn closest<'a>(typed: &str, names: &'a [String]) -> Option<&'a str> {
+    let t = typed.to_ascii_lowercase();
+    names
+        .iter()
+        .map(|n| (edit_distance(&t, &n.to_ascii_lowercase()), n))
+        .filter(|(d, n)| *d <= n.len().max(3) / 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n.as_str())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

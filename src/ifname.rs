@@ -1,0 +1,88 @@
+//! Interface names in their usual spellings: `Gi0/1`, `gig0/1`, `GigabitEthernet0/1`,
+//! `Et1`, `Eth1/1`, `Po1`, `Lo0` all name the same interface as the config does.
+
+/// Long forms of the interface types, and the abbreviations engineers type for them.
+const TYPES: &[(&str, &[&str])] = &[
+    (
+        "GigabitEthernet",
+        &["gi", "gig", "ge", "gigabitethernet", "gigabit"],
+    ),
+    (
+        "TenGigabitEthernet",
+        &["te", "ten", "tengig", "tengigabitethernet", "xe"],
+    ),
+    ("TwentyFiveGigE", &["twe", "twentyfivegige"]),
+    ("FortyGigabitEthernet", &["fo", "fortygigabitethernet"]),
+    ("HundredGigE", &["hu", "hundredgige"]),
+    ("FastEthernet", &["fa", "fastethernet"]),
+    ("Ethernet", &["e", "et", "eth", "ethernet"]),
+    ("Port-channel", &["po", "port-channel", "portchannel"]),
+    ("Loopback", &["lo", "loopback"]),
+    ("Vlan", &["vl", "vlan"]),
+    ("Management", &["ma", "mgmt", "management"]),
+    ("Tunnel", &["tu", "tunnel"]),
+];
+
+/// Splits `Gi0/1` into (`Gi`, `0/1`).
+fn split(name: &str) -> (&str, &str) {
+    let i = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
+    (name[..i].trim(), name[i..].trim())
+}
+
+/// The long form of an abbreviated interface name (`Gi0/1` → `GigabitEthernet0/1`);
+/// unknown types come back unchanged.
+pub fn expand(name: &str) -> String {
+    let (kind, num) = split(name);
+    let lower = kind.to_ascii_lowercase();
+    for (long, shorts) in TYPES {
+        if shorts.contains(&lower.as_str()) {
+            return format!("{long}{num}");
+        }
+    }
+    name.to_owned()
+}
+
+/// Whether `typed` names the configured interface `configured`.
+pub fn same(typed: &str, configured: &str) -> bool {
+    if typed.eq_ignore_ascii_case(configured) {
+        return true;
+    }
+    let (tk, tn) = split(typed);
+    let (ck, cn) = split(configured);
+    if tn != cn || tn.is_empty() {
+        return false;
+    }
+    let tk = tk.to_ascii_lowercase();
+    let ck = ck.to_ascii_lowercase();
+    TYPES.iter().any(|(long, shorts)| {
+        let long = long.to_ascii_lowercase();
+        (shorts.contains(&tk.as_str()) || tk == long)
+            && (shorts.contains(&ck.as_str()) || ck == long)
+    })
+}
+
+/// The configured name among `names` that `typed` refers to.
+pub fn resolve<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    names.into_iter().find(|n| same(typed, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_spellings() {
+        assert!(same("Gi0/1", "GigabitEthernet0/1"));
+        assert!(same("gig0/1", "GigabitEthernet0/1"));
+        assert!(same("Et1", "Ethernet1"));
+        assert!(same("eth1/1", "Ethernet1/1"));
+        assert!(same("Po1", "Port-channel1"));
+        assert!(same("mgmt0", "mgmt0"));
+        assert!(!same("Gi0/1", "GigabitEthernet0/10"));
+        assert!(!same("Te0/1", "GigabitEthernet0/1"));
+        assert_eq!(expand("Lo0"), "Loopback0");
+        assert_eq!(resolve("Vl20", ["Vlan10", "Vlan20"]), Some("Vlan20"));
+    }
+}

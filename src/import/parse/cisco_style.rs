@@ -1,0 +1,332 @@
+//! The context walk for Cisco-style indented configuration, shared by the IOS/IOS-XE,
+//! EOS and NX-OS modules. Their syntax differs in details (mask vs prefix length,
+//! `peer-group` vs `peer group`, NX-OS's nested `neighbor` blocks); the walk accepts
+//! each dialect's form, so a vendor module only adds what is truly its own.
+
+use super::common::{self, BgpBuilder, Scope, StructureBlock};
+use super::lines::{ConfigLines, ContextStack};
+use crate::model::{DeviceConfig, Interface, StructureKind};
+
+#[derive(Debug, Clone)]
+enum Ctx {
+    Interface(usize),
+    Bgp {
+        vrf: Option<String>,
+        af: Option<String>,
+    },
+    BgpNeighbor {
+        vrf: Option<String>,
+        af: Option<String>,
+        id: String,
+    },
+    RouteMap,
+    Ospf(String),
+    VrfContext(String),
+    Line,
+    /// A recognised block whose body olav does not model.
+    Opaque,
+    /// An unknown block: its body counts as unknown too.
+    Unknown,
+}
+
+/// Parses a Cisco-style configuration into the device model.
+pub fn parse(text: &str) -> DeviceConfig {
+    let mut dev = DeviceConfig::default();
+    let mut bgp = BgpBuilder::default();
+    let mut stack: ContextStack<Ctx> = ContextStack::default();
+    let mut lines = ConfigLines::new(text);
+    let mut words: Vec<&str> = Vec::with_capacity(16);
+    let mut unknown = 0u32;
+    for line in lines.by_ref() {
+        words.clear();
+        words.extend(line.text.split_ascii_whitespace());
+        stack.enter_line(line.indent);
+        let next = match stack.top() {
+            None => top_level(&mut dev, &mut bgp, &words, line.no),
+            Some(ctx) => {
+                let ctx = ctx.clone();
+                nested(&mut dev, &mut bgp, &ctx, &words, line.text, line.no)
+            }
+        };
+        match next {
+            Step::Push(ctx) => stack.push(line.indent, ctx),
+            Step::Known => {}
+            Step::Unknown => unknown += 1,
+            Step::UnknownBlock => {
+                unknown += 1;
+                stack.push(line.indent, Ctx::Unknown);
+            }
+        }
+    }
+    bgp.finish(&mut dev);
+    dev.lines_total = lines.lines_read();
+    dev.lines_unrecognised = unknown;
+    dev
+}
+
+enum Step {
+    Push(Ctx),
+    Known,
+    Unknown,
+    UnknownBlock,
+}
+
+fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) -> Step {
+    match w {
+        ["hostname", name, ..] => {
+            dev.hostname = Some(name.trim_matches('"').to_owned());
+            Step::Known
+        }
+        ["version", v, ..] => {
+            dev.os_version = Some((*v).to_owned());
+            Step::Known
+        }
+        ["end"] => {
+            dev.saw_end = true;
+            Step::Known
+        }
+        ["interface", name, ..] => {
+            let name = if w.len() > 2 {
+                // `interface Ethernet 1` (spaced forms some tools print)
+                w[1..].concat()
+            } else {
+                (*name).to_owned()
+            };
+            let idx = match dev.interfaces.iter().position(|i| i.name == name) {
+                Some(i) => i,
+                None => {
+                    dev.interfaces.push(Interface::new(name, no));
+                    dev.interfaces.len() - 1
+                }
+            };
+            Step::Push(Ctx::Interface(idx))
+        }
+        ["router", "bgp", asn, ..] => {
+            bgp.start(dev, asn, no);
+            Step::Push(Ctx::Bgp {
+                vrf: None,
+                af: None,
+            })
+        }
+        ["router", "ospf", process, ..] => Step::Push(Ctx::Ospf((*process).to_owned())),
+        ["router", ..] => Step::Push(Ctx::Opaque),
+        ["ip" | "ipv6", "route", "vrf", vrf, rest @ ..] => {
+            if w[0] == "ip" {
+                common::static_route(dev, Some((*vrf).to_owned()), rest, no);
+            }
+            Step::Known
+        }
+        ["ip", "route", rest @ ..] => {
+            common::static_route(dev, None, rest, no);
+            Step::Known
+        }
+        ["ipv6", "route", ..] => Step::Known,
+        ["vrf", "context", name] => Step::Push(Ctx::VrfContext((*name).to_owned())),
+        ["vrf", "definition" | "instance", ..] | ["ip", "vrf", ..] | ["vlan", ..] => {
+            Step::Push(Ctx::Opaque)
+        }
+        ["line", ..] => Step::Push(Ctx::Line),
+        _ => match common::structure_line(dev, w, no) {
+            Some(StructureBlock::RouteMap) => Step::Push(Ctx::RouteMap),
+            Some(StructureBlock::Entries) => Step::Push(Ctx::Opaque),
+            Some(StructureBlock::None) => Step::Known,
+            None => Step::UnknownBlock,
+        },
+    }
+}
+
+fn nested(
+    dev: &mut DeviceConfig,
+    bgp: &mut BgpBuilder,
+    ctx: &Ctx,
+    w: &[&str],
+    text: &str,
+    no: u32,
+) -> Step {
+    match ctx {
+        Ctx::Interface(idx) => known(common::interface_line(dev, *idx, text, w, no)),
+        Ctx::Bgp { vrf, af } => bgp_line(dev, bgp, vrf.as_deref(), af.as_deref(), w, text, no),
+        Ctx::BgpNeighbor { vrf, af, id } => match w {
+            ["address-family", rest @ ..] => Step::Push(Ctx::BgpNeighbor {
+                vrf: vrf.clone(),
+                af: Some(af_name(rest)),
+                id: id.clone(),
+            }),
+            ["inherit", "peer-session" | "peer-policy", ..] => Step::Known,
+            _ => {
+                bgp.neighbor(
+                    dev,
+                    Scope {
+                        vrf: vrf.as_deref(),
+                        af: af.as_deref(),
+                    },
+                    id,
+                    w,
+                    text,
+                    no,
+                );
+                Step::Known
+            }
+        },
+        Ctx::RouteMap => known(common::route_map_line(dev, w, no)),
+        Ctx::Ospf(process) => {
+            match w {
+                ["network", rest @ ..] => common::ospf_network(dev, process, rest, no),
+                ["redistribute", ..] => {
+                    common::redistribute(dev, w, "ospf redistribute route-map", no)
+                }
+                _ => {}
+            }
+            Step::Known
+        }
+        Ctx::VrfContext(vrf) => {
+            if let ["ip", "route", rest @ ..] = w {
+                common::static_route(dev, Some(vrf.clone()), rest, no);
+            }
+            Step::Known
+        }
+        Ctx::Line => {
+            if let ["access-class", acl, ..] = w {
+                common::reference(dev, StructureKind::AccessList, acl, "line access-class", no);
+            }
+            Step::Known
+        }
+        Ctx::Opaque => Step::Known,
+        Ctx::Unknown => Step::Unknown,
+    }
+}
+
+fn known(recognised: bool) -> Step {
+    if recognised {
+        Step::Known
+    } else {
+        Step::Unknown
+    }
+}
+
+/// `ipv4`, `ipv4 unicast`, `ipv4 vrf X` → `ipv4 unicast`.
+fn af_name(rest: &[&str]) -> String {
+    let family = rest.first().copied().unwrap_or("ipv4");
+    let safi = match rest.get(1) {
+        Some(&"multicast") => "multicast",
+        Some(&"labeled-unicast") => "labeled-unicast",
+        _ if family == "vpnv4" || family == "vpnv6" || family == "evpn" || family == "l2vpn" => "",
+        _ => "unicast",
+    };
+    if safi.is_empty() {
+        family.to_owned()
+    } else {
+        format!("{family} {safi}")
+    }
+}
+
+fn bgp_line(
+    dev: &mut DeviceConfig,
+    bgp: &mut BgpBuilder,
+    vrf: Option<&str>,
+    af: Option<&str>,
+    w: &[&str],
+    text: &str,
+    no: u32,
+) -> Step {
+    match w {
+        // Only the default VRF's router-id is the device's.
+        ["bgp", "router-id", id] | ["router-id", id] if vrf.is_none() => bgp.router_id(dev, id, no),
+        ["no", "bgp", "default", "ipv4-unicast"] => bgp.disable_default_ipv4(),
+        ["bgp", "listen", "range", rest @ ..] => bgp.listen_range(dev, vrf, rest, no),
+        ["address-family", rest @ ..] => {
+            let vrf = match rest.iter().position(|x| *x == "vrf") {
+                Some(i) => rest.get(i + 1).map(|v| (*v).to_owned()),
+                None => vrf.map(str::to_owned),
+            };
+            return Step::Push(Ctx::Bgp {
+                vrf,
+                af: Some(af_name(rest)),
+            });
+        }
+        ["vrf", name] => {
+            return Step::Push(Ctx::Bgp {
+                vrf: Some((*name).to_owned()),
+                af: None,
+            })
+        }
+        ["template", "peer", name] => {
+            bgp.define_group(dev, name, no);
+            return Step::Push(Ctx::BgpNeighbor {
+                vrf: vrf.map(str::to_owned),
+                af: None,
+                id: (*name).to_owned(),
+            });
+        }
+        ["template", ..] => return Step::Push(Ctx::Opaque),
+        ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
+        ["neighbor", id, attr @ ..] => {
+            bgp.neighbor(dev, Scope { vrf, af }, id, attr, text, no);
+            // NX-OS puts a neighbor's settings in a block under it.
+            return Step::Push(Ctx::BgpNeighbor {
+                vrf: vrf.map(str::to_owned),
+                af: af.map(str::to_owned),
+                id: (*id).to_owned(),
+            });
+        }
+        ["network", rest @ ..] => bgp.network(dev, vrf, rest, no),
+        ["redistribute", ..] => common::redistribute(dev, w, "bgp redistribute route-map", no),
+        _ => {}
+    }
+    Step::Known
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AddressKind, BgpPeer};
+
+    #[test]
+    fn ios_vrf_peer_groups_inherit_remote_as() {
+        let cfg = "hostname d1\n!\ninterface GigabitEthernet1\n vrf forwarding vrf2\n ip address 10.12.11.1 255.255.255.252\n ip address 10.9.9.1 255.255.255.0 secondary\n!\nrouter bgp 65001\n bgp router-id 192.168.1.1\n address-family ipv4 vrf vrf2\n  neighbor d2 peer-group\n  neighbor d2 remote-as 65002\n  neighbor d2 route-map IN in\n  neighbor 10.12.11.2 peer-group d2\n  neighbor 10.12.11.2 activate\n exit-address-family\n!\nend\n";
+        let dev = parse(cfg);
+        assert_eq!(dev.hostname.as_deref(), Some("d1"));
+        assert!(dev.saw_end);
+        let i = &dev.interfaces[0];
+        assert_eq!(i.vrf.as_deref(), Some("vrf2"));
+        assert_eq!(i.addresses.len(), 2);
+        assert_eq!(i.addresses[1].kind, AddressKind::Secondary);
+        let bgp = dev
+            .bgp
+            .as_ref()
+            .map(|b| b.neighbors.clone())
+            .unwrap_or_default();
+        assert_eq!(bgp.len(), 1);
+        let n = &bgp[0];
+        assert_eq!(n.vrf.as_deref(), Some("vrf2"));
+        assert_eq!(n.peer, BgpPeer::Address("10.12.11.2".parse().unwrap()));
+        assert_eq!(n.peer_asn, Some(65002));
+        assert_eq!(n.route_map_in.as_deref(), Some("IN"));
+        assert_eq!(n.address_families, vec!["ipv4 unicast".to_string()]);
+    }
+
+    #[test]
+    fn nxos_neighbor_blocks_and_templates() {
+        let cfg = "hostname r1\nrouter bgp 65001\n  router-id 1.1.1.1\n  template peer UP\n    remote-as 65100\n    update-source loopback0\n  neighbor 10.0.0.1\n    remote-as 65002\n    description to r2\n    address-family ipv4 unicast\n      route-map RM-IN in\n  neighbor 10.0.0.9\n    inherit peer UP\n";
+        let dev = parse(cfg);
+        let n = dev
+            .bgp
+            .as_ref()
+            .map(|b| b.neighbors.clone())
+            .unwrap_or_default();
+        assert_eq!(n.len(), 2);
+        assert_eq!(n[0].peer_asn, Some(65002));
+        assert_eq!(n[0].description.as_deref(), Some("to r2"));
+        assert_eq!(n[0].route_map_in.as_deref(), Some("RM-IN"));
+        assert_eq!(n[1].peer_asn, Some(65100));
+        assert_eq!(n[1].update_source.as_deref(), Some("loopback0"));
+    }
+
+    #[test]
+    fn malformed_lines_warn_with_line_numbers() {
+        let cfg = "hostname x\ninterface Gi1\n ip address 10.0.0.300 255.255.255.0\nrouter bgp 65000\n neighbor 10.0.0.2 remote-as sixty\n";
+        let dev = parse(cfg);
+        let lines: Vec<u32> = dev.warnings.iter().map(|w| w.line).collect();
+        assert_eq!(lines, vec![3, 5]);
+    }
+}

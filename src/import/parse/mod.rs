@@ -1,0 +1,186 @@
+//! Config parsers: one module per vendor, each turning a configuration's text into the
+//! vendor-neutral [`DeviceConfig`], plus the content-based vendor detection that picks
+//! the module.
+//!
+//! Adding a vendor (Junos, say) is one more module implementing [`ConfigParser`] and
+//! one more entry in [`PARSERS`].
+
+mod cisco_style;
+mod common;
+pub mod eos;
+pub mod ios;
+pub mod lines;
+pub mod nxos;
+
+use crate::model::{DeviceConfig, Vendor};
+
+/// A vendor's configuration parser.
+pub trait ConfigParser: Sync {
+    /// The vendor this parser reads.
+    fn vendor(&self) -> Vendor;
+    /// Line prefixes that point to this vendor, with their weight.
+    fn markers(&self) -> &'static [(&'static str, u32)];
+    /// Names accepted in a `!RANCID-CONTENT-TYPE:` first line.
+    fn rancid_types(&self) -> &'static [&'static str];
+    /// Parses a whole configuration. Never fails: what it cannot read becomes warnings.
+    fn parse(&self, text: &str) -> DeviceConfig;
+}
+
+/// Every parser olav has, in detection-tie order.
+pub static PARSERS: &[&dyn ConfigParser] = &[&ios::IosParser, &eos::EosParser, &nxos::NxosParser];
+
+/// The parser for a vendor.
+pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
+    match vendor {
+        Vendor::CiscoIos => &ios::IosParser,
+        Vendor::AristaEos => &eos::EosParser,
+        Vendor::CiscoNxos => &nxos::NxosParser,
+    }
+}
+
+/// Why a file is not read as a configuration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAConfig {
+    /// The file is empty or only white space.
+    #[error("empty file")]
+    Empty,
+    /// The file holds binary data.
+    #[error("binary file (NUL bytes or not text)")]
+    Binary,
+    /// A RANCID content type olav has no parser for.
+    #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos)")]
+    UnsupportedRancidType(String),
+    /// Nothing in the text looks like device configuration.
+    #[error("no device configuration found (no hostname, interface or router lines)")]
+    NoConfigLines,
+}
+
+/// How many lines detection looks at; markers sit near the top of a config.
+const DETECT_LINES: usize = 3000;
+
+/// Decides whether `text` is a configuration and which vendor wrote it.
+pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
+    if text.trim().is_empty() {
+        return Err(NotAConfig::Empty);
+    }
+    let first = text.lines().next().unwrap_or("");
+    if let Some(kind) = first.trim().strip_prefix("!RANCID-CONTENT-TYPE:") {
+        let kind = kind.trim().to_ascii_lowercase();
+        return PARSERS
+            .iter()
+            .find(|p| p.rancid_types().contains(&kind.as_str()))
+            .map(|p| p.vendor())
+            .ok_or(NotAConfig::UnsupportedRancidType(kind));
+    }
+    let mut scores = [0u32; 3];
+    let mut generic = 0u32;
+    let mut indent_votes = [0u32; 3];
+    let mut in_interface = false;
+    for line in text.lines().take(DETECT_LINES) {
+        for (score, parser) in scores.iter_mut().zip(PARSERS) {
+            for (prefix, weight) in parser.markers() {
+                if line.starts_with(prefix) {
+                    *score += weight;
+                }
+            }
+        }
+        if line.starts_with("hostname ")
+            || line.starts_with("interface ")
+            || line.starts_with("router ")
+            || line.starts_with("ip route ")
+        {
+            generic += 1;
+        }
+        // Sub-command indentation: IOS 1 space, NX-OS 2, EOS 3.
+        if in_interface && line.starts_with(' ') {
+            let n = line.len() - line.trim_start_matches(' ').len();
+            if (1..=3).contains(&n) {
+                indent_votes[n - 1] += 1;
+            }
+        }
+        in_interface = line.starts_with("interface ") || (in_interface && line.starts_with(' '));
+    }
+    let best = scores
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))
+        .map(|(i, s)| (i, *s));
+    match best {
+        Some((i, s)) if s >= 3 => Ok(PARSERS[i].vendor()),
+        _ if generic == 0 => Err(NotAConfig::NoConfigLines),
+        _ => {
+            let by_indent = [Vendor::CiscoIos, Vendor::CiscoNxos, Vendor::AristaEos];
+            let i = indent_votes
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, v)| (**v, std::cmp::Reverse(*i)))
+                .map_or(0, |(i, _)| i);
+            Ok(by_indent[i])
+        }
+    }
+}
+
+/// Reads bytes as configuration text: refuses binary data, tolerates stray non-UTF-8
+/// bytes in descriptions and banners.
+pub fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, NotAConfig> {
+    if bytes.contains(&0) {
+        return Err(NotAConfig::Binary);
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let replaced = text
+        .chars()
+        .filter(|c| *c == char::REPLACEMENT_CHARACTER)
+        .count();
+    if replaced * 20 > text.len().max(1) {
+        return Err(NotAConfig::Binary);
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rancid_header_forces_vendor() {
+        assert_eq!(
+            detect("!RANCID-CONTENT-TYPE: arista\nhostname x\n"),
+            Ok(Vendor::AristaEos)
+        );
+        assert_eq!(
+            detect("!RANCID-CONTENT-TYPE: juniper\nhostname x\n"),
+            Err(NotAConfig::UnsupportedRancidType("juniper".into()))
+        );
+    }
+
+    #[test]
+    fn detects_by_markers_and_indent() {
+        assert_eq!(
+            detect("Building configuration...\nversion 15.7\nhostname a\n"),
+            Ok(Vendor::CiscoIos)
+        );
+        assert_eq!(
+            detect("! device: r1 (vEOS, EOS-4.23)\nhostname r1\n"),
+            Ok(Vendor::AristaEos)
+        );
+        assert_eq!(
+            detect("hostname x\ninterface Ethernet1\n   no switchport\n"),
+            Ok(Vendor::AristaEos)
+        );
+        assert_eq!(
+            detect("hostname x\ninterface Gi1\n shutdown\n"),
+            Ok(Vendor::CiscoIos)
+        );
+        assert_eq!(
+            detect("lorem ipsum\ndolor\n"),
+            Err(NotAConfig::NoConfigLines)
+        );
+        assert_eq!(detect("  \n\n"), Err(NotAConfig::Empty));
+    }
+
+    #[test]
+    fn binary_is_refused() {
+        assert_eq!(decode(b"abc\0def").err(), Some(NotAConfig::Binary));
+        assert!(decode("hostname caf\u{e9}".as_bytes()).is_ok());
+    }
+}

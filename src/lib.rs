@@ -1,0 +1,15 @@
+//! olav: a change-verification pipeline for network engineers.
+//!
+//! Data flow: a snapshot is imported ([`import`]) into the state DB ([`state`]); later
+//! stages read the network from there. The binary is a thin shell over [`cli`].
+
+pub mod cli;
+pub mod demo;
+pub mod fsutil;
+pub mod ifname;
+pub mod import;
+pub mod model;
+pub mod output;
+pub mod state;
+pub mod synth;
+pub mod yaml;

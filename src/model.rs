@@ -1,0 +1,372 @@
+//! The vendor-neutral device model that every config parser produces.
+//!
+//! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
+//! the state store persists it. Nothing here knows about a vendor's syntax.
+
+use ipnet::IpNet;
+use serde::Serialize;
+use std::fmt;
+use std::net::IpAddr;
+
+/// The network operating systems olav can read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vendor {
+    /// Cisco IOS and IOS-XE.
+    CiscoIos,
+    /// Arista EOS.
+    AristaEos,
+    /// Cisco NX-OS.
+    CiscoNxos,
+}
+
+impl Vendor {
+    /// The `vendor` column value.
+    pub fn vendor_name(self) -> &'static str {
+        match self {
+            Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
+            Vendor::AristaEos => "arista",
+        }
+    }
+
+    /// The `os` column value.
+    pub fn os_name(self) -> &'static str {
+        match self {
+            Vendor::CiscoIos => "ios",
+            Vendor::AristaEos => "eos",
+            Vendor::CiscoNxos => "nxos",
+        }
+    }
+}
+
+impl fmt::Display for Vendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.os_name())
+    }
+}
+
+/// Everything one configuration file says about one device.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceConfig {
+    /// Hostname from the config's own `hostname` line, if any.
+    pub hostname: Option<String>,
+    /// Software version the config declares (`version 15.7`, EOS device banner).
+    pub os_version: Option<String>,
+    /// Hardware model when the config names it.
+    pub model: Option<String>,
+    /// Interfaces in file order.
+    pub interfaces: Vec<Interface>,
+    /// The BGP process, if configured.
+    pub bgp: Option<BgpProcess>,
+    /// Static routes.
+    pub static_routes: Vec<StaticRoute>,
+    /// OSPF `network` statements and interface-level OSPF enablement.
+    pub ospf_networks: Vec<OspfNetwork>,
+    /// Named structures defined (route-maps, prefix-lists, ACLs, community-lists, peer-groups).
+    pub structures: Vec<StructureDef>,
+    /// Every place a named structure is referenced.
+    pub references: Vec<StructureRef>,
+    /// Recognised lines that could not be understood.
+    pub warnings: Vec<LineWarning>,
+    /// Lines read.
+    pub lines_total: u32,
+    /// Lines no handler recognised (ignored and counted, never fatal).
+    pub lines_unrecognised: u32,
+    /// Whether the file ends with the `end` line a complete running config has.
+    pub saw_end: bool,
+}
+
+impl DeviceConfig {
+    /// Records a warning about a recognised but malformed line.
+    pub fn warn(&mut self, line: u32, message: impl Into<String>) {
+        self.warnings.push(LineWarning {
+            line,
+            message: message.into(),
+        });
+    }
+
+    /// Finds an interface by exact name.
+    pub fn interface_mut(&mut self, name: &str) -> Option<&mut Interface> {
+        self.interfaces.iter_mut().find(|i| i.name == name)
+    }
+}
+
+/// A warning tied to a line of the source file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineWarning {
+    /// 1-based line number.
+    pub line: u32,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// How an address sits on an interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddressKind {
+    /// The interface's primary address.
+    Primary,
+    /// A secondary address.
+    Secondary,
+    /// A first-hop-redundancy virtual address (VRRP, HSRP, VARP).
+    Virtual,
+}
+
+impl AddressKind {
+    /// The `kind` column value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AddressKind::Primary => "primary",
+            AddressKind::Secondary => "secondary",
+            AddressKind::Virtual => "virtual",
+        }
+    }
+}
+
+/// An IP address configured on an interface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterfaceAddress {
+    /// Address with prefix length (host bits kept).
+    pub address: IpNet,
+    /// Primary, secondary or virtual.
+    pub kind: AddressKind,
+    /// Source line.
+    pub line: u32,
+}
+
+/// Layer-2 mode of a switchport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchportMode {
+    /// Access port.
+    Access,
+    /// 802.1Q trunk.
+    Trunk,
+}
+
+/// One interface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interface {
+    /// Canonical name as the config spells it (`GigabitEthernet0/1`, `Ethernet1`).
+    pub name: String,
+    /// `description` text.
+    pub description: Option<String>,
+    /// False when `shutdown` is configured.
+    pub admin_up: bool,
+    /// Configured MTU.
+    pub mtu: Option<u32>,
+    /// Configured speed in Mbit/s (None for auto).
+    pub speed_mbps: Option<u32>,
+    /// VRF the interface is in (None for the default VRF).
+    pub vrf: Option<String>,
+    /// Switchport mode when the port is layer 2.
+    pub switchport_mode: Option<SwitchportMode>,
+    /// Access VLAN.
+    pub access_vlan: Option<u32>,
+    /// Trunk allowed VLANs as configured (`10,20,30-40`).
+    pub trunk_vlans: Option<String>,
+    /// Port-channel this member belongs to (`Port-channel1`).
+    pub channel_group: Option<String>,
+    /// Addresses in file order.
+    pub addresses: Vec<InterfaceAddress>,
+    /// Line of the `interface` stanza.
+    pub line: u32,
+}
+
+impl Interface {
+    /// A new interface with the defaults a running config implies (admin up).
+    pub fn new(name: String, line: u32) -> Self {
+        Interface {
+            name,
+            description: None,
+            admin_up: true,
+            mtu: None,
+            speed_mbps: None,
+            vrf: None,
+            switchport_mode: None,
+            access_vlan: None,
+            trunk_vlans: None,
+            channel_group: None,
+            addresses: Vec::new(),
+            line,
+        }
+    }
+}
+
+/// The BGP process of a device.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BgpProcess {
+    /// Local AS from `router bgp <asn>`.
+    pub local_as: Option<u32>,
+    /// Router ID, if configured.
+    pub router_id: Option<IpAddr>,
+    /// Neighbors and listen ranges, with peer-group settings already inherited.
+    pub neighbors: Vec<BgpNeighbor>,
+    /// Prefixes announced with `network` statements.
+    pub networks: Vec<BgpNetwork>,
+    /// Line of `router bgp`.
+    pub line: u32,
+}
+
+/// Who a BGP neighbor statement addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum BgpPeer {
+    /// One peer address.
+    Address(IpAddr),
+    /// A dynamic listen range.
+    ListenRange(IpNet),
+}
+
+impl fmt::Display for BgpPeer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BgpPeer::Address(a) => write!(f, "{a}"),
+            BgpPeer::ListenRange(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// One configured BGP neighbor (or listen range).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgpNeighbor {
+    /// VRF (None for the default VRF).
+    pub vrf: Option<String>,
+    /// Peer address or listen range.
+    pub peer: BgpPeer,
+    /// Remote AS (inherited from the peer-group when not set directly).
+    pub peer_asn: Option<u32>,
+    /// Peer-group (EOS: peer group; NX-OS: template) the neighbor belongs to.
+    pub peer_group: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Update-source interface.
+    pub update_source: Option<String>,
+    /// Inbound route-map.
+    pub route_map_in: Option<String>,
+    /// Outbound route-map.
+    pub route_map_out: Option<String>,
+    /// eBGP multihop TTL when configured (255 when no value is given).
+    pub ebgp_multihop: Option<u32>,
+    /// Administratively shut down.
+    pub shutdown: bool,
+    /// Address families the neighbor is activated in (`ipv4 unicast`, …).
+    pub address_families: Vec<String>,
+    /// Line where the neighbor first appears.
+    pub line: u32,
+}
+
+impl BgpNeighbor {
+    /// A neighbor with nothing but its identity.
+    pub fn new(vrf: Option<String>, peer: BgpPeer, line: u32) -> Self {
+        BgpNeighbor {
+            vrf,
+            peer,
+            peer_asn: None,
+            peer_group: None,
+            description: None,
+            update_source: None,
+            route_map_in: None,
+            route_map_out: None,
+            ebgp_multihop: None,
+            shutdown: false,
+            address_families: Vec::new(),
+            line,
+        }
+    }
+}
+
+/// A prefix announced by a BGP `network` statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgpNetwork {
+    /// VRF (None for default).
+    pub vrf: Option<String>,
+    /// The prefix.
+    pub prefix: IpNet,
+    /// Source line.
+    pub line: u32,
+}
+
+/// A static route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticRoute {
+    /// VRF (None for default).
+    pub vrf: Option<String>,
+    /// Destination prefix.
+    pub prefix: IpNet,
+    /// Next-hop address.
+    pub next_hop: Option<IpAddr>,
+    /// Next-hop (exit) interface.
+    pub next_hop_interface: Option<String>,
+    /// Administrative distance when configured.
+    pub distance: Option<u32>,
+    /// Source line.
+    pub line: u32,
+}
+
+/// An OSPF enablement: a `network … area …` statement or `ip ospf … area …` on an interface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OspfNetwork {
+    /// OSPF process id as configured.
+    pub process: String,
+    /// Covered prefix (for interface enablement: the interface's primary subnet, if any).
+    pub prefix: Option<IpNet>,
+    /// Interface, for interface-level enablement.
+    pub interface: Option<String>,
+    /// Area as written (`0`, `0.0.0.0`).
+    pub area: String,
+    /// Source line.
+    pub line: u32,
+}
+
+/// Kinds of named structures that can be defined and referenced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StructureKind {
+    /// `route-map`.
+    RouteMap,
+    /// `ip prefix-list` / `ipv6 prefix-list`.
+    PrefixList,
+    /// `ip access-list` / numbered `access-list`.
+    AccessList,
+    /// `ip community-list`.
+    CommunityList,
+    /// BGP peer-group / peer group / template.
+    PeerGroup,
+}
+
+impl StructureKind {
+    /// The `kind` column value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StructureKind::RouteMap => "route-map",
+            StructureKind::PrefixList => "prefix-list",
+            StructureKind::AccessList => "access-list",
+            StructureKind::CommunityList => "community-list",
+            StructureKind::PeerGroup => "peer-group",
+        }
+    }
+}
+
+/// A named structure defined in the config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructureDef {
+    /// Kind.
+    pub kind: StructureKind,
+    /// Name (or number).
+    pub name: String,
+    /// Line of (the first clause of) the definition.
+    pub line: u32,
+}
+
+/// A reference to a named structure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructureRef {
+    /// Kind referenced.
+    pub kind: StructureKind,
+    /// Name referenced.
+    pub name: String,
+    /// Where, in words: "bgp inbound route-map", "interface inbound access-group".
+    pub context: String,
+    /// Source line.
+    pub line: u32,
+}

@@ -1,0 +1,163 @@
+//! The state store: one SQLite DB holding the network as imported (devices, interfaces,
+//! addresses, links, BGP sessions, routes, structures, services) with provenance, and a
+//! state version that increases with every import.
+
+mod read;
+pub mod schema;
+mod write;
+
+pub use read::{DeviceRow, ShowKind, Stats};
+pub use write::ImportSummary;
+
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a writer waits for another writer before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Errors of the state store.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// SQLite said no.
+    #[error("state DB {path}: {source}")]
+    Sqlite {
+        /// The DB file.
+        path: PathBuf,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// The DB's folder could not be created.
+    #[error("state DB {path}: cannot create its folder: {source}")]
+    CreateDir {
+        /// The DB file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The DB was written by a newer olav.
+    #[error("state DB {path}: schema version {found} is newer than this olav knows ({known}); upgrade olav")]
+    TooNew {
+        /// The DB file.
+        path: PathBuf,
+        /// Version in the file.
+        found: i64,
+        /// Latest version known here.
+        known: i64,
+    },
+}
+
+/// An open state DB.
+pub struct StateDb {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl StateDb {
+    /// Opens (creating if needed) the DB at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<StateDb, StateError> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StateError::CreateDir {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
+        let conn = Connection::open(path).map_err(|source| StateError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut db = StateDb {
+            conn,
+            path: path.to_path_buf(),
+        };
+        db.configure()?;
+        db.migrate()?;
+        Ok(db)
+    }
+
+    /// The DB file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, source: rusqlite::Error) -> StateError {
+        StateError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn configure(&self) -> Result<(), StateError> {
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| self.err(e))?;
+        // WAL lets readers (pre-checks, the scheduler) run while an import writes.
+        self.conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| self.err(e))?;
+        self.conn
+            .pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| self.err(e))?;
+        self.conn
+            .pragma_update(None, "foreign_keys", "ON")
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The schema version stored in the DB.
+    pub fn schema_version(&self) -> Result<i64, StateError> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    fn migrate(&mut self) -> Result<(), StateError> {
+        let known = schema::MIGRATIONS.len() as i64;
+        let current = self.schema_version()?;
+        if current > known {
+            return Err(StateError::TooNew {
+                path: self.path.clone(),
+                found: current,
+                known,
+            });
+        }
+        for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(current as usize) {
+            let path = self.path.clone();
+            let wrap = |source| StateError::Sqlite {
+                path: path.clone(),
+                source,
+            };
+            let tx = self.conn.transaction().map_err(wrap)?;
+            tx.execute_batch(sql).map_err(wrap)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)
+                .map_err(wrap)?;
+            tx.commit().map_err(wrap)?;
+        }
+        Ok(())
+    }
+
+    /// The current state version (0 before the first import).
+    pub fn state_version(&self) -> Result<i64, StateError> {
+        self.conn
+            .query_row(
+                "SELECT COALESCE(MAX(state_version), 0) FROM import_run",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    /// Runs `PRAGMA integrity_check`; `Ok(true)` when the DB is sound.
+    pub fn integrity_ok(&self) -> Result<bool, StateError> {
+        let s: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        Ok(s == "ok")
+    }
+
+    /// The raw connection, for read-only queries of other modules.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+}

@@ -1,0 +1,215 @@
+//! Versioned migrations of the state DB. The DB's `user_version` is the number of
+//! migrations applied; each runs once, in its own transaction.
+//!
+//! Column names follow SuzieQ (snake_case: `hostname`, `ifname`, `admin_state`,
+//! `peer_asn`) and NetBox (`status`, `role`, `site`) where they name the same thing.
+//! Every state row carries provenance: `source_file`, `source_line`, `collected_at`.
+
+/// The migrations, in order. Never edit a shipped one: append.
+pub const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE import_run (
+    state_version     INTEGER PRIMARY KEY AUTOINCREMENT,
+    snapshot          TEXT NOT NULL,
+    content_hash      TEXT NOT NULL,
+    collected_at      TEXT,
+    imported_at       TEXT NOT NULL,
+    devices           INTEGER NOT NULL,
+    files_skipped     INTEGER NOT NULL,
+    warnings          INTEGER NOT NULL,
+    lines_total       INTEGER NOT NULL,
+    lines_unrecognised INTEGER NOT NULL
+);
+
+CREATE TABLE device (
+    hostname          TEXT PRIMARY KEY,
+    vendor            TEXT NOT NULL,
+    os                TEXT NOT NULL,
+    os_version        TEXT,
+    model             TEXT,
+    role              TEXT,
+    role_inferred     INTEGER NOT NULL DEFAULT 0,
+    site              TEXT,
+    status            TEXT NOT NULL,
+    asn               INTEGER,
+    router_id         TEXT,
+    management_address TEXT,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT
+);
+
+CREATE TABLE device_config (
+    hostname          TEXT PRIMARY KEY REFERENCES device(hostname),
+    source_file       TEXT NOT NULL,
+    config_text       TEXT NOT NULL
+);
+
+CREATE TABLE interface (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    ifname            TEXT NOT NULL,
+    description       TEXT,
+    admin_state       TEXT NOT NULL,
+    oper_state        TEXT,
+    mtu               INTEGER,
+    speed_mbps        INTEGER,
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    switchport_mode   TEXT,
+    access_vlan       INTEGER,
+    trunk_vlans       TEXT,
+    channel_group     TEXT,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT,
+    PRIMARY KEY (hostname, ifname)
+);
+
+CREATE TABLE ip_address (
+    hostname          TEXT NOT NULL,
+    ifname            TEXT NOT NULL,
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    address           TEXT NOT NULL,
+    prefix            TEXT NOT NULL,
+    kind              TEXT NOT NULL CHECK (kind IN ('primary', 'secondary', 'virtual')),
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT,
+    FOREIGN KEY (hostname, ifname) REFERENCES interface(hostname, ifname)
+);
+CREATE INDEX ip_address_by_address ON ip_address(address);
+CREATE INDEX ip_address_by_prefix ON ip_address(prefix);
+CREATE INDEX ip_address_by_interface ON ip_address(hostname, ifname);
+
+CREATE TABLE link (
+    hostname_a        TEXT NOT NULL,
+    ifname_a          TEXT NOT NULL,
+    hostname_b        TEXT NOT NULL,
+    ifname_b          TEXT NOT NULL,
+    source            TEXT NOT NULL CHECK (source IN ('lldp', 'inferred', 'declared')),
+    status            TEXT NOT NULL,
+    subnet            TEXT,
+    source_file       TEXT NOT NULL,
+    collected_at      TEXT,
+    PRIMARY KEY (hostname_a, ifname_a, hostname_b, ifname_b)
+);
+CREATE INDEX link_by_b ON link(hostname_b);
+
+CREATE TABLE bgp_session (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    local_as          INTEGER,
+    local_ip          TEXT,
+    update_source     TEXT,
+    peer_address      TEXT,
+    listen_range      TEXT,
+    peer_asn          INTEGER,
+    peer_group        TEXT,
+    description       TEXT,
+    route_map_in      TEXT,
+    route_map_out     TEXT,
+    ebgp_multihop     INTEGER,
+    shutdown          INTEGER NOT NULL DEFAULT 0,
+    address_families  TEXT NOT NULL DEFAULT '',
+    state             TEXT,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT,
+    CHECK ((peer_address IS NULL) <> (listen_range IS NULL))
+);
+CREATE INDEX bgp_session_by_host ON bgp_session(hostname);
+CREATE INDEX bgp_session_by_peer ON bgp_session(peer_address);
+
+CREATE TABLE bgp_network (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    prefix            TEXT NOT NULL,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT
+);
+
+CREATE TABLE static_route (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    prefix            TEXT NOT NULL,
+    next_hop          TEXT,
+    next_hop_interface TEXT,
+    distance          INTEGER,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT
+);
+
+CREATE TABLE ospf_network (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    process           TEXT NOT NULL,
+    prefix            TEXT,
+    ifname            TEXT,
+    area              TEXT NOT NULL,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT
+);
+
+CREATE TABLE structure_def (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    kind              TEXT NOT NULL,
+    name              TEXT NOT NULL,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT,
+    PRIMARY KEY (hostname, kind, name)
+);
+
+CREATE TABLE structure_ref (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    kind              TEXT NOT NULL,
+    name              TEXT NOT NULL,
+    context           TEXT NOT NULL,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT
+);
+CREATE INDEX structure_ref_by_name ON structure_ref(hostname, kind, name);
+
+CREATE TABLE service (
+    name              TEXT PRIMARY KEY,
+    kind              TEXT,
+    criticality       TEXT,
+    source_file       TEXT NOT NULL,
+    collected_at      TEXT
+);
+
+CREATE TABLE service_endpoint (
+    service           TEXT NOT NULL REFERENCES service(name),
+    hostname          TEXT,
+    ifname            TEXT,
+    prefix            TEXT,
+    CHECK ((hostname IS NOT NULL) OR (prefix IS NOT NULL))
+);
+CREATE INDEX service_endpoint_by_host ON service_endpoint(hostname);
+
+CREATE TABLE import_warning (
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    severity          TEXT NOT NULL CHECK (severity IN ('warning', 'skipped')),
+    message           TEXT NOT NULL
+);
+"#];
+
+/// Tables that hold the network's state (rewritten by every import), in delete order.
+pub const STATE_TABLES: &[&str] = &[
+    "import_warning",
+    "service_endpoint",
+    "service",
+    "structure_ref",
+    "structure_def",
+    "ospf_network",
+    "static_route",
+    "bgp_network",
+    "bgp_session",
+    "link",
+    "ip_address",
+    "interface",
+    "device_config",
+    "device",
+];

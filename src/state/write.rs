@@ -1,0 +1,481 @@
+//! Writing an import: one transaction that replaces the network's state and records a
+//! new state version. A failure anywhere leaves the previous state untouched.
+
+use super::schema::STATE_TABLES;
+use super::{StateDb, StateError};
+use crate::ifname;
+use crate::import::ParsedSnapshot;
+use crate::model::{BgpNeighbor, BgpPeer, DeviceConfig};
+use rusqlite::params;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+/// What an import did.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportSummary {
+    /// The state version this import created.
+    pub state_version: i64,
+    /// Devices imported.
+    pub devices: usize,
+    /// Links stored.
+    pub links: usize,
+    /// BGP sessions stored.
+    pub bgp_sessions: usize,
+    /// Services stored.
+    pub services: usize,
+    /// Config lines read.
+    pub lines_total: u64,
+    /// Lines ignored as unknown.
+    pub lines_unrecognised: u64,
+    /// Files not imported, with the reason (`file: reason`).
+    pub skipped: Vec<String>,
+    /// Warnings (`file:line: message`).
+    pub warnings: Vec<String>,
+    /// Whether the snapshot's files are identical to the previous import's.
+    pub unchanged: bool,
+}
+
+/// The local address a session uses: the update-source's address, else the address of
+/// the interface whose subnet holds the peer (eBGP single-hop, as Batfish computes it).
+fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
+    let vrf_of = |v: &Option<String>| v.as_deref().unwrap_or("default").to_owned();
+    if let Some(src) = &n.update_source {
+        let iface = cfg.interfaces.iter().find(|i| ifname::same(src, &i.name))?;
+        return iface
+            .addresses
+            .iter()
+            .find(|a| match &n.peer {
+                BgpPeer::Address(p) => a.address.addr().is_ipv4() == p.is_ipv4(),
+                BgpPeer::ListenRange(r) => a.address.addr().is_ipv4() == r.addr().is_ipv4(),
+            })
+            .map(|a| a.address.addr());
+    }
+    let BgpPeer::Address(peer) = &n.peer else {
+        return None;
+    };
+    cfg.interfaces
+        .iter()
+        .filter(|i| vrf_of(&i.vrf) == vrf_of(&n.vrf))
+        .flat_map(|i| i.addresses.iter())
+        .find(|a| a.address.contains(peer) && a.address.addr() != *peer)
+        .map(|a| a.address.addr())
+}
+
+impl StateDb {
+    /// Replaces the network's state with `snap` in one transaction.
+    pub fn import(&mut self, snap: &ParsedSnapshot) -> Result<ImportSummary, StateError> {
+        let path = self.path.clone();
+        let wrap = |source| StateError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let previous_hash: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT content_hash FROM import_run ORDER BY state_version DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .ok();
+        let tx = self.conn.transaction().map_err(wrap)?;
+        for t in STATE_TABLES {
+            tx.execute(&format!("DELETE FROM {t}"), []).map_err(wrap)?;
+        }
+        let at = snap.collected_at.as_deref();
+        let observed: HashMap<(&str, &str, &str), &str> = snap
+            .opstate
+            .bgp_sessions
+            .iter()
+            .map(|s| {
+                (
+                    (
+                        s.hostname.as_str(),
+                        s.vrf.as_deref().unwrap_or("default"),
+                        s.peer.as_str(),
+                    ),
+                    s.state.as_str(),
+                )
+            })
+            .collect();
+        let mut bgp_count = 0usize;
+        {
+            let mut dev_st = tx
+                .prepare(
+                    "INSERT INTO device (hostname, vendor, os, os_version, model, role, role_inferred, site, status, asn, router_id, management_address, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                )
+                .map_err(wrap)?;
+            let mut cfg_st = tx
+                .prepare("INSERT INTO device_config (hostname, source_file, config_text) VALUES (?1, ?2, ?3)")
+                .map_err(wrap)?;
+            let mut if_st = tx
+                .prepare(
+                    "INSERT INTO interface (hostname, ifname, description, admin_state, oper_state, mtu, speed_mbps, vrf, switchport_mode, access_vlan, trunk_vlans, channel_group, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                )
+                .map_err(wrap)?;
+            let mut ip_st = tx
+                .prepare(
+                    "INSERT INTO ip_address (hostname, ifname, vrf, address, prefix, kind, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )
+                .map_err(wrap)?;
+            let mut bgp_st = tx
+                .prepare(
+                    "INSERT INTO bgp_session (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range, peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown, address_families, state, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                )
+                .map_err(wrap)?;
+            let mut net_st = tx
+                .prepare("INSERT INTO bgp_network (hostname, vrf, prefix, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                .map_err(wrap)?;
+            let mut sr_st = tx
+                .prepare(
+                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )
+                .map_err(wrap)?;
+            let mut ospf_st = tx
+                .prepare("INSERT INTO ospf_network (hostname, process, prefix, ifname, area, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+                .map_err(wrap)?;
+            let mut def_st = tx
+                .prepare("INSERT OR IGNORE INTO structure_def (hostname, kind, name, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                .map_err(wrap)?;
+            let mut ref_st = tx
+                .prepare("INSERT INTO structure_ref (hostname, kind, name, context, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                .map_err(wrap)?;
+            let oper: HashMap<(&str, String), &str> = snap
+                .opstate
+                .interfaces
+                .iter()
+                .map(|s| {
+                    (
+                        (s.hostname.as_str(), ifname::expand(&s.ifname)),
+                        s.oper_state.as_str(),
+                    )
+                })
+                .collect();
+            for d in &snap.devices {
+                let c = &d.config;
+                let f = d.source_file.as_str();
+                let bgp = c.bgp.as_ref();
+                dev_st
+                    .execute(params![
+                        d.hostname,
+                        d.vendor.vendor_name(),
+                        d.vendor.os_name(),
+                        c.os_version,
+                        d.model,
+                        d.role,
+                        d.role_inferred,
+                        d.site,
+                        d.status,
+                        bgp.and_then(|b| b.local_as),
+                        bgp.and_then(|b| b.router_id).map(|r| r.to_string()),
+                        d.management_address,
+                        f,
+                        Option::<u32>::None,
+                        at
+                    ])
+                    .map_err(wrap)?;
+                cfg_st
+                    .execute(params![d.hostname, f, d.text])
+                    .map_err(wrap)?;
+                for i in &c.interfaces {
+                    let vrf = i.vrf.as_deref().unwrap_or("default");
+                    let op = oper
+                        .get(&(d.hostname.as_str(), i.name.clone()))
+                        .or_else(|| oper.get(&(d.hostname.as_str(), ifname::expand(&i.name))))
+                        .copied();
+                    if_st
+                        .execute(params![
+                            d.hostname,
+                            i.name,
+                            i.description,
+                            if i.admin_up { "up" } else { "down" },
+                            op,
+                            i.mtu,
+                            i.speed_mbps,
+                            vrf,
+                            i.switchport_mode.map(|m| match m {
+                                crate::model::SwitchportMode::Access => "access",
+                                crate::model::SwitchportMode::Trunk => "trunk",
+                            }),
+                            i.access_vlan,
+                            i.trunk_vlans,
+                            i.channel_group,
+                            f,
+                            i.line,
+                            at
+                        ])
+                        .map_err(wrap)?;
+                    for a in &i.addresses {
+                        ip_st
+                            .execute(params![
+                                d.hostname,
+                                i.name,
+                                vrf,
+                                a.address.addr().to_string(),
+                                a.address.trunc().to_string(),
+                                a.kind.as_str(),
+                                f,
+                                a.line,
+                                at
+                            ])
+                            .map_err(wrap)?;
+                    }
+                }
+                if let Some(b) = bgp {
+                    for n in &b.neighbors {
+                        let vrf = n.vrf.as_deref().unwrap_or("default");
+                        let (peer_address, listen_range) = match &n.peer {
+                            BgpPeer::Address(a) => (Some(a.to_string()), None),
+                            BgpPeer::ListenRange(r) => (None, Some(r.to_string())),
+                        };
+                        let state = peer_address
+                            .as_deref()
+                            .and_then(|p| observed.get(&(d.hostname.as_str(), vrf, p)).copied());
+                        bgp_st
+                            .execute(params![
+                                d.hostname,
+                                vrf,
+                                b.local_as,
+                                local_ip(c, n).map(|a| a.to_string()),
+                                n.update_source,
+                                peer_address,
+                                listen_range,
+                                n.peer_asn,
+                                n.peer_group,
+                                n.description,
+                                n.route_map_in,
+                                n.route_map_out,
+                                n.ebgp_multihop,
+                                n.shutdown,
+                                n.address_families.join(","),
+                                state,
+                                f,
+                                n.line,
+                                at
+                            ])
+                            .map_err(wrap)?;
+                        bgp_count += 1;
+                    }
+                    for net in &b.networks {
+                        net_st
+                            .execute(params![
+                                d.hostname,
+                                net.vrf.as_deref().unwrap_or("default"),
+                                net.prefix.to_string(),
+                                f,
+                                net.line,
+                                at
+                            ])
+                            .map_err(wrap)?;
+                    }
+                }
+                for r in &c.static_routes {
+                    sr_st
+                        .execute(params![
+                            d.hostname,
+                            r.vrf.as_deref().unwrap_or("default"),
+                            r.prefix.to_string(),
+                            r.next_hop.map(|h| h.to_string()),
+                            r.next_hop_interface,
+                            r.distance,
+                            f,
+                            r.line,
+                            at
+                        ])
+                        .map_err(wrap)?;
+                }
+                for o in &c.ospf_networks {
+                    ospf_st
+                        .execute(params![
+                            d.hostname,
+                            o.process,
+                            o.prefix.map(|p| p.to_string()),
+                            o.interface,
+                            o.area,
+                            f,
+                            o.line,
+                            at
+                        ])
+                        .map_err(wrap)?;
+                }
+                for s in &c.structures {
+                    def_st
+                        .execute(params![d.hostname, s.kind.as_str(), s.name, f, s.line, at])
+                        .map_err(wrap)?;
+                }
+                for r in &c.references {
+                    ref_st
+                        .execute(params![
+                            d.hostname,
+                            r.kind.as_str(),
+                            r.name,
+                            r.context,
+                            f,
+                            r.line,
+                            at
+                        ])
+                        .map_err(wrap)?;
+                }
+            }
+        }
+        {
+            let mut st = tx
+                .prepare(
+                    "INSERT INTO link (hostname_a, ifname_a, hostname_b, ifname_b, source, status, subnet, source_file, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )
+                .map_err(wrap)?;
+            for l in &snap.links {
+                let file = match l.source {
+                    crate::import::links::LinkSource::Inferred => "configs/",
+                    _ => crate::import::opstate::FILE_NAME,
+                };
+                st.execute(params![
+                    l.a.0,
+                    l.a.1,
+                    l.b.0,
+                    l.b.1,
+                    l.source.as_str(),
+                    l.status,
+                    l.subnet.map(|s| s.to_string()),
+                    file,
+                    at
+                ])
+                .map_err(wrap)?;
+            }
+        }
+        let mut warnings: Vec<String> = snap.warnings.iter().map(|w| w.to_string()).collect();
+        {
+            let mut svc = tx
+                .prepare("INSERT INTO service (name, kind, criticality, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .map_err(wrap)?;
+            let mut ep = tx
+                .prepare("INSERT INTO service_endpoint (service, hostname, ifname, prefix) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(wrap)?;
+            let hosts: HashMap<&str, &crate::import::ParsedDevice> = snap
+                .devices
+                .iter()
+                .map(|d| (d.hostname.as_str(), d))
+                .collect();
+            let mut seen = std::collections::HashSet::new();
+            for s in &snap.opstate.services {
+                if !seen.insert(s.name.as_str()) {
+                    warnings.push(format!(
+                        "{}: services: '{}' is listed twice; the first entry is kept",
+                        crate::import::opstate::FILE_NAME,
+                        s.name
+                    ));
+                    continue;
+                }
+                svc.execute(params![
+                    s.name,
+                    s.kind,
+                    s.criticality,
+                    crate::import::opstate::FILE_NAME,
+                    at
+                ])
+                .map_err(wrap)?;
+                for e in &s.endpoints {
+                    let (host, ifn) = match (&e.device, &e.interface) {
+                        (Some(h), _) => (Some(h.clone()), None),
+                        (None, Some(spec)) => match spec.split_once(':') {
+                            Some((h, i)) => {
+                                let canon = hosts.get(h).and_then(|d| {
+                                    ifname::resolve(
+                                        i,
+                                        d.config.interfaces.iter().map(|x| x.name.as_str()),
+                                    )
+                                });
+                                (Some(h.to_owned()), Some(canon.unwrap_or(i).to_owned()))
+                            }
+                            None => (None, None),
+                        },
+                        _ => (None, None),
+                    };
+                    let prefix = match &e.prefix {
+                        Some(p) => match p.parse::<ipnet::IpNet>() {
+                            Ok(n) => Some(n.trunc().to_string()),
+                            Err(_) => {
+                                warnings.push(format!(
+                                    "{}: service '{}': '{p}' is not a prefix",
+                                    crate::import::opstate::FILE_NAME,
+                                    s.name
+                                ));
+                                None
+                            }
+                        },
+                        None => None,
+                    };
+                    if let Some(h) = &host {
+                        if !hosts.contains_key(h.as_str()) {
+                            warnings.push(format!(
+                                "{}: service '{}': device '{h}' has no config in this snapshot",
+                                crate::import::opstate::FILE_NAME,
+                                s.name
+                            ));
+                        }
+                    }
+                    if host.is_none() && prefix.is_none() {
+                        warnings.push(format!(
+                            "{}: service '{}': an endpoint names no device, interface (device:ifname) or prefix",
+                            crate::import::opstate::FILE_NAME,
+                            s.name
+                        ));
+                        continue;
+                    }
+                    ep.execute(params![s.name, host, ifn, prefix])
+                        .map_err(wrap)?;
+                }
+            }
+        }
+        {
+            let mut st = tx
+                .prepare("INSERT INTO import_warning (source_file, source_line, severity, message) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(wrap)?;
+            for w in &snap.warnings {
+                st.execute(params![w.file, w.line, "warning", w.message])
+                    .map_err(wrap)?;
+            }
+            for w in &snap.skipped {
+                st.execute(params![w.file, w.line, "skipped", w.message])
+                    .map_err(wrap)?;
+            }
+        }
+        let imported_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        tx.execute(
+            "INSERT INTO import_run (snapshot, content_hash, collected_at, imported_at, devices, files_skipped, warnings, lines_total, lines_unrecognised)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                snap.label,
+                snap.content_hash,
+                at,
+                imported_at,
+                snap.devices.len() as i64,
+                snap.skipped.len() as i64,
+                warnings.len() as i64,
+                snap.lines_total as i64,
+                snap.lines_unrecognised as i64
+            ],
+        )
+        .map_err(wrap)?;
+        let state_version = tx.last_insert_rowid();
+        tx.commit().map_err(wrap)?;
+        Ok(ImportSummary {
+            state_version,
+            devices: snap.devices.len(),
+            links: snap.links.len(),
+            bgp_sessions: bgp_count,
+            services: snap.opstate.services.len(),
+            lines_total: snap.lines_total,
+            lines_unrecognised: snap.lines_unrecognised,
+            skipped: snap.skipped.iter().map(|s| s.to_string()).collect(),
+            warnings,
+            unchanged: previous_hash.as_deref() == Some(snap.content_hash.as_str()),
+        })
+    }
+}

@@ -1,0 +1,22 @@
+//! The one place olav touches YAML. serde_yaml is unmaintained upstream; keeping every
+//! use behind this module makes it a one-file swap.
+
+use serde::de::DeserializeOwned;
+
+/// A YAML document that could not be read, with its position.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
+pub struct YamlError {
+    /// 1-based line and column, when known.
+    pub location: Option<(usize, usize)>,
+    /// What was wrong (serde_yaml's text, which names the line and column).
+    pub message: String,
+}
+
+/// Deserialises a YAML document.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_yaml::from_str(text).map_err(|e| YamlError {
+        location: e.location().map(|l| (l.line(), l.column())),
+        message: e.to_string(),
+    })
+}

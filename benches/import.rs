@@ -1,1 +1,36 @@
-fn main() {}
+//! Import speed on generated networks: parsing alone, and parse + write to the state DB.
+//! Throughput is in config lines. Run: `cargo bench --bench import`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use olav::import::parse_snapshot;
+use olav::state::StateDb;
+
+fn import(c: &mut Criterion) {
+    for devices in [1_000usize, 5_000] {
+        let generated = olav::synth::generate(devices, 1);
+        let snap = generated.to_snapshot();
+        let lines = generated.summary.config_lines as u64;
+        let mut g = c.benchmark_group(format!("import_{devices}_devices"));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(lines));
+        g.bench_function("parse", |b| {
+            b.iter(|| parse_snapshot(&snap).map(|p| p.devices.len()))
+        });
+        g.bench_function("parse_and_write", |b| {
+            b.iter_batched(
+                || tempfile::tempdir().map(|d| (d.path().join("state.db"), d)),
+                |dir| {
+                    let (path, _keep) = dir.map_err(|e| e.to_string())?;
+                    let parsed = parse_snapshot(&snap).map_err(|e| e.to_string())?;
+                    let mut db = StateDb::open(&path).map_err(|e| e.to_string())?;
+                    db.import(&parsed).map_err(|e| e.to_string())
+                },
+                criterion::BatchSize::PerIteration,
+            )
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, import);
+criterion_main!(benches);

@@ -478,6 +478,35 @@ fn render(d: &Dev) -> String {
     s
 }
 
+impl Generated {
+    /// The generated network as an in-memory snapshot, ready to import.
+    pub fn to_snapshot(&self) -> crate::import::Snapshot {
+        let file = |path: &str, text: &str, hint: &str| crate::import::SourceFile {
+            path: path.to_owned(),
+            name_hint: hint.to_owned(),
+            bytes: text.as_bytes().to_vec(),
+            modified: None,
+        };
+        crate::import::Snapshot {
+            label: format!("olav synth ({} devices)", self.summary.devices),
+            configs: self
+                .configs
+                .iter()
+                .map(|(p, t)| {
+                    let hint = p.trim_start_matches("configs/").trim_end_matches(".cfg");
+                    file(p, t, hint)
+                })
+                .collect(),
+            state_file: Some(file(
+                crate::import::opstate::FILE_NAME,
+                &self.state_yaml,
+                "",
+            )),
+            unreadable: Vec::new(),
+        }
+    }
+}
+
 /// Generates and writes a snapshot folder.
 pub fn write(out: &Path, devices: usize, seed: u64) -> std::io::Result<SynthSummary> {
     let g = generate(devices, seed);

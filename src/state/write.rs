@@ -4,7 +4,7 @@
 use super::schema::STATE_TABLES;
 use super::{StateDb, StateError};
 use crate::ifname;
-use crate::import::ParsedSnapshot;
+use crate::import::{opstate, FileIssue, ParsedSnapshot};
 use crate::model::{BgpNeighbor, BgpPeer, DeviceConfig};
 use rusqlite::params;
 use serde::Serialize;
@@ -34,6 +34,14 @@ pub struct ImportSummary {
     pub warnings: Vec<String>,
     /// Whether the snapshot's files are identical to the previous import's.
     pub unchanged: bool,
+}
+
+fn state_file_issue(message: String) -> FileIssue {
+    FileIssue {
+        file: opstate::FILE_NAME.to_owned(),
+        line: None,
+        message,
+    }
 }
 
 /// The local address a session uses: the update-source's address, else the address of
@@ -78,6 +86,11 @@ impl StateDb {
                 |r| r.get(0),
             )
             .ok();
+        // A whole import is one transaction; a page cache that holds it avoids spilling
+        // dirty pages to the WAL mid-transaction (the default 2 MB cache halves speed).
+        self.conn
+            .pragma_update(None, "cache_size", -262_144)
+            .map_err(wrap)?;
         let tx = self.conn.transaction().map_err(wrap)?;
         for t in STATE_TABLES {
             tx.execute(&format!("DELETE FROM {t}"), []).map_err(wrap)?;
@@ -333,7 +346,7 @@ impl StateDb {
             for l in &snap.links {
                 let file = match l.source {
                     crate::import::links::LinkSource::Inferred => "configs/",
-                    _ => crate::import::opstate::FILE_NAME,
+                    _ => opstate::FILE_NAME,
                 };
                 st.execute(params![
                     l.a.0,
@@ -349,7 +362,7 @@ impl StateDb {
                 .map_err(wrap)?;
             }
         }
-        let mut warnings: Vec<String> = snap.warnings.iter().map(|w| w.to_string()).collect();
+        let mut warnings: Vec<FileIssue> = snap.warnings.clone();
         {
             let mut svc = tx
                 .prepare("INSERT INTO service (name, kind, criticality, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -365,18 +378,17 @@ impl StateDb {
             let mut seen = std::collections::HashSet::new();
             for s in &snap.opstate.services {
                 if !seen.insert(s.name.as_str()) {
-                    warnings.push(format!(
-                        "{}: services: '{}' is listed twice; the first entry is kept",
-                        crate::import::opstate::FILE_NAME,
+                    warnings.push(state_file_issue(format!(
+                        "services: '{}' is listed twice; the first entry is kept",
                         s.name
-                    ));
+                    )));
                     continue;
                 }
                 svc.execute(params![
                     s.name,
                     s.kind,
                     s.criticality,
-                    crate::import::opstate::FILE_NAME,
+                    opstate::FILE_NAME,
                     at
                 ])
                 .map_err(wrap)?;
@@ -401,11 +413,10 @@ impl StateDb {
                         Some(p) => match p.parse::<ipnet::IpNet>() {
                             Ok(n) => Some(n.trunc().to_string()),
                             Err(_) => {
-                                warnings.push(format!(
-                                    "{}: service '{}': '{p}' is not a prefix",
-                                    crate::import::opstate::FILE_NAME,
+                                warnings.push(state_file_issue(format!(
+                                    "service '{}': '{p}' is not a prefix",
                                     s.name
-                                ));
+                                )));
                                 None
                             }
                         },
@@ -413,19 +424,17 @@ impl StateDb {
                     };
                     if let Some(h) = &host {
                         if !hosts.contains_key(h.as_str()) {
-                            warnings.push(format!(
-                                "{}: service '{}': device '{h}' has no config in this snapshot",
-                                crate::import::opstate::FILE_NAME,
+                            warnings.push(state_file_issue(format!(
+                                "service '{}': device '{h}' has no config in this snapshot",
                                 s.name
-                            ));
+                            )));
                         }
                     }
                     if host.is_none() && prefix.is_none() {
-                        warnings.push(format!(
-                            "{}: service '{}': an endpoint names no device, interface (device:ifname) or prefix",
-                            crate::import::opstate::FILE_NAME,
-                            s.name
-                        ));
+                        warnings.push(state_file_issue(format!(
+"service '{}': an endpoint names no device, interface (device:ifname) or prefix",
+s.name
+                        )));
                         continue;
                     }
                     ep.execute(params![s.name, host, ifn, prefix])
@@ -474,7 +483,7 @@ impl StateDb {
             lines_total: snap.lines_total,
             lines_unrecognised: snap.lines_unrecognised,
             skipped: snap.skipped.iter().map(|s| s.to_string()).collect(),
-            warnings,
+            warnings: warnings.iter().map(|w| w.to_string()).collect(),
             unchanged: previous_hash.as_deref() == Some(snap.content_hash.as_str()),
         })
     }

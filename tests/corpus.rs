@@ -1,0 +1,194 @@
+//! The shared corpus of real device configs (`../shared/reference/configs`): every
+//! config imports without a panic, and for each lab the interfaces, addresses and BGP
+//! neighbors extracted agree with the devices' own show output.
+//!
+//! Skips (and says so) when the folder does not exist.
+
+use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
+use olav::model::{AddressKind, BgpPeer};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: {} does not exist; corpus checks not run", p.display());
+        None
+    }
+}
+
+fn labs(root: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("corpus readable")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("configs").is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+/// (interface, address/len) pairs and interface names from a device's show output.
+struct ShownInterfaces {
+    names: BTreeSet<String>,
+    addresses: BTreeSet<(String, String)>,
+}
+
+fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
+    let mut names = BTreeSet::new();
+    let mut addresses = BTreeSet::new();
+    for file in ["show_interfaces_pipe_json.txt", "show_interfaces_pipe_json.json"] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("show json");
+            for (name, i) in v["interfaces"].as_object().expect("interfaces") {
+                names.insert(name.clone());
+                for a in i["interfaceAddress"].as_array().into_iter().flatten() {
+                    let p = &a["primaryIp"];
+                    if p["maskLen"].as_u64().unwrap_or(0) > 0 {
+                        addresses.insert((name.clone(), format!("{}/{}", p["address"].as_str().unwrap_or(""), p["maskLen"])));
+                    }
+                }
+            }
+            return Some(ShownInterfaces { names, addresses });
+        }
+    }
+    let text = ["show_interfaces.txt", "show_interface.txt"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
+    let mut current = String::new();
+    for line in text.lines() {
+        if !line.starts_with(' ') && line.split_whitespace().nth(1) == Some("is") {
+            current = line.split_whitespace().next().unwrap_or("").to_owned();
+            names.insert(current.clone());
+        } else if let Some(rest) = line
+            .trim()
+            .strip_prefix("Internet address is ")
+            .or_else(|| line.trim().strip_prefix("Internet Address is "))
+        {
+            let addr = rest.split([' ', ',']).next().unwrap_or("");
+            addresses.insert((current.clone(), addr.to_owned()));
+        }
+    }
+    Some(ShownInterfaces { names, addresses })
+}
+
+/// (vrf, peer, remote AS) from a device's BGP neighbor show output.
+fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
+    let mut out = BTreeSet::new();
+    for file in [
+        "show_ip_bgp_neighbors_vrf_all_pipe_json.txt",
+        "show_ip_bgp_neighbors_vrf_all_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("bgp json");
+            for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
+                for p in body["peerList"].as_array().into_iter().flatten() {
+                    let asn = p["asn"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0);
+                    out.insert((vrf.clone(), p["peerAddress"].as_str().unwrap_or("").to_owned(), asn));
+                }
+            }
+            return Some(out);
+        }
+    }
+    let text = ["show_ip_bgp_all_neighbor.txt", "show_ip_bgp_neighbors_vrf_all.txt"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
+    let mut vrf_of_last: Option<usize> = None;
+    let mut rows: Vec<(String, String, u32)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("BGP neighbor is ") {
+            let parts: Vec<&str> = rest.split(',').map(str::trim).collect();
+            let peer = parts[0].to_owned();
+            let mut vrf = "default".to_owned();
+            let mut asn = 0;
+            for p in &parts[1..] {
+                if let Some(v) = p.strip_prefix("vrf ") {
+                    vrf = v.to_owned();
+                }
+                if let Some(a) = p.strip_prefix("remote AS ") {
+                    asn = a.parse().unwrap_or(0);
+                }
+            }
+            rows.push((vrf, peer, asn));
+            vrf_of_last = Some(rows.len() - 1);
+        } else if let (Some(i), Some(pos)) = (vrf_of_last, line.find(", VRF ")) {
+            // EOS text: `  BGP version 4, remote router ID 10.2.2.2, VRF default`
+            rows[i].0 = line[pos + 6..].trim().to_owned();
+            vrf_of_last = None;
+        }
+    }
+    out.extend(rows);
+    Some(out)
+}
+
+fn config_neighbors(d: &ParsedDevice) -> BTreeSet<(String, String, u32)> {
+    d.config
+        .bgp
+        .iter()
+        .flat_map(|b| b.neighbors.iter())
+        .filter_map(|n| match n.peer {
+            BgpPeer::Address(a) => Some((
+                n.vrf.clone().unwrap_or_else(|| "default".into()),
+                a.to_string(),
+                n.peer_asn.unwrap_or(0),
+            )),
+            BgpPeer::ListenRange(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_corpus_config_imports_and_agrees_with_show_output() {
+    let Some(root) = corpus() else { return };
+    let mut checked_interfaces = 0;
+    let mut checked_neighbors = 0;
+    for lab in labs(&root) {
+        let snap = Snapshot::from_dir(&lab).expect("snapshot readable");
+        let parsed = parse_snapshot(&snap).expect("parses");
+        assert!(parsed.skipped.is_empty(), "{}: skipped {:?}", lab.display(), parsed.skipped);
+        assert_eq!(parsed.devices.len(), snap.configs.len(), "{}", lab.display());
+        for d in &parsed.devices {
+            let folder = d.source_file.split('/').nth(1).unwrap_or_default();
+            let show = lab.join("show").join(folder);
+            let ctx = format!("{} {}", lab.file_name().unwrap_or_default().to_string_lossy(), d.hostname);
+            if let Some(shown) = shown_interfaces(&show) {
+                let configured: BTreeSet<(String, String)> = d
+                    .config
+                    .interfaces
+                    .iter()
+                    .filter(|i| shown.names.contains(&i.name))
+                    .flat_map(|i| {
+                        i.addresses
+                            .iter()
+                            .filter(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+                            .map(|a| (i.name.clone(), a.address.to_string()))
+                    })
+                    .collect();
+                let shown_here: BTreeSet<(String, String)> = shown
+                    .addresses
+                    .iter()
+                    .filter(|(n, _)| d.config.interfaces.iter().any(|i| &i.name == n))
+                    .cloned()
+                    .collect();
+                assert_eq!(configured, shown_here, "{ctx}: interface addresses");
+                for name in &shown.names {
+                    let physical = !name.contains('.') && !name.starts_with("Vlan") && !name.starts_with("Null");
+                    if physical && !name.starts_with("Tunnel") {
+                        assert!(
+                            d.config.interfaces.iter().any(|i| &i.name == name),
+                            "{ctx}: {name} shown but not imported"
+                        );
+                    }
+                }
+                checked_interfaces += configured.len();
+            }
+            if let Some(shown) = shown_neighbors(&show) {
+                assert_eq!(config_neighbors(d), shown, "{ctx}: BGP neighbors");
+                checked_neighbors += shown.len();
+            }
+        }
+    }
+    eprintln!("corpus: {checked_interfaces} interface addresses and {checked_neighbors} BGP neighbors agree with show output");
+    assert!(checked_interfaces > 50 && checked_neighbors > 10);
+}

@@ -10,11 +10,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("SKIPPED: {} does not exist; corpus checks not run", p.display());
+        eprintln!(
+            "SKIPPED: {} does not exist; corpus checks not run",
+            p.display()
+        );
         None
     }
 }
@@ -38,7 +42,10 @@ struct ShownInterfaces {
 fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
     let mut names = BTreeSet::new();
     let mut addresses = BTreeSet::new();
-    for file in ["show_interfaces_pipe_json.txt", "show_interfaces_pipe_json.json"] {
+    for file in [
+        "show_interfaces_pipe_json.txt",
+        "show_interfaces_pipe_json.json",
+    ] {
         if let Ok(text) = std::fs::read_to_string(show.join(file)) {
             let v: serde_json::Value = serde_json::from_str(&text).expect("show json");
             for (name, i) in v["interfaces"].as_object().expect("interfaces") {
@@ -46,7 +53,10 @@ fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
                 for a in i["interfaceAddress"].as_array().into_iter().flatten() {
                     let p = &a["primaryIp"];
                     if p["maskLen"].as_u64().unwrap_or(0) > 0 {
-                        addresses.insert((name.clone(), format!("{}/{}", p["address"].as_str().unwrap_or(""), p["maskLen"])));
+                        addresses.insert((
+                            name.clone(),
+                            format!("{}/{}", p["address"].as_str().unwrap_or(""), p["maskLen"]),
+                        ));
                     }
                 }
             }
@@ -85,15 +95,22 @@ fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
             for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
                 for p in body["peerList"].as_array().into_iter().flatten() {
                     let asn = p["asn"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0);
-                    out.insert((vrf.clone(), p["peerAddress"].as_str().unwrap_or("").to_owned(), asn));
+                    out.insert((
+                        vrf.clone(),
+                        p["peerAddress"].as_str().unwrap_or("").to_owned(),
+                        asn,
+                    ));
                 }
             }
             return Some(out);
         }
     }
-    let text = ["show_ip_bgp_all_neighbor.txt", "show_ip_bgp_neighbors_vrf_all.txt"]
-        .iter()
-        .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
+    let text = [
+        "show_ip_bgp_all_neighbor.txt",
+        "show_ip_bgp_neighbors_vrf_all.txt",
+    ]
+    .iter()
+    .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
     let mut vrf_of_last: Option<usize> = None;
     let mut rows: Vec<(String, String, u32)> = Vec::new();
     for line in text.lines() {
@@ -146,12 +163,26 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
     for lab in labs(&root) {
         let snap = Snapshot::from_dir(&lab).expect("snapshot readable");
         let parsed = parse_snapshot(&snap).expect("parses");
-        assert!(parsed.skipped.is_empty(), "{}: skipped {:?}", lab.display(), parsed.skipped);
-        assert_eq!(parsed.devices.len(), snap.configs.len(), "{}", lab.display());
+        assert!(
+            parsed.skipped.is_empty(),
+            "{}: skipped {:?}",
+            lab.display(),
+            parsed.skipped
+        );
+        assert_eq!(
+            parsed.devices.len(),
+            snap.configs.len(),
+            "{}",
+            lab.display()
+        );
         for d in &parsed.devices {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
             let show = lab.join("show").join(folder);
-            let ctx = format!("{} {}", lab.file_name().unwrap_or_default().to_string_lossy(), d.hostname);
+            let ctx = format!(
+                "{} {}",
+                lab.file_name().unwrap_or_default().to_string_lossy(),
+                d.hostname
+            );
             if let Some(shown) = shown_interfaces(&show) {
                 let configured: BTreeSet<(String, String)> = d
                     .config
@@ -161,7 +192,9 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
                     .flat_map(|i| {
                         i.addresses
                             .iter()
-                            .filter(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+                            .filter(|a| {
+                                a.kind == AddressKind::Primary && a.address.addr().is_ipv4()
+                            })
                             .map(|a| (i.name.clone(), a.address.to_string()))
                     })
                     .collect();
@@ -173,7 +206,9 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
                     .collect();
                 assert_eq!(configured, shown_here, "{ctx}: interface addresses");
                 for name in &shown.names {
-                    let physical = !name.contains('.') && !name.starts_with("Vlan") && !name.starts_with("Null");
+                    let physical = !name.contains('.')
+                        && !name.starts_with("Vlan")
+                        && !name.starts_with("Null");
                     if physical && !name.starts_with("Tunnel") {
                         assert!(
                             d.config.interfaces.iter().any(|i| &i.name == name),

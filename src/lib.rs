@@ -3,6 +3,7 @@
 //! Data flow: a snapshot is imported ([`import`]) into the state DB ([`state`]); later
 //! stages read the network from there. The binary is a thin shell over [`cli`].
 
+pub mod agents;
 pub mod cli;
 pub mod demo;
 pub mod fsutil;
@@ -12,4 +13,5 @@ pub mod model;
 pub mod output;
 pub mod state;
 pub mod synth;
+pub mod workflow;
 pub mod yaml;

@@ -27,7 +27,7 @@ impl Table {
     pub fn to_text(&self) -> String {
         let mut t = Comfy::new();
         t.load_preset(NOTHING)
-            .set_content_arrangement(ContentArrangement::Disabled)
+            .set_content_arrangement(ContentArrangement::Dynamic)
             .set_header(self.columns.iter().map(|c| c.to_uppercase()));
         for r in &self.rows {
             t.add_row(r.iter().map(cell));

@@ -20,3 +20,13 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
         message: e.to_string(),
     })
 }
+
+/// Parses a YAML document without a schema, for lenient loaders that check fields one
+/// by one. The result is a JSON value so that no serde_yaml type leaks out.
+pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
+    let v: serde_yaml::Value = from_str(text)?;
+    serde_json::to_value(&v).map_err(|e| YamlError {
+        location: None,
+        message: format!("unsupported YAML (JSON-compatible data expected): {e}"),
+    })
+}

@@ -149,6 +149,17 @@ proptest! {
     }
 
     #[test]
+    fn workflow_loader_never_panics(text in "\\PC{0,300}", steps in prop::collection::vec(config_line(), 0..6)) {
+        let doc = format!("schema_version: 1\nname: x\nsteps:\n{}", steps.iter().map(|s| format!("  - {{agent: analyzer, prompt: 'p {}'}}\n", s.replace('\'', ""))).collect::<String>());
+        let cat = olav::workflow::load_texts(
+            &olav::agents::NETOPS,
+            vec![("workflows/a.workflow.yaml".into(), Ok(text)), ("workflows/b.workflow.yaml".into(), Ok(doc))],
+        );
+        prop_assert_eq!(cat.files.len(), 2);
+        prop_assert_eq!(cat.files[1].loaded.is_some(), steps.len() >= 2);
+    }
+
+    #[test]
     fn state_file_parser_never_panics(text in "\\PC{0,300}") {
         let _ = opstate::parse(&text);
     }

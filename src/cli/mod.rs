@@ -1,6 +1,9 @@
 //! The command line: argument parsing, dispatch and what people see. Errors become
 //! messages on stderr and the exit statuses of PRODUCT.md.
 
+mod request;
+mod workflows;
+
 use crate::import::{self, Snapshot};
 use crate::output::{self, Format};
 use crate::state::{ShowKind, StateDb};
@@ -31,9 +34,17 @@ impl From<Exit> for ExitCode {
 }
 
 /// olav — draft, pre-check and verify network changes against the network's state.
+///
+/// Ask in one sentence: olav --agent netops "Decommission the branch switch alpha-br-3560"
 #[derive(Debug, Parser)]
-#[command(name = "olav", version, about, long_about = None)]
+#[command(name = "olav", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Orchestrator that handles a request.
+    #[arg(long, global = true, default_value = "netops")]
+    pub agent: String,
+    /// Folder holding the orchestrator's workflows/ (default: the bundled netops agent).
+    #[arg(long, global = true)]
+    pub agent_dir: Option<PathBuf>,
     /// State DB file (created from the bundled demo network when missing).
     #[arg(long, global = true, env = "OLAV_DB", default_value = ".olav/state.db")]
     pub db: PathBuf,
@@ -46,12 +57,19 @@ pub struct Cli {
     /// No notices or progress on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// A request in one sentence, routed to a workflow.
+    pub request: Option<String>,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// List the orchestrators and the step agents they declare.
+    Agents,
+    /// Inspect, validate and render workflows.
+    #[command(subcommand)]
+    Workflows(WorkflowsCmd),
     /// Import snapshots and inspect the state DB.
     #[command(subcommand)]
     State(StateCmd),
@@ -66,6 +84,16 @@ enum Command {
         /// Output folder (gets configs/ and state.yaml).
         out_dir: PathBuf,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WorkflowsCmd {
+    /// Name, title, steps, intent words and file of each loaded workflow.
+    List,
+    /// A validation report per file; exit 1 if any file is skipped.
+    Check,
+    /// The block an LLM orchestrator's system prompt would carry (deterministic).
+    Render,
 }
 
 #[derive(Debug, Subcommand)]
@@ -91,7 +119,7 @@ enum StateCmd {
 /// Parses the command line, runs it and maps the outcome to an exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    init_tracing(cli.quiet);
     match run(&cli) {
         Ok(code) => code.into(),
         Err(e) => {
@@ -101,10 +129,13 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn init_tracing() {
+fn init_tracing(quiet: bool) {
+    let default = if quiet { "error" } else { "warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_env("OLAV_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
+        .without_time()
+        .with_target(false)
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
@@ -112,7 +143,19 @@ fn init_tracing() {
 }
 
 fn run(cli: &Cli) -> Result<Exit> {
-    match &cli.command {
+    let Some(command) = &cli.command else {
+        return match &cli.request {
+            Some(r) => request::run(cli, r),
+            None => {
+                use clap::CommandFactory;
+                Cli::command().print_help()?;
+                Ok(Exit::BadInput)
+            }
+        };
+    };
+    match command {
+        Command::Agents => workflows::agents(cli),
+        Command::Workflows(w) => workflows::run(cli, w),
         Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
         Command::State(StateCmd::Show { kind, device }) => {
             let db = open_or_demo(cli)?;

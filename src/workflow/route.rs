@@ -1,0 +1,175 @@
+//! Routing a request to exactly one workflow by its intent words — or to none, or,
+//! when two match, to a question. Never a coin flip.
+//!
+//! Matching is tolerant of case, punctuation and inflection ("Adding", "removed",
+//! "decommissioning"): words are compared by a light stem. Words in scripts without
+//! spaces (Chinese) match as substrings.
+
+use super::{Catalog, Workflow};
+use serde::Serialize;
+
+/// Where a request goes.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "route", rename_all = "snake_case")]
+pub enum Route<'a> {
+    /// Exactly one workflow matches.
+    Workflow {
+        /// The workflow.
+        workflow: &'a Workflow,
+        /// The intent words found in the request.
+        matched: Vec<String>,
+    },
+    /// Several workflows match: ask which.
+    Ambiguous {
+        /// Each candidate with the words that matched it.
+        candidates: Vec<Candidate<'a>>,
+    },
+    /// No workflow matches.
+    None,
+}
+
+/// A workflow a request could mean.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate<'a> {
+    /// The workflow.
+    pub workflow: &'a Workflow,
+    /// The intent words found in the request.
+    pub matched: Vec<String>,
+}
+
+/// A light English stem: enough to equate add/adding/added, remove/removed/removal,
+/// modify/modified/modifies, decommission/decommissioning, redundant/redundancy.
+pub fn stem(word: &str) -> String {
+    let mut w = word.to_lowercase();
+    for (suffix, replacement) in [("ancy", "ant"), ("ency", "ent")] {
+        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            w.push_str(replacement);
+            return w;
+        }
+    }
+    for suffix in ["ing", "ed", "es", "al", "s"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) && !w.ends_with("ss") {
+            w.truncate(w.len() - suffix.len());
+            break;
+        }
+    }
+    if w.ends_with('i') {
+        w.pop();
+        w.push('y');
+    }
+    if w.len() > 3 && w.ends_with('e') {
+        w.pop();
+    }
+    // adding → add, but planning → plann → plan.
+    let b = w.as_bytes();
+    if b.len() > 3
+        && b[b.len() - 1] == b[b.len() - 2]
+        && !matches!(b[b.len() - 1], b'l' | b's' | b'd')
+    {
+        w.pop();
+    }
+    w
+}
+
+fn is_spaced_script(word: &str) -> bool {
+    word.chars()
+        .all(|c| c.is_ascii() || c.is_alphabetic() && !is_cjk(c))
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+/// The form under which a keyword is compared (for conflict detection too).
+pub fn normalise_keyword(k: &str) -> String {
+    if is_spaced_script(k) {
+        k.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(stem)
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        k.to_lowercase()
+    }
+}
+
+fn tokens(request: &str) -> Vec<String> {
+    request
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .flat_map(|w| w.split('\''))
+        .filter(|w| !w.is_empty() && w.chars().all(|c| !is_cjk(c)))
+        .map(stem)
+        .collect()
+}
+
+/// The keywords of `w` found in the request.
+fn matches(w: &Workflow, toks: &[String], lower: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for k in &w.keywords {
+        let hit = if is_spaced_script(k) {
+            let kt: Vec<String> = normalise_keyword(k).split(' ').map(str::to_owned).collect();
+            !kt.is_empty() && toks.windows(kt.len()).any(|win| win == kt.as_slice())
+        } else {
+            lower.contains(&k.to_lowercase())
+        };
+        if hit && !found.contains(k) {
+            found.push(k.clone());
+        }
+    }
+    found
+}
+
+/// Routes a request.
+pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
+    let toks = tokens(request);
+    let lower = request.to_lowercase();
+    let mut hits: Vec<Candidate<'a>> = catalog
+        .workflows
+        .iter()
+        .map(|w| Candidate {
+            workflow: w,
+            matched: matches(w, &toks, &lower),
+        })
+        .filter(|c| !c.matched.is_empty())
+        .collect();
+    match hits.len() {
+        0 => Route::None,
+        1 => {
+            let c = hits.remove(0);
+            Route::Workflow {
+                workflow: c.workflow,
+                matched: c.matched,
+            }
+        }
+        _ => Route::Ambiguous { candidates: hits },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stem;
+
+    #[test]
+    fn stems_equate_inflections() {
+        for (a, b) in [
+            ("add", "adding"),
+            ("add", "added"),
+            ("remove", "removed"),
+            ("remove", "removal"),
+            ("remove", "removing"),
+            ("modify", "modified"),
+            ("modify", "modifies"),
+            ("decommission", "decommissioning"),
+            ("redundant", "redundancy"),
+            ("configure", "configured"),
+            ("change", "changes"),
+            ("retire", "retiring"),
+            ("delete", "deleted"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert_ne!(stem("add"), stem("address"));
+        assert_ne!(stem("change"), stem("channel"));
+    }
+}

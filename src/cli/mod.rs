@@ -37,7 +37,7 @@ impl From<Exit> for ExitCode {
 ///
 /// Ask in one sentence: olav --agent netops "Decommission the branch switch alpha-br-3560"
 #[derive(Debug, Parser)]
-#[command(name = "olav", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(name = "olav", version, about, long_about = None)]
 pub struct Cli {
     /// Orchestrator that handles a request.
     #[arg(long, global = true, default_value = "netops")]

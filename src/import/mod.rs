@@ -378,8 +378,13 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
 /// Applies the state file's per-device facts; management addresses fall back to the
 /// management interface's address.
 fn apply_facts(devices: &mut [ParsedDevice], opstate: &OpState, warnings: &mut Vec<FileIssue>) {
+    // `devices` is sorted by hostname: binary search keeps this linear-logarithmic.
     for facts in &opstate.devices {
-        match devices.iter_mut().find(|d| d.hostname == facts.hostname) {
+        match devices
+            .binary_search_by(|d| d.hostname.as_str().cmp(&facts.hostname))
+            .ok()
+            .and_then(|i| devices.get_mut(i))
+        {
             Some(d) => {
                 d.role.clone_from(&facts.role);
                 d.site.clone_from(&facts.site);

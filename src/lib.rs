@@ -6,12 +6,16 @@
 pub mod agents;
 pub mod cli;
 pub mod demo;
+pub mod engine;
 pub mod fsutil;
+pub mod fuzzy;
 pub mod ifname;
 pub mod import;
 pub mod model;
 pub mod output;
+pub mod plan;
 pub mod state;
 pub mod synth;
+pub mod topology;
 pub mod workflow;
 pub mod yaml;

@@ -30,3 +30,11 @@ pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
         message: format!("unsupported YAML (JSON-compatible data expected): {e}"),
     })
 }
+
+/// Serialises a value as a YAML document.
+pub fn to_string<T: serde::Serialize>(v: &T) -> Result<String, YamlError> {
+    serde_yaml::to_string(v).map_err(|e| YamlError {
+        location: None,
+        message: e.to_string(),
+    })
+}

@@ -57,6 +57,9 @@ pub struct Cli {
     /// No notices or progress on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Step progress on stderr even when it is not a terminal.
+    #[arg(long, global = true)]
+    pub progress: bool,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]
@@ -70,6 +73,9 @@ enum Command {
     /// Inspect, validate and render workflows.
     #[command(subcommand)]
     Workflows(WorkflowsCmd),
+    /// Recorded runs: list them, or show one's answer again.
+    #[command(subcommand)]
+    Runs(RunsCmd),
     /// Import snapshots and inspect the state DB.
     #[command(subcommand)]
     State(StateCmd),
@@ -94,6 +100,21 @@ pub enum WorkflowsCmd {
     Check,
     /// The block an LLM orchestrator's system prompt would carry (deterministic).
     Render,
+}
+
+#[derive(Debug, Subcommand)]
+enum RunsCmd {
+    /// Recent runs, newest first.
+    List {
+        /// How many.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// One run: its steps and the assembled answer.
+    Show {
+        /// Run id.
+        id: i64,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -155,6 +176,7 @@ fn run(cli: &Cli) -> Result<Exit> {
     };
     match command {
         Command::Agents => workflows::agents(cli),
+        Command::Runs(r) => runs_cmd(cli, r),
         Command::Workflows(w) => workflows::run(cli, w),
         Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
         Command::State(StateCmd::Show { kind, device }) => {
@@ -166,7 +188,7 @@ fn run(cli: &Cli) -> Result<Exit> {
                     anyhow::bail!(
                         "no device '{d}' in {}{}",
                         db.path().display(),
-                        closest(d, &names)
+                        crate::fuzzy::closest(d, &names)
                             .map(|c| format!("; did you mean {c}?"))
                             .unwrap_or_default()
                     );
@@ -229,6 +251,61 @@ fn run(cli: &Cli) -> Result<Exit> {
                         out_dir.display()
                     );
                     println!("Next: olav state import {}", out_dir.display());
+                }
+            }
+            Ok(Exit::Ok)
+        }
+    }
+}
+
+fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
+    let db = open_or_demo(cli)?;
+    match cmd {
+        RunsCmd::List { limit } => {
+            let t = db.runs(*limit)?;
+            match cli.format {
+                Format::Json => println!("{}", output::json(&t.to_json())),
+                Format::Text if t.rows.is_empty() => println!("(no runs yet)"),
+                Format::Text => {
+                    print!("{}", t.to_text());
+                    println!("\nNext: olav runs show <id>");
+                }
+            }
+            Ok(Exit::Ok)
+        }
+        RunsCmd::Show { id } => {
+            let Some(run) = db.run(*id)? else {
+                anyhow::bail!(
+                    "no run {id} in {}; see: olav runs list",
+                    db.path().display()
+                );
+            };
+            let steps = db.run_steps(*id)?;
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(&serde_json::json!({"run": run, "steps": steps.to_json()}))
+                ),
+                Format::Text => {
+                    println!(
+                        "Run {} · {} · {} · started {}{}",
+                        run.id,
+                        run.workflow,
+                        run.status,
+                        run.started,
+                        run.finished
+                            .map(|f| format!(", finished {f}"))
+                            .unwrap_or_default()
+                    );
+                    println!("Request: {}\n", run.request);
+                    print!("{}", steps.to_text());
+                    println!();
+                    print!(
+                        "{}",
+                        run.answer.unwrap_or_else(|| {
+                            "(no answer recorded: the run did not finish)\n".into()
+                        })
+                    );
                 }
             }
             Ok(Exit::Ok)
@@ -319,30 +396,4 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
         }
     }
     Ok(exit)
-}
-
-/// The known name closest to `typed` (edit distance), when reasonably close.
-pub fn closest<'a>(typed: &str, names: &'a [String]) -> Option<&'a str> {
-    let t = typed.to_ascii_lowercase();
-    names
-        .iter()
-        .map(|n| (edit_distance(&t, &n.to_ascii_lowercase()), n))
-        .filter(|(d, n)| *d <= n.len().max(3) / 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n.as_str())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

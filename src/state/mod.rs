@@ -3,6 +3,7 @@
 //! state version that increases with every import.
 
 mod read;
+pub mod runs;
 pub mod schema;
 mod write;
 

@@ -110,11 +110,20 @@ impl ShowKind {
 impl StateDb {
     /// Runs a query into a [`Table`].
     fn table(&self, sql: &str, device: Option<&str>) -> Result<Table, StateError> {
+        self.table_with(sql, [device])
+    }
+
+    /// Runs a query with parameters into a [`Table`].
+    pub(crate) fn table_with<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> Result<Table, StateError> {
         let mut st = self.conn.prepare(sql).map_err(|e| self.err(e))?;
         let columns: Vec<String> = st.column_names().iter().map(|c| (*c).to_owned()).collect();
         let n = columns.len();
         let rows = st
-            .query_map([device], |r| {
+            .query_map(params, |r| {
                 (0..n)
                     .map(|i| {
                         Ok(match r.get_ref(i)? {

@@ -6,7 +6,8 @@
 //! Every state row carries provenance: `source_file`, `source_line`, `collected_at`.
 
 /// The migrations, in order. Never edit a shipped one: append.
-pub const MIGRATIONS: &[&str] = &[r#"
+pub const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE import_run (
     state_version     INTEGER PRIMARY KEY AUTOINCREMENT,
     snapshot          TEXT NOT NULL,
@@ -194,7 +195,37 @@ CREATE TABLE import_warning (
     severity          TEXT NOT NULL CHECK (severity IN ('warning', 'skipped')),
     message           TEXT NOT NULL
 );
-"#];
+"#,
+    r#"
+CREATE TABLE run (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    orchestrator      TEXT NOT NULL,
+    workflow          TEXT NOT NULL,
+    request           TEXT NOT NULL,
+    started           TEXT NOT NULL,
+    finished          TEXT,
+    status            TEXT NOT NULL CHECK (status IN ('running', 'ok', 'partial', 'failed', 'needs_input')),
+    state_version     INTEGER,
+    answer            TEXT
+);
+
+CREATE TABLE run_step (
+    run_id            INTEGER NOT NULL REFERENCES run(id),
+    seq               INTEGER NOT NULL,
+    agent             TEXT NOT NULL,
+    prompt            TEXT,
+    reply             TEXT,
+    artifact          TEXT,
+    verdict           TEXT,
+    duration_ms       INTEGER NOT NULL,
+    attempts          INTEGER NOT NULL,
+    skipped           INTEGER NOT NULL DEFAULT 0,
+    error_class       TEXT CHECK (error_class IN ('parameter', 'environment', 'permission', 'timeout')),
+    error             TEXT,
+    PRIMARY KEY (run_id, seq)
+);
+"#,
+];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.
 pub const STATE_TABLES: &[&str] = &[

@@ -1,7 +1,15 @@
 //! The orchestrators and the step agents they declare. A workflow may only name a step
 //! agent its orchestrator declares; each agent's capabilities bound what it can touch.
 
+pub mod analyzer;
+pub mod capability;
+pub mod reporter;
+pub mod simulator;
+
+use crate::engine::breaker::{ErrorClass, ToolError};
+use capability::{PlanReader, PlanWriter, ReportWriter, StateReader, Tools};
 use serde::Serialize;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// What a step agent may touch.
@@ -114,4 +122,102 @@ pub static ORCHESTRATORS: &[&Orchestrator] = &[&NETOPS];
 /// The orchestrator called `name`.
 pub fn orchestrator(name: &str) -> Option<&'static Orchestrator> {
     ORCHESTRATORS.iter().copied().find(|o| o.name == name)
+}
+
+/// A step's failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct StepError {
+    /// What kind of failure.
+    pub class: ErrorClass,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+impl StepError {
+    /// A failure of the given class.
+    pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+        StepError {
+            class,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ToolError> for StepError {
+    fn from(e: ToolError) -> Self {
+        StepError {
+            class: e.class(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A step agent at work: one prompt in, one reply out (ending with its contract lines).
+pub trait StepRunner: Send {
+    /// Runs one step.
+    fn run(&mut self, prompt: &str) -> Result<String, StepError>;
+}
+
+/// What a run gives the agents it builds.
+#[derive(Debug, Clone)]
+pub struct RunEnv {
+    /// The state DB.
+    pub db: PathBuf,
+    /// The exports folder.
+    pub exports: PathBuf,
+    /// The run's breaker.
+    pub tools: Tools,
+    /// Today's date (`YYYY-MM-DD`), for plan names.
+    pub today: String,
+}
+
+/// Builds step agents with their capabilities.
+pub trait AgentFactory: Sync {
+    /// The agent called `name`, or None when this factory has none of that name.
+    fn make(&self, name: &str, env: &RunEnv) -> Option<Box<dyn StepRunner>>;
+}
+
+/// The netops step agents, each with exactly its capabilities.
+pub struct NetopsAgents;
+
+impl AgentFactory for NetopsAgents {
+    fn make(&self, name: &str, env: &RunEnv) -> Option<Box<dyn StepRunner>> {
+        let t = || env.tools.clone();
+        match name {
+            "analyzer" => Some(Box::new(analyzer::Analyzer::new(
+                StateReader::new(&env.db, t()),
+                PlanWriter::new(&env.exports, t()),
+                env.today.clone(),
+            ))),
+            "reporter" => Some(Box::new(reporter::Reporter::new(
+                StateReader::new(&env.db, t()),
+                PlanReader::new(&env.exports, t()),
+                ReportWriter::new(&env.exports, t()),
+            ))),
+            "simulator" => Some(Box::new(simulator::Simulator::new(
+                PlanReader::new(&env.exports, t()),
+                ReportWriter::new(&env.exports, t()),
+            ))),
+            _ => None,
+        }
+    }
+}
+
+/// The plan path a reporter or simulator prompt names (`… the change plan at <path>: …`).
+pub fn path_in_prompt(prompt: &str) -> Result<String, StepError> {
+    prompt
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | ',' | ';' | ')' | '('))
+                .trim_end_matches([':', '.'])
+        })
+        .find(|w| w.ends_with(".md"))
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            StepError::new(
+                ErrorClass::Parameter,
+                "the prompt names no plan file (*.md)",
+            )
+        })
 }

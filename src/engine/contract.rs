@@ -1,0 +1,69 @@
+//! Contract lines: the machine-readable lines a step reply ends with.
+//!
+//! `PLAN_PATH: <path>` names the plan (the artifact passed on), `REPORT_PATH: <path>` a
+//! report, `VERDICT: PASS|WARN|FAIL|UNVERIFIED` the step's verdict, and
+//! `CLARIFY: <question>` says the request needs clarification.
+
+/// Contract keys.
+pub const PLAN_PATH: &str = "PLAN_PATH:";
+/// Report key.
+pub const REPORT_PATH: &str = "REPORT_PATH:";
+/// Verdict key.
+pub const VERDICT: &str = "VERDICT:";
+/// Clarification key.
+pub const CLARIFY: &str = "CLARIFY:";
+
+/// Verdicts a reply may give.
+pub const VERDICTS: &[&str] = &["PASS", "WARN", "FAIL", "UNVERIFIED"];
+
+/// What a reply's contract lines say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Contract {
+    /// The plan path.
+    pub plan_path: Option<String>,
+    /// The report path.
+    pub report_path: Option<String>,
+    /// The verdict (one of [`VERDICTS`]).
+    pub verdict: Option<String>,
+    /// A clarification question.
+    pub clarify: Option<String>,
+}
+
+impl Contract {
+    /// Reads the contract lines of a reply (the last of each key wins; an unknown verdict is ignored).
+    pub fn parse(reply: &str) -> Contract {
+        let mut c = Contract::default();
+        for line in reply.lines().map(str::trim) {
+            let value = |key: &str| {
+                line.strip_prefix(key)
+                    .map(|v| v.trim().trim_matches('`').to_owned())
+            };
+            if let Some(v) = value(PLAN_PATH).filter(|v| !v.is_empty()) {
+                c.plan_path = Some(v);
+            } else if let Some(v) = value(REPORT_PATH).filter(|v| !v.is_empty()) {
+                c.report_path = Some(v);
+            } else if let Some(v) = value(VERDICT) {
+                if VERDICTS.contains(&v.as_str()) {
+                    c.verdict = Some(v);
+                }
+            } else if let Some(v) = value(CLARIFY) {
+                c.clarify = Some(v);
+            }
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_lines() {
+        let c = Contract::parse("text\nPLAN_PATH: exports/change_plans/a.md\nREPORT_PATH: `exports/reports/r.md`\nVERDICT: WARN\n");
+        assert_eq!(c.plan_path.as_deref(), Some("exports/change_plans/a.md"));
+        assert_eq!(c.report_path.as_deref(), Some("exports/reports/r.md"));
+        assert_eq!(c.verdict.as_deref(), Some("WARN"));
+        assert_eq!(Contract::parse("VERDICT: MAYBE").verdict, None);
+    }
+}

@@ -99,7 +99,10 @@ fn the_tool_still_starts_and_routes_with_a_broken_folder() {
     let o = out.get_output();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stdout.contains("## analyzer") && stdout.contains("## reporter"), "{stdout}");
+    assert!(
+        stdout.contains("## analyzer") && stdout.contains("## reporter"),
+        "{stdout}"
+    );
     assert!(stdout.contains("link_audit"), "{stdout}");
     assert!(
         stderr.contains("workflows/b_list.workflow.yaml skipped"),

@@ -376,9 +376,13 @@ pub fn assemble(o: &RunOutcome) -> String {
         .unwrap_or_default();
     match o.run_id {
         Some(id) => s.push_str(&format!(
-            "---\nRun {id} · {label}{verdict} · olav runs show {id}\n"
+            "---\nRun {id} · {} · {label}{verdict} · olav runs show {id}\n",
+            o.workflow
         )),
-        None => s.push_str(&format!("---\nRun not recorded · {label}{verdict}\n")),
+        None => s.push_str(&format!(
+            "---\nRun not recorded · {} · {label}{verdict}\n",
+            o.workflow
+        )),
     }
     s
 }

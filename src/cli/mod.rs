@@ -1,7 +1,7 @@
 //! The command line: argument parsing, dispatch and what people see. Errors become
 //! messages on stderr and the exit statuses of PRODUCT.md.
 
-mod request;
+pub mod request;
 mod workflows;
 
 use crate::import::{self, Snapshot};

@@ -393,30 +393,42 @@ fn number_after(toks: &[String], word: &str) -> Option<u32> {
     let i = toks.iter().position(|t| t.eq_ignore_ascii_case(word))?;
     toks[i + 1..]
         .iter()
-        .take(4)
+        .take(6)
         .find_map(|t| t.parse::<u32>().ok())
 }
 
 fn quoted(request: &str) -> Option<String> {
-    for q in ['"', '\'', '“'] {
-        let close = if q == '“' { '”' } else { q };
-        if let Some(start) = request.find(q) {
-            let rest = &request[start + q.len_utf8()..];
-            if let Some(end) = rest.find(close) {
-                let s = rest[..end].trim();
-                if !s.is_empty() {
-                    return Some(s.to_owned());
-                }
+    // Single quotes count only around several words: 'alpha' names a site, "to core" is text.
+    for (open, close, multiword) in [('"', '"', false), ('“', '”', false), ('\'', '\'', true)] {
+        let mut rest = request;
+        while let Some(start) = rest.find(open) {
+            let after = &rest[start + open.len_utf8()..];
+            let Some(end) = after.find(close) else {
+                break;
+            };
+            let q = after[..end].trim();
+            if !q.is_empty() && (!multiword || q.contains(' ')) {
+                return Some(q.to_owned());
             }
+            rest = &after[end + close.len_utf8()..];
         }
     }
     None
 }
 
+/// The request without its quoted text (a quoted description names nothing to resolve).
+fn without_quotes(request: &str) -> String {
+    match quoted(request) {
+        Some(q) => request.replacen(&q, " ", 1),
+        None => request.to_owned(),
+    }
+}
+
 /// Reads a request.
 pub fn resolve(request: &str, facts: &Facts) -> Resolution {
-    let toks = tokens(request);
-    let lower = request.to_lowercase();
+    let bare = without_quotes(request);
+    let toks = tokens(&bare);
+    let lower = bare.to_lowercase();
     let devs = match devices(&toks, &lower, facts) {
         Ok(d) => d,
         Err(r) => return r,
@@ -550,6 +562,12 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
             changes.push(IfChange::Shutdown);
         }
         if let Some(m) = number_after(&toks, "mtu") {
+            if !(576..=65_535).contains(&m) {
+                return clarify(
+                    format!("MTU {m} is not a plausible MTU (576–65535)."),
+                    Vec::new(),
+                );
+            }
             changes.push(IfChange::Mtu(m));
         }
         if lower.contains("description") {

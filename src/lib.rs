@@ -14,6 +14,7 @@ pub mod import;
 pub mod model;
 pub mod output;
 pub mod plan;
+pub mod precheck;
 pub mod state;
 pub mod synth;
 pub mod topology;

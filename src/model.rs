@@ -45,6 +45,9 @@ impl fmt::Display for Vendor {
     }
 }
 
+/// A link by its two ends: ((device, interface), (device, interface)).
+pub type LinkEnds = ((String, String), (String, String));
+
 /// Everything one configuration file says about one device.
 #[derive(Debug, Clone, Default)]
 pub struct DeviceConfig {

@@ -1,16 +1,20 @@
-//! The reporter: plan path → pre-check against the state DB. Capabilities: read state,
-//! read plans, write reports.
+//! The reporter: plan path → pre-check against the state DB, blast radius recomputed
+//! independently, verdict and validation report. Capabilities: read state, read plans,
+//! write reports. `olav precheck` runs the same code.
 
 use super::capability::{PlanReader, ReportWriter, StateReader};
 use super::{StepError, StepRunner};
+use crate::engine::breaker::ToolError;
+use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
+use crate::precheck::{self, Options, Report};
+use std::path::PathBuf;
 
 /// The reporter step agent.
 pub struct Reporter {
-    #[allow(dead_code)]
     state: StateReader,
     plans: PlanReader,
-    #[allow(dead_code)]
     reports: ReportWriter,
+    options: Options,
 }
 
 impl Reporter {
@@ -20,24 +24,50 @@ impl Reporter {
             state,
             plans,
             reports,
+            options: Options::default(),
         }
     }
+
+    /// With non-default options.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Pre-checks the plan at `path` (a path from text) and saves the report.
+    pub fn check(&self, path: &str) -> Result<(Report, PathBuf), ToolError> {
+        let (file, text) = self.plans.read(path)?;
+        let opts = self.options.clone();
+        let report =
+            self.state
+                .query("state.precheck", serde_json::json!({"plan": path}), |db| {
+                    precheck::precheck(db, path, &text, &opts)
+                })?;
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let saved = self
+            .reports
+            .write(&format!("{stem}.precheck.md"), &report.to_markdown())?;
+        Ok((report, saved))
+    }
+}
+
+/// The reply: the summary, then the contract lines.
+pub fn reply(report: &Report, plan: &str, saved: &std::path::Path) -> String {
+    format!(
+        "{}\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
+        report.summary(),
+        saved.display(),
+        report.verdict
+    )
 }
 
 impl StepRunner for Reporter {
     fn run(&mut self, prompt: &str) -> Result<String, StepError> {
         let path = super::path_in_prompt(prompt)?;
-        let (_, text) = self.plans.read(&path)?;
-        let plan = crate::plan::Plan::from_markdown(&text).map_err(|e| {
-            StepError::new(
-                crate::engine::breaker::ErrorClass::Parameter,
-                format!("{path}: {e}"),
-            )
-        })?;
-        Ok(format!(
-            "Pre-check is not implemented yet: the plan was read ({} config block(s), claimed blast radius {}), nothing was checked.\n\nPLAN_PATH: {path}\nVERDICT: UNVERIFIED\n",
-            plan.implementation.len(),
-            plan.claimed_blast_radius.map_or("missing".to_owned(), |n| n.to_string())
-        ))
+        let (report, saved) = self.check(&path)?;
+        Ok(reply(&report, &path, &saved))
     }
 }

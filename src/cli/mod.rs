@@ -1,6 +1,7 @@
 //! The command line: argument parsing, dispatch and what people see. Errors become
 //! messages on stderr and the exit statuses of PRODUCT.md.
 
+mod check;
 pub mod request;
 mod workflows;
 
@@ -73,6 +74,29 @@ enum Command {
     /// Inspect, validate and render workflows.
     #[command(subcommand)]
     Workflows(WorkflowsCmd),
+    /// Pre-check a plan against the state DB (the reporter step alone).
+    Precheck {
+        /// The plan file (inside the exports folder).
+        plan: PathBuf,
+        /// State collected longer ago than this is a warning (7d, 12h, 30m).
+        #[arg(long, default_value = "7d")]
+        max_age: String,
+    },
+    /// What removing devices, interfaces, links or peers would take down (their union).
+    BlastRadius {
+        /// A device (repeatable).
+        #[arg(long)]
+        device: Vec<String>,
+        /// An interface, DEVICE:INTERFACE (repeatable).
+        #[arg(long)]
+        interface: Vec<String>,
+        /// A link, DEVICE:INTERFACE-DEVICE:INTERFACE (repeatable).
+        #[arg(long)]
+        link: Vec<String>,
+        /// A BGP peer by name, AS (AS7575) or address (repeatable).
+        #[arg(long)]
+        peer: Vec<String>,
+    },
     /// Recorded runs: list them, or show one's answer again.
     #[command(subcommand)]
     Runs(RunsCmd),
@@ -177,6 +201,13 @@ fn run(cli: &Cli) -> Result<Exit> {
     match command {
         Command::Agents => workflows::agents(cli),
         Command::Runs(r) => runs_cmd(cli, r),
+        Command::Precheck { plan, max_age } => check::precheck(cli, plan, max_age),
+        Command::BlastRadius {
+            device,
+            interface,
+            link,
+            peer,
+        } => check::blast_radius(cli, device, interface, link, peer),
         Command::Workflows(w) => workflows::run(cli, w),
         Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
         Command::State(StateCmd::Show { kind, device }) => {

@@ -48,6 +48,24 @@ pub enum StateError {
     },
 }
 
+/// Devices that differ between two state versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Changes {
+    /// New devices.
+    pub added: Vec<String>,
+    /// Devices gone.
+    pub removed: Vec<String>,
+    /// Devices whose config changed.
+    pub changed: Vec<String>,
+}
+
+impl Changes {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
 /// An open state DB.
 pub struct StateDb {
     conn: Connection,
@@ -146,6 +164,44 @@ impl StateDb {
                 |r| r.get(0),
             )
             .map_err(|e| self.err(e))
+    }
+
+    /// What changed between state version `from` and the current one: devices added,
+    /// removed and with a different config. None when `from` is no longer known.
+    pub fn changed_since(&self, from: i64) -> Result<Option<Changes>, StateError> {
+        let current = self.state_version()?;
+        let load = |v: i64| -> Result<std::collections::BTreeMap<String, String>, StateError> {
+            let mut st = self
+                .conn
+                .prepare(
+                    "SELECT hostname, config_hash FROM device_version WHERE state_version = ?1",
+                )
+                .map_err(|e| self.err(e))?;
+            let rows = st
+                .query_map([v], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(|e| self.err(e))?;
+            rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+        };
+        let (old, new) = (load(from)?, load(current)?);
+        if old.is_empty() {
+            return Ok(None);
+        }
+        let mut c = Changes::default();
+        for (h, hash) in &new {
+            match old.get(h) {
+                None => c.added.push(h.clone()),
+                Some(o) if o != hash => c.changed.push(h.clone()),
+                Some(_) => {}
+            }
+        }
+        c.removed = old
+            .keys()
+            .filter(|h| !new.contains_key(*h))
+            .cloned()
+            .collect();
+        Ok(Some(c))
     }
 
     /// Runs `PRAGMA integrity_check`; `Ok(true)` when the DB is sound.

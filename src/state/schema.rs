@@ -225,6 +225,14 @@ CREATE TABLE run_step (
     PRIMARY KEY (run_id, seq)
 );
 "#,
+    r#"
+CREATE TABLE device_version (
+    state_version     INTEGER NOT NULL,
+    hostname          TEXT NOT NULL,
+    config_hash       TEXT NOT NULL,
+    PRIMARY KEY (state_version, hostname)
+);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

@@ -473,6 +473,22 @@ s.name
         )
         .map_err(wrap)?;
         let state_version = tx.last_insert_rowid();
+        {
+            // Per-device config digests, kept across imports: "what changed since version N".
+            use sha2::{Digest, Sha256};
+            let mut st = tx
+                .prepare("INSERT INTO device_version (state_version, hostname, config_hash) VALUES (?1, ?2, ?3)")
+                .map_err(wrap)?;
+            for d in &snap.devices {
+                let hash: String = Sha256::digest(d.text.as_bytes())
+                    .iter()
+                    .take(16)
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                st.execute(params![state_version, d.hostname, hash])
+                    .map_err(wrap)?;
+            }
+        }
         tx.commit().map_err(wrap)?;
         Ok(ImportSummary {
             state_version,

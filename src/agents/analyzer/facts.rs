@@ -69,8 +69,7 @@ pub struct Bgp {
     pub route_map_out: Option<String>,
 }
 
-/// A link: ((device, interface), (device, interface)).
-pub type LinkEnds = ((String, String), (String, String));
+pub use crate::model::LinkEnds;
 
 /// The facts.
 #[derive(Debug, Clone, Default)]

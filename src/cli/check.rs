@@ -1,0 +1,148 @@
+//! `olav precheck` and `olav blast-radius`.
+
+use super::{open_or_demo, Cli, Exit};
+use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
+use crate::agents::reporter::Reporter;
+use crate::output::{self, Format};
+use crate::precheck::blast::{Graph, Spec};
+use crate::precheck::Options;
+use anyhow::{anyhow, bail, Result};
+use std::path::Path;
+
+/// Parses `7d`, `12h`, `30m`.
+pub fn parse_age(s: &str) -> Result<chrono::Duration> {
+    let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+    let n: i64 = num
+        .parse()
+        .map_err(|_| anyhow!("--max-age '{s}': expected a number and d, h or m (7d)"))?;
+    Ok(match unit {
+        "d" | "" => chrono::Duration::days(n),
+        "h" => chrono::Duration::hours(n),
+        "m" => chrono::Duration::minutes(n),
+        _ => bail!("--max-age '{s}': the unit must be d, h or m"),
+    })
+}
+
+/// `olav precheck <plan.md>`.
+pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
+    let options = Options {
+        max_age: parse_age(max_age)?,
+    };
+    drop(open_or_demo(cli)?);
+    let tools = Tools::default();
+    let reporter = Reporter::new(
+        StateReader::new(&cli.db, tools.clone()),
+        PlanReader::new(&cli.exports, tools.clone()),
+        ReportWriter::new(&cli.exports, tools),
+    )
+    .with_options(options);
+    let named = plan.to_string_lossy();
+    let (report, saved) = reporter.check(&named).map_err(|e| anyhow!("{e}"))?;
+    match cli.format {
+        Format::Json => println!(
+            "{}",
+            output::json(&serde_json::json!({"report": report, "report_path": saved}))
+        ),
+        Format::Text => {
+            print!("{}", report.summary());
+            println!("Report: {}", saved.display());
+            if report.verdict != "FAIL" {
+                println!("Next: olav verify {named}");
+            }
+        }
+    }
+    Ok(if report.verdict == "FAIL" {
+        Exit::Fail
+    } else {
+        Exit::Ok
+    })
+}
+
+fn split_end(s: &str) -> Option<(String, String)> {
+    let (d, i) = s.split_once(':')?;
+    Some((d.trim().to_owned(), i.trim().to_owned()))
+}
+
+/// `olav blast-radius --device X --interface D:I --link A:I-B:J --peer NAME|IP`.
+pub fn blast_radius(
+    cli: &Cli,
+    devices: &[String],
+    interfaces: &[String],
+    links: &[String],
+    peers: &[String],
+) -> Result<Exit> {
+    if devices.is_empty() && interfaces.is_empty() && links.is_empty() && peers.is_empty() {
+        bail!("name at least one element: --device, --interface DEV:IF, --link DEV:IF-DEV:IF or --peer NAME|IP");
+    }
+    let mut spec = Spec {
+        devices: devices.to_vec(),
+        ..Spec::default()
+    };
+    for i in interfaces {
+        spec.interfaces.push(
+            split_end(i).ok_or_else(|| anyhow!("--interface '{i}': expected DEVICE:INTERFACE"))?,
+        );
+    }
+    for l in links {
+        // Split on the '-' that starts the second DEVICE:INTERFACE (hostnames contain '-').
+        let parsed = l
+            .match_indices('-')
+            .map(|(i, _)| (&l[..i], &l[i + 1..]))
+            .find_map(|(a, b)| {
+                let (a, b) = (split_end(a)?, split_end(b)?);
+                (!a.1.is_empty() && !b.1.is_empty() && !a.1.contains(':') && !b.0.is_empty())
+                    .then_some((a, b))
+            })
+            .ok_or_else(|| anyhow!("--link '{l}': expected DEVICE:INTERFACE-DEVICE:INTERFACE"))?;
+        spec.links.push(parsed);
+    }
+    for p in peers {
+        spec.peers.push((None, p.clone()));
+    }
+    let db = open_or_demo(cli)?;
+    let g = Graph::load(&db)?;
+    let b = g.blast(&spec);
+    if !b.unknown.is_empty() {
+        bail!("not in the state DB: {}", b.unknown.join(", "));
+    }
+    match cli.format {
+        Format::Json => println!(
+            "{}",
+            output::json(&serde_json::json!({"number": b.number(), "blast_radius": b}))
+        ),
+        Format::Text => {
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            };
+            let services: Vec<String> = b
+                .services
+                .iter()
+                .map(|(n, c)| format!("{n} ({c})"))
+                .collect();
+            println!(
+                "Blast radius: {} device(s) — removed {}, isolated {}",
+                b.number(),
+                b.removed.len(),
+                b.isolated.len()
+            );
+            let rows = [
+                ("removed", list(&b.removed)),
+                ("isolated", list(&b.isolated)),
+                ("degraded", list(&b.degraded)),
+                ("links removed", b.links_removed.to_string()),
+                ("sessions lost", list(&b.sessions_lost)),
+                ("peers lost", list(&b.peers_lost)),
+                ("withdrawn", list(&b.prefixes_withdrawn)),
+                ("services", list(&services)),
+            ];
+            for (k, v) in rows {
+                println!("  {k:<14} {v}");
+            }
+        }
+    }
+    Ok(Exit::Ok)
+}

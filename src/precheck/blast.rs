@@ -1,0 +1,749 @@
+//! The reporter's blast radius: a second implementation that shares nothing with the
+//! analyzer's (`topology`). Its own loading, compact adjacency arrays, breadth-first
+//! search for isolation, and dominators (Cooper–Harvey–Kennedy) over a graph whose
+//! links and sessions are subdivided into nodes of their own, so that one dominator
+//! tree names both the single devices and the single links every path depends on.
+//! The analyzer uses Tarjan's biconnected blocks instead.
+
+use crate::state::{StateDb, StateError};
+use ipnet::IpNet;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// A link end.
+#[derive(Debug, Clone)]
+struct LinkE {
+    a: u32,
+    ia: String,
+    b: u32,
+    ib: String,
+}
+
+/// A configured session with a peer address.
+#[derive(Debug, Clone)]
+struct SessE {
+    dev: u32,
+    peer: String,
+    asn: Option<u32>,
+    local_if: Option<String>,
+    peer_dev: Option<u32>,
+    shutdown: bool,
+    description: Option<String>,
+}
+
+/// What to remove, by name.
+#[derive(Debug, Clone, Default)]
+pub struct Spec {
+    /// Devices.
+    pub devices: Vec<String>,
+    /// (device, interface).
+    pub interfaces: Vec<(String, String)>,
+    /// Links by their two ends.
+    pub links: Vec<crate::model::LinkEnds>,
+    /// Sessions: (device or None for every device, peer address or `AS<n>` / peer name).
+    pub peers: Vec<(Option<String>, String)>,
+}
+
+/// The recomputed blast radius.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Blast {
+    /// Removed devices.
+    pub removed: Vec<String>,
+    /// Links removed.
+    pub links_removed: usize,
+    /// Devices with no path to an anchor.
+    pub isolated: Vec<String>,
+    /// Devices that lost their redundancy.
+    pub degraded: Vec<String>,
+    /// Sessions lost: `device → peer`.
+    pub sessions_lost: Vec<String>,
+    /// External peers with no session left.
+    pub peers_lost: Vec<String>,
+    /// Prefixes originated only by removed or isolated devices.
+    pub prefixes_withdrawn: Vec<String>,
+    /// Services hit: (name, criticality).
+    pub services: Vec<(String, String)>,
+    /// Names in the spec that are not in the state DB.
+    pub unknown: Vec<String>,
+}
+
+impl Blast {
+    /// Removed + isolated devices.
+    pub fn number(&self) -> usize {
+        self.removed.len() + self.isolated.len()
+    }
+}
+
+/// The network as the reporter sees it.
+pub struct Graph {
+    names: Vec<String>,
+    index: HashMap<String, u32>,
+    anchor: Vec<bool>,
+    links: Vec<LinkE>,
+    sessions: Vec<SessE>,
+    /// External peer ASes, node ids after the devices.
+    peer_asns: Vec<u32>,
+    peer_names: Vec<String>,
+    addresses: Vec<(u32, String, IpNet)>,
+    originated: Vec<(u32, IpNet)>,
+    services: Vec<(String, String, Vec<Ep>)>,
+    protected_before: Vec<bool>,
+}
+
+#[derive(Debug, Clone)]
+enum Ep {
+    Dev(u32),
+    If(u32, String),
+    Prefix(IpNet),
+}
+
+/// Compact undirected adjacency (CSR).
+struct Csr {
+    start: Vec<u32>,
+    adj: Vec<u32>,
+}
+
+impl Csr {
+    fn new(n: usize, edges: &[(u32, u32)]) -> Csr {
+        let mut deg = vec![0u32; n + 1];
+        for &(a, b) in edges {
+            deg[a as usize] += 1;
+            deg[b as usize] += 1;
+        }
+        let mut start = vec![0u32; n + 1];
+        for i in 0..n {
+            start[i + 1] = start[i] + deg[i];
+        }
+        let mut fill = start.clone();
+        let mut adj = vec![0u32; start[n] as usize];
+        for &(a, b) in edges {
+            adj[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
+            adj[fill[b as usize] as usize] = a;
+            fill[b as usize] += 1;
+        }
+        Csr { start, adj }
+    }
+
+    fn n(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn nb(&self, v: u32) -> &[u32] {
+        &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+
+    fn reach(&self, root: u32) -> Vec<bool> {
+        let mut seen = vec![false; self.n()];
+        let mut q = std::collections::VecDeque::from([root]);
+        seen[root as usize] = true;
+        while let Some(v) = q.pop_front() {
+            for &w in self.nb(v) {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    q.push_back(w);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Immediate dominators from `root` (u32::MAX: unreachable).
+    fn idom(&self, root: u32) -> Vec<u32> {
+        let n = self.n();
+        const NONE: u32 = u32::MAX;
+        // Reverse postorder by iterative DFS.
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        let mut visited = vec![false; n];
+        let mut stack: Vec<(u32, u32)> = vec![(root, 0)];
+        visited[root as usize] = true;
+        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+            let nb = self.nb(v);
+            if (*i as usize) < nb.len() {
+                let w = nb[*i as usize];
+                *i += 1;
+                if !visited[w as usize] {
+                    visited[w as usize] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                order.push(v);
+                stack.pop();
+            }
+        }
+        order.reverse();
+        let mut rpo = vec![NONE; n];
+        for (i, &v) in order.iter().enumerate() {
+            rpo[v as usize] = i as u32;
+        }
+        let mut idom = vec![NONE; n];
+        idom[root as usize] = root;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &v in order.iter().skip(1) {
+                let mut new = NONE;
+                for &p in self.nb(v) {
+                    if idom[p as usize] == NONE {
+                        continue;
+                    }
+                    new = if new == NONE {
+                        p
+                    } else {
+                        let (mut a, mut b) = (p, new);
+                        while a != b {
+                            while rpo[a as usize] > rpo[b as usize] {
+                                a = idom[a as usize];
+                            }
+                            while rpo[b as usize] > rpo[a as usize] {
+                                b = idom[b as usize];
+                            }
+                        }
+                        a
+                    };
+                }
+                if new != NONE && idom[v as usize] != new {
+                    idom[v as usize] = new;
+                    changed = true;
+                }
+            }
+        }
+        idom
+    }
+}
+
+/// Removal state as flags.
+struct Cut {
+    dev: Vec<bool>,
+    link: Vec<bool>,
+    sess: Vec<bool>,
+}
+
+/// Element kinds of the subdivided graph, for naming dominators.
+enum Elem {
+    Device(u32),
+    Peer,
+    Link(usize),
+    Session(usize),
+    Root,
+}
+
+impl Graph {
+    /// Loads the graph (its own SQL, independent of the analyzer's).
+    pub fn load(db: &StateDb) -> Result<Graph, StateError> {
+        let conn = db.conn();
+        let e = |source| StateError::Sqlite {
+            path: db.path().to_path_buf(),
+            source,
+        };
+        let mut g = Graph {
+            names: Vec::new(),
+            index: HashMap::new(),
+            anchor: Vec::new(),
+            links: Vec::new(),
+            sessions: Vec::new(),
+            peer_asns: Vec::new(),
+            peer_names: Vec::new(),
+            addresses: Vec::new(),
+            originated: Vec::new(),
+            services: Vec::new(),
+            protected_before: Vec::new(),
+        };
+        let mut st = conn
+            .prepare("SELECT hostname, COALESCE(role, '') FROM device WHERE status NOT IN ('offline', 'decommissioned') ORDER BY hostname")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let h: String = r.get(0).map_err(e)?;
+            let role: String = r.get(1).map_err(e)?;
+            g.index.insert(h.clone(), g.names.len() as u32);
+            g.names.push(h);
+            g.anchor.push(matches!(
+                role.as_str(),
+                "border" | "core" | "edge" | "spine"
+            ));
+        }
+        let mut st = conn
+            .prepare(
+                "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link WHERE status = 'up'",
+            )
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (ha, ia, hb, ib): (String, String, String, String) = (
+                r.get(0).map_err(e)?,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+            );
+            if let (Some(&a), Some(&b)) = (g.index.get(&ha), g.index.get(&hb)) {
+                g.links.push(LinkE { a, ia, b, ib });
+            }
+        }
+        let mut owner: HashMap<String, u32> = HashMap::new();
+        let mut st = conn
+            .prepare(
+                "SELECT hostname, ifname, address, prefix FROM ip_address WHERE kind != 'virtual'",
+            )
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (h, i, a, p): (String, String, String, String) = (
+                r.get(0).map_err(e)?,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+            );
+            if let (Some(&d), Ok(p)) = (g.index.get(&h), p.parse::<IpNet>()) {
+                owner.insert(a, d);
+                g.addresses.push((d, i, p));
+            }
+        }
+        let mut by_addr: HashMap<(u32, String), String> = HashMap::new();
+        let mut st = conn
+            .prepare("SELECT hostname, ifname, address FROM ip_address")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (h, i, a): (String, String, String) = (
+                r.get(0).map_err(e)?,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+            );
+            if let Some(&d) = g.index.get(&h) {
+                by_addr.insert((d, a), i);
+            }
+        }
+        let mut st = conn
+            .prepare("SELECT hostname, peer_address, peer_asn, local_ip, update_source, shutdown, description FROM bgp_session WHERE peer_address IS NOT NULL")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        let mut peer_idx: HashMap<u32, usize> = HashMap::new();
+        while let Some(r) = rows.next().map_err(e)? {
+            let h: String = r.get(0).map_err(e)?;
+            let Some(&dev) = g.index.get(&h) else {
+                continue;
+            };
+            let peer: String = r.get(1).map_err(e)?;
+            let asn: Option<u32> = r.get(2).map_err(e)?;
+            let local_ip: Option<String> = r.get(3).map_err(e)?;
+            let us: Option<String> = r.get(4).map_err(e)?;
+            let description: Option<String> = r.get(6).map_err(e)?;
+            let local_if = us.or_else(|| local_ip.and_then(|ip| by_addr.get(&(dev, ip)).cloned()));
+            let peer_dev = owner.get(&peer).copied();
+            if peer_dev.is_none() {
+                if let Some(a) = asn {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = peer_idx.entry(a) {
+                        slot.insert(g.peer_asns.len());
+                        g.peer_asns.push(a);
+                        g.peer_names.push(
+                            description
+                                .as_deref()
+                                .and_then(|d| d.split_whitespace().next())
+                                .map_or_else(|| format!("AS{a}"), str::to_owned),
+                        );
+                    }
+                }
+            }
+            g.sessions.push(SessE {
+                dev,
+                peer,
+                asn,
+                local_if,
+                peer_dev,
+                shutdown: r.get(5).map_err(e)?,
+                description,
+            });
+        }
+        let mut st = conn
+            .prepare("SELECT hostname, prefix FROM bgp_network")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (h, p): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
+            if let (Some(&d), Ok(p)) = (g.index.get(&h), p.parse()) {
+                g.originated.push((d, p));
+            }
+        }
+        let mut st = conn
+            .prepare("SELECT s.name, COALESCE(s.criticality, 'unrated'), e.hostname, e.ifname, e.prefix FROM service s JOIN service_endpoint e ON e.service = s.name ORDER BY s.name")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (name, crit): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
+            let (h, i, p): (Option<String>, Option<String>, Option<String>) = (
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+                r.get(4).map_err(e)?,
+            );
+            let ep = match (h.and_then(|h| g.index.get(&h).copied()), i, p) {
+                (Some(d), Some(i), _) => Some(Ep::If(d, i)),
+                (Some(d), None, _) => Some(Ep::Dev(d)),
+                (None, _, Some(p)) => p.parse().ok().map(Ep::Prefix),
+                _ => None,
+            };
+            if g.services.last().is_none_or(|s| s.0 != name) {
+                g.services.push((name, crit, Vec::new()));
+            }
+            if let (Some(ep), Some(s)) = (ep, g.services.last_mut()) {
+                s.2.push(ep);
+            }
+        }
+        let none = g.no_cut();
+        g.protected_before = g.protection(&none);
+        Ok(g)
+    }
+
+    fn no_cut(&self) -> Cut {
+        Cut {
+            dev: vec![false; self.names.len()],
+            link: vec![false; self.links.len()],
+            sess: vec![false; self.sessions.len()],
+        }
+    }
+
+    fn peer_node(&self, asn: u32) -> Option<u32> {
+        self.peer_asns
+            .iter()
+            .position(|a| *a == asn)
+            .map(|i| (self.names.len() + i) as u32)
+    }
+
+    /// The subdivided graph: devices, peers, root, then one node per link and session.
+    /// The root joins every anchor and every peer, or — with `inside_except` — only the
+    /// anchors not listed there (to look at one peer from the core).
+    fn subdivided(
+        &self,
+        cut: &Cut,
+        extra_sessions: &[SessE],
+        inside_except: Option<&HashSet<u32>>,
+    ) -> (Csr, u32, Vec<Elem>) {
+        let nd = self.names.len();
+        let np = self.peer_asns.len();
+        let root = (nd + np) as u32;
+        let mut kinds: Vec<Elem> = (0..nd as u32).map(Elem::Device).collect();
+        kinds.extend((0..np).map(|_| Elem::Peer));
+        kinds.push(Elem::Root);
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(self.links.len() * 2 + nd);
+        for (i, a) in self.anchor.iter().enumerate() {
+            if *a && !cut.dev[i] && inside_except.is_none_or(|h| !h.contains(&(i as u32))) {
+                edges.push((root, i as u32));
+            }
+        }
+        if inside_except.is_none() {
+            for p in 0..np {
+                edges.push((root, (nd + p) as u32));
+            }
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            if cut.link[i] || cut.dev[l.a as usize] || cut.dev[l.b as usize] {
+                continue;
+            }
+            let mid = kinds.len() as u32;
+            kinds.push(Elem::Link(i));
+            edges.push((l.a, mid));
+            edges.push((mid, l.b));
+        }
+        for (i, s) in self.sessions.iter().chain(extra_sessions).enumerate() {
+            let cut_here = i < self.sessions.len() && cut.sess[i];
+            if cut_here || s.shutdown || s.peer_dev.is_some() || cut.dev[s.dev as usize] {
+                continue;
+            }
+            let Some(p) = s.asn.and_then(|a| self.peer_node(a)) else {
+                continue;
+            };
+            let mid = kinds.len() as u32;
+            kinds.push(Elem::Session(i));
+            edges.push((s.dev, mid));
+            edges.push((mid, p));
+        }
+        (Csr::new(kinds.len(), &edges), root, kinds)
+    }
+
+    /// Devices with two independent paths (no single device or link in common) to the anchors.
+    fn protection(&self, cut: &Cut) -> Vec<bool> {
+        let (csr, root, _) = self.subdivided(cut, &[], None);
+        let idom = csr.idom(root);
+        (0..self.names.len()).map(|v| idom[v] == root).collect()
+    }
+
+    fn cut_for(&self, spec: &Spec, unknown: &mut Vec<String>) -> Cut {
+        let mut cut = self.no_cut();
+        let mut ifs: HashSet<(u32, &str)> = HashSet::new();
+        for d in &spec.devices {
+            match self.index.get(d) {
+                Some(&i) => cut.dev[i as usize] = true,
+                None => unknown.push(d.clone()),
+            }
+        }
+        for (d, i) in &spec.interfaces {
+            match self.index.get(d) {
+                Some(&x) => {
+                    ifs.insert((x, i.as_str()));
+                }
+                None => unknown.push(format!("{d}:{i}")),
+            }
+        }
+        for ((da, ia), (db, ib)) in &spec.links {
+            let hit: Vec<usize> = self
+                .links
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| {
+                    let (na, nb) = (&self.names[l.a as usize], &self.names[l.b as usize]);
+                    let same =
+                        |h: &str, i: &str, n: &str, li: &str| h == n && crate::ifname::same(i, li);
+                    (same(da, ia, na, &l.ia) && same(db, ib, nb, &l.ib))
+                        || (same(da, ia, nb, &l.ib) && same(db, ib, na, &l.ia))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if hit.is_empty() {
+                unknown.push(format!("{da}:{ia}-{db}:{ib}"));
+            }
+            for i in hit {
+                cut.link[i] = true;
+            }
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            let gone = |d: u32, ifn: &str| {
+                cut.dev[d as usize]
+                    || ifs
+                        .iter()
+                        .any(|(x, y)| *x == d && crate::ifname::same(y, ifn))
+            };
+            if gone(l.a, &l.ia) || gone(l.b, &l.ib) {
+                cut.link[i] = true;
+            }
+        }
+        let removed_addrs: HashSet<String> = self
+            .addresses
+            .iter()
+            .filter(|(d, i, _)| {
+                cut.dev[*d as usize] || ifs.iter().any(|(x, y)| x == d && crate::ifname::same(y, i))
+            })
+            .map(|(_, _, p)| p.addr().to_string())
+            .collect();
+        for (dev, who) in &spec.peers {
+            let dev_i = dev.as_ref().and_then(|d| self.index.get(d).copied());
+            if dev.is_some() && dev_i.is_none() {
+                unknown.push(dev.clone().unwrap_or_default());
+                continue;
+            }
+            let asn = who.strip_prefix("AS").and_then(|a| a.parse::<u32>().ok());
+            let mut any = false;
+            for (i, s) in self.sessions.iter().enumerate() {
+                let by_name = s.description.as_deref().is_some_and(|d| {
+                    d.split_whitespace()
+                        .next()
+                        .is_some_and(|w| w.eq_ignore_ascii_case(who))
+                });
+                let matches = s.peer == *who || asn.is_some_and(|a| s.asn == Some(a)) || by_name;
+                if matches && dev_i.is_none_or(|d| d == s.dev) {
+                    cut.sess[i] = true;
+                    any = true;
+                }
+            }
+            if !any {
+                unknown.push(who.clone());
+            }
+        }
+        for (i, s) in self.sessions.iter().enumerate() {
+            let local_gone = s.local_if.as_deref().is_some_and(|li| {
+                ifs.iter()
+                    .any(|(x, y)| *x == s.dev && crate::ifname::same(y, li))
+            });
+            let peer_gone =
+                s.peer_dev.is_some_and(|p| cut.dev[p as usize]) || removed_addrs.contains(&s.peer);
+            if cut.dev[s.dev as usize] || local_gone || peer_gone {
+                cut.sess[i] = true;
+            }
+        }
+        cut
+    }
+
+    /// The blast radius of removing what `spec` names.
+    pub fn blast(&self, spec: &Spec) -> Blast {
+        let mut b = Blast::default();
+        let cut = self.cut_for(spec, &mut b.unknown);
+        let (csr, root, _) = self.subdivided(&cut, &[], None);
+        let reach = csr.reach(root);
+        let idom = csr.idom(root);
+        let mut gone = cut.dev.clone();
+        for (v, name) in self.names.iter().enumerate() {
+            if cut.dev[v] {
+                b.removed.push(name.clone());
+            } else if !reach[v] {
+                b.isolated.push(name.clone());
+                gone[v] = true;
+            } else if !self.anchor[v] && self.protected_before[v] && idom[v] != root {
+                b.degraded.push(name.clone());
+            }
+        }
+        b.links_removed = cut.link.iter().filter(|x| **x).count();
+        let mut lost_by_asn: HashMap<u32, (usize, usize)> = HashMap::new();
+        for (i, s) in self.sessions.iter().enumerate() {
+            let lost = cut.sess[i] || gone[s.dev as usize];
+            if lost {
+                b.sessions_lost
+                    .push(format!("{} → {}", self.names[s.dev as usize], s.peer));
+            }
+            if let (None, Some(a), false) = (s.peer_dev, s.asn, s.shutdown) {
+                let e = lost_by_asn.entry(a).or_default();
+                e.0 += 1;
+                e.1 += usize::from(lost);
+            }
+        }
+        b.sessions_lost.sort();
+        for (i, a) in self.peer_asns.iter().enumerate() {
+            if let Some((total, lost)) = lost_by_asn.get(a) {
+                if total == lost {
+                    b.peers_lost.push(format!("{} (AS{a})", self.peer_names[i]));
+                }
+            }
+        }
+        b.peers_lost.sort();
+        let if_gone =
+            |d: u32, i: &str| gone[d as usize] || cut_if(spec, &self.names[d as usize], i);
+        let alive: HashSet<IpNet> = self
+            .addresses
+            .iter()
+            .filter(|(d, i, _)| !if_gone(*d, i))
+            .map(|(_, _, p)| *p)
+            .chain(
+                self.originated
+                    .iter()
+                    .filter(|(d, _)| !gone[*d as usize])
+                    .map(|(_, p)| *p),
+            )
+            .collect();
+        let mut withdrawn: BTreeSet<IpNet> = BTreeSet::new();
+        for (d, i, p) in &self.addresses {
+            if if_gone(*d, i) && p.prefix_len() < p.max_prefix_len() && !alive.contains(p) {
+                withdrawn.insert(*p);
+            }
+        }
+        for (d, p) in &self.originated {
+            if gone[*d as usize] && !alive.contains(p) {
+                withdrawn.insert(*p);
+            }
+        }
+        b.prefixes_withdrawn = withdrawn.iter().map(|p| p.to_string()).collect();
+        for (name, crit, eps) in &self.services {
+            let hit = eps.iter().any(|ep| match ep {
+                Ep::Dev(d) => gone[*d as usize],
+                Ep::If(d, i) => if_gone(*d, i),
+                Ep::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
+            });
+            if hit {
+                b.services.push((name.clone(), crit.clone()));
+            }
+        }
+        b
+    }
+
+    /// Single points of failure between an external peer AS and the inside of the
+    /// network (its core), with `extra` sessions added: the peer's dominator chain.
+    pub fn peer_single_points(&self, asn: u32, extra: &[(String, String)]) -> (usize, Vec<String>) {
+        let extra: Vec<SessE> = extra
+            .iter()
+            .filter_map(|(d, ifn)| {
+                Some(SessE {
+                    dev: *self.index.get(d)?,
+                    peer: String::new(),
+                    asn: Some(asn),
+                    local_if: Some(ifn.clone()),
+                    peer_dev: None,
+                    shutdown: false,
+                    description: None,
+                })
+            })
+            .collect();
+        let Some(peer) = self.peer_node(asn) else {
+            return (0, Vec::new());
+        };
+        let sessions = self
+            .sessions
+            .iter()
+            .chain(&extra)
+            .filter(|s| s.asn == Some(asn) && s.peer_dev.is_none() && !s.shutdown)
+            .count();
+        // Root the dominator tree at the inside: anchors that host no session to this peer.
+        let hosts: HashSet<u32> = self
+            .sessions
+            .iter()
+            .chain(&extra)
+            .filter(|s| s.asn == Some(asn))
+            .map(|s| s.dev)
+            .collect();
+        let none = self.no_cut();
+        let (inside, root, kinds) = self.subdivided(&none, &extra, Some(&hosts));
+        let idom = inside.idom(root);
+        let mut out = Vec::new();
+        let mut v = peer;
+        while idom[v as usize] != u32::MAX && idom[v as usize] != v {
+            let d = idom[v as usize];
+            if d == root {
+                break;
+            }
+            match kinds[d as usize] {
+                Elem::Device(x) => out.push(format!("device {}", self.names[x as usize])),
+                Elem::Link(l) => {
+                    let l = &self.links[l];
+                    out.push(format!(
+                        "link {}:{} – {}:{}",
+                        self.names[l.a as usize], l.ia, self.names[l.b as usize], l.ib
+                    ));
+                }
+                Elem::Session(s) => {
+                    let s = self
+                        .sessions
+                        .get(s)
+                        .or_else(|| extra.get(s - self.sessions.len()));
+                    if let Some(s) = s {
+                        out.push(format!(
+                            "session {} via {}",
+                            self.names[s.dev as usize],
+                            s.local_if.as_deref().unwrap_or("?")
+                        ));
+                    }
+                }
+                Elem::Peer | Elem::Root => {}
+            }
+            v = d;
+        }
+        if idom[peer as usize] == u32::MAX {
+            out.push("the peer is not reachable from the core at all".to_owned());
+        }
+        (sessions, out)
+    }
+
+    /// Device count.
+    pub fn device_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Link count.
+    pub fn link_count(&self) -> usize {
+        self.links.len()
+    }
+}
+
+fn cut_if(spec: &Spec, dev: &str, ifn: &str) -> bool {
+    spec.interfaces
+        .iter()
+        .any(|(d, i)| d == dev && crate::ifname::same(i, ifn))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dominators_of_a_diamond_with_a_tail() {
+        // 0 root; 0-1, 0-2, 1-3, 2-3, 3-4.
+        let c = Csr::new(5, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]);
+        let idom = c.idom(0);
+        assert_eq!(idom, vec![0, 0, 0, 0, 3]);
+    }
+}

@@ -1,0 +1,902 @@
+//! The pre-check: a plan checked against the state DB, its blast radius recomputed
+//! independently (`blast`), and a verdict with evidence. `olav precheck` and the
+//! reporter step run this same code.
+
+pub mod blast;
+
+use crate::import::parse::parser_for;
+use crate::model::{AddressKind, BgpPeer, Vendor};
+use crate::plan::{Plan, Target};
+use crate::state::{StateDb, StateError};
+use ipnet::IpNet;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Blocks the change.
+    Error,
+    /// Needs a look.
+    Warning,
+    /// For the record.
+    Info,
+}
+
+impl Severity {
+    fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One evidence row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Severity.
+    pub severity: Severity,
+    /// What it is about (`alpha-border-1 GigabitEthernet0/0/3`).
+    pub element: String,
+    /// What was found.
+    pub message: String,
+    /// What to do.
+    pub suggestion: String,
+}
+
+/// Options.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// State older than this is a warning.
+    pub max_age: chrono::Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_age: chrono::Duration::days(7),
+        }
+    }
+}
+
+/// The pre-check's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The plan's path as given.
+    pub plan: String,
+    /// Plan title.
+    pub title: String,
+    /// Plan id.
+    pub plan_id: Option<String>,
+    /// PASS, WARN or FAIL.
+    pub verdict: &'static str,
+    /// Findings, most severe first.
+    pub findings: Vec<Finding>,
+    /// Checks that found nothing.
+    pub passed: Vec<String>,
+    /// The recomputed blast radius.
+    pub blast: Option<blast::Blast>,
+    /// The plan's claimed number.
+    pub claimed: Option<u32>,
+    /// Redundancy towards the peer, for additions: (before, after).
+    pub redundancy: Option<(String, String)>,
+    /// Current state version.
+    pub state_version: i64,
+    /// The version the plan was drafted against.
+    pub plan_state_version: Option<i64>,
+}
+
+struct Checker<'a> {
+    findings: Vec<Finding>,
+    passed: Vec<String>,
+    db: &'a StateDb,
+}
+
+impl Checker<'_> {
+    fn add(
+        &mut self,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+    ) {
+        self.findings.push(Finding {
+            severity,
+            element: element.into(),
+            message: message.into(),
+            suggestion: suggestion.into(),
+        });
+    }
+
+    /// Runs a named check; it passes when it adds no error or warning.
+    fn check(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut Self) -> Result<(), StateError>,
+    ) -> Result<(), StateError> {
+        let before = self
+            .findings
+            .iter()
+            .filter(|x| x.severity != Severity::Info)
+            .count();
+        f(self)?;
+        if self
+            .findings
+            .iter()
+            .filter(|x| x.severity != Severity::Info)
+            .count()
+            == before
+        {
+            self.passed.push(name.to_owned());
+        }
+        Ok(())
+    }
+}
+
+/// What the pre-check reads from the state DB.
+struct State {
+    devices: HashMap<String, (String, String, Option<u32>)>,
+    interfaces: HashMap<(String, String), String>,
+    addresses: Vec<(String, String, String, IpNet)>,
+    linked: Vec<(String, String)>,
+    sessions: Vec<(String, String, Option<u32>, Option<String>)>,
+    defined: Vec<(String, String, String)>,
+    collected_at: Option<String>,
+}
+
+fn load(db: &StateDb) -> Result<State, StateError> {
+    let c = db.conn();
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let mut s = State {
+        devices: HashMap::new(),
+        interfaces: HashMap::new(),
+        addresses: Vec::new(),
+        linked: Vec::new(),
+        sessions: Vec::new(),
+        defined: Vec::new(),
+        collected_at: None,
+    };
+    let mut st = c
+        .prepare("SELECT hostname, status, os, asn FROM device")
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        s.devices.insert(
+            r.get(0).map_err(e)?,
+            (
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+            ),
+        );
+    }
+    let mut st = c
+        .prepare("SELECT hostname, ifname, vrf FROM interface")
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        s.interfaces.insert(
+            (r.get(0).map_err(e)?, r.get(1).map_err(e)?),
+            r.get(2).map_err(e)?,
+        );
+    }
+    let mut st = c
+        .prepare(
+            "SELECT hostname, ifname, vrf, address, prefix FROM ip_address WHERE kind != 'virtual'",
+        )
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        let (a, p): (String, String) = (r.get(3).map_err(e)?, r.get(4).map_err(e)?);
+        let (Ok(a), Ok(p)) = (a.parse::<std::net::IpAddr>(), p.parse::<IpNet>()) else {
+            continue;
+        };
+        if let Ok(n) = IpNet::new(a, p.prefix_len()) {
+            s.addresses.push((
+                r.get(0).map_err(e)?,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                n,
+            ));
+        }
+    }
+    let mut st = c
+        .prepare(
+            "SELECT hostname_a, ifname_a FROM link UNION SELECT hostname_b, ifname_b FROM link",
+        )
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        s.linked.push((r.get(0).map_err(e)?, r.get(1).map_err(e)?));
+    }
+    let mut st = c
+        .prepare("SELECT hostname, peer_address, peer_asn, description FROM bgp_session WHERE peer_address IS NOT NULL")
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        s.sessions.push((
+            r.get(0).map_err(e)?,
+            r.get(1).map_err(e)?,
+            r.get(2).map_err(e)?,
+            r.get(3).map_err(e)?,
+        ));
+    }
+    let mut st = c
+        .prepare("SELECT hostname, kind, name FROM structure_def")
+        .map_err(e)?;
+    let mut rows = st.query([]).map_err(e)?;
+    while let Some(r) = rows.next().map_err(e)? {
+        s.defined.push((
+            r.get(0).map_err(e)?,
+            r.get(1).map_err(e)?,
+            r.get(2).map_err(e)?,
+        ));
+    }
+    s.collected_at = c
+        .query_row(
+            "SELECT collected_at FROM import_run ORDER BY state_version DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or(None);
+    Ok(s)
+}
+
+fn vendor_of(os: &str) -> Vendor {
+    match os {
+        "eos" => Vendor::AristaEos,
+        "nxos" => Vendor::CiscoNxos,
+        _ => Vendor::CiscoIos,
+    }
+}
+
+impl State {
+    fn iface(&self, dev: &str, typed: &str) -> Option<String> {
+        self.interfaces
+            .keys()
+            .filter(|(d, _)| d == dev)
+            .find(|(_, i)| crate::ifname::same(typed, i))
+            .map(|(_, i)| i.clone())
+    }
+}
+
+/// Pre-checks a plan's text against the state DB.
+pub fn precheck(
+    db: &StateDb,
+    plan_path: &str,
+    text: &str,
+    opts: &Options,
+) -> Result<Report, StateError> {
+    let state_version = db.state_version()?;
+    let mut report = Report {
+        plan: plan_path.to_owned(),
+        title: String::new(),
+        plan_id: None,
+        verdict: "FAIL",
+        findings: Vec::new(),
+        passed: Vec::new(),
+        blast: None,
+        claimed: None,
+        redundancy: None,
+        state_version,
+        plan_state_version: None,
+    };
+    let plan = match Plan::from_markdown(text) {
+        Ok(p) => p,
+        Err(e) => {
+            report.findings.push(Finding {
+                severity: Severity::Error,
+                element: plan_path.to_owned(),
+                message: format!("the plan cannot be read: {e}"),
+                suggestion: "re-draft the plan, or restore what is missing (docs/plan-format.md)"
+                    .into(),
+            });
+            return Ok(report);
+        }
+    };
+    report.title = plan.title.clone();
+    report.plan_id = Some(plan.header.plan_id.clone());
+    report.claimed = plan.claimed_blast_radius;
+    report.plan_state_version = Some(plan.header.state_version);
+    let st = load(db)?;
+    let mut ck = Checker {
+        findings: Vec::new(),
+        passed: Vec::new(),
+        db,
+    };
+    let adding = plan.header.intent.starts_with("add_");
+    ck.check("targets exist and are active", |ck| {
+        for t in &plan.header.targets {
+            let dev = match t {
+                Target::Device { device }
+                | Target::Interface { device, .. }
+                | Target::Peer { device, .. } => vec![device.clone()],
+                Target::Link {
+                    device_a, device_b, ..
+                } => vec![device_a.clone(), device_b.clone()],
+            };
+            for d in dev {
+                match st.devices.get(&d) {
+                    None => ck.add(
+                        Severity::Error,
+                        &d,
+                        "device is not in the state DB",
+                        "check the name; was it decommissioned since the plan was drafted?",
+                    ),
+                    Some((status, _, _)) if status != "active" => ck.add(
+                        Severity::Warning,
+                        &d,
+                        format!("device status is '{status}', not active"),
+                        "confirm the device is in service before the window",
+                    ),
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(())
+    })?;
+    ck.check("interfaces exist and, for additions, are free", |ck| {
+        for t in &plan.header.targets {
+            let ends: Vec<(&String, &String)> = match t {
+                Target::Interface { device, interface } => vec![(device, interface)],
+                Target::Link {
+                    device_a,
+                    interface_a,
+                    device_b,
+                    interface_b,
+                } => vec![(device_a, interface_a), (device_b, interface_b)],
+                _ => Vec::new(),
+            };
+            for (d, i) in ends {
+                if !st.devices.contains_key(d) {
+                    continue;
+                }
+                let Some(real) = st.iface(d, i) else {
+                    ck.add(
+                        Severity::Error,
+                        format!("{d} {i}"),
+                        "interface does not exist",
+                        "check the interface name against `olav state show interfaces --device`",
+                    );
+                    continue;
+                };
+                if adding {
+                    let addrs: Vec<String> = st
+                        .addresses
+                        .iter()
+                        .filter(|a| a.0 == *d && a.1 == real)
+                        .map(|a| a.3.to_string())
+                        .collect();
+                    if !addrs.is_empty() {
+                        ck.add(
+                            Severity::Error,
+                            format!("{d} {real}"),
+                            format!("interface is not free: it has {}", addrs.join(", ")),
+                            "pick another free interface (re-draft the plan)",
+                        );
+                    }
+                    if st.linked.iter().any(|(h, x)| h == d && *x == real) {
+                        ck.add(
+                            Severity::Error,
+                            format!("{d} {real}"),
+                            "interface is not free: a link ends on it",
+                            "pick another free interface (re-draft the plan)",
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    // The plan's configuration, parsed with the importer's own parsers.
+    let blocks: Vec<(String, crate::model::DeviceConfig, &str)> = plan
+        .implementation
+        .iter()
+        .map(|b| {
+            (
+                b.device.clone(),
+                parser_for(vendor_of(&b.os)).parse(&b.text),
+                b.text.as_str(),
+            )
+        })
+        .collect();
+    ck.check("new addresses duplicate and overlap nothing", |ck| {
+        for (dev, cfg, _) in &blocks {
+            for i in &cfg.interfaces {
+                let vrf = i
+                    .vrf
+                    .clone()
+                    .or_else(|| {
+                        st.iface(dev, &i.name)
+                            .and_then(|n| st.interfaces.get(&(dev.clone(), n)).cloned())
+                    })
+                    .unwrap_or_else(|| "default".into());
+                for a in i
+                    .addresses
+                    .iter()
+                    .filter(|a| a.kind != AddressKind::Virtual)
+                {
+                    for (h, ifn, v, existing) in &st.addresses {
+                        let same_place = h == dev && crate::ifname::same(&i.name, ifn);
+                        if same_place {
+                            continue;
+                        }
+                        if existing.addr() == a.address.addr() {
+                            ck.add(
+                                Severity::Error,
+                                format!("{dev} {}", i.name),
+                                format!("{} is already configured on {h} {ifn}", a.address.addr()),
+                                "choose an unused address",
+                            );
+                        } else if *v == vrf
+                            && (existing.contains(&a.address.network())
+                                || a.address.contains(&existing.network()))
+                        {
+                            if existing.trunc() == a.address.trunc() && a.address.prefix_len() >= 30
+                            {
+                                ck.add(
+                                    Severity::Info,
+                                    format!("{dev} {}", i.name),
+                                    format!(
+                                        "{} joins the link subnet of {h} {ifn} ({existing})",
+                                        a.address
+                                    ),
+                                    "intended: the other end of the new link",
+                                );
+                            } else {
+                                ck.add(
+                                    Severity::Error,
+                                    format!("{dev} {}", i.name),
+                                    format!(
+                                        "{} overlaps {existing} on {h} {ifn} (vrf {v})",
+                                        a.address
+                                    ),
+                                    "allocate a subnet that overlaps nothing",
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    ck.check("new BGP neighbors are reachable, match the peer's AS and are new", |ck| {
+        for (dev, cfg, _) in &blocks {
+            let Some(bgp) = &cfg.bgp else { continue };
+            for n in &bgp.neighbors {
+                let BgpPeer::Address(peer) = n.peer else { continue };
+                // Lines that only shut or re-describe a session define no new one.
+                if n.peer_asn.is_none() && n.peer_group.is_none() {
+                    continue;
+                }
+                let el = format!("{dev} neighbor {peer}");
+                if st.sessions.iter().any(|s| s.0 == *dev && s.1 == peer.to_string()) {
+                    ck.add(Severity::Error, &el, "a session to this address already exists on the device", "remove the duplicate neighbor from the plan");
+                }
+                let connected = cfg
+                    .interfaces
+                    .iter()
+                    .flat_map(|i| i.addresses.iter())
+                    .map(|a| a.address)
+                    .chain(st.addresses.iter().filter(|a| a.0 == *dev).map(|a| a.3))
+                    .any(|a| a.contains(&peer));
+                let local_as = st.devices.get(dev).and_then(|d| d.2);
+                let ibgp = n.peer_asn.is_some() && n.peer_asn == local_as;
+                if !connected && !((n.ebgp_multihop.is_some() || ibgp) && n.update_source.is_some()) {
+                    ck.add(Severity::Error, &el, "the peer is in no connected subnet of the device, and the session has no ebgp-multihop with update-source", "put the neighbor in the new interface's subnet, or add ebgp-multihop and update-source");
+                }
+                let known: Vec<u32> = st
+                    .sessions
+                    .iter()
+                    .filter(|s| {
+                        s.1 == peer.to_string()
+                            || n.description.as_deref().zip(s.3.as_deref()).is_some_and(|(a, b)| {
+                                a.split_whitespace().next().map(str::to_ascii_lowercase) == b.split_whitespace().next().map(str::to_ascii_lowercase)
+                            })
+                    })
+                    .filter_map(|s| s.2)
+                    .collect();
+                if let (Some(asn), Some(k)) = (n.peer_asn, known.first()) {
+                    if !known.contains(&asn) {
+                        ck.add(Severity::Error, &el, format!("remote-as {asn}, but the state DB knows this peer as AS{k}"), format!("use remote-as {k}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    ck.check("route-maps and prefix-lists referenced exist", |ck| {
+        for (dev, cfg, _) in &blocks {
+            for r in &cfg.references {
+                let kind = r.kind.as_str();
+                let in_state = st
+                    .defined
+                    .iter()
+                    .any(|(h, k, n)| h == dev && k == kind && *n == r.name);
+                let in_plan = cfg
+                    .structures
+                    .iter()
+                    .any(|s| s.kind == r.kind && s.name == r.name);
+                if !in_state && !in_plan {
+                    ck.add(
+                        Severity::Error,
+                        dev,
+                        format!(
+                            "{kind} {} ({}) is not defined on the device or in the plan",
+                            r.name, r.context
+                        ),
+                        format!(
+                            "define {kind} {} in the plan, or reference an existing one",
+                            r.name
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    })?;
+    ck.check("drafted against the current state version", |ck| {
+        let v = plan.header.state_version;
+        if v == state_version {
+            return Ok(());
+        }
+        let what = match ck.db.changed_since(v)? {
+            Some(c) if c.is_empty() => "no device changed".to_owned(),
+            Some(c) => {
+                let mut parts = Vec::new();
+                if !c.changed.is_empty() {
+                    parts.push(format!("config changed on {}", c.changed.join(", ")));
+                }
+                if !c.removed.is_empty() {
+                    parts.push(format!("gone: {}", c.removed.join(", ")));
+                }
+                if !c.added.is_empty() {
+                    parts.push(format!("new: {}", c.added.join(", ")));
+                }
+                parts.join("; ")
+            }
+            None => "the older version is no longer known".to_owned(),
+        };
+        ck.add(Severity::Warning, "state", format!("the plan was drafted against state version {v}, the state is now version {state_version}: {what}"), "re-read the plan against the changes, or re-draft it");
+        Ok(())
+    })?;
+    ck.check("state is fresh", |ck| {
+        let Some(at) = st.collected_at.as_deref() else {
+            ck.add(
+                Severity::Warning,
+                "state",
+                "the state has no collected_at time",
+                "set collected_at in state.yaml",
+            );
+            return Ok(());
+        };
+        if let Ok(t) = chrono::DateTime::parse_from_rfc3339(at) {
+            let age = chrono::Utc::now().signed_duration_since(t);
+            if age > opts.max_age {
+                ck.add(
+                    Severity::Warning,
+                    "state",
+                    format!("the state was collected {} days ago ({at})", age.num_days()),
+                    "import a fresh snapshot before the window",
+                );
+            }
+        }
+        Ok(())
+    })?;
+    // The blast radius, recomputed from the plan's targets and configuration.
+    let g = blast::Graph::load(db)?;
+    let mut spec = blast::Spec::default();
+    for t in &plan.header.targets {
+        match (plan.header.intent.as_str(), t) {
+            ("decommission_device", Target::Device { device }) => spec.devices.push(device.clone()),
+            ("decommission_interface", Target::Interface { device, interface }) => {
+                spec.interfaces.push((device.clone(), interface.clone()))
+            }
+            (
+                "decommission_link",
+                Target::Link {
+                    device_a,
+                    interface_a,
+                    device_b,
+                    interface_b,
+                },
+            ) => spec.links.push((
+                (device_a.clone(), interface_a.clone()),
+                (device_b.clone(), interface_b.clone()),
+            )),
+            ("decommission_peer", Target::Peer { device, peer, .. }) => {
+                spec.peers.push((Some(device.clone()), peer.clone()))
+            }
+            _ => {}
+        }
+    }
+    for (dev, cfg, text) in &blocks {
+        for i in cfg.interfaces.iter().filter(|i| !i.admin_up) {
+            spec.interfaces.push((dev.clone(), i.name.clone()));
+        }
+        for line in text.lines() {
+            if let Some(peer) = line.trim().strip_prefix("no neighbor ") {
+                if let Some(p) = peer
+                    .split_whitespace()
+                    .next()
+                    .filter(|p| p.parse::<std::net::IpAddr>().is_ok())
+                {
+                    spec.peers.push((Some(dev.clone()), p.to_owned()));
+                }
+            }
+        }
+    }
+    let b = g.blast(&spec);
+    let recomputed = b.number();
+    ck.check("the claimed blast radius matches the recomputed one", |ck| {
+        match plan.claimed_blast_radius {
+            None => ck.add(Severity::Error, "blast radius", format!("the plan quotes no blast-radius number; recomputed: {recomputed}"), "add 'Blast-radius number: N' to the Blast radius section"),
+            Some(c) if c as usize != recomputed => ck.add(
+                Severity::Error,
+                "blast radius",
+                format!("the plan claims {c}, recomputed independently: {recomputed} (removed {} + isolated {})", b.removed.len(), b.isolated.len()),
+                "correct the plan's number and its Summary and Risks, or re-draft it",
+            ),
+            Some(_) => {}
+        }
+        Ok(())
+    })?;
+    if !b.unknown.is_empty() {
+        ck.add(
+            Severity::Warning,
+            "blast radius",
+            format!(
+                "not in the state DB, left out of the blast radius: {}",
+                b.unknown.join(", ")
+            ),
+            "check the plan's targets",
+        );
+    }
+    if !b.degraded.is_empty() {
+        ck.add(
+            Severity::Warning,
+            "blast radius",
+            format!("new single point of failure for: {}", b.degraded.join(", ")),
+            "make sure the remaining path is healthy before the window",
+        );
+    }
+    for (name, crit) in &b.services {
+        if crit == "critical" || crit == "high" {
+            ck.add(
+                Severity::Warning,
+                format!("service {name}"),
+                format!("{crit} service affected"),
+                "move or announce it before the window",
+            );
+        }
+    }
+    if plan.header.intent == "add_uplink" {
+        if let Some((dev, ifn, asn)) = uplink_target(&plan) {
+            let (n0, before) = g.peer_single_points(asn, &[]);
+            let (n1, after) = g.peer_single_points(asn, &[(dev.clone(), ifn.clone())]);
+            let gone: Vec<&String> = before.iter().filter(|p| !after.contains(p)).collect();
+            let fmt = |n: usize, v: &[String]| {
+                format!(
+                    "{n} session(s); single points of failure: {}",
+                    if v.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        v.join(", ")
+                    }
+                )
+            };
+            report.redundancy = Some((fmt(n0, &before), fmt(n1, &after)));
+            let msg = if gone.is_empty() {
+                "the change removes no single point of failure towards the peer".to_owned()
+            } else {
+                format!(
+                    "single point(s) of failure removed: {}",
+                    gone.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            ck.add(
+                Severity::Info,
+                format!("redundancy to AS{asn}"),
+                format!(
+                    "{msg}; before: {}; after: {}",
+                    fmt(n0, &before),
+                    fmt(n1, &after)
+                ),
+                if after.is_empty() {
+                    "none".to_owned()
+                } else {
+                    format!("remaining: {}", after.join(", "))
+                },
+            );
+        }
+    }
+    let mut findings = ck.findings;
+    findings.sort_by_key(|f| f.severity);
+    report.verdict = if findings.iter().any(|f| f.severity == Severity::Error) {
+        "FAIL"
+    } else if findings.iter().any(|f| f.severity == Severity::Warning) {
+        "WARN"
+    } else {
+        "PASS"
+    };
+    report.findings = findings;
+    report.passed = ck.passed;
+    report.blast = Some(b);
+    Ok(report)
+}
+
+fn uplink_target(plan: &Plan) -> Option<(String, String, u32)> {
+    let mut dev_if = None;
+    let mut asn = None;
+    for t in &plan.header.targets {
+        match t {
+            Target::Interface { device, interface } => {
+                dev_if = Some((device.clone(), interface.clone()))
+            }
+            Target::Peer { asn: Some(a), .. } => asn = Some(*a),
+            _ => {}
+        }
+    }
+    let (d, i) = dev_if?;
+    Some((d, i, asn?))
+}
+
+impl Report {
+    /// Counts by severity.
+    pub fn counts(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for s in [Severity::Error, Severity::Warning, Severity::Info] {
+            m.insert(
+                s.as_str(),
+                self.findings.iter().filter(|f| f.severity == s).count(),
+            );
+        }
+        m
+    }
+
+    fn recommendation(&self) -> &'static str {
+        match self.verdict {
+            "PASS" => "Proceed to formal verification and the change window.",
+            "WARN" => "Review the warnings; proceed only if each is understood and accepted.",
+            _ => "Do not proceed: fix the errors (or re-draft the plan) and pre-check again.",
+        }
+    }
+
+    /// The validation report as Markdown.
+    pub fn to_markdown(&self) -> String {
+        let c = self.counts();
+        let mut s = format!(
+            "# Pre-check: {}\n\n",
+            if self.title.is_empty() {
+                &self.plan
+            } else {
+                &self.title
+            }
+        );
+        let _ = writeln!(
+            s,
+            "**Verdict: {}** — {} error(s), {} warning(s), {} info · plan `{}` · state version {}{}\n",
+            self.verdict,
+            c["error"],
+            c["warning"],
+            c["info"],
+            self.plan,
+            self.state_version,
+            self.plan_state_version.map(|v| format!(" (drafted against {v})")).unwrap_or_default()
+        );
+        s.push_str("## Findings\n\n");
+        if self.findings.is_empty() {
+            s.push_str("None.\n\n");
+        } else {
+            s.push_str("| severity | element | finding | suggestion |\n|---|---|---|---|\n");
+            for f in &self.findings {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} |",
+                    f.severity.as_str(),
+                    f.element,
+                    f.message.replace('|', "/"),
+                    f.suggestion.replace('|', "/")
+                );
+            }
+            s.push('\n');
+        }
+        s.push_str("## Passed\n\n");
+        for p in &self.passed {
+            let _ = writeln!(s, "- {p}");
+        }
+        if let Some(b) = &self.blast {
+            let _ = writeln!(
+                s,
+                "\n## Blast radius (recomputed independently)\n\n**{} device(s)** (removed {} + isolated {}); the plan claims {}.\n",
+                b.number(),
+                b.removed.len(),
+                b.isolated.len(),
+                self.claimed.map_or("nothing".to_owned(), |n| n.to_string())
+            );
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            };
+            let services: Vec<String> = b
+                .services
+                .iter()
+                .map(|(n, c)| format!("{n} ({c})"))
+                .collect();
+            s.push_str("| element | affected |\n|---|---|\n");
+            for (k, v) in [
+                ("Removed", list(&b.removed)),
+                ("Isolated", list(&b.isolated)),
+                ("Degraded", list(&b.degraded)),
+                ("Sessions lost", list(&b.sessions_lost)),
+                ("External peers lost", list(&b.peers_lost)),
+                ("Prefixes withdrawn", list(&b.prefixes_withdrawn)),
+                ("Services affected", list(&services)),
+            ] {
+                let _ = writeln!(s, "| {k} | {v} |");
+            }
+        }
+        if let Some((before, after)) = &self.redundancy {
+            let _ = writeln!(
+                s,
+                "\nRedundancy towards the peer — before: {before}; after: {after}."
+            );
+        }
+        let _ = writeln!(s, "\n## Recommendation\n\n{}", self.recommendation());
+        s
+    }
+
+    /// The reporter's reply body (without contract lines): verdict first, evidence after.
+    pub fn summary(&self) -> String {
+        let c = self.counts();
+        let mut s = format!(
+            "Pre-check {} — {} error(s), {} warning(s), {} info (state version {})\n",
+            self.verdict, c["error"], c["warning"], c["info"], self.state_version
+        );
+        for f in self.findings.iter().take(10) {
+            let _ = writeln!(
+                s,
+                "  {:<7} {}: {}",
+                f.severity.as_str(),
+                f.element,
+                f.message
+            );
+        }
+        if self.findings.len() > 10 {
+            let _ = writeln!(s, "  … {} more in the report", self.findings.len() - 10);
+        }
+        if let Some(b) = &self.blast {
+            let services: Vec<String> = b
+                .services
+                .iter()
+                .map(|(n, c)| format!("{n} ({c})"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "  blast radius recomputed: {} (removed {}, isolated {}, degraded {}); plan claims {}; services: {}",
+                b.number(),
+                b.removed.len(),
+                b.isolated.len(),
+                b.degraded.len(),
+                self.claimed.map_or("nothing".to_owned(), |n| n.to_string()),
+                if services.is_empty() { "none".to_owned() } else { services.join(", ") }
+            );
+        }
+        let _ = writeln!(s, "  {}", self.recommendation());
+        s
+    }
+}

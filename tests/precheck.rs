@@ -1,0 +1,416 @@
+//! The pre-check on the demo network: the blast-radius scenarios, hand-edited and
+//! broken plans, path confinement, drift; and properties of the two independent
+//! blast-radius implementations.
+
+use assert_cmd::Command;
+use olav::precheck::blast::{Graph, Spec};
+use olav::state::StateDb;
+use olav::topology::{Network, Removal};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
+const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
+
+fn olav(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("olav").expect("binary builds");
+    c.env_remove("OLAV_DB").current_dir(dir);
+    c
+}
+
+fn json(a: &assert_cmd::assert::Assert) -> serde_json::Value {
+    serde_json::from_slice(&a.get_output().stdout).expect("JSON on stdout")
+}
+
+/// Drafts a plan with the real pipeline and returns its path (relative to `dir`).
+fn draft(dir: &Path, request: &str) -> String {
+    let out = olav(dir)
+        .args(["-q", "--format", "json", request])
+        .assert()
+        .success();
+    let v = json(&out);
+    v["steps"][0]["artifact"]
+        .as_str()
+        .expect("plan path")
+        .to_owned()
+}
+
+fn precheck(dir: &Path, plan: &str) -> (i32, serde_json::Value) {
+    let out = olav(dir)
+        .args(["precheck", plan, "--format", "json"])
+        .assert();
+    let code = out.get_output().status.code().unwrap_or(-1);
+    (
+        code,
+        serde_json::from_slice(&out.get_output().stdout).unwrap_or_default(),
+    )
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn decommissioning_the_branch_switch_isolates_exactly_what_is_behind_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), DECOM);
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0, "{v}");
+    let b = &v["report"]["blast"];
+    assert_eq!(strings(&b["removed"]), vec!["alpha-br-3560"]);
+    assert_eq!(
+        strings(&b["isolated"]),
+        vec!["alpha-br-2960-1", "alpha-br-2960-2"]
+    );
+    let services: Vec<String> = b["services"]
+        .as_array()
+        .expect("services")
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({})",
+                s[0].as_str().unwrap_or(""),
+                s[1].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        services,
+        vec![
+            "alpha-branch-data (high)",
+            "alpha-branch-voice (critical)",
+            "alpha-branch-wifi (medium)"
+        ]
+    );
+    assert_eq!(
+        v["report"]["verdict"], "WARN",
+        "critical services are warnings"
+    );
+    assert_eq!(v["report"]["claimed"], 3);
+    let report = v["report_path"].as_str().expect("report path");
+    let md = std::fs::read_to_string(tmp.path().join(report)).expect("report saved");
+    assert!(
+        md.starts_with("# Pre-check: Decommission alpha-br-3560\n\n**Verdict: WARN**"),
+        "{md}"
+    );
+}
+
+#[test]
+fn removing_one_of_two_redundant_links_isolates_nothing_and_degrades() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "blast-radius",
+            "--link",
+            "alpha-acc-1:Te1/1/1-alpha-dist-1:TwentyFiveGigE1/0/5",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let v = json(&out);
+    assert_eq!(v["number"], 0);
+    assert_eq!(
+        strings(&v["blast_radius"]["isolated"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(strings(&v["blast_radius"]["degraded"]), vec!["alpha-acc-1"]);
+    assert_eq!(v["blast_radius"]["links_removed"], 1);
+}
+
+#[test]
+fn the_new_uplink_plan_removes_the_aarnet_single_point_of_failure() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["report"]["verdict"], "PASS", "{v}");
+    let info = v["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["element"] == "redundancy to AS7575")
+        .cloned()
+        .expect("redundancy finding");
+    let msg = info["message"].as_str().unwrap_or("");
+    assert!(
+        msg.starts_with(
+            "single point(s) of failure removed: session alpha-border-1 via GigabitEthernet0/0/0"
+        ),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("after: 2 session(s); single points of failure: device alpha-border-1"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_hand_edited_wrong_number_is_flagged_with_both_numbers() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), DECOM);
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    std::fs::write(
+        &path,
+        text.replace("**Blast-radius number: 3**", "**Blast-radius number: 1**"),
+    )
+    .expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "FAIL exits 1");
+    assert_eq!(v["report"]["verdict"], "FAIL");
+    let f = &v["report"]["findings"][0];
+    assert_eq!(f["severity"], "error");
+    assert_eq!(
+        f["message"],
+        "the plan claims 1, recomputed independently: 3 (removed 1 + isolated 2)"
+    );
+    // And when the number is missing altogether.
+    std::fs::write(&path, text.replace("**Blast-radius number: 3**", "")).expect("edit");
+    let (_, v) = precheck(tmp.path(), &plan);
+    assert!(v["report"]["findings"][0]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("quotes no blast-radius number; recomputed: 3")));
+}
+
+#[test]
+fn conflicting_edits_are_errors() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    let edited = text
+        .replace(
+            "ip address 203.0.113.5 255.255.255.252",
+            "ip address 10.0.1.1 255.255.255.254",
+        )
+        .replace(
+            "neighbor 203.0.113.6 route-map AARNET-IN in",
+            "neighbor 203.0.113.6 route-map AARNET-INBOUND in",
+        )
+        .replace(
+            "neighbor 203.0.113.6 remote-as 7575",
+            "neighbor 203.0.113.6 remote-as 7574",
+        );
+    std::fs::write(&path, edited).expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1);
+    let msgs: Vec<String> = v["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .map(|f| f["message"].as_str().unwrap_or("").to_owned())
+        .collect();
+    let has = |s: &str| msgs.iter().any(|m| m.contains(s));
+    assert!(
+        has("10.0.1.1 is already configured on alpha-core-1 Ethernet1"),
+        "{msgs:?}"
+    );
+    assert!(
+        has("route-map AARNET-INBOUND (bgp inbound route-map) is not defined"),
+        "{msgs:?}"
+    );
+    assert!(
+        has("remote-as 7574, but the state DB knows this peer as AS7575"),
+        "{msgs:?}"
+    );
+    assert!(has("the peer is in no connected subnet"), "{msgs:?}");
+}
+
+#[test]
+fn a_malformed_plan_fails_naming_what_is_missing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), DECOM);
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    std::fs::write(&path, text.replace("## Rollback", "## Undo")).expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["report"]["findings"][0]["message"],
+        "the plan cannot be read: missing section '## Rollback'"
+    );
+    std::fs::write(&path, "just some text\n").expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1);
+    assert!(v["report"]["findings"][0]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("no plan header")));
+}
+
+#[test]
+fn paths_outside_the_exports_folder_are_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), DECOM);
+    let outside = tmp.path().join("outside.md");
+    std::fs::copy(tmp.path().join(&plan), &outside).expect("copy");
+    let out = olav(tmp.path())
+        .args(["precheck"])
+        .arg(&outside)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("is outside the exports folder"), "{err}");
+    #[cfg(unix)]
+    {
+        let link = tmp.path().join("exports/change_plans/sneaky.md");
+        std::os::unix::fs::symlink(&outside, &link).expect("symlink");
+        let out = olav(tmp.path())
+            .args(["precheck", "exports/change_plans/sneaky.md"])
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains("links are followed"), "{err}");
+    }
+}
+
+#[test]
+fn drift_since_drafting_is_reported() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    // A newer snapshot: the spare interface got an address.
+    let snap = tmp.path().join("snap");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
+        &snap,
+    );
+    let cfg = snap.join("configs/alpha-border-1.cfg");
+    let text = std::fs::read_to_string(&cfg).expect("cfg");
+    let changed = text.replace(
+        "interface GigabitEthernet0/0/3\n description spare\n no ip address\n shutdown",
+        "interface GigabitEthernet0/0/3\n description customer X\n ip address 192.0.2.1 255.255.255.0",
+    );
+    assert_ne!(changed, text);
+    std::fs::write(&cfg, changed).expect("write");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(&snap)
+        .assert()
+        .success();
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1);
+    let msgs: Vec<String> = v["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["message"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert!(
+        msgs.iter().any(|m| m == "the plan was drafted against state version 1, the state is now version 2: config changed on alpha-border-1"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("interface is not free: it has 192.0.2.1/24")),
+        "{msgs:?}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+struct Demo {
+    _dir: tempfile::TempDir,
+    graph: Graph,
+    net: Network,
+    devices: Vec<String>,
+    links: Vec<olav::model::LinkEnds>,
+}
+
+fn demo() -> Demo {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path: PathBuf = dir.path().join("s.db");
+    let parsed = olav::demo::parsed().expect("demo");
+    let mut db = StateDb::open(&path).expect("db");
+    db.import(&parsed).expect("import");
+    let net = Network::load(&db).expect("network");
+    let graph = Graph::load(&db).expect("graph");
+    let devices = net.devices.iter().map(|d| d.hostname.clone()).collect();
+    let links = net
+        .links
+        .iter()
+        .map(|l| {
+            (
+                (net.devices[l.a.0].hostname.clone(), l.a.1.clone()),
+                (net.devices[l.b.0].hostname.clone(), l.b.1.clone()),
+            )
+        })
+        .collect();
+    Demo {
+        _dir: dir,
+        graph,
+        net,
+        devices,
+        links,
+    }
+}
+
+fn lost(g: &Graph, devs: &[String], links: &[olav::model::LinkEnds]) -> BTreeSet<String> {
+    let b = g.blast(&Spec {
+        devices: devs.to_vec(),
+        links: links.to_vec(),
+        ..Spec::default()
+    });
+    b.removed.into_iter().chain(b.isolated).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Removing a superset never loses fewer devices (removed or isolated).
+    #[test]
+    fn a_superset_never_isolates_fewer(dev_mask in any::<u32>(), extra_dev in any::<u32>(), link_mask in any::<u64>(), extra_link in any::<u64>()) {
+        let d = demo();
+        let pick_d = |m: u32| -> Vec<String> { d.devices.iter().enumerate().filter(|(i, _)| m & (1 << (i % 32)) != 0 && i % 3 == 0).map(|(_, h)| h.clone()).collect() };
+        let pick_l = |m: u64| -> Vec<_> { d.links.iter().enumerate().filter(|(i, _)| m & (1 << (i % 64)) != 0).map(|(_, l)| l.clone()).collect() };
+        let (da, la) = (pick_d(dev_mask), pick_l(link_mask));
+        let (db, lb) = (pick_d(dev_mask | extra_dev), pick_l(link_mask | extra_link));
+        let small = lost(&d.graph, &da, &la);
+        let big = lost(&d.graph, &db, &lb);
+        prop_assert!(small.is_subset(&big), "{small:?} ⊄ {big:?}");
+    }
+
+    /// The analyzer's and the reporter's implementations agree on every removal.
+    #[test]
+    fn the_two_implementations_agree(dev_mask in any::<u32>(), link_mask in any::<u64>()) {
+        let d = demo();
+        let devs: Vec<usize> = (0..d.devices.len()).filter(|i| dev_mask & (1 << i) != 0 && i % 4 == 1).collect();
+        let links: Vec<usize> = (0..d.links.len()).filter(|i| link_mask & (1 << (i % 64)) != 0 && i % 2 == 0).collect();
+        let a = d.net.blast_radius(&Removal {
+            devices: devs.iter().copied().collect(),
+            links: links.iter().copied().collect(),
+            ..Removal::default()
+        });
+        let b = d.graph.blast(&Spec {
+            devices: devs.iter().map(|i| d.devices[*i].clone()).collect(),
+            links: links.iter().map(|i| d.links[*i].clone()).collect(),
+            ..Spec::default()
+        });
+        prop_assert_eq!(a.number(), b.number());
+        prop_assert_eq!(&a.isolated, &b.isolated);
+        prop_assert_eq!(&a.degraded, &b.degraded);
+        prop_assert_eq!(&a.prefixes_withdrawn, &b.prefixes_withdrawn);
+        let sa: Vec<String> = a.services_affected.iter().map(|s| s.name.clone()).collect();
+        let sb: Vec<String> = b.services.iter().map(|s| s.0.clone()).collect();
+        prop_assert_eq!(sa, sb);
+    }
+}

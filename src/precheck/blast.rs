@@ -280,55 +280,85 @@ impl Graph {
                 g.links.push(LinkE { a, ia, b, ib });
             }
         }
-        let mut owner: HashMap<String, u32> = HashMap::new();
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, ifname, address, prefix FROM ip_address WHERE kind != 'virtual'",
-            )
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let (h, i, a, p): (String, String, String, String) = (
-                r.get(0).map_err(e)?,
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-                r.get(3).map_err(e)?,
-            );
-            if let (Some(&d), Ok(p)) = (g.index.get(&h), p.parse::<IpNet>()) {
-                owner.insert(a, d);
-                g.addresses.push((d, i, p));
-            }
-        }
-        let mut by_addr: HashMap<(u32, String), String> = HashMap::new();
-        let mut st = conn
-            .prepare("SELECT hostname, ifname, address FROM ip_address")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let (h, i, a): (String, String, String) = (
-                r.get(0).map_err(e)?,
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-            );
-            if let Some(&d) = g.index.get(&h) {
-                by_addr.insert((d, a), i);
-            }
-        }
+        // Sessions first: the address pass then keeps only the addresses sessions need.
+        type RawSession = (
+            u32,
+            String,
+            Option<u32>,
+            Option<String>,
+            Option<String>,
+            bool,
+            Option<String>,
+        );
+        let mut raw: Vec<RawSession> = Vec::new();
         let mut st = conn
             .prepare("SELECT hostname, peer_address, peer_asn, local_ip, update_source, shutdown, description FROM bgp_session WHERE peer_address IS NOT NULL")
             .map_err(e)?;
         let mut rows = st.query([]).map_err(e)?;
-        let mut peer_idx: HashMap<u32, usize> = HashMap::new();
         while let Some(r) = rows.next().map_err(e)? {
             let h: String = r.get(0).map_err(e)?;
             let Some(&dev) = g.index.get(&h) else {
                 continue;
             };
-            let peer: String = r.get(1).map_err(e)?;
-            let asn: Option<u32> = r.get(2).map_err(e)?;
-            let local_ip: Option<String> = r.get(3).map_err(e)?;
-            let us: Option<String> = r.get(4).map_err(e)?;
-            let description: Option<String> = r.get(6).map_err(e)?;
+            raw.push((
+                dev,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+                r.get(4).map_err(e)?,
+                r.get(5).map_err(e)?,
+                r.get(6).map_err(e)?,
+            ));
+        }
+        let peers_wanted: HashSet<String> = raw.iter().map(|s| s.1.clone()).collect();
+        let locals_wanted: HashSet<(u32, String)> = raw
+            .iter()
+            .filter_map(|s| Some((s.0, s.3.clone()?)))
+            .collect();
+        let mut owner: HashMap<String, u32> = HashMap::new();
+        let mut by_addr: HashMap<(u32, String), String> = HashMap::new();
+        let mut st = conn
+            .prepare("SELECT hostname, ifname, address, prefix, kind FROM ip_address")
+            .map_err(e)?;
+        let mut rows = st.query([]).map_err(e)?;
+        // Borrowed columns: this loop sees every address of the network.
+        let text = |r: &rusqlite::Row<'_>, i: usize| -> Result<String, rusqlite::Error> {
+            Ok(r.get_ref(i)?
+                .as_str()
+                .map_err(|err| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        i,
+                        rusqlite::types::Type::Text,
+                        Box::new(err),
+                    )
+                })?
+                .to_owned())
+        };
+        while let Some(r) = rows.next().map_err(e)? {
+            let h = r.get_ref(0).map_err(e)?.as_str().unwrap_or_default();
+            let Some(&d) = g.index.get(h) else { continue };
+            let a = r.get_ref(2).map_err(e)?.as_str().unwrap_or_default();
+            let virtual_addr = r.get_ref(4).map_err(e)?.as_str().unwrap_or_default() == "virtual";
+            let wanted_local = locals_wanted.contains(&(d, a.to_owned()));
+            let wanted_peer = !virtual_addr && peers_wanted.contains(a);
+            let prefix = r
+                .get_ref(3)
+                .map_err(e)?
+                .as_str()
+                .unwrap_or_default()
+                .parse::<IpNet>();
+            if wanted_local {
+                by_addr.insert((d, a.to_owned()), text(r, 1).map_err(e)?);
+            }
+            if wanted_peer {
+                owner.insert(a.to_owned(), d);
+            }
+            if let (false, Ok(p)) = (virtual_addr, prefix) {
+                g.addresses.push((d, text(r, 1).map_err(e)?, p));
+            }
+        }
+        let mut peer_idx: HashMap<u32, usize> = HashMap::new();
+        for (dev, peer, asn, local_ip, us, shutdown, description) in raw {
             let local_if = us.or_else(|| local_ip.and_then(|ip| by_addr.get(&(dev, ip)).cloned()));
             let peer_dev = owner.get(&peer).copied();
             if peer_dev.is_none() {
@@ -351,7 +381,7 @@ impl Graph {
                 asn,
                 local_if,
                 peer_dev,
-                shutdown: r.get(5).map_err(e)?,
+                shutdown,
                 description,
             });
         }

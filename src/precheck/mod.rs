@@ -137,30 +137,27 @@ impl Checker<'_> {
     }
 }
 
-/// What the pre-check reads from the state DB.
-struct State {
+/// What the pre-check reads from the state DB: devices and sessions up front, the rest
+/// by targeted queries (a pre-check touches a few devices of a large network).
+struct State<'a> {
+    db: &'a StateDb,
     devices: HashMap<String, (String, String, Option<u32>)>,
-    interfaces: HashMap<(String, String), String>,
-    addresses: Vec<(String, String, String, IpNet)>,
-    linked: Vec<(String, String)>,
     sessions: Vec<(String, String, Option<u32>, Option<String>)>,
-    defined: Vec<(String, String, String)>,
+    all_addresses: std::cell::OnceCell<Vec<(String, String, String, IpNet)>>,
     collected_at: Option<String>,
 }
 
-fn load(db: &StateDb) -> Result<State, StateError> {
+fn load(db: &StateDb) -> Result<State<'_>, StateError> {
     let c = db.conn();
     let e = |source| StateError::Sqlite {
         path: db.path().to_path_buf(),
         source,
     };
     let mut s = State {
+        db,
         devices: HashMap::new(),
-        interfaces: HashMap::new(),
-        addresses: Vec::new(),
-        linked: Vec::new(),
         sessions: Vec::new(),
-        defined: Vec::new(),
+        all_addresses: std::cell::OnceCell::new(),
         collected_at: None,
     };
     let mut st = c
@@ -178,45 +175,6 @@ fn load(db: &StateDb) -> Result<State, StateError> {
         );
     }
     let mut st = c
-        .prepare("SELECT hostname, ifname, vrf FROM interface")
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        s.interfaces.insert(
-            (r.get(0).map_err(e)?, r.get(1).map_err(e)?),
-            r.get(2).map_err(e)?,
-        );
-    }
-    let mut st = c
-        .prepare(
-            "SELECT hostname, ifname, vrf, address, prefix FROM ip_address WHERE kind != 'virtual'",
-        )
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        let (a, p): (String, String) = (r.get(3).map_err(e)?, r.get(4).map_err(e)?);
-        let (Ok(a), Ok(p)) = (a.parse::<std::net::IpAddr>(), p.parse::<IpNet>()) else {
-            continue;
-        };
-        if let Ok(n) = IpNet::new(a, p.prefix_len()) {
-            s.addresses.push((
-                r.get(0).map_err(e)?,
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-                n,
-            ));
-        }
-    }
-    let mut st = c
-        .prepare(
-            "SELECT hostname_a, ifname_a FROM link UNION SELECT hostname_b, ifname_b FROM link",
-        )
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        s.linked.push((r.get(0).map_err(e)?, r.get(1).map_err(e)?));
-    }
-    let mut st = c
         .prepare("SELECT hostname, peer_address, peer_asn, description FROM bgp_session WHERE peer_address IS NOT NULL")
         .map_err(e)?;
     let mut rows = st.query([]).map_err(e)?;
@@ -226,17 +184,6 @@ fn load(db: &StateDb) -> Result<State, StateError> {
             r.get(1).map_err(e)?,
             r.get(2).map_err(e)?,
             r.get(3).map_err(e)?,
-        ));
-    }
-    let mut st = c
-        .prepare("SELECT hostname, kind, name FROM structure_def")
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        s.defined.push((
-            r.get(0).map_err(e)?,
-            r.get(1).map_err(e)?,
-            r.get(2).map_err(e)?,
         ));
     }
     s.collected_at = c
@@ -257,13 +204,97 @@ fn vendor_of(os: &str) -> Vendor {
     }
 }
 
-impl State {
-    fn iface(&self, dev: &str, typed: &str) -> Option<String> {
-        self.interfaces
-            .keys()
-            .filter(|(d, _)| d == dev)
-            .find(|(_, i)| crate::ifname::same(typed, i))
-            .map(|(_, i)| i.clone())
+impl State<'_> {
+    fn err(&self, source: rusqlite::Error) -> StateError {
+        StateError::Sqlite {
+            path: self.db.path().to_path_buf(),
+            source,
+        }
+    }
+
+    /// The configured name and VRF of the interface `typed` names on `dev`.
+    fn iface(&self, dev: &str, typed: &str) -> Result<Option<(String, String)>, StateError> {
+        let mut st = self
+            .db
+            .conn()
+            .prepare_cached("SELECT ifname, vrf FROM interface WHERE hostname = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map([dev], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let (name, vrf) = row.map_err(|e| self.err(e))?;
+            if crate::ifname::same(typed, &name) {
+                return Ok(Some((name, vrf)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn addresses_on(&self, dev: &str, ifname: &str) -> Result<Vec<IpNet>, StateError> {
+        Ok(self
+            .all_addresses()?
+            .iter()
+            .filter(|a| a.0 == dev && a.1 == ifname)
+            .map(|a| a.3)
+            .collect())
+    }
+
+    fn is_linked(&self, dev: &str, ifname: &str) -> Result<bool, StateError> {
+        self.db
+            .conn()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM link WHERE (hostname_a = ?1 AND ifname_a = ?2) OR (hostname_b = ?1 AND ifname_b = ?2))",
+                [dev, ifname],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    fn is_defined(&self, dev: &str, kind: &str, name: &str) -> Result<bool, StateError> {
+        self.db
+            .conn()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM structure_def WHERE hostname = ?1 AND kind = ?2 AND name = ?3)",
+                [dev, kind, name],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every interface address (device, interface, vrf, address/len), loaded once when needed.
+    fn all_addresses(&self) -> Result<&Vec<(String, String, String, IpNet)>, StateError> {
+        if let Some(v) = self.all_addresses.get() {
+            return Ok(v);
+        }
+        let mut v = Vec::new();
+        let mut st = self
+            .db
+            .conn()
+            .prepare("SELECT hostname, ifname, vrf, address, prefix FROM ip_address WHERE kind != 'virtual'")
+            .map_err(|e| self.err(e))?;
+        let mut rows = st.query([]).map_err(|e| self.err(e))?;
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            let get = |i| r.get::<_, String>(i);
+            let (a, p) = (
+                get(3).map_err(|e| self.err(e))?,
+                get(4).map_err(|e| self.err(e))?,
+            );
+            let (Ok(a), Ok(p)) = (a.parse::<std::net::IpAddr>(), p.parse::<IpNet>()) else {
+                continue;
+            };
+            if let Ok(n) = IpNet::new(a, p.prefix_len()) {
+                v.push((
+                    get(0).map_err(|e| self.err(e))?,
+                    get(1).map_err(|e| self.err(e))?,
+                    get(2).map_err(|e| self.err(e))?,
+                    n,
+                ));
+            }
+        }
+        Ok(self.all_addresses.get_or_init(|| v))
     }
 }
 
@@ -358,7 +389,7 @@ pub fn precheck(
                 if !st.devices.contains_key(d) {
                     continue;
                 }
-                let Some(real) = st.iface(d, i) else {
+                let Some((real, _)) = st.iface(d, i)? else {
                     ck.add(
                         Severity::Error,
                         format!("{d} {i}"),
@@ -369,10 +400,9 @@ pub fn precheck(
                 };
                 if adding {
                     let addrs: Vec<String> = st
-                        .addresses
+                        .addresses_on(d, &real)?
                         .iter()
-                        .filter(|a| a.0 == *d && a.1 == real)
-                        .map(|a| a.3.to_string())
+                        .map(|a| a.to_string())
                         .collect();
                     if !addrs.is_empty() {
                         ck.add(
@@ -382,7 +412,7 @@ pub fn precheck(
                             "pick another free interface (re-draft the plan)",
                         );
                     }
-                    if st.linked.iter().any(|(h, x)| h == d && *x == real) {
+                    if st.is_linked(d, &real)? {
                         ck.add(
                             Severity::Error,
                             format!("{d} {real}"),
@@ -410,20 +440,18 @@ pub fn precheck(
     ck.check("new addresses duplicate and overlap nothing", |ck| {
         for (dev, cfg, _) in &blocks {
             for i in &cfg.interfaces {
-                let vrf = i
-                    .vrf
-                    .clone()
-                    .or_else(|| {
-                        st.iface(dev, &i.name)
-                            .and_then(|n| st.interfaces.get(&(dev.clone(), n)).cloned())
-                    })
-                    .unwrap_or_else(|| "default".into());
+                let vrf = match &i.vrf {
+                    Some(v) => v.clone(),
+                    None => st
+                        .iface(dev, &i.name)?
+                        .map_or_else(|| "default".into(), |(_, v)| v),
+                };
                 for a in i
                     .addresses
                     .iter()
                     .filter(|a| a.kind != AddressKind::Virtual)
                 {
-                    for (h, ifn, v, existing) in &st.addresses {
+                    for (h, ifn, v, existing) in st.all_addresses()? {
                         let same_place = h == dev && crate::ifname::same(&i.name, ifn);
                         if same_place {
                             continue;
@@ -486,7 +514,7 @@ pub fn precheck(
                     .iter()
                     .flat_map(|i| i.addresses.iter())
                     .map(|a| a.address)
-                    .chain(st.addresses.iter().filter(|a| a.0 == *dev).map(|a| a.3))
+                    .chain(st.all_addresses()?.iter().filter(|a| a.0 == *dev).map(|a| a.3))
                     .any(|a| a.contains(&peer));
                 let local_as = st.devices.get(dev).and_then(|d| d.2);
                 let ibgp = n.peer_asn.is_some() && n.peer_asn == local_as;
@@ -517,10 +545,7 @@ pub fn precheck(
         for (dev, cfg, _) in &blocks {
             for r in &cfg.references {
                 let kind = r.kind.as_str();
-                let in_state = st
-                    .defined
-                    .iter()
-                    .any(|(h, k, n)| h == dev && k == kind && *n == r.name);
+                let in_state = st.is_defined(dev, kind, &r.name)?;
                 let in_plan = cfg
                     .structures
                     .iter()

@@ -180,6 +180,7 @@ impl Network {
             })
             .map_err(e)?;
         let mut owner: HashMap<IpAddr, usize> = HashMap::new();
+        let mut if_of: HashMap<(usize, IpAddr), String> = HashMap::new();
         for row in rows {
             let (h, i, a, p) = row.map_err(e)?;
             let (Some(&d), Ok(addr), Ok(prefix)) =
@@ -188,6 +189,7 @@ impl Network {
                 continue;
             };
             owner.insert(addr, d);
+            if_of.insert((d, addr), i.clone());
             if let Ok(n) = IpNet::new(addr, prefix.prefix_len()) {
                 net.addresses.push((d, i, n));
             }
@@ -220,10 +222,7 @@ impl Network {
             };
             let local_interface = update_source.or_else(|| {
                 let ip: IpAddr = local_ip?.parse().ok()?;
-                net.addresses
-                    .iter()
-                    .find(|(dd, _, n)| *dd == d && n.addr() == ip)
-                    .map(|(_, i, _)| i.clone())
+                if_of.get(&(d, ip)).cloned()
             });
             net.sessions.push(Session {
                 device: d,

@@ -86,6 +86,8 @@ pub struct Facts {
     pub links: Vec<LinkEnds>,
     /// State version.
     pub state_version: i64,
+    /// Every address configured on an interface of the network.
+    pub owned: std::collections::HashSet<String>,
 }
 
 impl Facts {
@@ -135,6 +137,11 @@ impl Facts {
                  FROM interface ORDER BY hostname, source_line",
             )
             .map_err(e)?;
+        let linked: std::collections::HashSet<(String, String)> = f
+            .links
+            .iter()
+            .flat_map(|(a, b)| [a.clone(), b.clone()])
+            .collect();
         for row in st
             .query_map([], |r| {
                 Ok((
@@ -155,10 +162,7 @@ impl Facts {
             .map_err(e)?
         {
             let (h, mut i) = row.map_err(e)?;
-            i.linked = f
-                .links
-                .iter()
-                .any(|(a, b)| (a.0 == h && a.1 == i.name) || (b.0 == h && b.1 == i.name));
+            i.linked = linked.contains(&(h.clone(), i.name.clone()));
             f.interfaces.entry(h).or_default().push(i);
         }
         let mut st = conn
@@ -235,10 +239,7 @@ impl Facts {
 
     /// Whether an address belongs to a device of the network.
     pub fn owns(&self, addr: &str) -> bool {
-        self.interfaces
-            .values()
-            .flatten()
-            .any(|i| i.addresses.iter().any(|a| a.addr().to_string() == addr))
+        self.owned.contains(addr)
     }
 
     /// Sessions to peers outside the network.

@@ -184,6 +184,7 @@ impl Facts {
                 continue;
             };
             f.used.push(p);
+            f.owned.insert(a.to_string());
             if let (Some(iface), Ok(n)) = (
                 f.interfaces
                     .get_mut(&h)

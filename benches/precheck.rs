@@ -15,21 +15,33 @@ fn blast(c: &mut Criterion) {
         let Ok(dir) = tempfile::tempdir() else { return };
         let path = dir.path().join("state.db");
         let generated = olav::synth::generate(devices, 1);
-        let Ok(parsed) = olav::import::parse_snapshot(&generated.to_snapshot()) else { return };
-        let Ok(mut db) = StateDb::open(&path) else { return };
+        let Ok(parsed) = olav::import::parse_snapshot(&generated.to_snapshot()) else {
+            return;
+        };
+        let Ok(mut db) = StateDb::open(&path) else {
+            return;
+        };
         if db.import(&parsed).is_err() {
             return;
         }
         let Ok(graph) = Graph::load(&db) else { return };
-        eprintln!("{devices} devices: {} in the graph, {} links", graph.device_count(), graph.link_count());
+        eprintln!(
+            "{devices} devices: {} in the graph, {} links",
+            graph.device_count(),
+            graph.link_count()
+        );
         let spec = Spec {
             devices: vec!["s001-dist-01a".into()],
             ..Spec::default()
         };
         let mut g = c.benchmark_group(format!("blast_{devices}_devices"));
         g.sample_size(20);
-        g.bench_function("load_graph", |b| b.iter(|| Graph::load(&db).map(|g| g.device_count())));
-        g.bench_function("query_remove_dist_switch", |b| b.iter(|| graph.blast(&spec).number()));
+        g.bench_function("load_graph", |b| {
+            b.iter(|| Graph::load(&db).map(|g| g.device_count()))
+        });
+        g.bench_function("query_remove_dist_switch", |b| {
+            b.iter(|| graph.blast(&spec).number())
+        });
         g.finish();
     }
 }

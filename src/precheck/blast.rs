@@ -19,6 +19,13 @@ struct LinkE {
     ib: String,
 }
 
+impl LinkE {
+    /// The two devices, smaller index first.
+    fn pair(&self) -> (u32, u32) {
+        (self.a.min(self.b), self.a.max(self.b))
+    }
+}
+
 /// A configured session with a peer address.
 #[derive(Debug, Clone)]
 struct SessE {
@@ -84,7 +91,12 @@ pub struct Graph {
     /// External peer ASes, node ids after the devices.
     peer_asns: Vec<u32>,
     peer_names: Vec<String>,
-    addresses: Vec<(u32, String, IpNet)>,
+    /// (device, interface, subnet, address).
+    addresses: Vec<(u32, String, IpNet, String)>,
+    /// Address indices per device.
+    addr_by_dev: Vec<Vec<usize>>,
+    /// Who has each prefix: (device, address index, or None for a `network` statement).
+    holders: HashMap<IpNet, Vec<(u32, Option<usize>)>>,
     originated: Vec<(u32, IpNet)>,
     services: Vec<(String, String, Vec<Ep>)>,
     protected_before: Vec<bool>,
@@ -245,6 +257,8 @@ impl Graph {
             peer_asns: Vec::new(),
             peer_names: Vec::new(),
             addresses: Vec::new(),
+            addr_by_dev: Vec::new(),
+            holders: HashMap::new(),
             originated: Vec::new(),
             services: Vec::new(),
             protected_before: Vec::new(),
@@ -280,6 +294,7 @@ impl Graph {
                 g.links.push(LinkE { a, ia, b, ib });
             }
         }
+        g.links.sort_by_key(|l| l.pair());
         // Sessions first: the address pass then keeps only the addresses sessions need.
         type RawSession = (
             u32,
@@ -354,7 +369,8 @@ impl Graph {
                 owner.insert(a.to_owned(), d);
             }
             if let (false, Ok(p)) = (virtual_addr, prefix) {
-                g.addresses.push((d, text(r, 1).map_err(e)?, p));
+                g.addresses
+                    .push((d, text(r, 1).map_err(e)?, p, a.to_owned()));
             }
         }
         let mut peer_idx: HashMap<u32, usize> = HashMap::new();
@@ -419,6 +435,16 @@ impl Graph {
                 s.2.push(ep);
             }
         }
+        g.addr_by_dev = vec![Vec::new(); g.names.len()];
+        for (i, (d, _, p, _)) in g.addresses.iter().enumerate() {
+            g.addr_by_dev[*d as usize].push(i);
+            if p.prefix_len() < p.max_prefix_len() {
+                g.holders.entry(*p).or_default().push((*d, Some(i)));
+            }
+        }
+        for (d, p) in &g.originated {
+            g.holders.entry(*p).or_default().push((*d, None));
+        }
         let none = g.no_cut();
         g.protected_before = g.protection(&none);
         Ok(g)
@@ -465,15 +491,37 @@ impl Graph {
                 edges.push((root, (nd + p) as u32));
             }
         }
-        for (i, l) in self.links.iter().enumerate() {
-            if cut.link[i] || cut.dev[l.a as usize] || cut.dev[l.b as usize] {
-                continue;
+        // Parallel links (or sessions) between one pair are never a single point of
+        // failure: they become one plain edge. A lone link or session is subdivided so
+        // that it can show up as a dominator. Links are sorted by their pair at load.
+        let alive_link = |i: usize| {
+            let l = &self.links[i];
+            !(cut.link[i] || cut.dev[l.a as usize] || cut.dev[l.b as usize])
+        };
+        let mut i = 0;
+        while i < self.links.len() {
+            let pair = self.links[i].pair();
+            let mut j = i;
+            let mut alive = Vec::new();
+            while j < self.links.len() && self.links[j].pair() == pair {
+                if alive_link(j) {
+                    alive.push(j);
+                }
+                j += 1;
             }
-            let mid = kinds.len() as u32;
-            kinds.push(Elem::Link(i));
-            edges.push((l.a, mid));
-            edges.push((mid, l.b));
+            match alive.as_slice() {
+                [] => {}
+                [only] => {
+                    let mid = kinds.len() as u32;
+                    kinds.push(Elem::Link(*only));
+                    edges.push((pair.0, mid));
+                    edges.push((mid, pair.1));
+                }
+                _ => edges.push(pair),
+            }
+            i = j;
         }
+        let mut by_pair: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (i, s) in self.sessions.iter().chain(extra_sessions).enumerate() {
             let cut_here = i < self.sessions.len() && cut.sess[i];
             if cut_here || s.shutdown || s.peer_dev.is_some() || cut.dev[s.dev as usize] {
@@ -482,10 +530,19 @@ impl Graph {
             let Some(p) = s.asn.and_then(|a| self.peer_node(a)) else {
                 continue;
             };
-            let mid = kinds.len() as u32;
-            kinds.push(Elem::Session(i));
-            edges.push((s.dev, mid));
-            edges.push((mid, p));
+            by_pair.entry((s.dev, p)).or_default().push(i);
+        }
+        let mut pairs: Vec<((u32, u32), Vec<usize>)> = by_pair.into_iter().collect();
+        pairs.sort();
+        for ((dev, p), sessions) in pairs {
+            if let [only] = sessions.as_slice() {
+                let mid = kinds.len() as u32;
+                kinds.push(Elem::Session(*only));
+                edges.push((dev, mid));
+                edges.push((mid, p));
+            } else {
+                edges.push((dev, p));
+            }
         }
         (Csr::new(kinds.len(), &edges), root, kinds)
     }
@@ -546,13 +603,19 @@ impl Graph {
                 cut.link[i] = true;
             }
         }
-        let removed_addrs: HashSet<String> = self
-            .addresses
+        let touched: BTreeSet<u32> = ifs
             .iter()
-            .filter(|(d, i, _)| {
+            .map(|(d, _)| *d)
+            .chain((0..self.names.len() as u32).filter(|d| cut.dev[*d as usize]))
+            .collect();
+        let removed_addrs: HashSet<&str> = touched
+            .iter()
+            .flat_map(|d| self.addr_by_dev[*d as usize].iter())
+            .map(|&i| &self.addresses[i])
+            .filter(|(d, i, _, _)| {
                 cut.dev[*d as usize] || ifs.iter().any(|(x, y)| x == d && crate::ifname::same(y, i))
             })
-            .map(|(_, _, p)| p.addr().to_string())
+            .map(|(_, _, _, a)| a.as_str())
             .collect();
         for (dev, who) in &spec.peers {
             let dev_i = dev.as_ref().and_then(|d| self.index.get(d).copied());
@@ -583,8 +646,8 @@ impl Graph {
                 ifs.iter()
                     .any(|(x, y)| *x == s.dev && crate::ifname::same(y, li))
             });
-            let peer_gone =
-                s.peer_dev.is_some_and(|p| cut.dev[p as usize]) || removed_addrs.contains(&s.peer);
+            let peer_gone = s.peer_dev.is_some_and(|p| cut.dev[p as usize])
+                || removed_addrs.contains(s.peer.as_str());
             if cut.dev[s.dev as usize] || local_gone || peer_gone {
                 cut.sess[i] = true;
             }
@@ -635,27 +698,35 @@ impl Graph {
         b.peers_lost.sort();
         let if_gone =
             |d: u32, i: &str| gone[d as usize] || cut_if(spec, &self.names[d as usize], i);
-        let alive: HashSet<IpNet> = self
-            .addresses
-            .iter()
-            .filter(|(d, i, _)| !if_gone(*d, i))
-            .map(|(_, _, p)| *p)
-            .chain(
-                self.originated
-                    .iter()
-                    .filter(|(d, _)| !gone[*d as usize])
-                    .map(|(_, p)| *p),
-            )
-            .collect();
+        // Candidates: the prefixes of what is gone; withdrawn when no survivor has them.
+        let survives = |holder: &(u32, Option<usize>)| match holder {
+            (d, Some(ai)) => !if_gone(*d, &self.addresses[*ai].1),
+            (d, None) => !gone[*d as usize],
+        };
         let mut withdrawn: BTreeSet<IpNet> = BTreeSet::new();
-        for (d, i, p) in &self.addresses {
-            if if_gone(*d, i) && p.prefix_len() < p.max_prefix_len() && !alive.contains(p) {
-                withdrawn.insert(*p);
+        let gone_devices = (0..self.names.len()).filter(|d| gone[*d]);
+        let gone_ifs = spec
+            .interfaces
+            .iter()
+            .filter_map(|(d, _)| self.index.get(d).map(|x| *x as usize));
+        let mut candidates: BTreeSet<IpNet> = BTreeSet::new();
+        for d in gone_devices.chain(gone_ifs) {
+            for &ai in &self.addr_by_dev[d] {
+                let (dev, ifn, p, _) = &self.addresses[ai];
+                if if_gone(*dev, ifn) {
+                    candidates.insert(*p);
+                }
             }
         }
         for (d, p) in &self.originated {
-            if gone[*d as usize] && !alive.contains(p) {
-                withdrawn.insert(*p);
+            if gone[*d as usize] {
+                candidates.insert(*p);
+            }
+        }
+        for p in candidates {
+            let held = self.holders.get(&p).is_some_and(|h| h.iter().any(survives));
+            if !held && p.prefix_len() < p.max_prefix_len() {
+                withdrawn.insert(p);
             }
         }
         b.prefixes_withdrawn = withdrawn.iter().map(|p| p.to_string()).collect();

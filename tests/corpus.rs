@@ -227,3 +227,116 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
     eprintln!("corpus: {checked_interfaces} interface addresses and {checked_neighbors} BGP neighbors agree with show output");
     assert!(checked_interfaces > 50 && checked_neighbors > 10);
 }
+
+/// (vrf, peer) of every session the device's own show output reports Established.
+fn established(show: &Path) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for file in [
+        "show_ip_bgp_neighbors_vrf_all_pipe_json.txt",
+        "show_ip_bgp_neighbors_vrf_all_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("bgp json");
+            for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
+                for p in body["peerList"].as_array().into_iter().flatten() {
+                    if p["state"] == "Established" {
+                        out.insert((
+                            vrf.clone(),
+                            p["peerAddress"].as_str().unwrap_or("").to_owned(),
+                        ));
+                    }
+                }
+            }
+            return out;
+        }
+    }
+    let Some(text) = [
+        "show_ip_bgp_all_neighbor.txt",
+        "show_ip_bgp_neighbors_vrf_all.txt",
+    ]
+    .iter()
+    .find_map(|f| std::fs::read_to_string(show.join(f)).ok()) else {
+        return out;
+    };
+    let mut current: Option<(String, String)> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("BGP neighbor is ") {
+            let parts: Vec<&str> = rest.split(',').map(str::trim).collect();
+            let vrf = parts
+                .iter()
+                .find_map(|p| p.strip_prefix("vrf "))
+                .unwrap_or("default")
+                .to_owned();
+            current = Some((vrf, parts[0].to_owned()));
+        } else if let Some(pos) = line.find(", VRF ") {
+            if let Some(c) = current.as_mut() {
+                c.0 = line[pos + 6..].trim().to_owned();
+            }
+        } else if line.contains("BGP state = Established")
+            || line.contains("BGP state is Established")
+        {
+            if let Some(c) = current.take() {
+                out.insert(c);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn static_checks_are_precise_on_the_corpus() {
+    use olav::checks::{self, model::Model};
+    let Some(root) = corpus() else { return };
+    let mut established_checked = 0;
+    for lab in labs(&root) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let parsed = parse_snapshot(&Snapshot::from_dir(&lab).expect("snapshot")).expect("parses");
+        let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
+        db.import(&parsed).expect("import");
+        let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+        for d in &parsed.devices {
+            let folder = d.source_file.split('/').nth(1).unwrap_or_default();
+            let up = established(&lab.join("show").join(folder));
+            for s in f.bgp.iter().filter(|s| s.node == d.hostname) {
+                if up.contains(&(s.vrf.clone(), s.remote_ip.clone())) {
+                    established_checked += 1;
+                    assert!(
+                        !s.is_problem(),
+                        "{}: {} → {} is Established on the device but flagged {}",
+                        lab.display(),
+                        s.node,
+                        s.remote_ip,
+                        s.configured_status.as_str()
+                    );
+                }
+            }
+        }
+        for r in &f.references {
+            let text = parsed
+                .devices
+                .iter()
+                .find(|d| d.hostname == r.node)
+                .map(|d| d.text.clone())
+                .unwrap_or_default();
+            let defines = text.lines().any(|l| {
+                let l = l.trim_start();
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (l.starts_with("route-map ")
+                    || l.starts_with("ip prefix-list ")
+                    || l.starts_with("access-list ")
+                    || l.starts_with("ip access-list ")
+                    || l.starts_with("ip community-list "))
+                    && w.contains(&r.ref_name.as_str())
+            });
+            assert!(
+                !defines,
+                "{}: {} {} is reported undefined but the config defines it",
+                lab.display(),
+                r.struct_type,
+                r.ref_name
+            );
+        }
+    }
+    eprintln!("corpus: {established_checked} Established sessions, none flagged incompatible");
+    assert!(established_checked >= 20);
+}

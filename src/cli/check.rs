@@ -146,3 +146,53 @@ pub fn blast_radius(
     }
     Ok(Exit::Ok)
 }
+
+/// `olav check [--only …] [--plan <plan.md>]`.
+pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path>) -> Result<Exit> {
+    use crate::checks::{self, model::Model};
+    let db = open_or_demo(cli)?;
+    let (model, label) = match plan {
+        None => (Model::from_state(&db)?, "the imported network".to_owned()),
+        Some(p) => {
+            let tools = Tools::default();
+            let reader = PlanReader::new(&cli.exports, tools);
+            let named = p.to_string_lossy();
+            let (_, text) = reader.read(&named).map_err(|e| anyhow!("{e}"))?;
+            let parsed =
+                crate::plan::Plan::from_markdown(&text).map_err(|e| anyhow!("{named}: {e}"))?;
+            (
+                Model::candidate(&db, &parsed)?,
+                format!("the candidate network of {named}"),
+            )
+        }
+    };
+    let f = checks::run(&model, only);
+    let problems = f.problem_lines();
+    match cli.format {
+        Format::Json => println!("{}", output::json(&f)),
+        Format::Text => {
+            let peerings = f.bgp.len();
+            let bad_bgp = f.bgp_problems().count();
+            println!(
+                "{} — static checks (not Batfish) on {label}: {} duplicate IP owner(s), {} overlap(s), {bad_bgp} of {peerings} BGP peering(s) with a problem, {} undefined reference(s)",
+                if problems.is_empty() { "PASS" } else { "FAIL" },
+                f.duplicates.len(),
+                f.overlaps.len(),
+                f.references.len()
+            );
+            for p in &problems {
+                println!("  {p}");
+            }
+            if !problems.is_empty() {
+                println!(
+                    "Next: olav check --format json   # every row, with Batfish's column names"
+                );
+            }
+        }
+    }
+    Ok(if problems.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Fail
+    })
+}

@@ -97,6 +97,15 @@ enum Command {
         #[arg(long)]
         peer: Vec<String>,
     },
+    /// Static checks (not Batfish): duplicate IPs, overlapping subnets, BGP session compatibility, undefined references.
+    Check {
+        /// Only these checks (repeatable).
+        #[arg(long, value_enum)]
+        only: Vec<crate::checks::Only>,
+        /// Check the candidate network of this plan (the state plus the plan's lines).
+        #[arg(long)]
+        plan: Option<PathBuf>,
+    },
     /// Recorded runs: list them, or show one's answer again.
     #[command(subcommand)]
     Runs(RunsCmd),
@@ -202,6 +211,7 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::Agents => workflows::agents(cli),
         Command::Runs(r) => runs_cmd(cli, r),
         Command::Precheck { plan, max_age } => check::precheck(cli, plan, max_age),
+        Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::BlastRadius {
             device,
             interface,

@@ -1,0 +1,345 @@
+//! BGP session compatibility, as Batfish's bgpSessionCompatibility question defines it:
+//! one row per configured peering (per compatible remote for dynamic ones), with
+//! Batfish's columns, session types and status names.
+
+use super::model::Model;
+use crate::model::{AddressKind, BgpNeighbor, BgpPeer};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+/// Batfish's session types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SessionType {
+    /// Same AS on both sides.
+    Ibgp,
+    /// eBGP between directly connected peers.
+    EbgpSinglehop,
+    /// eBGP with ebgp-multihop.
+    EbgpMultihop,
+}
+
+impl SessionType {
+    /// Batfish's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionType::Ibgp => "IBGP",
+            SessionType::EbgpSinglehop => "EBGP_SINGLEHOP",
+            SessionType::EbgpMultihop => "EBGP_MULTIHOP",
+        }
+    }
+}
+
+/// Batfish's configured-status names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Status {
+    /// Exactly one compatible remote peering.
+    UniqueMatch,
+    /// A dynamic (listen-range) peering with a compatible remote.
+    DynamicMatch,
+    /// No local AS.
+    NoLocalAs,
+    /// No remote AS.
+    NoRemoteAs,
+    /// eBGP single-hop with no interface facing the peer.
+    NoLocalIp,
+    /// iBGP or multihop without an update-source, peer not directly connected.
+    LocalIpUnknownStatically,
+    /// The local IP belongs to no active interface.
+    InvalidLocalIp,
+    /// The remote IP is not in the network.
+    UnknownRemote,
+    /// The remote device has no compatible peering back.
+    HalfOpen,
+    /// More than one compatible remote peering.
+    MultipleRemotes,
+    /// A dynamic peering with no compatible remote.
+    NoMatchFound,
+}
+
+impl Status {
+    /// Batfish's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::UniqueMatch => "UNIQUE_MATCH",
+            Status::DynamicMatch => "DYNAMIC_MATCH",
+            Status::NoLocalAs => "NO_LOCAL_AS",
+            Status::NoRemoteAs => "NO_REMOTE_AS",
+            Status::NoLocalIp => "NO_LOCAL_IP",
+            Status::LocalIpUnknownStatically => "LOCAL_IP_UNKNOWN_STATICALLY",
+            Status::InvalidLocalIp => "INVALID_LOCAL_IP",
+            Status::UnknownRemote => "UNKNOWN_REMOTE",
+            Status::HalfOpen => "HALF_OPEN",
+            Status::MultipleRemotes => "MULTIPLE_REMOTES",
+            Status::NoMatchFound => "NO_MATCH_FOUND",
+        }
+    }
+}
+
+/// One row: Batfish's columns.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Session {
+    /// Node.
+    pub node: String,
+    /// VRF.
+    pub vrf: String,
+    /// Local AS.
+    pub local_as: Option<u32>,
+    /// Local interface (single-hop).
+    pub local_interface: Option<String>,
+    /// Local IP.
+    pub local_ip: Option<String>,
+    /// Remote AS.
+    pub remote_as: Option<u32>,
+    /// Remote node.
+    pub remote_node: Option<String>,
+    /// Remote interface.
+    pub remote_interface: Option<String>,
+    /// Remote IP (or the listen range for dynamic peerings).
+    pub remote_ip: String,
+    /// Session type.
+    pub session_type: Option<SessionType>,
+    /// Status.
+    pub configured_status: Status,
+}
+
+impl Session {
+    /// Whether the status is a problem. UNKNOWN_REMOTE is not one for an eBGP peer:
+    /// the peer is outside the network by design (a provider, a customer).
+    pub fn is_problem(&self) -> bool {
+        match self.configured_status {
+            Status::UniqueMatch | Status::DynamicMatch => false,
+            Status::UnknownRemote => self.session_type == Some(SessionType::Ibgp),
+            _ => true,
+        }
+    }
+}
+
+/// What a device offers as the far end of a session.
+struct End<'a> {
+    dev: usize,
+    n: &'a BgpNeighbor,
+    local_as: Option<u32>,
+    local_ip: Option<IpAddr>,
+}
+
+/// Address → (device, interface, vrf) for active, non-virtual addresses.
+type Owners = HashMap<(IpAddr, String), Vec<(usize, String)>>;
+
+fn owners(m: &Model) -> Owners {
+    let mut o: Owners = HashMap::new();
+    for (di, d) in m.devices.iter().enumerate() {
+        for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
+            for a in i
+                .addresses
+                .iter()
+                .filter(|a| a.kind != AddressKind::Virtual)
+            {
+                let vrf = i.vrf.clone().unwrap_or_else(|| "default".into());
+                o.entry((a.address.addr(), vrf))
+                    .or_default()
+                    .push((di, i.name.clone()));
+            }
+        }
+    }
+    o
+}
+
+/// The local interface and IP of a peering, or the status saying why there is none.
+fn local_end(
+    m: &Model,
+    di: usize,
+    n: &BgpNeighbor,
+    stype: SessionType,
+    own: &Owners,
+) -> Result<(Option<String>, IpAddr), Status> {
+    let d = &m.devices[di];
+    let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
+    let peer_v4 = match &n.peer {
+        BgpPeer::Address(a) => a.is_ipv4(),
+        BgpPeer::ListenRange(r) => r.addr().is_ipv4(),
+    };
+    if let Some(src) = &n.update_source {
+        let iface = d
+            .config
+            .interfaces
+            .iter()
+            .find(|i| crate::ifname::same(src, &i.name));
+        let addr = iface.filter(|i| i.admin_up).and_then(|i| {
+            i.addresses
+                .iter()
+                .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4() == peer_v4)
+        });
+        return match addr {
+            Some(a) if own.contains_key(&(a.address.addr(), vrf)) => Ok((None, a.address.addr())),
+            _ => Err(Status::InvalidLocalIp),
+        };
+    }
+    // No update-source: the interface whose subnet holds the peer, as Batfish infers it.
+    if let BgpPeer::Address(peer) = &n.peer {
+        for i in d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && i.vrf.clone().unwrap_or_else(|| "default".into()) == vrf)
+        {
+            if let Some(a) = i.addresses.iter().find(|a| {
+                a.kind != AddressKind::Virtual
+                    && a.address.contains(peer)
+                    && a.address.addr() != *peer
+            }) {
+                return Ok((Some(i.name.clone()), a.address.addr()));
+            }
+        }
+    }
+    Err(match stype {
+        SessionType::EbgpSinglehop => Status::NoLocalIp,
+        _ => Status::LocalIpUnknownStatically,
+    })
+}
+
+fn session_type(local_as: u32, remote_as: u32, n: &BgpNeighbor) -> SessionType {
+    if local_as == remote_as {
+        SessionType::Ibgp
+    } else if n.ebgp_multihop.is_some() {
+        SessionType::EbgpMultihop
+    } else {
+        SessionType::EbgpSinglehop
+    }
+}
+
+/// Every configured peering with its status.
+pub fn compatibility(m: &Model) -> Vec<Session> {
+    let own = owners(m);
+    // Every active peering's local end, to match remotes against.
+    let mut ends: Vec<End<'_>> = Vec::new();
+    for (di, d) in m.devices.iter().enumerate() {
+        let Some(bgp) = &d.config.bgp else { continue };
+        for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
+            let (Some(la), Some(ra)) = (bgp.local_as, n.peer_asn) else {
+                ends.push(End {
+                    dev: di,
+                    n,
+                    local_as: bgp.local_as,
+                    local_ip: None,
+                });
+                continue;
+            };
+            let local_ip = local_end(m, di, n, session_type(la, ra, n), &own)
+                .ok()
+                .map(|(_, ip)| ip);
+            ends.push(End {
+                dev: di,
+                n,
+                local_as: bgp.local_as,
+                local_ip,
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for (di, d) in m.devices.iter().enumerate() {
+        let Some(bgp) = &d.config.bgp else { continue };
+        for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
+            let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
+            let mut row = Session {
+                node: d.hostname.clone(),
+                vrf: vrf.clone(),
+                local_as: bgp.local_as,
+                local_interface: None,
+                local_ip: None,
+                remote_as: n.peer_asn,
+                remote_node: None,
+                remote_interface: None,
+                remote_ip: n.peer.to_string(),
+                session_type: None,
+                configured_status: Status::UniqueMatch,
+            };
+            let Some(la) = bgp.local_as else {
+                row.configured_status = Status::NoLocalAs;
+                out.push(row);
+                continue;
+            };
+            let Some(ra) = n.peer_asn else {
+                row.configured_status = Status::NoRemoteAs;
+                out.push(row);
+                continue;
+            };
+            let stype = session_type(la, ra, n);
+            row.session_type = Some(stype);
+            match &n.peer {
+                BgpPeer::ListenRange(range) => {
+                    // Dynamic: one row per active remote peering inside the range that points back.
+                    let mut any = false;
+                    for e in &ends {
+                        let (Some(rip), BgpPeer::Address(back)) = (e.local_ip, &e.n.peer) else {
+                            continue;
+                        };
+                        let points_back = d
+                            .config
+                            .interfaces
+                            .iter()
+                            .any(|i| i.addresses.iter().any(|a| a.address.addr() == *back));
+                        if e.dev != di
+                            && range.contains(&rip)
+                            && points_back
+                            && e.n.peer_asn == Some(la)
+                            && e.local_as == Some(ra)
+                        {
+                            any = true;
+                            let mut r = row.clone();
+                            r.remote_node = Some(m.devices[e.dev].hostname.clone());
+                            r.remote_ip = rip.to_string();
+                            r.local_ip = Some(back.to_string());
+                            r.configured_status = Status::DynamicMatch;
+                            out.push(r);
+                        }
+                    }
+                    if !any {
+                        row.configured_status = Status::NoMatchFound;
+                        out.push(row);
+                    }
+                }
+                BgpPeer::Address(peer) => {
+                    let (lif, lip) = match local_end(m, di, n, stype, &own) {
+                        Ok(v) => v,
+                        Err(status) => {
+                            row.configured_status = status;
+                            out.push(row);
+                            continue;
+                        }
+                    };
+                    row.local_interface = lif;
+                    row.local_ip = Some(lip.to_string());
+                    let Some(remotes) = own.get(&(*peer, vrf.clone())).filter(|r| !r.is_empty())
+                    else {
+                        row.configured_status = Status::UnknownRemote;
+                        out.push(row);
+                        continue;
+                    };
+                    row.remote_node = Some(m.devices[remotes[0].0].hostname.clone());
+                    row.remote_interface = Some(remotes[0].1.clone());
+                    let compatible: Vec<&End<'_>> = ends
+                        .iter()
+                        .filter(|e| remotes.iter().any(|(rd, _)| *rd == e.dev))
+                        .filter(|e| match &e.n.peer {
+                            BgpPeer::Address(a) => *a == lip,
+                            BgpPeer::ListenRange(r) => r.contains(&lip),
+                        })
+                        .filter(|e| e.n.peer_asn == Some(la) && e.local_as == Some(ra))
+                        .filter(|e| e.local_ip.is_none_or(|ip| ip == *peer))
+                        .collect();
+                    row.configured_status = match compatible.len() {
+                        0 => Status::HalfOpen,
+                        1 => Status::UniqueMatch,
+                        _ => Status::MultipleRemotes,
+                    };
+                    out.push(row);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,292 @@
+//! Built-in static verification: the answers Batfish gives to its most used
+//! configuration questions, computed locally, with Batfish's column and status names —
+//! duplicate IP ownership, overlapping subnets, BGP session compatibility, undefined
+//! references. It runs over the imported network or over a candidate model (the state
+//! plus a plan's configuration lines), which is what the simulator uses when no Batfish
+//! service runs.
+
+pub mod bgp;
+pub mod model;
+
+use crate::model::{AddressKind, StructureKind};
+use model::Model;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// Which checks to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Only {
+    /// Duplicate IP ownership.
+    Duplicates,
+    /// Overlapping subnets.
+    Overlaps,
+    /// BGP session compatibility.
+    Bgp,
+    /// Undefined references.
+    References,
+}
+
+/// One owner of a duplicated address (Batfish ipOwners, duplicatesOnly).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct IpOwner {
+    /// Node.
+    pub node: String,
+    /// VRF.
+    pub vrf: String,
+    /// Interface.
+    pub interface: String,
+    /// IP.
+    pub ip: String,
+    /// Mask length.
+    pub mask: u8,
+    /// Whether the interface is active.
+    pub active: bool,
+}
+
+/// Two interfaces whose subnets overlap without being the same subnet.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Overlap {
+    /// VRF.
+    pub vrf: String,
+    /// First interface (`node:interface`).
+    pub interface_a: String,
+    /// Its subnet.
+    pub subnet_a: String,
+    /// Second interface.
+    pub interface_b: String,
+    /// Its subnet.
+    pub subnet_b: String,
+}
+
+/// A reference to a structure the device does not define (Batfish undefinedReferences).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct UndefinedRef {
+    /// Node.
+    pub node: String,
+    /// Config file.
+    pub file_name: String,
+    /// Structure type.
+    pub struct_type: String,
+    /// Name referenced.
+    pub ref_name: String,
+    /// Where: "bgp inbound route-map".
+    pub context: String,
+    /// Line.
+    pub line: u32,
+}
+
+/// Everything the checks found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Findings {
+    /// Duplicate owners (every owner of each duplicated active address).
+    pub duplicates: Vec<IpOwner>,
+    /// Overlapping subnets.
+    pub overlaps: Vec<Overlap>,
+    /// Every configured peering with its compatibility status.
+    pub bgp: Vec<bgp::Session>,
+    /// Undefined references.
+    pub references: Vec<UndefinedRef>,
+}
+
+impl Findings {
+    /// Peerings whose status is a problem.
+    pub fn bgp_problems(&self) -> impl Iterator<Item = &bgp::Session> {
+        self.bgp.iter().filter(|s| s.is_problem())
+    }
+
+    /// Whether anything is wrong.
+    pub fn clean(&self) -> bool {
+        self.duplicates.is_empty()
+            && self.overlaps.is_empty()
+            && self.references.is_empty()
+            && self.bgp_problems().next().is_none()
+    }
+
+    /// Problems as one line each, for replies and reports.
+    pub fn problem_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut by_ip: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+        for d in &self.duplicates {
+            by_ip
+                .entry((&d.vrf, &d.ip))
+                .or_default()
+                .push(format!("{}:{}", d.node, d.interface));
+        }
+        for ((vrf, ip), owners) in by_ip {
+            out.push(format!(
+                "duplicate IP {ip} (vrf {vrf}) on {}",
+                owners.join(", ")
+            ));
+        }
+        for o in &self.overlaps {
+            out.push(format!(
+                "overlapping subnets (vrf {}): {} {} and {} {}",
+                o.vrf, o.interface_a, o.subnet_a, o.interface_b, o.subnet_b
+            ));
+        }
+        for s in self.bgp_problems() {
+            out.push(format!(
+                "BGP {} {} → {} ({}): {}",
+                s.node,
+                s.vrf,
+                s.remote_ip,
+                s.session_type.map_or("?", |t| t.as_str()),
+                s.configured_status.as_str()
+            ));
+        }
+        for r in &self.references {
+            out.push(format!(
+                "undefined {} {} on {} ({}, {}:{})",
+                r.struct_type, r.ref_name, r.node, r.context, r.file_name, r.line
+            ));
+        }
+        out
+    }
+}
+
+/// Runs the selected checks (all when `only` is empty).
+pub fn run(m: &Model, only: &[Only]) -> Findings {
+    let want = |o: Only| only.is_empty() || only.contains(&o);
+    Findings {
+        duplicates: if want(Only::Duplicates) {
+            duplicates(m)
+        } else {
+            Vec::new()
+        },
+        overlaps: if want(Only::Overlaps) {
+            overlaps(m)
+        } else {
+            Vec::new()
+        },
+        bgp: if want(Only::Bgp) {
+            bgp::compatibility(m)
+        } else {
+            Vec::new()
+        },
+        references: if want(Only::References) {
+            references(m)
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// Addresses owned by more than one active interface in one VRF. Virtual addresses
+/// (VRRP, HSRP, VARP) are shared by design and do not count.
+pub fn duplicates(m: &Model) -> Vec<IpOwner> {
+    let mut owners: HashMap<(&str, std::net::IpAddr), Vec<IpOwner>> = HashMap::new();
+    for d in &m.devices {
+        for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
+            let vrf = i.vrf.as_deref().unwrap_or("default");
+            for a in i
+                .addresses
+                .iter()
+                .filter(|a| a.kind != AddressKind::Virtual)
+            {
+                owners
+                    .entry((vrf, a.address.addr()))
+                    .or_default()
+                    .push(IpOwner {
+                        node: d.hostname.clone(),
+                        vrf: vrf.to_owned(),
+                        interface: i.name.clone(),
+                        ip: a.address.addr().to_string(),
+                        mask: a.address.prefix_len(),
+                        active: i.admin_up,
+                    });
+            }
+        }
+    }
+    let mut out: Vec<IpOwner> = owners
+        .into_values()
+        .filter(|v| v.len() > 1)
+        .flatten()
+        .collect();
+    out.sort();
+    out
+}
+
+/// Interface subnets in one VRF that overlap without being the same subnet.
+///
+/// Two interfaces with the same subnet are one segment (a link, a LAN, a VRRP/HSRP
+/// pair); only a subnet inside another one is an overlap. Management interfaces, host
+/// routes and virtual addresses are left out.
+pub fn overlaps(m: &Model) -> Vec<Overlap> {
+    let mut by_vrf: BTreeMap<&str, Vec<(ipnet::IpNet, String)>> = BTreeMap::new();
+    for d in &m.devices {
+        for i in d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && !crate::import::links::is_management(i))
+        {
+            for a in i
+                .addresses
+                .iter()
+                .filter(|a| a.kind != AddressKind::Virtual)
+            {
+                let net = a.address.trunc();
+                if net.prefix_len() == net.max_prefix_len() {
+                    continue;
+                }
+                by_vrf
+                    .entry(i.vrf.as_deref().unwrap_or("default"))
+                    .or_default()
+                    .push((net, format!("{}:{}", d.hostname, i.name)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (vrf, mut nets) in by_vrf {
+        // Sorted by network then length: a subnet's containers come before it.
+        nets.sort_by(|a, b| {
+            (a.0.network(), a.0.prefix_len()).cmp(&(b.0.network(), b.0.prefix_len()))
+        });
+        let mut open: Vec<(ipnet::IpNet, String)> = Vec::new();
+        for (net, who) in nets {
+            open.retain(|(o, _)| o.contains(&net.network()));
+            for (o, owho) in &open {
+                if o.prefix_len() != net.prefix_len() {
+                    out.push(Overlap {
+                        vrf: vrf.to_owned(),
+                        interface_a: owho.clone(),
+                        subnet_a: o.to_string(),
+                        interface_b: who.clone(),
+                        subnet_b: net.to_string(),
+                    });
+                }
+            }
+            open.push((net, who));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// References to route-maps, prefix-lists, ACLs, community-lists and peer-groups the
+/// device does not define.
+pub fn references(m: &Model) -> Vec<UndefinedRef> {
+    let mut out = Vec::new();
+    for d in &m.devices {
+        let defined: std::collections::HashSet<(StructureKind, &str)> = d
+            .config
+            .structures
+            .iter()
+            .map(|s| (s.kind, s.name.as_str()))
+            .collect();
+        for r in &d.config.references {
+            if !defined.contains(&(r.kind, r.name.as_str())) {
+                out.push(UndefinedRef {
+                    node: d.hostname.clone(),
+                    file_name: d.source_file.clone(),
+                    struct_type: r.kind.as_str().to_owned(),
+                    ref_name: r.name.clone(),
+                    context: r.context.clone(),
+                    line: r.line,
+                });
+            }
+        }
+    }
+    out.sort();
+    out
+}

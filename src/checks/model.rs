@@ -1,0 +1,126 @@
+//! The model the static checks run over: every device's stored configuration parsed
+//! again, either as imported or as a candidate with a plan's lines merged in.
+
+use crate::import::parse::parser_for;
+use crate::model::{DeviceConfig, Vendor};
+use crate::plan::{Plan, Target};
+use crate::state::{StateDb, StateError};
+
+/// One device of the model.
+#[derive(Debug, Clone)]
+pub struct ModelDevice {
+    /// Hostname.
+    pub hostname: String,
+    /// OS (`ios`, `eos`, `nxos`).
+    pub os: String,
+    /// Config file it came from.
+    pub source_file: String,
+    /// The configuration text (with a plan's lines appended for a candidate).
+    pub text: String,
+    /// The parsed configuration.
+    pub config: DeviceConfig,
+}
+
+/// All devices.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    /// Devices, by hostname.
+    pub devices: Vec<ModelDevice>,
+}
+
+fn vendor_of(os: &str) -> Vendor {
+    match os {
+        "eos" => Vendor::AristaEos,
+        "nxos" => Vendor::CiscoNxos,
+        _ => Vendor::CiscoIos,
+    }
+}
+
+/// Parses texts on every core: re-parsing a large network is the bulk of a check.
+fn parse_all(raw: Vec<(String, String, String, String)>) -> Vec<ModelDevice> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .max(1);
+    let chunk = raw.len().div_ceil(threads).max(1);
+    let mut out: Vec<ModelDevice> = Vec::with_capacity(raw.len());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = raw
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|(h, os, file, text)| ModelDevice {
+                            hostname: h.clone(),
+                            os: os.clone(),
+                            source_file: file.clone(),
+                            config: parser_for(vendor_of(os)).parse(text),
+                            text: text.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(v) = h.join() {
+                out.extend(v);
+            }
+        }
+    });
+    out
+}
+
+fn load_texts(db: &StateDb) -> Result<Vec<(String, String, String, String)>, StateError> {
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let mut st = db
+        .conn()
+        .prepare(
+            "SELECT d.hostname, d.os, c.source_file, c.config_text FROM device d
+             JOIN device_config c ON c.hostname = d.hostname ORDER BY d.hostname",
+        )
+        .map_err(e)?;
+    let rows = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .map_err(e)?;
+    rows.collect::<Result<_, _>>().map_err(e)
+}
+
+impl Model {
+    /// The network as imported.
+    pub fn from_state(db: &StateDb) -> Result<Model, StateError> {
+        Ok(Model {
+            devices: parse_all(load_texts(db)?),
+        })
+    }
+
+    /// The network as it would be after `plan`: its configuration lines appended to
+    /// each device's configuration (running-config semantics: later lines amend), and
+    /// decommissioned devices removed.
+    pub fn candidate(db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
+        let mut raw = load_texts(db)?;
+        let removed: Vec<&str> = plan
+            .header
+            .targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::Device { device } if plan.header.intent == "decommission_device" => {
+                    Some(device.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        raw.retain(|(h, ..)| !removed.contains(&h.as_str()));
+        for b in &plan.implementation {
+            if let Some(entry) = raw.iter_mut().find(|(h, ..)| *h == b.device) {
+                entry.3.push('\n');
+                entry.3.push_str(&b.text);
+                entry.3.push('\n');
+            }
+        }
+        Ok(Model {
+            devices: parse_all(raw),
+        })
+    }
+}

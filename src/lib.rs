@@ -4,6 +4,7 @@
 //! stages read the network from there. The binary is a thin shell over [`cli`].
 
 pub mod agents;
+pub mod batfish;
 pub mod checks;
 pub mod cli;
 pub mod demo;

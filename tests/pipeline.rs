@@ -21,7 +21,11 @@ const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the 
 
 fn olav(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB").current_dir(dir);
+    // No Batfish answers on port 9: the simulator takes its documented fallback.
+    c.env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .current_dir(dir);
     c
 }
 
@@ -31,6 +35,19 @@ fn today() -> String {
 
 fn stdout(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
+/// A Batfish endpoint where nothing listens.
+fn absent_batfish() -> olav::agents::capability::BatfishSettings {
+    olav::agents::capability::BatfishSettings {
+        endpoint: olav::batfish::client::Endpoint {
+            host: "127.0.0.1".into(),
+            port: 9,
+            ssl: false,
+            apikey: String::new(),
+        },
+        ..Default::default()
+    }
 }
 
 fn demo_db(dir: &Path) -> PathBuf {
@@ -309,6 +326,7 @@ fn a_plan_deleted_between_steps_gives_a_clear_partial_answer() {
         exports,
         today: today(),
         progress: &Silent,
+        batfish: absent_batfish(),
     };
     let o = engine.run(wf, DECOM);
     assert_eq!(o.status, RunStatus::Partial);
@@ -391,6 +409,7 @@ fn the_breaker_short_circuits_then_stops_the_run() {
         exports: tmp.path().join("exports"),
         today: today(),
         progress: &Silent,
+        batfish: absent_batfish(),
     };
     let o = engine.run(wf, CHANGE);
     // Attempt 1: calls 1–3 run and fail. Retry: call 4 and 5 are short-circuited, call 6 stops the run.

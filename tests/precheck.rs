@@ -15,7 +15,11 @@ const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the 
 
 fn olav(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB").current_dir(dir);
+    // No Batfish answers on port 9: the simulator takes its documented fallback.
+    c.env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .current_dir(dir);
     c
 }
 

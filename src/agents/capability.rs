@@ -232,3 +232,138 @@ impl ReportWriter {
             })
     }
 }
+
+/// Read access to the device configurations stored in the state DB (nothing else of it).
+pub struct ConfigReader {
+    db: PathBuf,
+    tools: Tools,
+}
+
+impl ConfigReader {
+    /// A reader of the configs in the DB at `db`.
+    pub fn new(db: &Path, tools: Tools) -> Self {
+        ConfigReader {
+            db: db.to_path_buf(),
+            tools,
+        }
+    }
+
+    fn open(&self) -> Result<StateDb, (ErrorClass, String)> {
+        StateDb::open(&self.db).map_err(|e| (ErrorClass::Environment, e.to_string()))
+    }
+
+    /// Every device's configuration: (hostname, text).
+    pub fn configs(&self) -> Result<crate::batfish::Configs, ToolError> {
+        self.tools.call("configs.read", serde_json::json!({}), || {
+            let db = self.open()?;
+            let m = crate::checks::model::Model::from_state(&db)
+                .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
+            Ok(m.devices
+                .into_iter()
+                .map(|d| (d.hostname, d.text))
+                .collect())
+        })
+    }
+
+    /// The network as imported and as the plan would leave it.
+    pub fn base_and_candidate(
+        &self,
+        plan: &crate::plan::Plan,
+    ) -> Result<(crate::checks::model::Model, crate::checks::model::Model), ToolError> {
+        self.tools.call(
+            "configs.candidate",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                let db = self.open()?;
+                let e = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
+                Ok((
+                    crate::checks::model::Model::from_state(&db).map_err(e)?,
+                    crate::checks::model::Model::candidate(&db, plan).map_err(e)?,
+                ))
+            },
+        )
+    }
+}
+
+/// How the simulator reaches Batfish.
+#[derive(Debug, Clone)]
+pub struct BatfishSettings {
+    /// Where.
+    pub endpoint: crate::batfish::client::Endpoint,
+    /// The probe's timeout.
+    pub probe: std::time::Duration,
+    /// The whole verification's deadline.
+    pub deadline: std::time::Duration,
+    /// Fail instead of falling back when Batfish is absent.
+    pub required: bool,
+}
+
+impl Default for BatfishSettings {
+    fn default() -> Self {
+        BatfishSettings {
+            endpoint: crate::batfish::client::Endpoint::resolve(None, None),
+            probe: std::time::Duration::from_secs(2),
+            deadline: std::time::Duration::from_secs(240),
+            required: false,
+        }
+    }
+}
+
+/// Calls to a Batfish service.
+pub struct BatfishCaller {
+    settings: BatfishSettings,
+    tools: Tools,
+    client: std::cell::OnceCell<Result<crate::batfish::client::Client, String>>,
+}
+
+impl BatfishCaller {
+    /// A caller with these settings.
+    pub fn new(settings: BatfishSettings, tools: Tools) -> Self {
+        BatfishCaller {
+            settings,
+            tools,
+            client: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn client(&self) -> Result<&crate::batfish::client::Client, ToolError> {
+        self.client
+            .get_or_init(|| {
+                crate::batfish::client::Client::new(
+                    self.settings.endpoint.clone(),
+                    self.settings.deadline,
+                )
+                .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|e| ToolError::Failed {
+                signature: "batfish.client".into(),
+                message: e.clone(),
+                class: ErrorClass::Environment,
+            })
+    }
+
+    /// `host:port`.
+    pub fn address(&self) -> String {
+        self.settings.endpoint.address()
+    }
+
+    /// Whether absence is an error.
+    pub fn required(&self) -> bool {
+        self.settings.required
+    }
+
+    /// Batfish's version, or why it cannot be reached.
+    pub fn probe(&self) -> Result<String, ToolError> {
+        crate::batfish::probe(&self.tools, self.client()?, self.settings.probe)
+    }
+
+    /// The formal verification of `plan` against `configs`.
+    pub fn verify(
+        &self,
+        configs: &crate::batfish::Configs,
+        plan: &crate::plan::Plan,
+    ) -> Result<Vec<crate::batfish::Finding>, ToolError> {
+        crate::batfish::verify(&self.tools, self.client()?, configs, plan)
+    }
+}

@@ -7,7 +7,10 @@ pub mod reporter;
 pub mod simulator;
 
 use crate::engine::breaker::{ErrorClass, ToolError};
-use capability::{PlanReader, PlanWriter, ReportWriter, StateReader, Tools};
+use capability::{
+    BatfishCaller, BatfishSettings, ConfigReader, PlanReader, PlanWriter, ReportWriter,
+    StateReader, Tools,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -170,6 +173,8 @@ pub struct RunEnv {
     pub tools: Tools,
     /// Today's date (`YYYY-MM-DD`), for plan names.
     pub today: String,
+    /// How the simulator reaches Batfish.
+    pub batfish: BatfishSettings,
 }
 
 /// Builds step agents with their capabilities.
@@ -198,6 +203,8 @@ impl AgentFactory for NetopsAgents {
             "simulator" => Some(Box::new(simulator::Simulator::new(
                 PlanReader::new(&env.exports, t()),
                 ReportWriter::new(&env.exports, t()),
+                ConfigReader::new(&env.db, t()),
+                BatfishCaller::new(env.batfish.clone(), t()),
             ))),
             _ => None,
         }

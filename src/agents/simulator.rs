@@ -1,38 +1,162 @@
-//! The simulator: plan path → formal verification with Batfish, or the built-in static
-//! checks when Batfish is absent. Capabilities: read plans, read configs, write reports,
-//! call Batfish.
+//! The simulator: plan path → candidate snapshot → Batfish questions and a verdict; when
+//! Batfish is not running, deployment guidance plus the built-in static checks on the
+//! candidate network, labelled as such. Capabilities: read plans, read configs, write
+//! reports, call Batfish.
 
-use super::capability::{PlanReader, ReportWriter};
+use super::capability::{BatfishCaller, ConfigReader, PlanReader, ReportWriter};
 use super::{StepError, StepRunner};
+use crate::engine::breaker::ErrorClass;
+use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
+use crate::plan::Plan;
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 /// The simulator step agent.
 pub struct Simulator {
     plans: PlanReader,
     reports: ReportWriter,
+    configs: ConfigReader,
+    batfish: BatfishCaller,
+}
+
+/// The verification's result.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Verification {
+    /// PASS, WARN, FAIL or UNVERIFIED.
+    pub verdict: &'static str,
+    /// Batfish's version when it answered.
+    pub batfish: Option<String>,
+    /// Why Batfish did not run, when it did not.
+    pub absent: Option<String>,
+    /// Findings (Batfish's, or the static checks' problems the plan introduces).
+    pub findings: Vec<String>,
+    /// The reply body.
+    pub text: String,
+    /// The saved report.
+    pub report: PathBuf,
 }
 
 impl Simulator {
     /// A simulator with its capabilities.
-    pub fn new(plans: PlanReader, reports: ReportWriter) -> Self {
-        Simulator { plans, reports }
+    pub fn new(
+        plans: PlanReader,
+        reports: ReportWriter,
+        configs: ConfigReader,
+        batfish: BatfishCaller,
+    ) -> Self {
+        Simulator {
+            plans,
+            reports,
+            configs,
+            batfish,
+        }
     }
+
+    /// Verifies the plan at `path`.
+    pub fn verify(&self, path: &str) -> Result<Verification, StepError> {
+        let (file, text) = self.plans.read(path)?;
+        let plan = Plan::from_markdown(&text)
+            .map_err(|e| StepError::new(ErrorClass::Parameter, format!("{path}: {e}")))?;
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut body = String::new();
+        let (verdict, batfish, absent, findings) = match self.batfish.probe() {
+            Ok(version) => {
+                let configs = self.configs.configs()?;
+                let found = self.batfish.verify(&configs, &plan)?;
+                let verdict = if found.iter().any(|f| f.severity == "error") {
+                    "FAIL"
+                } else if found.iter().any(|f| f.severity == "warning") {
+                    "WARN"
+                } else {
+                    "PASS"
+                };
+                let _ = writeln!(
+                    body,
+                    "Batfish {version} at {}: {verdict}",
+                    self.batfish.address()
+                );
+                let lines: Vec<String> = found
+                    .iter()
+                    .map(|f| format!("{} {}: {}", f.severity, f.question, f.message))
+                    .collect();
+                for l in &lines {
+                    let _ = writeln!(body, "  {l}");
+                }
+                (verdict, Some(version), None, lines)
+            }
+            Err(e) if self.batfish.required() => {
+                return Err(StepError::new(
+                    ErrorClass::Environment,
+                    format!("Batfish is required (--require-batfish) but {e}"),
+                ));
+            }
+            Err(e) => {
+                let (base, cand) = self.configs.base_and_candidate(&plan)?;
+                let before: std::collections::BTreeSet<String> = crate::checks::run(&base, &[])
+                    .problem_lines()
+                    .into_iter()
+                    .collect();
+                let after = crate::checks::run(&cand, &[]);
+                let introduced: Vec<String> = after
+                    .problem_lines()
+                    .into_iter()
+                    .filter(|l| !before.contains(l))
+                    .collect();
+                let verdict = if introduced.is_empty() {
+                    "UNVERIFIED"
+                } else {
+                    "FAIL"
+                };
+                let _ = writeln!(body, "Formal verification did not run: {e}");
+                let _ = writeln!(
+                    body,
+                    "Static checks (not Batfish) on the candidate network: {} — {} problem(s) introduced by the plan ({} BGP peerings checked)",
+                    if introduced.is_empty() { "no conflict found" } else { "CONFLICT" },
+                    introduced.len(),
+                    after.bgp.len()
+                );
+                for l in &introduced {
+                    let _ = writeln!(body, "  {l}");
+                }
+                body.push_str(&crate::batfish::guidance(&self.batfish.address(), path));
+                (verdict, None, Some(e.to_string()), introduced)
+            }
+        };
+        let report_md = format!(
+            "# Formal verification: {}\n\n**Verdict: {verdict}**\n\n```\n{body}```\n",
+            plan.title
+        );
+        let report = self
+            .reports
+            .write(&format!("{stem}.verify.md"), &report_md)?;
+        Ok(Verification {
+            verdict,
+            batfish,
+            absent,
+            findings,
+            text: body,
+            report,
+        })
+    }
+}
+
+/// The reply: the body, then the contract lines.
+pub fn reply(v: &Verification, plan: &str) -> String {
+    format!(
+        "{}\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
+        v.text,
+        v.report.display(),
+        v.verdict
+    )
 }
 
 impl StepRunner for Simulator {
     fn run(&mut self, prompt: &str) -> Result<String, StepError> {
         let path = super::path_in_prompt(prompt)?;
-        let (file, _) = self.plans.read(&path)?;
-        let stem = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let text = format!(
-            "# Formal verification of {path}\n\nVERDICT: UNVERIFIED — formal verification is not implemented yet: neither Batfish nor the static checks ran.\n"
-        );
-        let report = self.reports.write(&format!("{stem}.verify.md"), &text)?;
-        Ok(format!(
-            "Formal verification is not implemented yet: neither Batfish nor the static checks ran.\n\nPLAN_PATH: {path}\nREPORT_PATH: {}\nVERDICT: UNVERIFIED\n",
-            report.display()
-        ))
+        let v = self.verify(&path)?;
+        Ok(reply(&v, &path))
     }
 }

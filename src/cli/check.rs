@@ -196,3 +196,72 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
         Exit::Fail
     })
 }
+
+/// `olav verify <plan.md>`.
+pub fn verify(cli: &Cli, plan: &Path) -> Result<Exit> {
+    use crate::agents::capability::{BatfishCaller, ConfigReader};
+    use crate::agents::simulator::Simulator;
+    drop(open_or_demo(cli)?);
+    let tools = Tools::default();
+    let sim = Simulator::new(
+        PlanReader::new(&cli.exports, tools.clone()),
+        ReportWriter::new(&cli.exports, tools.clone()),
+        ConfigReader::new(&cli.db, tools.clone()),
+        BatfishCaller::new(super::batfish_settings(cli), tools),
+    );
+    let v = sim
+        .verify(&plan.to_string_lossy())
+        .map_err(|e| anyhow!("{e}"))?;
+    match cli.format {
+        Format::Json => println!("{}", output::json(&v)),
+        Format::Text => {
+            println!("Verdict: {}", v.verdict);
+            print!("{}", v.text);
+            println!("Report: {}", v.report.display());
+        }
+    }
+    Ok(if v.verdict == "FAIL" {
+        Exit::Fail
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `olav batfish status`.
+pub fn batfish_status(cli: &Cli) -> Result<Exit> {
+    let s = super::batfish_settings(cli);
+    let client = crate::batfish::client::Client::new(s.endpoint.clone(), s.deadline)
+        .map_err(|e| anyhow!("{e}"))?;
+    match client.version(s.probe) {
+        Ok(v) => {
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(
+                        &serde_json::json!({"reachable": true, "address": s.endpoint.address(), "version": v})
+                    )
+                ),
+                Format::Text => println!("Batfish {v} is reachable at {}", s.endpoint.address()),
+            }
+            Ok(Exit::Ok)
+        }
+        Err(e) => {
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(
+                        &serde_json::json!({"reachable": false, "address": s.endpoint.address(), "error": e.to_string()})
+                    )
+                ),
+                Format::Text => {
+                    println!("{e}");
+                    print!(
+                        "{}",
+                        crate::batfish::guidance(&s.endpoint.address(), "<plan.md>")
+                    );
+                }
+            }
+            Ok(Exit::BadInput)
+        }
+    }
+}

@@ -61,6 +61,18 @@ pub struct Cli {
     /// Step progress on stderr even when it is not a terminal.
     #[arg(long, global = true)]
     pub progress: bool,
+    /// Batfish host (env OLAV_BATFISH_HOST; default localhost).
+    #[arg(long, global = true)]
+    pub batfish_host: Option<String>,
+    /// Batfish port (env OLAV_BATFISH_HTTP_PORT; default 9996).
+    #[arg(long, global = true)]
+    pub batfish_port: Option<u16>,
+    /// Make an absent Batfish an error instead of falling back to the static checks.
+    #[arg(long, global = true)]
+    pub require_batfish: bool,
+    /// Seconds the whole Batfish verification may take.
+    #[arg(long, global = true, default_value_t = 240)]
+    pub batfish_deadline: u64,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]
@@ -106,6 +118,14 @@ enum Command {
         #[arg(long)]
         plan: Option<PathBuf>,
     },
+    /// Verify a plan formally with Batfish (the simulator step alone).
+    Verify {
+        /// The plan file (inside the exports folder).
+        plan: PathBuf,
+    },
+    /// Batfish service: reachability and version.
+    #[command(subcommand)]
+    Batfish(BatfishCmd),
     /// Recorded runs: list them, or show one's answer again.
     #[command(subcommand)]
     Runs(RunsCmd),
@@ -133,6 +153,12 @@ pub enum WorkflowsCmd {
     Check,
     /// The block an LLM orchestrator's system prompt would carry (deterministic).
     Render,
+}
+
+#[derive(Debug, Subcommand)]
+enum BatfishCmd {
+    /// Is Batfish reachable, and which version.
+    Status,
 }
 
 #[derive(Debug, Subcommand)]
@@ -212,6 +238,8 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::Runs(r) => runs_cmd(cli, r),
         Command::Precheck { plan, max_age } => check::precheck(cli, plan, max_age),
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
+        Command::Verify { plan } => check::verify(cli, plan),
+        Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),
         Command::BlastRadius {
             device,
             interface,
@@ -351,6 +379,19 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
             }
             Ok(Exit::Ok)
         }
+    }
+}
+
+/// The Batfish settings the options and environment give.
+pub fn batfish_settings(cli: &Cli) -> crate::agents::capability::BatfishSettings {
+    crate::agents::capability::BatfishSettings {
+        endpoint: crate::batfish::client::Endpoint::resolve(
+            cli.batfish_host.as_deref(),
+            cli.batfish_port,
+        ),
+        deadline: std::time::Duration::from_secs(cli.batfish_deadline.max(1)),
+        required: cli.require_batfish,
+        ..Default::default()
     }
 }
 

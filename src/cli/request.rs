@@ -81,6 +81,7 @@ pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
         exports: cli.exports.clone(),
         today: chrono::Local::now().format("%Y-%m-%d").to_string(),
         progress,
+        batfish: super::batfish_settings(cli),
     };
     let outcome = engine.run(workflow, request);
     match cli.format {

@@ -151,6 +151,8 @@ pub struct Engine<'a> {
     pub today: String,
     /// Progress sink.
     pub progress: &'a dyn Progress,
+    /// How the simulator reaches Batfish.
+    pub batfish: crate::agents::capability::BatfishSettings,
 }
 
 fn fill(prompt: &str, request: &str, artifact: Option<&str>) -> String {
@@ -170,6 +172,7 @@ impl Engine<'_> {
             exports: self.exports.clone(),
             tools: tools.clone(),
             today: self.today.clone(),
+            batfish: self.batfish.clone(),
         };
         let recorder = crate::state::runs::Recorder::start(
             &self.db,

@@ -17,6 +17,7 @@ pub mod model;
 pub mod output;
 pub mod plan;
 pub mod precheck;
+pub mod schedule;
 pub mod state;
 pub mod synth;
 pub mod topology;

@@ -82,19 +82,36 @@ fn io_class(e: &std::io::Error) -> ErrorClass {
     }
 }
 
-/// Writes new plan files in `<exports>/change_plans/`, never overwriting one.
+/// Writes new plan files in `<exports>/change_plans/`, never overwriting one, and
+/// registers them in the plan registry.
 pub struct PlanWriter {
     dir: PathBuf,
+    db: PathBuf,
     tools: Tools,
 }
 
 impl PlanWriter {
-    /// A writer into `<exports>/change_plans`.
-    pub fn new(exports: &Path, tools: Tools) -> Self {
+    /// A writer into `<exports>/change_plans`, registering in the DB at `db`.
+    pub fn new(exports: &Path, db: &Path, tools: Tools) -> Self {
         PlanWriter {
             dir: exports.join("change_plans"),
+            db: db.to_path_buf(),
             tools,
         }
+    }
+
+    /// Registers a written plan (status draft).
+    pub fn register(&self, plan: &crate::plan::Plan, path: &Path) -> Result<(), ToolError> {
+        let p = path.to_string_lossy().into_owned();
+        self.tools.call(
+            "plans.register",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                StateDb::open(&self.db)
+                    .and_then(|db| db.register_plan(plan, &p))
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))
+            },
+        )
     }
 
     /// Writes `<topic>_<date>.md` (or `<topic>_<date>-2.md`, …) atomically and returns
@@ -202,19 +219,61 @@ impl PlanReader {
     }
 }
 
-/// Writes reports in `<exports>/reports/`.
+/// Writes reports in `<exports>/reports/` and the pre-check history in the plan registry.
 pub struct ReportWriter {
     dir: PathBuf,
+    db: PathBuf,
     tools: Tools,
 }
 
 impl ReportWriter {
-    /// A writer into `<exports>/reports`.
-    pub fn new(exports: &Path, tools: Tools) -> Self {
+    /// A writer into `<exports>/reports`, recording history in the DB at `db`.
+    pub fn new(exports: &Path, db: &Path, tools: Tools) -> Self {
         ReportWriter {
             dir: exports.join("reports"),
+            db: db.to_path_buf(),
             tools,
         }
+    }
+
+    /// Records a pre-check of a plan and moves its status.
+    pub fn record_precheck(
+        &self,
+        plan: &crate::plan::Plan,
+        path: &str,
+        rec: &crate::state::plans::PrecheckRecord<'_>,
+    ) -> Result<crate::state::plans::Recorded, ToolError> {
+        self.tools.call(
+            "plans.record_precheck",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                StateDb::open(&self.db)
+                    .and_then(|mut db| db.record_precheck(plan, path, rec))
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))
+            },
+        )
+    }
+
+    /// Marks a plan verified (a formal verification passed).
+    pub fn mark_verified(&self, plan: &crate::plan::Plan, path: &str) -> Result<(), ToolError> {
+        self.tools.call(
+            "plans.mark_verified",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                let db = StateDb::open(&self.db)
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
+                let run = || -> Result<(), crate::state::StateError> {
+                    db.register_plan(plan, path)?;
+                    if let Some(row) = db.plan(&plan.header.plan_id)? {
+                        if matches!(row.status.as_str(), "draft" | "prechecked") {
+                            db.set_plan_status(&plan.header.plan_id, "verified", None)?;
+                        }
+                    }
+                    Ok(())
+                };
+                run().map_err(|e| (ErrorClass::Environment, e.to_string()))
+            },
+        )
     }
 
     /// Writes `name` atomically (replacing an older report of the same name).

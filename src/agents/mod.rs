@@ -192,17 +192,17 @@ impl AgentFactory for NetopsAgents {
         match name {
             "analyzer" => Some(Box::new(analyzer::Analyzer::new(
                 StateReader::new(&env.db, t()),
-                PlanWriter::new(&env.exports, t()),
+                PlanWriter::new(&env.exports, &env.db, t()),
                 env.today.clone(),
             ))),
             "reporter" => Some(Box::new(reporter::Reporter::new(
                 StateReader::new(&env.db, t()),
                 PlanReader::new(&env.exports, t()),
-                ReportWriter::new(&env.exports, t()),
+                ReportWriter::new(&env.exports, &env.db, t()),
             ))),
             "simulator" => Some(Box::new(simulator::Simulator::new(
                 PlanReader::new(&env.exports, t()),
-                ReportWriter::new(&env.exports, t()),
+                ReportWriter::new(&env.exports, &env.db, t()),
                 ConfigReader::new(&env.db, t()),
                 BatfishCaller::new(env.batfish.clone(), t()),
             ))),

@@ -7,6 +7,7 @@ use super::{StepError, StepRunner};
 use crate::engine::breaker::ToolError;
 use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
 use crate::precheck::{self, Options, Report};
+use crate::state::plans::{PrecheckRecord, Recorded};
 use std::path::PathBuf;
 
 /// The reporter step agent.
@@ -15,6 +16,7 @@ pub struct Reporter {
     plans: PlanReader,
     reports: ReportWriter,
     options: Options,
+    cycle: Option<i64>,
 }
 
 impl Reporter {
@@ -25,7 +27,14 @@ impl Reporter {
             plans,
             reports,
             options: Options::default(),
+            cycle: None,
         }
+    }
+
+    /// Records pre-checks as part of a scheduler cycle.
+    pub fn in_cycle(mut self, cycle: i64) -> Self {
+        self.cycle = Some(cycle);
+        self
     }
 
     /// With non-default options.
@@ -34,8 +43,9 @@ impl Reporter {
         self
     }
 
-    /// Pre-checks the plan at `path` (a path from text) and saves the report.
-    pub fn check(&self, path: &str) -> Result<(Report, PathBuf), ToolError> {
+    /// Pre-checks the plan at `path` (a path from text), saves the report and records
+    /// the result in the plan's history (when the plan can be read).
+    pub fn check(&self, path: &str) -> Result<(Report, PathBuf, Option<Recorded>), ToolError> {
         let (file, text) = self.plans.read(path)?;
         let opts = self.options.clone();
         let report =
@@ -50,7 +60,26 @@ impl Reporter {
         let saved = self
             .reports
             .write(&format!("{stem}.precheck.md"), &report.to_markdown())?;
-        Ok((report, saved))
+        let recorded = match crate::plan::Plan::from_markdown(&text) {
+            Ok(plan) => {
+                let counts = report.counts();
+                let rec = PrecheckRecord {
+                    verdict: report.verdict,
+                    errors: counts["error"],
+                    warnings: counts["warning"],
+                    first_error: report
+                        .findings
+                        .iter()
+                        .find(|f| f.severity == precheck::Severity::Error)
+                        .map(|f| format!("{}: {}", f.element, f.message)),
+                    report_path: Some(saved.to_string_lossy().into_owned()),
+                    cycle_id: self.cycle,
+                };
+                Some(self.reports.record_precheck(&plan, path, &rec)?)
+            }
+            Err(_) => None,
+        };
+        Ok((report, saved, recorded))
     }
 }
 
@@ -67,7 +96,7 @@ pub fn reply(report: &Report, plan: &str, saved: &std::path::Path) -> String {
 impl StepRunner for Reporter {
     fn run(&mut self, prompt: &str) -> Result<String, StepError> {
         let path = super::path_in_prompt(prompt)?;
-        let (report, saved) = self.check(&path)?;
+        let (report, saved, _) = self.check(&path)?;
         Ok(reply(&report, &path, &saved))
     }
 }

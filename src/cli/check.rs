@@ -33,11 +33,11 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     let reporter = Reporter::new(
         StateReader::new(&cli.db, tools.clone()),
         PlanReader::new(&cli.exports, tools.clone()),
-        ReportWriter::new(&cli.exports, tools),
+        ReportWriter::new(&cli.exports, &cli.db, tools),
     )
     .with_options(options);
     let named = plan.to_string_lossy();
-    let (report, saved) = reporter.check(&named).map_err(|e| anyhow!("{e}"))?;
+    let (report, saved, _) = reporter.check(&named).map_err(|e| anyhow!("{e}"))?;
     match cli.format {
         Format::Json => println!(
             "{}",
@@ -205,7 +205,7 @@ pub fn verify(cli: &Cli, plan: &Path) -> Result<Exit> {
     let tools = Tools::default();
     let sim = Simulator::new(
         PlanReader::new(&cli.exports, tools.clone()),
-        ReportWriter::new(&cli.exports, tools.clone()),
+        ReportWriter::new(&cli.exports, &cli.db, tools.clone()),
         ConfigReader::new(&cli.db, tools.clone()),
         BatfishCaller::new(super::batfish_settings(cli), tools),
     );

@@ -2,6 +2,7 @@
 //! messages on stderr and the exit statuses of PRODUCT.md.
 
 mod check;
+mod lifecycle;
 pub mod request;
 mod workflows;
 
@@ -86,10 +87,14 @@ enum Command {
     /// Inspect, validate and render workflows.
     #[command(subcommand)]
     Workflows(WorkflowsCmd),
-    /// Pre-check a plan against the state DB (the reporter step alone).
+    /// Pre-check a plan against the state DB (the reporter step alone), or every open plan.
     Precheck {
         /// The plan file (inside the exports folder).
-        plan: PathBuf,
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        plan: Option<PathBuf>,
+        /// Re-check every open plan, record drift, mark plans that now fail stale.
+        #[arg(long)]
+        all: bool,
         /// State collected longer ago than this is a warning (7d, 12h, 30m).
         #[arg(long, default_value = "7d")]
         max_age: String,
@@ -126,6 +131,24 @@ enum Command {
     /// Batfish service: reachability and version.
     #[command(subcommand)]
     Batfish(BatfishCmd),
+    /// The plan registry: list, show (with pre-check history), approve, close, withdraw.
+    #[command(subcommand)]
+    Plans(PlansCmd),
+    /// Run `precheck --all` on a cron schedule (or once), or print a crontab / systemd entry.
+    Schedule {
+        /// Cron expression: minute hour day-of-month month day-of-week ("*/15 * * * *").
+        #[arg(long, default_value = "0 * * * *")]
+        cron: String,
+        /// Run one cycle and exit with its status (0 all pass, 1 one fails).
+        #[arg(long)]
+        once: bool,
+        /// Print a crontab line instead of running.
+        #[arg(long, conflicts_with_all = ["once", "print_systemd"])]
+        print_crontab: bool,
+        /// Print systemd service and timer units instead of running.
+        #[arg(long, conflicts_with = "once")]
+        print_systemd: bool,
+    },
     /// Recorded runs: list them, or show one's answer again.
     #[command(subcommand)]
     Runs(RunsCmd),
@@ -153,6 +176,36 @@ pub enum WorkflowsCmd {
     Check,
     /// The block an LLM orchestrator's system prompt would carry (deterministic).
     Render,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlansCmd {
+    /// Open plans (all with --all), newest first.
+    List {
+        /// Include done and withdrawn plans.
+        #[arg(long)]
+        all: bool,
+    },
+    /// One plan with its pre-check history.
+    Show {
+        /// Plan id or path.
+        id: String,
+    },
+    /// Approve a plan (refused while its last pre-check failed).
+    Approve {
+        /// Plan id or path.
+        id: String,
+    },
+    /// Close a plan: the change is done.
+    Close {
+        /// Plan id or path.
+        id: String,
+    },
+    /// Withdraw a plan.
+    Withdraw {
+        /// Plan id or path.
+        id: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -236,7 +289,17 @@ fn run(cli: &Cli) -> Result<Exit> {
     match command {
         Command::Agents => workflows::agents(cli),
         Command::Runs(r) => runs_cmd(cli, r),
-        Command::Precheck { plan, max_age } => check::precheck(cli, plan, max_age),
+        Command::Precheck { plan, all, max_age } => match (plan, all) {
+            (Some(p), false) => check::precheck(cli, p, max_age),
+            _ => lifecycle::precheck_all(cli, max_age, None),
+        },
+        Command::Plans(p) => lifecycle::plans(cli, p),
+        Command::Schedule {
+            cron,
+            once,
+            print_crontab,
+            print_systemd,
+        } => lifecycle::schedule(cli, cron, *once, *print_crontab, *print_systemd),
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::Verify { plan } => check::verify(cli, plan),
         Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),

@@ -100,6 +100,7 @@ pub struct Graph {
     originated: Vec<(u32, IpNet)>,
     services: Vec<(String, String, Vec<Ep>)>,
     protected_before: Vec<bool>,
+    reachable_before: Vec<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -262,6 +263,7 @@ impl Graph {
             originated: Vec::new(),
             services: Vec::new(),
             protected_before: Vec::new(),
+            reachable_before: Vec::new(),
         };
         let mut st = conn
             .prepare("SELECT hostname, COALESCE(role, '') FROM device WHERE status NOT IN ('offline', 'decommissioned') ORDER BY hostname")
@@ -447,6 +449,9 @@ impl Graph {
         }
         let none = g.no_cut();
         g.protected_before = g.protection(&none);
+        let (csr, root, _) = g.subdivided(&none, &[], None);
+        let reach = csr.reach(root);
+        g.reachable_before = (0..g.names.len()).map(|v| reach[v]).collect();
         Ok(g)
     }
 
@@ -667,8 +672,11 @@ impl Graph {
             if cut.dev[v] {
                 b.removed.push(name.clone());
             } else if !reach[v] {
-                b.isolated.push(name.clone());
-                gone[v] = true;
+                // Only what this removal cuts off: a device already cut off is not its doing.
+                if self.reachable_before[v] {
+                    b.isolated.push(name.clone());
+                    gone[v] = true;
+                }
             } else if !self.anchor[v] && self.protected_before[v] && idom[v] != root {
                 b.degraded.push(name.clone());
             }

@@ -143,6 +143,8 @@ struct State<'a> {
     db: &'a StateDb,
     devices: HashMap<String, (String, String, Option<u32>)>,
     sessions: Vec<(String, String, Option<u32>, Option<String>)>,
+    /// Observed session states: (device, peer) → state.
+    observed: HashMap<(String, String), String>,
     all_addresses: std::cell::OnceCell<Vec<(String, String, String, IpNet)>>,
     collected_at: Option<String>,
 }
@@ -157,6 +159,7 @@ fn load(db: &StateDb) -> Result<State<'_>, StateError> {
         db,
         devices: HashMap::new(),
         sessions: Vec::new(),
+        observed: HashMap::new(),
         all_addresses: std::cell::OnceCell::new(),
         collected_at: None,
     };
@@ -175,16 +178,16 @@ fn load(db: &StateDb) -> Result<State<'_>, StateError> {
         );
     }
     let mut st = c
-        .prepare("SELECT hostname, peer_address, peer_asn, description FROM bgp_session WHERE peer_address IS NOT NULL")
+        .prepare("SELECT hostname, peer_address, peer_asn, description, state FROM bgp_session WHERE peer_address IS NOT NULL")
         .map_err(e)?;
     let mut rows = st.query([]).map_err(e)?;
     while let Some(r) = rows.next().map_err(e)? {
-        s.sessions.push((
-            r.get(0).map_err(e)?,
-            r.get(1).map_err(e)?,
-            r.get(2).map_err(e)?,
-            r.get(3).map_err(e)?,
-        ));
+        let (h, p): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
+        if let Some(state) = r.get::<_, Option<String>>(4).map_err(e)? {
+            s.observed.insert((h.clone(), p.clone()), state);
+        }
+        s.sessions
+            .push((h, p, r.get(2).map_err(e)?, r.get(3).map_err(e)?));
     }
     s.collected_at = c
         .query_row(
@@ -343,36 +346,45 @@ pub fn precheck(
         db,
     };
     let adding = plan.header.intent.starts_with("add_");
-    ck.check("targets exist and are active", |ck| {
-        for t in &plan.header.targets {
-            let dev = match t {
-                Target::Device { device }
-                | Target::Interface { device, .. }
-                | Target::Peer { device, .. } => vec![device.clone()],
-                Target::Link {
-                    device_a, device_b, ..
-                } => vec![device_a.clone(), device_b.clone()],
-            };
-            for d in dev {
-                match st.devices.get(&d) {
-                    None => ck.add(
-                        Severity::Error,
-                        &d,
-                        "device is not in the state DB",
-                        "check the name; was it decommissioned since the plan was drafted?",
-                    ),
-                    Some((status, _, _)) if status != "active" => ck.add(
-                        Severity::Warning,
-                        &d,
-                        format!("device status is '{status}', not active"),
-                        "confirm the device is in service before the window",
-                    ),
-                    Some(_) => {}
+    ck.check(
+        "targets and configured devices exist and are active",
+        |ck| {
+            let mut devices: Vec<String> = Vec::new();
+            for t in &plan.header.targets {
+                match t {
+                    Target::Device { device }
+                    | Target::Interface { device, .. }
+                    | Target::Peer { device, .. } => devices.push(device.clone()),
+                    Target::Link {
+                        device_a, device_b, ..
+                    } => devices.extend([device_a.clone(), device_b.clone()]),
                 }
             }
-        }
-        Ok(())
-    })?;
+            devices.extend(plan.implementation.iter().map(|b| b.device.clone()));
+            devices.sort();
+            devices.dedup();
+            {
+                for d in devices {
+                    match st.devices.get(&d) {
+                        None => ck.add(
+                            Severity::Error,
+                            &d,
+                            "device is not in the state DB",
+                            "check the name; was it decommissioned since the plan was drafted?",
+                        ),
+                        Some((status, _, _)) if status != "active" => ck.add(
+                            Severity::Warning,
+                            &d,
+                            format!("device status is '{status}', not active"),
+                            "confirm the device is in service before the window",
+                        ),
+                        Some(_) => {}
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
     ck.check("interfaces exist and, for additions, are free", |ck| {
         for t in &plan.header.targets {
             let ends: Vec<(&String, &String)> = match t {
@@ -535,6 +547,38 @@ pub fn precheck(
                 if let (Some(asn), Some(k)) = (n.peer_asn, known.first()) {
                     if !known.contains(&asn) {
                         ck.add(Severity::Error, &el, format!("remote-as {asn}, but the state DB knows this peer as AS{k}"), format!("use remote-as {k}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    ck.check("sessions the plan relies on are up", |ck| {
+        if plan.header.intent != "add_uplink" {
+            return Ok(());
+        }
+        for t in &plan.header.targets {
+            let Target::Peer {
+                asn: Some(asn),
+                name,
+                ..
+            } = t
+            else {
+                continue;
+            };
+            for (h, p, a, _) in st.sessions.iter().filter(|s| s.2 == Some(*asn)) {
+                let _ = a;
+                if let Some(state) = st.observed.get(&(h.clone(), p.clone())) {
+                    if !state.eq_ignore_ascii_case("established") {
+                        ck.add(
+                            Severity::Error,
+                            format!("{h} neighbor {p}"),
+                            format!(
+                                "the existing session to {} (AS{asn}) is {state}, not Established",
+                                name.as_deref().unwrap_or("the peer")
+                            ),
+                            "find out why before adding a redundant session to the same peer",
+                        );
                     }
                 }
             }

@@ -2,6 +2,7 @@
 //! addresses, links, BGP sessions, routes, structures, services) with provenance, and a
 //! state version that increases with every import.
 
+pub mod plans;
 mod read;
 pub mod runs;
 pub mod schema;
@@ -107,9 +108,12 @@ impl StateDb {
     }
 
     fn configure(&self) -> Result<(), StateError> {
-        self.conn
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| self.err(e))?;
+        // OLAV_BUSY_TIMEOUT_MS shortens or lengthens the wait for another writer.
+        let busy = std::env::var("OLAV_BUSY_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(BUSY_TIMEOUT, Duration::from_millis);
+        self.conn.busy_timeout(busy).map_err(|e| self.err(e))?;
         // WAL lets readers (pre-checks, the scheduler) run while an import writes.
         self.conn
             .pragma_update(None, "journal_mode", "WAL")

@@ -233,6 +233,45 @@ CREATE TABLE device_version (
     PRIMARY KEY (state_version, hostname)
 );
 "#,
+    r#"
+CREATE TABLE plan (
+    plan_id           TEXT PRIMARY KEY,
+    path              TEXT NOT NULL,
+    workflow          TEXT NOT NULL,
+    intent            TEXT NOT NULL,
+    title             TEXT NOT NULL,
+    created           TEXT NOT NULL,
+    state_version     INTEGER NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('draft', 'prechecked', 'verified', 'approved', 'done', 'stale', 'withdrawn')),
+    status_reason     TEXT,
+    updated           TEXT NOT NULL
+);
+
+CREATE TABLE precheck_run (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    plan_id           TEXT NOT NULL REFERENCES plan(plan_id),
+    ran_at            TEXT NOT NULL,
+    state_version     INTEGER NOT NULL,
+    verdict           TEXT NOT NULL,
+    errors            INTEGER NOT NULL,
+    warnings          INTEGER NOT NULL,
+    first_error       TEXT,
+    report_path       TEXT,
+    drift             TEXT,
+    cycle_id          INTEGER
+);
+CREATE INDEX precheck_run_by_plan ON precheck_run(plan_id, id);
+
+CREATE TABLE schedule_cycle (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    started           TEXT NOT NULL,
+    finished          TEXT,
+    status            TEXT NOT NULL,
+    plans             INTEGER NOT NULL DEFAULT 0,
+    failed            INTEGER NOT NULL DEFAULT 0,
+    note              TEXT
+);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

@@ -484,6 +484,7 @@ impl Network {
         let before = self.build(&Removal::default());
         let after = self.build(&r);
         let reach = graph::reachable(&after.g, [after.sup]);
+        let reach_before = graph::reachable(&before.g, [before.sup]);
         let prot_before = graph::protected_by(&before.g, before.sup);
         let prot_after = graph::protected_by(&after.g, after.sup);
         let mut br = BlastRadius::default();
@@ -494,8 +495,11 @@ impl Network {
                 continue;
             };
             if !reach[n.index()] {
-                br.isolated.push(d.hostname.clone());
-                gone.insert(i);
+                // Only what this removal cuts off: a device already cut off is not its doing.
+                if before.dev_node[i].is_some_and(|b| reach_before[b.index()]) {
+                    br.isolated.push(d.hostname.clone());
+                    gone.insert(i);
+                }
                 continue;
             }
             let was = before.dev_node[i].is_some_and(|b| prot_before[b.index()]);

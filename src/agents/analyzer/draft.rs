@@ -135,22 +135,14 @@ fn pre_change(targets_args: &str) -> String {
 }
 
 fn header(intent: &str, targets: Vec<Target>, f: &Facts, ctx: &Ctx<'_>, topic: &str) -> Header {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(ctx.request.as_bytes());
-    h.update(ctx.now.as_bytes());
-    h.update(f.state_version.to_le_bytes());
-    let hex: String = h
-        .finalize()
-        .iter()
-        .take(3)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    // Random, not derived: two drafts of one request in one second are two plans.
+    let id = uuid::Uuid::new_v4().simple().to_string();
     Header {
         olav_plan: FORMAT_VERSION,
         plan_id: format!(
-            "{}-{topic}-{hex}",
-            ctx.now.get(..10).unwrap_or("0000-00-00")
+            "{}-{topic}-{}",
+            ctx.now.get(..10).unwrap_or("0000-00-00"),
+            &id[..6]
         ),
         workflow: ctx.workflow.to_owned(),
         intent: intent.to_owned(),

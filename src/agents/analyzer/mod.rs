@@ -76,6 +76,7 @@ impl StepRunner for Analyzer {
         let path = self
             .plans
             .write(&d.topic, &self.today, &|p| md.replace(draft::PATH_TOKEN, p))?;
+        self.plans.register(&d.plan, &path)?;
         let path = path.to_string_lossy();
         let mut reply = d.summary.join("\n");
         reply.push_str(&format!("\nPlan saved: {path}\n\n{PLAN_PATH} {path}\n"));

@@ -1,0 +1,227 @@
+//! `olav precheck --all`, `olav plans …`, `olav schedule …`.
+
+use super::check::parse_age;
+use super::{open_or_demo, Cli, Exit, PlansCmd};
+use crate::output::{self, Format, Table};
+use crate::precheck::Options;
+use crate::schedule::{self, Cycle, Schedule};
+use anyhow::{anyhow, bail, Result};
+
+fn print_cycle(cli: &Cli, c: &Cycle) {
+    match cli.format {
+        Format::Json => println!("{}", output::json(c)),
+        Format::Text => {
+            println!(
+                "{} — {} open plan(s) pre-checked, {} failing (cycle {})",
+                if c.failed() == 0 { "PASS" } else { "FAIL" },
+                c.rows.len(),
+                c.failed(),
+                c.id
+            );
+            let mut t = Table {
+                columns: ["plan", "verdict", "status", "drift / reason"]
+                    .map(String::from)
+                    .to_vec(),
+                rows: Vec::new(),
+            };
+            for r in &c.rows {
+                let status = if r.before == r.after {
+                    r.after.clone()
+                } else {
+                    format!("{} → {}", r.before, r.after)
+                };
+                let why = match (&r.drift, &r.note) {
+                    (Some(d), Some(n)) => format!("{d}; {n}"),
+                    (Some(d), None) => d.clone(),
+                    (None, Some(n)) => n.clone(),
+                    (None, None) => String::new(),
+                };
+                t.rows.push(vec![
+                    r.plan_id.clone().into(),
+                    r.verdict.clone().into(),
+                    status.into(),
+                    why.into(),
+                ]);
+            }
+            if !t.rows.is_empty() {
+                print!("{}", t.to_text());
+            }
+            if c.failed() > 0 {
+                println!("Next: olav plans show <plan>");
+            }
+        }
+    }
+}
+
+/// `olav precheck --all`.
+pub fn precheck_all(cli: &Cli, max_age: &str, note: Option<&str>) -> Result<Exit> {
+    let options = Options {
+        max_age: parse_age(max_age)?,
+    };
+    drop(open_or_demo(cli)?);
+    let c = schedule::precheck_all(&cli.db, &cli.exports, &options, note)?;
+    print_cycle(cli, &c);
+    Ok(if c.failed() == 0 {
+        Exit::Ok
+    } else {
+        Exit::Fail
+    })
+}
+
+/// `olav plans …`.
+pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
+    let db = open_or_demo(cli)?;
+    let find = |id: &str| -> Result<crate::state::plans::PlanRow> {
+        db.plan(id)?
+            .ok_or_else(|| anyhow!("no plan '{id}' in the registry; see: olav plans list --all"))
+    };
+    match cmd {
+        PlansCmd::List { all } => {
+            let rows = db.plans(*all)?;
+            match cli.format {
+                Format::Json => println!("{}", output::json(&rows)),
+                Format::Text if rows.is_empty() => println!("(no open plans)"),
+                Format::Text => {
+                    let mut t = Table {
+                        columns: [
+                            "plan",
+                            "status",
+                            "workflow",
+                            "created",
+                            "state",
+                            "last pre-check",
+                            "path",
+                        ]
+                        .map(String::from)
+                        .to_vec(),
+                        rows: Vec::new(),
+                    };
+                    for p in rows {
+                        let last = db
+                            .last_verdict(&p.plan_id)?
+                            .map(|(v, sv, _)| format!("{v} @ v{sv}"))
+                            .unwrap_or_else(|| "never".into());
+                        t.rows.push(vec![
+                            p.plan_id.into(),
+                            p.status.into(),
+                            p.workflow.into(),
+                            p.created.into(),
+                            format!("v{}", p.state_version).into(),
+                            last.into(),
+                            p.path.into(),
+                        ]);
+                    }
+                    print!("{}", t.to_text());
+                }
+            }
+            Ok(Exit::Ok)
+        }
+        PlansCmd::Show { id } => {
+            let p = find(id)?;
+            let history = db.precheck_history(&p.plan_id)?;
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(&serde_json::json!({"plan": p, "prechecks": history.to_json()}))
+                ),
+                Format::Text => {
+                    println!("{} — {}", p.plan_id, p.status);
+                    if let Some(r) = &p.status_reason {
+                        println!("  reason   {r}");
+                    }
+                    println!("  title    {}", p.title);
+                    println!("  path     {}", p.path);
+                    println!(
+                        "  workflow {} · intent {} · drafted {} against state v{}",
+                        p.workflow, p.intent, p.created, p.state_version
+                    );
+                    if history.rows.is_empty() {
+                        println!("\nNo pre-check yet. Next: olav precheck {}", p.path);
+                    } else {
+                        println!();
+                        print!("{}", history.to_text());
+                    }
+                }
+            }
+            Ok(Exit::Ok)
+        }
+        PlansCmd::Approve { id } => {
+            let p = find(id)?;
+            match db.last_verdict(&p.plan_id)? {
+                None => bail!("{} has never been pre-checked; run: olav precheck {}", p.plan_id, p.path),
+                Some((v, _, at)) if v == "FAIL" => bail!("{} cannot be approved: its last pre-check ({at}) failed; fix it and run: olav precheck {}", p.plan_id, p.path),
+                Some(_) if !matches!(p.status.as_str(), "prechecked" | "verified") => {
+                    bail!("{} is {}: only prechecked or verified plans can be approved", p.plan_id, p.status)
+                }
+                Some(_) => {
+                    db.set_plan_status(&p.plan_id, "approved", None)?;
+                    println!("{} approved", p.plan_id);
+                    Ok(Exit::Ok)
+                }
+            }
+        }
+        PlansCmd::Close { id } | PlansCmd::Withdraw { id } => {
+            let p = find(id)?;
+            let to = if matches!(cmd, PlansCmd::Close { .. }) {
+                "done"
+            } else {
+                "withdrawn"
+            };
+            if matches!(p.status.as_str(), "done" | "withdrawn") {
+                bail!("{} is already {}", p.plan_id, p.status);
+            }
+            db.set_plan_status(&p.plan_id, to, None)?;
+            println!(
+                "{} {}",
+                p.plan_id,
+                if to == "done" {
+                    "closed (done)"
+                } else {
+                    "withdrawn"
+                }
+            );
+            Ok(Exit::Ok)
+        }
+    }
+}
+
+/// `olav schedule …`.
+pub fn schedule(
+    cli: &Cli,
+    cron: &str,
+    once: bool,
+    print_crontab: bool,
+    print_systemd: bool,
+) -> Result<Exit> {
+    let s = Schedule::parse(cron).map_err(|e| anyhow!(e))?;
+    let exe = std::env::current_exe().unwrap_or_else(|_| "olav".into());
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let abs = |p: &std::path::Path| {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.join(p)
+        }
+    };
+    if print_crontab {
+        print!(
+            "{}",
+            schedule::crontab(&s.expr, &exe, &cwd, &abs(&cli.db), &abs(&cli.exports))
+        );
+        return Ok(Exit::Ok);
+    }
+    if print_systemd {
+        print!(
+            "{}",
+            schedule::systemd(&s.expr, &exe, &cwd, &abs(&cli.db), &abs(&cli.exports))
+        );
+        return Ok(Exit::Ok);
+    }
+    if once {
+        return precheck_all(cli, "7d", Some("once"));
+    }
+    drop(open_or_demo(cli)?);
+    schedule::run(&s, cli.db.clone(), cli.exports.clone(), Options::default())
+        .map_err(|e| anyhow!(e))?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,291 @@
+//! The plan registry: every drafted plan, its status (draft → prechecked → verified →
+//! approved → done, or stale / withdrawn) and its pre-check history.
+
+use super::{StateDb, StateError};
+use crate::output::Table;
+use crate::plan::{Plan, Target};
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+/// Statuses of an open plan (re-checked by `precheck --all`).
+pub const OPEN: &[&str] = &["draft", "prechecked", "verified", "approved", "stale"];
+
+/// A registered plan.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlanRow {
+    /// Plan id.
+    pub plan_id: String,
+    /// File path.
+    pub path: String,
+    /// Workflow.
+    pub workflow: String,
+    /// Intent.
+    pub intent: String,
+    /// Title.
+    pub title: String,
+    /// Created.
+    pub created: String,
+    /// State version drafted against.
+    pub state_version: i64,
+    /// Status.
+    pub status: String,
+    /// Why (for stale, withdrawn, …).
+    pub status_reason: Option<String>,
+}
+
+/// What recording a pre-check did to the plan.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Recorded {
+    /// Status before.
+    pub before: String,
+    /// Status after.
+    pub after: String,
+    /// What drifted since the last pre-check.
+    pub drift: Option<String>,
+}
+
+/// A pre-check result to record.
+#[derive(Debug, Clone)]
+pub struct PrecheckRecord<'a> {
+    /// PASS / WARN / FAIL.
+    pub verdict: &'a str,
+    /// Error count.
+    pub errors: usize,
+    /// Warning count.
+    pub warnings: usize,
+    /// The first error, for the stale reason.
+    pub first_error: Option<String>,
+    /// Saved report.
+    pub report_path: Option<String>,
+    /// The scheduler cycle, if any.
+    pub cycle_id: Option<i64>,
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {
+    Ok(PlanRow {
+        plan_id: r.get(0)?,
+        path: r.get(1)?,
+        workflow: r.get(2)?,
+        intent: r.get(3)?,
+        title: r.get(4)?,
+        created: r.get(5)?,
+        state_version: r.get(6)?,
+        status: r.get(7)?,
+        status_reason: r.get(8)?,
+    })
+}
+
+const COLS: &str =
+    "plan_id, path, workflow, intent, title, created, state_version, status, status_reason";
+
+/// Devices a plan touches (targets and configuration blocks).
+pub fn plan_devices(plan: &Plan) -> Vec<String> {
+    let mut v: Vec<String> = plan
+        .header
+        .targets
+        .iter()
+        .flat_map(|t| match t {
+            Target::Device { device }
+            | Target::Interface { device, .. }
+            | Target::Peer { device, .. } => vec![device.clone()],
+            Target::Link {
+                device_a, device_b, ..
+            } => vec![device_a.clone(), device_b.clone()],
+        })
+        .chain(plan.implementation.iter().map(|b| b.device.clone()))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+impl StateDb {
+    /// Registers a plan (once; a second call changes nothing).
+    pub fn register_plan(&self, plan: &Plan, path: &str) -> Result<(), StateError> {
+        self.conn
+            .execute(
+                "INSERT OR IGNORE INTO plan (plan_id, path, workflow, intent, title, created, state_version, status, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'draft', ?8)",
+                params![
+                    plan.header.plan_id,
+                    path,
+                    plan.header.workflow,
+                    plan.header.intent,
+                    plan.title,
+                    plan.header.created,
+                    plan.header.state_version,
+                    now()
+                ],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Plans, newest first; only open ones unless `all`.
+    pub fn plans(&self, all: bool) -> Result<Vec<PlanRow>, StateError> {
+        let sql = format!(
+            "SELECT {COLS} FROM plan {} ORDER BY created DESC, plan_id",
+            if all {
+                ""
+            } else {
+                "WHERE status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')"
+            }
+        );
+        let mut st = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let rows = st.query_map([], row).map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
+    /// One plan, by id or by path.
+    pub fn plan(&self, id_or_path: &str) -> Result<Option<PlanRow>, StateError> {
+        self.conn
+            .query_row(
+                &format!("SELECT {COLS} FROM plan WHERE plan_id = ?1 OR path = ?1"),
+                [id_or_path],
+                row,
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// The pre-check history of a plan.
+    pub fn precheck_history(&self, plan_id: &str) -> Result<Table, StateError> {
+        self.table_with(
+            "SELECT ran_at, state_version, verdict, errors, warnings, COALESCE(first_error, '') AS first_error, COALESCE(drift, '') AS drift
+             FROM precheck_run WHERE plan_id = ?1 ORDER BY id",
+            [plan_id],
+        )
+    }
+
+    /// Sets a plan's status.
+    pub fn set_plan_status(
+        &self,
+        plan_id: &str,
+        status: &str,
+        reason: Option<&str>,
+    ) -> Result<(), StateError> {
+        self.conn
+            .execute(
+                "UPDATE plan SET status = ?2, status_reason = ?3, updated = ?4 WHERE plan_id = ?1",
+                params![plan_id, status, reason, now()],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
+    /// The last pre-check verdict of a plan.
+    pub fn last_verdict(&self, plan_id: &str) -> Result<Option<(String, i64, String)>, StateError> {
+        self.conn
+            .query_row(
+                "SELECT verdict, state_version, ran_at FROM precheck_run WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
+                [plan_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Records a pre-check of `plan` in one transaction and moves its status: a pass
+    /// makes a draft (or a stale plan) prechecked; a failure after a pass makes it stale.
+    pub fn record_precheck(
+        &mut self,
+        plan: &Plan,
+        path: &str,
+        rec: &PrecheckRecord<'_>,
+    ) -> Result<Recorded, StateError> {
+        self.register_plan(plan, path)?;
+        let id = plan.header.plan_id.as_str();
+        let version = self.state_version()?;
+        let before = self
+            .plan(id)?
+            .map(|p| p.status)
+            .unwrap_or_else(|| "draft".into());
+        let last = self.last_verdict(id)?;
+        let mut drift = Vec::new();
+        if let Some((v, sv, _)) = &last {
+            if v != rec.verdict {
+                drift.push(format!("verdict {v} → {}", rec.verdict));
+            }
+            if *sv != version {
+                let touched = plan_devices(plan);
+                let what = match self.changed_since(*sv)? {
+                    Some(c) => {
+                        let hit: Vec<String> = c
+                            .changed
+                            .iter()
+                            .chain(&c.removed)
+                            .filter(|d| touched.contains(d))
+                            .cloned()
+                            .collect();
+                        if hit.is_empty() {
+                            "no device of the plan changed".to_owned()
+                        } else {
+                            format!("changed or gone: {}", hit.join(", "))
+                        }
+                    }
+                    None => "the older state is not known".to_owned(),
+                };
+                drift.push(format!("state v{sv} → v{version}: {what}"));
+            }
+        }
+        let passed_before = last
+            .as_ref()
+            .is_some_and(|(v, _, _)| v == "PASS" || v == "WARN");
+        let (after, reason): (String, Option<String>) = match (rec.verdict, before.as_str()) {
+            ("FAIL", b) if passed_before && OPEN.contains(&b) => (
+                "stale".into(),
+                Some(format!(
+                    "passed on {} (state v{}), fails on state v{version}: {}",
+                    last.as_ref().map_or("", |l| l.2.as_str()),
+                    last.as_ref().map_or(0, |l| l.1),
+                    rec.first_error.as_deref().unwrap_or("see the report")
+                )),
+            ),
+            ("PASS" | "WARN", "draft" | "stale") => ("prechecked".into(), None),
+            (_, b) => (b.to_owned(), None),
+        };
+        let drift = (!drift.is_empty()).then(|| drift.join("; "));
+        let tx = self.conn.transaction().map_err(|e| StateError::Sqlite {
+            path: self.path.clone(),
+            source: e,
+        })?;
+        let wrap = |source| StateError::Sqlite {
+            path: self.path.clone(),
+            source,
+        };
+        tx.execute(
+            "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error, report_path, drift, cycle_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                id,
+                now(),
+                version,
+                rec.verdict,
+                rec.errors as i64,
+                rec.warnings as i64,
+                rec.first_error,
+                rec.report_path,
+                drift,
+                rec.cycle_id
+            ],
+        )
+        .map_err(wrap)?;
+        if after != before || reason.is_some() {
+            tx.execute(
+                "UPDATE plan SET status = ?2, status_reason = ?3, updated = ?4 WHERE plan_id = ?1",
+                params![id, after, reason, now()],
+            )
+            .map_err(wrap)?;
+        }
+        tx.commit().map_err(wrap)?;
+        Ok(Recorded {
+            before,
+            after,
+            drift,
+        })
+    }
+}

@@ -1,0 +1,434 @@
+//! Scheduled pre-checks and the plan lifecycle: drift scenarios on the demo network,
+//! `schedule --once` exit statuses, concurrent scheduler / draft / import, and the
+//! clear failures (invalid cron, a plan file gone, a locked DB).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
+const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
+
+fn olav(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("olav").expect("binary builds");
+    c.env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .current_dir(dir);
+    c
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// A temp dir with both plans drafted and pre-checked once.
+fn setup() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path()).args(["-q", CHANGE]).assert().success();
+    olav(tmp.path()).args(["-q", DECOM]).assert().success();
+    olav(tmp.path())
+        .args(["-q", "precheck", "--all"])
+        .assert()
+        .success();
+    tmp
+}
+
+fn statuses(dir: &Path) -> Vec<(String, String, String)> {
+    let out = olav(dir)
+        .args(["plans", "list", "--all", "--format", "json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let mut rows: Vec<(String, String, String)> = v
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|p| {
+            let id = p["plan_id"].as_str().unwrap_or("");
+            let kind = if id.contains("add-uplink") {
+                "uplink"
+            } else {
+                "decom"
+            };
+            (
+                kind.to_owned(),
+                p["status"].as_str().unwrap_or("").to_owned(),
+                p["status_reason"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Imports the demo with one file edited.
+fn import_modified(dir: &Path, edit: impl Fn(&Path)) {
+    let snap = dir.join("snap");
+    let _ = std::fs::remove_dir_all(&snap);
+    copy_dir(&demo(), &snap);
+    edit(&snap);
+    olav(dir)
+        .args(["-q", "state", "import"])
+        .arg(&snap)
+        .assert()
+        .success();
+}
+
+fn replace(file: &Path, from: &str, to: &str) {
+    let t = std::fs::read_to_string(file).expect("read");
+    assert!(t.contains(from), "{}: {from}", file.display());
+    std::fs::write(file, t.replace(from, to)).expect("write");
+}
+
+#[test]
+fn the_uplink_interface_now_used_makes_the_uplink_plan_stale() {
+    let tmp = setup();
+    assert_eq!(
+        statuses(tmp.path())
+            .iter()
+            .map(|s| s.1.as_str())
+            .collect::<Vec<_>>(),
+        vec!["prechecked", "prechecked"]
+    );
+    import_modified(tmp.path(), |snap| {
+        replace(
+            &snap.join("configs/alpha-border-1.cfg"),
+            "interface GigabitEthernet0/0/3\n description spare\n no ip address\n shutdown",
+            "interface GigabitEthernet0/0/3\n description new customer\n ip address 192.0.2.1 255.255.255.0",
+        )
+    });
+    let out = olav(tmp.path())
+        .args(["precheck", "--all"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("prechecked → stale"), "{text}");
+    assert!(
+        text.contains("state v1 → v2: changed or gone: alpha-border-1"),
+        "drift recorded: {text}"
+    );
+    let s = statuses(tmp.path());
+    assert_eq!(
+        s[0].1, "prechecked",
+        "the decommission plan is untouched: {s:?}"
+    );
+    assert_eq!(s[1].1, "stale");
+    assert!(
+        s[1].2
+            .contains("interface is not free: it has 192.0.2.1/24"),
+        "{s:?}"
+    );
+    assert!(s[1].2.starts_with("passed on "), "{s:?}");
+    let id = olav(tmp.path())
+        .args(["plans", "list", "--format", "json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&id.get_output().stdout).expect("json");
+    let uplink = v
+        .as_array()
+        .and_then(|a| {
+            a.iter().find(|p| {
+                p["plan_id"]
+                    .as_str()
+                    .is_some_and(|i| i.contains("add-uplink"))
+            })
+        })
+        .expect("plan");
+    let id = uplink["plan_id"].as_str().unwrap_or_default().to_owned();
+    let show = olav(tmp.path())
+        .args(["plans", "show", &id])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&show.get_output().stdout).into_owned();
+    assert!(
+        text.contains("PASS") && text.contains("FAIL"),
+        "history shows both runs: {text}"
+    );
+    let refused = olav(tmp.path())
+        .args(["plans", "approve", &id])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        err.contains("cannot be approved: its last pre-check"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_aarnet_session_down_makes_the_uplink_plan_stale() {
+    let tmp = setup();
+    import_modified(tmp.path(), |snap| {
+        replace(
+            &snap.join("state.yaml"),
+            "{hostname: alpha-border-1, peer: 203.0.113.2, state: Established}",
+            "{hostname: alpha-border-1, peer: 203.0.113.2, state: Idle}",
+        )
+    });
+    olav(tmp.path())
+        .args(["precheck", "--all"])
+        .assert()
+        .code(1);
+    let s = statuses(tmp.path());
+    assert_eq!(s[0].1, "prechecked", "{s:?}");
+    assert_eq!(s[1].1, "stale", "{s:?}");
+    assert!(
+        s[1].2
+            .contains("the existing session to AARNet (AS7575) is Idle, not Established"),
+        "{s:?}"
+    );
+}
+
+#[test]
+fn the_distribution_switch_gone_makes_the_decommission_plan_stale() {
+    let tmp = setup();
+    import_modified(tmp.path(), |snap| {
+        std::fs::remove_file(snap.join("configs/alpha-dist-1.cfg")).expect("rm");
+        let state = snap.join("state.yaml");
+        let t = std::fs::read_to_string(&state).expect("read");
+        let kept: String = t
+            .lines()
+            .filter(|l| !l.contains("alpha-dist-1"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&state, kept).expect("write");
+    });
+    olav(tmp.path())
+        .args(["precheck", "--all"])
+        .assert()
+        .code(1);
+    let s = statuses(tmp.path());
+    assert_eq!(s[0].1, "stale", "{s:?}");
+    assert!(
+        s[0].2
+            .contains("alpha-dist-1: device is not in the state DB"),
+        "{s:?}"
+    );
+    assert_eq!(
+        s[1].1, "prechecked",
+        "the uplink plan does not depend on alpha-dist-1: {s:?}"
+    );
+}
+
+#[test]
+fn once_exits_0_when_all_pass_and_1_when_one_fails() {
+    let tmp = setup();
+    olav(tmp.path())
+        .args(["-q", "schedule", "--once"])
+        .assert()
+        .code(0);
+    import_modified(tmp.path(), |snap| {
+        replace(
+            &snap.join("state.yaml"),
+            "{hostname: alpha-border-1, peer: 203.0.113.2, state: Established}",
+            "{hostname: alpha-border-1, peer: 203.0.113.2, state: Active}",
+        )
+    });
+    olav(tmp.path())
+        .args(["-q", "schedule", "--once"])
+        .assert()
+        .code(1);
+    // Withdrawn plans are no longer re-checked.
+    let out = olav(tmp.path())
+        .args(["plans", "list", "--format", "json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    for p in v.as_array().expect("rows") {
+        if p["status"] == "stale" {
+            olav(tmp.path())
+                .args(["plans", "withdraw", p["plan_id"].as_str().unwrap_or("")])
+                .assert()
+                .success();
+        }
+    }
+    olav(tmp.path())
+        .args(["-q", "schedule", "--once"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_plan_file_gone_is_reported_not_crashed_on() {
+    let tmp = setup();
+    for e in std::fs::read_dir(tmp.path().join("exports/change_plans")).expect("dir") {
+        let p = e.expect("entry").path();
+        if p.to_string_lossy().contains("decommission") {
+            std::fs::remove_file(p).expect("rm");
+        }
+    }
+    let out = olav(tmp.path())
+        .args(["precheck", "--all"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("MISSING"), "{text}");
+    assert!(text.contains("is gone"), "{text}");
+}
+
+#[test]
+fn invalid_cron_and_a_locked_db_are_clear_messages() {
+    let tmp = setup();
+    let out = olav(tmp.path())
+        .args(["schedule", "--cron", "every monday"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("cron expression 'every monday': expected 5 fields"),
+        "{err}"
+    );
+    let out = olav(tmp.path())
+        .args(["schedule", "--cron", "0 25 * * *"])
+        .assert()
+        .code(2);
+    assert!(
+        String::from_utf8_lossy(&out.get_output().stderr).contains("cron expression '0 25 * * *'")
+    );
+    let db = tmp.path().join(".olav/state.db");
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    conn.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+    let out = olav(tmp.path())
+        .env("OLAV_BUSY_TIMEOUT_MS", "300")
+        .args(["precheck", "--all"])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("database is locked"), "{err}");
+    conn.execute_batch("ROLLBACK").expect("unlock");
+}
+
+#[test]
+fn scheduler_draft_and_import_at_the_same_time_lose_nothing() {
+    let tmp = setup();
+    let dir = tmp.path().to_path_buf();
+    let mut handles = Vec::new();
+    for i in 0..3 {
+        let d = dir.clone();
+        handles.push(std::thread::spawn(move || {
+            let out = olav(&d)
+                .args(["-q", "schedule", "--once"])
+                .output()
+                .expect("run");
+            (format!("schedule {i}"), out.status.code())
+        }));
+        let d = dir.clone();
+        handles.push(std::thread::spawn(move || {
+            let out = olav(&d)
+                .args(["-q", &format!("decommission alpha-br-2960-{}", 1 + i % 2)])
+                .output()
+                .expect("run");
+            (format!("draft {i}"), out.status.code())
+        }));
+        let d = dir.clone();
+        handles.push(std::thread::spawn(move || {
+            let out = olav(&d)
+                .args(["-q", "state", "import"])
+                .arg(demo())
+                .output()
+                .expect("run");
+            (format!("import {i}"), out.status.code())
+        }));
+    }
+    for h in handles {
+        let (what, code) = h.join().expect("thread");
+        assert!(matches!(code, Some(0) | Some(1)), "{what} exited {code:?}");
+    }
+    let db = olav::state::StateDb::open(&dir.join(".olav/state.db")).expect("db");
+    assert!(db.integrity_ok().expect("integrity"));
+    let count = |sql: &str| -> i64 { db.conn().query_row(sql, [], |r| r.get(0)).expect("count") };
+    assert_eq!(
+        count("SELECT COUNT(*) FROM run"),
+        5,
+        "2 setup drafts + 3 concurrent"
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM run WHERE status = 'running'"),
+        0
+    );
+    assert_eq!(count("SELECT COUNT(*) FROM plan"), 5);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM schedule_cycle"),
+        4,
+        "setup + 3 concurrent"
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM schedule_cycle WHERE finished IS NULL"),
+        0
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM import_run"),
+        4,
+        "demo bootstrap + 3 imports"
+    );
+    assert_eq!(count("SELECT COUNT(*) FROM device"), 17);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
+    let tmp = setup();
+    let exe = assert_cmd::cargo::cargo_bin("olav");
+    let mut child = std::process::Command::new(exe)
+        .current_dir(tmp.path())
+        .env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        // Six fields: every second.
+        .args(["schedule", "--cron", "* * * * * *"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(3500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the scheduler did not stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        use std::io::Read;
+        let _ = e.read_to_string(&mut err);
+    }
+    assert!(status.success(), "{err}");
+    assert!(err.contains("olav schedule: cycle"), "{err}");
+    assert!(err.contains("stopped"), "{err}");
+    let db = olav::state::StateDb::open(&tmp.path().join(".olav/state.db")).expect("db");
+    let (cycles, open): (i64, i64) = db
+        .conn()
+        .query_row(
+            "SELECT COUNT(*), SUM(finished IS NULL) FROM schedule_cycle WHERE note = 'scheduled'",
+            [],
+            |r| Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0))),
+        )
+        .expect("count");
+    assert!(cycles >= 2, "{cycles} scheduled cycles in 3.5 s: {err}");
+    assert_eq!(open, 0, "no half-written cycle");
+    assert!(db.integrity_ok().expect("integrity"));
+}

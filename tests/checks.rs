@@ -1,6 +1,9 @@
 //! The static checks on fixtures built to produce each outcome, on the clean demo
 //! network, and on a variant of the demo with duplicates and overlaps.
 
+mod common;
+use common::copy_dir;
+
 use assert_cmd::Command;
 use olav::checks::bgp::{SessionType, Status};
 use olav::checks::model::Model;
@@ -152,19 +155,6 @@ fn the_clean_demo_network_flags_nothing() {
         (36, 2),
         "iBGP all matched; AARNet and Telstra are outside"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
 }
 
 #[test]

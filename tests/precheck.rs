@@ -2,6 +2,9 @@
 //! broken plans, path confinement, drift; and properties of the two independent
 //! blast-radius implementations.
 
+mod common;
+use common::copy_dir;
+
 use assert_cmd::Command;
 use olav::precheck::blast::{Graph, Spec};
 use olav::state::StateDb;
@@ -317,19 +320,6 @@ fn drift_since_drafting_is_reported() {
             .any(|m| m.contains("interface is not free: it has 192.0.2.1/24")),
         "{msgs:?}"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
 }
 
 struct Demo {

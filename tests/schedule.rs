@@ -2,6 +2,9 @@
 //! `schedule --once` exit statuses, concurrent scheduler / draft / import, and the
 //! clear failures (invalid cron, a plan file gone, a locked DB).
 
+mod common;
+use common::copy_dir;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -20,19 +23,6 @@ fn olav(dir: &Path) -> Command {
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// A temp dir with both plans drafted and pre-checked once.

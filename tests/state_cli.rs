@@ -1,6 +1,9 @@
 //! The state commands through the binary: demo bootstrap, import idempotency, bad
 //! files, a failed import, synth.
 
+mod common;
+use common::copy_dir;
+
 use assert_cmd::Command;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -43,19 +46,6 @@ fn dump(db: &Path) -> Vec<(String, Vec<String>)> {
             ((*t).to_owned(), rows)
         })
         .collect()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
 }
 
 #[test]

@@ -69,10 +69,9 @@ fn list(v: &[String]) -> String {
     }
 }
 
-/// The Blast radius section and the one-line citation for Summary and Risks.
-pub fn blast_section(br: &BlastRadius) -> (String, String) {
-    let services: Vec<String> = br
-        .services_affected
+/// Affected services as `name (criticality)`.
+fn service_list(br: &BlastRadius) -> Vec<String> {
+    br.services_affected
         .iter()
         .map(|s| {
             format!(
@@ -81,7 +80,12 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
                 s.criticality.as_deref().unwrap_or("unrated")
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The Blast radius section and the one-line citation for Summary and Risks.
+pub fn blast_section(br: &BlastRadius) -> (String, String) {
+    let services = service_list(br);
     let sessions: Vec<String> = br
         .sessions_lost
         .iter()
@@ -981,17 +985,7 @@ fn decommission(
         .collect();
     let _ = writeln!(scope, "- BGP sessions that go with it: {}", list(&sessions));
     let _ = writeln!(scope, "- Devices cut off behind it: {}", list(&br.isolated));
-    let services: Vec<String> = br
-        .services_affected
-        .iter()
-        .map(|s| {
-            format!(
-                "{} ({})",
-                s.name,
-                s.criticality.as_deref().unwrap_or("unrated")
-            )
-        })
-        .collect();
+    let services = service_list(&br);
     let _ = writeln!(scope, "- Services lost: {}", list(&services));
     let mut steps = String::from("Ordered steps:\n\n");
     let _ = writeln!(steps, "1. **Drain.** Move the services listed above first ({}); on BGP speakers shut the sessions listed in Implementation before removing them; on OSPF devices set `max-metric router-lsa` on {} and wait for traffic to move.", list(&services), list(&removed_devices));

@@ -136,6 +136,31 @@ pub fn verify(
             _ => None,
         })
         .collect();
+    let interfaces: Vec<(String, String)> = plan
+        .header
+        .targets
+        .iter()
+        .flat_map(|t| match (plan.header.intent.as_str(), t) {
+            ("decommission_interface", Target::Interface { device, interface }) => {
+                vec![(device.clone(), interface.clone())]
+            }
+            (
+                "decommission_link",
+                Target::Link {
+                    device_a,
+                    interface_a,
+                    device_b,
+                    interface_b,
+                },
+            ) => {
+                vec![
+                    (device_a.clone(), interface_a.clone()),
+                    (device_b.clone(), interface_b.clone()),
+                ]
+            }
+            _ => Vec::new(),
+        })
+        .collect();
     let zip = if touched.is_empty() {
         None
     } else {
@@ -151,7 +176,7 @@ pub fn verify(
         tools,
         "batfish.fork",
         json!({"base": base, "new": candidate}),
-        || c.fork(net, &base, &candidate, zip, &nodes, &[]),
+        || c.fork(net, &base, &candidate, zip, &nodes, &interfaces),
     )?;
     tool(
         tools,

@@ -332,3 +332,43 @@ pub fn systemd(expr: &str, exe: &Path, cwd: &Path, db: &Path, exports: &Path) ->
         exports.display()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cron_expressions() {
+        assert!(Schedule::parse("*/15 * * * *").is_ok());
+        assert!(Schedule::parse("0 6 * * 1-5").is_ok());
+        assert!(
+            Schedule::parse("* * * * * *").is_ok(),
+            "six fields: seconds first"
+        );
+        assert!(Schedule::parse("every monday").is_err());
+        assert!(Schedule::parse("0 25 * * *").is_err());
+        let s = Schedule::parse("30 6 * * *").map_err(|e| e.to_string());
+        let t = chrono::Local::now();
+        let next = s.ok().and_then(|s| s.next_after(t));
+        assert!(next.is_some_and(|n| n > t && n.format("%H:%M").to_string() == "06:30"));
+    }
+
+    #[test]
+    fn systemd_calendars() {
+        let u = |e: &str| {
+            systemd(
+                e,
+                Path::new("/usr/bin/olav"),
+                Path::new("/srv"),
+                Path::new("/srv/db"),
+                Path::new("/srv/exports"),
+            )
+        };
+        assert!(u("*/15 * * * *").contains("OnCalendar=*:0/15\n"));
+        assert!(u("30 6 * * *").contains("OnCalendar=*-*-* 06:30:00\n"));
+        assert!(u("5 * * * *").contains("OnCalendar=*:05\n"));
+        assert!(u("0 6 * * 1-5").contains("OnCalendar=hourly   # adjust"));
+        assert!(crontab("*/15 * * * *", Path::new("/usr/bin/olav"), Path::new("/srv"), Path::new("/srv/db"), Path::new("/srv/exports"))
+            .contains("*/15 * * * * cd /srv && /usr/bin/olav --db /srv/db --exports /srv/exports schedule --once"));
+    }
+}

@@ -240,3 +240,24 @@ fn routing_table() {
         assert_eq!(&got, expected, "request: {request}");
     }
 }
+
+#[test]
+fn render_matches_its_snapshot() {
+    let out = olav().args(["workflows", "render"]).assert().success();
+    insta::assert_snapshot!(
+        "workflows_render",
+        String::from_utf8_lossy(&out.get_output().stdout)
+    );
+}
+
+#[test]
+fn agents_listing_matches_its_snapshot() {
+    let out = olav()
+        .args(["agents", "--format", "json"])
+        .assert()
+        .success();
+    insta::assert_snapshot!(
+        "agents_json",
+        String::from_utf8_lossy(&out.get_output().stdout)
+    );
+}

@@ -1,7 +1,10 @@
 //! olav: a change-verification pipeline for network engineers.
 //!
-//! Data flow: a snapshot is imported ([`import`]) into the state DB ([`state`]); later
-//! stages read the network from there. The binary is a thin shell over [`cli`].
+//! Data flow: a snapshot is imported ([`import`]) into the state DB ([`state`]). A request
+//! is routed to a workflow ([`workflow`]); the [`engine`] runs its steps — the step
+//! [`agents`] — which draft a [`plan`] file, pre-check it ([`precheck`]) and verify it
+//! ([`batfish`], else [`checks`]), writing reports; [`schedule`] re-checks open plans.
+//! The binary is a thin shell over [`cli`]. Map: `docs/architecture.md`.
 
 pub mod agents;
 pub mod batfish;

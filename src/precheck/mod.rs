@@ -566,8 +566,7 @@ pub fn precheck(
             else {
                 continue;
             };
-            for (h, p, a, _) in st.sessions.iter().filter(|s| s.2 == Some(*asn)) {
-                let _ = a;
+            for (h, p, _, _) in st.sessions.iter().filter(|s| s.2 == Some(*asn)) {
                 if let Some(state) = st.observed.get(&(h.clone(), p.clone())) {
                     if !state.eq_ignore_ascii_case("established") {
                         ck.add(

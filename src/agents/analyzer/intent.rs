@@ -224,7 +224,7 @@ fn interface_like(t: &str) -> bool {
 }
 
 /// Devices named in the request, exactly or by site and role; unknown names separately.
-fn devices(toks: &[String], lower: &str, facts: &Facts) -> Result<Vec<String>, Resolution> {
+fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Resolution> {
     let mut found: Vec<String> = Vec::new();
     let mut unknown = Vec::new();
     for t in toks {
@@ -302,7 +302,6 @@ fn devices(toks: &[String], lower: &str, facts: &Facts) -> Result<Vec<String>, R
                 _ => {}
             }
         }
-        let _ = lower;
     }
     Ok(found)
 }
@@ -429,7 +428,7 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
     let bare = without_quotes(request);
     let toks = tokens(&bare);
     let lower = bare.to_lowercase();
-    let devs = match devices(&toks, &lower, facts) {
+    let devs = match devices(&toks, facts) {
         Ok(d) => d,
         Err(r) => return r,
     };

@@ -110,7 +110,11 @@ impl Simulator {
                 } else {
                     "FAIL"
                 };
-                let _ = writeln!(body, "Formal verification did not run: {e}");
+                let why = match &e {
+                    crate::engine::breaker::ToolError::Failed { message, .. } => message.clone(),
+                    other => other.to_string(),
+                };
+                let _ = writeln!(body, "Formal verification did not run: {why}.");
                 let _ = writeln!(
                     body,
                     "Static checks (not Batfish) on the candidate network: {} — {} problem(s) introduced by the plan ({} BGP peerings checked)",
@@ -122,7 +126,7 @@ impl Simulator {
                     let _ = writeln!(body, "  {l}");
                 }
                 body.push_str(&crate::batfish::guidance(&self.batfish.address(), path));
-                (verdict, None, Some(e.to_string()), introduced)
+                (verdict, None, Some(why), introduced)
             }
         };
         let report_md = format!(

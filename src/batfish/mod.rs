@@ -368,7 +368,7 @@ pub fn verify(
 /// Deployment guidance when Batfish is absent.
 pub fn guidance(address: &str, plan_path: &str) -> String {
     format!(
-        "Batfish is not reachable at {address}. To verify formally:\n\
+        "To verify formally with Batfish (expected at {address}):\n\
          \x20 1. start Batfish with its port published:\n\
          \x20    docker run --name batfish -d -p 9996:9996 batfish/allinone\n\
          \x20 2. if it runs on another host, point olav at it (also OLAV_BATFISH_HTTP_PORT, OLAV_BATFISH_SSL):\n\

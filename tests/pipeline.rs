@@ -580,3 +580,33 @@ fn twenty_phrasings() {
     let (q, _) = ask("change something somewhere");
     assert!(q.contains("I can plan"), "{q}");
 }
+
+#[test]
+fn the_decommission_plan_matches_its_snapshot() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args(["-q", "--format", "json", DECOM])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let path = v["steps"][0]["artifact"]
+        .as_str()
+        .expect("plan path")
+        .to_owned();
+    let text = std::fs::read_to_string(tmp.path().join(&path)).expect("plan");
+    // Ids, times and dates change from run to run; everything else is the format.
+    let redacted: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("plan_id: ") {
+                "plan_id: [id]".to_owned()
+            } else if l.starts_with("created: ") {
+                "created: [time]".to_owned()
+            } else {
+                l.replace(&today(), "[date]")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("decommission_plan", redacted);
+}

@@ -334,11 +334,10 @@ impl ConfigReader {
             serde_json::json!({"plan": plan.header.plan_id}),
             || {
                 let db = self.open()?;
-                let e = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
-                Ok((
-                    crate::checks::model::Model::from_state(&db).map_err(e)?,
-                    crate::checks::model::Model::candidate(&db, plan).map_err(e)?,
-                ))
+                let base = crate::checks::model::Model::from_state(&db)
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
+                let candidate = base.candidate(plan);
+                Ok((base, candidate))
             },
         )
     }

@@ -97,9 +97,8 @@ impl Model {
 
     /// The network as it would be after `plan`: its configuration lines appended to
     /// each device's configuration (running-config semantics: later lines amend), and
-    /// decommissioned devices removed.
-    pub fn candidate(db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
-        let mut raw = load_texts(db)?;
+    /// decommissioned devices removed. Only the devices the plan touches are parsed again.
+    pub fn candidate(&self, plan: &Plan) -> Model {
         let removed: Vec<&str> = plan
             .header
             .targets
@@ -111,16 +110,29 @@ impl Model {
                 _ => None,
             })
             .collect();
-        raw.retain(|(h, ..)| !removed.contains(&h.as_str()));
-        for b in &plan.implementation {
-            if let Some(entry) = raw.iter_mut().find(|(h, ..)| *h == b.device) {
-                entry.3.push('\n');
-                entry.3.push_str(&b.text);
-                entry.3.push('\n');
+        let mut devices: Vec<ModelDevice> = self
+            .devices
+            .iter()
+            .filter(|d| !removed.contains(&d.hostname.as_str()))
+            .cloned()
+            .collect();
+        for d in devices.iter_mut() {
+            let blocks: Vec<&str> = plan
+                .implementation
+                .iter()
+                .filter(|b| b.device == d.hostname)
+                .map(|b| b.text.as_str())
+                .collect();
+            if blocks.is_empty() {
+                continue;
             }
+            for b in blocks {
+                d.text.push('\n');
+                d.text.push_str(b);
+                d.text.push('\n');
+            }
+            d.config = parser_for(vendor_of(&d.os)).parse(&d.text);
         }
-        Ok(Model {
-            devices: parse_all(raw),
-        })
+        Model { devices }
     }
 }

@@ -29,6 +29,15 @@ impl Vendor {
         }
     }
 
+    /// The vendor whose `os` column value is `os` (IOS for anything unknown).
+    pub fn from_os(os: &str) -> Vendor {
+        match os {
+            "eos" => Vendor::AristaEos,
+            "nxos" => Vendor::CiscoNxos,
+            _ => Vendor::CiscoIos,
+        }
+    }
+
     /// The `os` column value.
     pub fn os_name(self) -> &'static str {
         match self {
@@ -86,11 +95,6 @@ impl DeviceConfig {
             line,
             message: message.into(),
         });
-    }
-
-    /// Finds an interface by exact name.
-    pub fn interface_mut(&mut self, name: &str) -> Option<&mut Interface> {
-        self.interfaces.iter_mut().find(|i| i.name == name)
     }
 }
 

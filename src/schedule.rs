@@ -5,7 +5,7 @@
 use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
 use crate::agents::reporter::Reporter;
 use crate::precheck::Options;
-use crate::state::{StateDb, StateError};
+use crate::state::{now, StateDb, StateError};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,10 +47,6 @@ impl Cycle {
             .filter(|r| r.verdict != "PASS" && r.verdict != "WARN")
             .count()
     }
-}
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// Re-runs the pre-check of every open plan and records each result.

@@ -28,14 +28,6 @@ pub struct Model {
     pub devices: Vec<ModelDevice>,
 }
 
-fn vendor_of(os: &str) -> Vendor {
-    match os {
-        "eos" => Vendor::AristaEos,
-        "nxos" => Vendor::CiscoNxos,
-        _ => Vendor::CiscoIos,
-    }
-}
-
 /// Parses texts on every core: re-parsing a large network is the bulk of a check.
 fn parse_all(raw: Vec<(String, String, String, String)>) -> Vec<ModelDevice> {
     let threads = std::thread::available_parallelism()
@@ -53,7 +45,7 @@ fn parse_all(raw: Vec<(String, String, String, String)>) -> Vec<ModelDevice> {
                             hostname: h.clone(),
                             os: os.clone(),
                             source_file: file.clone(),
-                            config: parser_for(vendor_of(os)).parse(text),
+                            config: parser_for(Vendor::from_os(os)).parse(text),
                             text: text.clone(),
                         })
                         .collect::<Vec<_>>()
@@ -131,7 +123,7 @@ impl Model {
                 d.text.push_str(b);
                 d.text.push('\n');
             }
-            d.config = parser_for(vendor_of(&d.os)).parse(&d.text);
+            d.config = parser_for(Vendor::from_os(&d.os)).parse(&d.text);
         }
         Model { devices }
     }

@@ -315,8 +315,7 @@ fn run(cli: &Cli) -> Result<Exit> {
             let db = open_or_demo(cli)?;
             if let Some(d) = device {
                 if !db.has_device(d)? && *kind != ShowKind::Warnings {
-                    let names: Vec<String> =
-                        db.devices()?.into_iter().map(|r| r.hostname).collect();
+                    let names: Vec<String> = db.hostnames()?;
                     anyhow::bail!(
                         "no device '{d}' in {}{}",
                         db.path().display(),

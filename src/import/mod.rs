@@ -89,7 +89,7 @@ impl Snapshot {
                 source,
             })?;
             if meta.len() > MAX_CONFIG_BYTES {
-                unreadable.push(FileIssue::skip(
+                unreadable.push(FileIssue::whole_file(
                     &rel_str,
                     format!(
                         "{} bytes: larger than any configuration ({} MiB limit)",
@@ -106,7 +106,9 @@ impl Snapshot {
                     bytes,
                     modified: meta.modified().ok(),
                 }),
-                Err(e) => unreadable.push(FileIssue::skip(&rel_str, format!("cannot read: {e}"))),
+                Err(e) => {
+                    unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")))
+                }
             }
         }
         let state_path = dir.join(opstate::FILE_NAME);
@@ -192,7 +194,8 @@ pub struct FileIssue {
 }
 
 impl FileIssue {
-    fn skip(file: &str, message: String) -> Self {
+    /// A problem with a whole file (no line).
+    fn whole_file(file: &str, message: String) -> Self {
         FileIssue {
             file: file.to_owned(),
             line: None,
@@ -284,14 +287,14 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         let text = match parse::decode(&f.bytes) {
             Ok(t) => t,
             Err(e) => {
-                skipped.push(FileIssue::skip(&f.path, e.to_string()));
+                skipped.push(FileIssue::whole_file(&f.path, e.to_string()));
                 continue;
             }
         };
         let vendor = match parse::detect(&text) {
             Ok(v) => v,
             Err(e) => {
-                skipped.push(FileIssue::skip(&f.path, e.to_string()));
+                skipped.push(FileIssue::whole_file(&f.path, e.to_string()));
                 continue;
             }
         };
@@ -304,7 +307,7 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
             .filter(|h| !h.is_empty())
             .unwrap_or_else(|| f.name_hint.clone());
         if let Some(first) = seen.get(&hostname) {
-            skipped.push(FileIssue::skip(
+            skipped.push(FileIssue::whole_file(
                 &f.path,
                 format!("hostname '{hostname}' already imported from {first}"),
             ));
@@ -319,7 +322,7 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
             });
         }
         if !config.saw_end && vendor != Vendor::CiscoNxos {
-            warnings.push(FileIssue::skip(
+            warnings.push(FileIssue::whole_file(
                 &f.path,
                 format!(
                     "no closing 'end' line after {} lines: the file looks truncated; imported what it holds",
@@ -328,7 +331,7 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
             ));
         }
         if config.interfaces.is_empty() && config.bgp.is_none() {
-            warnings.push(FileIssue::skip(
+            warnings.push(FileIssue::whole_file(
                 &f.path,
                 "no interfaces and no BGP: is this a whole running config?".into(),
             ));
@@ -396,7 +399,7 @@ fn apply_facts(devices: &mut [ParsedDevice], opstate: &OpState, warnings: &mut V
                 }
                 d.management_address.clone_from(&facts.management_address);
             }
-            None => warnings.push(FileIssue::skip(
+            None => warnings.push(FileIssue::whole_file(
                 opstate::FILE_NAME,
                 format!(
                     "devices: '{}' has no config in this snapshot",

@@ -199,14 +199,6 @@ fn load(db: &StateDb) -> Result<State<'_>, StateError> {
     Ok(s)
 }
 
-fn vendor_of(os: &str) -> Vendor {
-    match os {
-        "eos" => Vendor::AristaEos,
-        "nxos" => Vendor::CiscoNxos,
-        _ => Vendor::CiscoIos,
-    }
-}
-
 impl State<'_> {
     fn err(&self, source: rusqlite::Error) -> StateError {
         StateError::Sqlite {
@@ -444,7 +436,7 @@ pub fn precheck(
         .map(|b| {
             (
                 b.device.clone(),
-                parser_for(vendor_of(&b.os)).parse(&b.text),
+                parser_for(Vendor::from_os(&b.os)).parse(&b.text),
                 b.text.as_str(),
             )
         })

@@ -8,12 +8,17 @@ pub mod runs;
 pub mod schema;
 mod write;
 
-pub use read::{DeviceRow, ShowKind, Stats};
+pub use read::{ShowKind, Stats};
 pub use write::ImportSummary;
 
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Now, as the RFC 3339 UTC text every record stores.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
 
 /// How long a writer waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,7 +1,7 @@
 //! The plan registry: every drafted plan, its status (draft → prechecked → verified →
 //! approved → done, or stale / withdrawn) and its pre-check history.
 
-use super::{StateDb, StateError};
+use super::{now, StateDb, StateError};
 use crate::output::Table;
 use crate::plan::{Plan, Target};
 use rusqlite::{params, OptionalExtension};
@@ -59,10 +59,6 @@ pub struct PrecheckRecord<'a> {
     pub report_path: Option<String>,
     /// The scheduler cycle, if any.
     pub cycle_id: Option<i64>,
-}
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {

@@ -5,17 +5,6 @@ use crate::output::Table;
 use rusqlite::types::ValueRef;
 use serde::Serialize;
 
-/// One device row, as other modules need it.
-#[derive(Debug, Clone, Serialize)]
-pub struct DeviceRow {
-    /// Hostname.
-    pub hostname: String,
-    /// Role.
-    pub role: Option<String>,
-    /// Site.
-    pub site: Option<String>,
-}
-
 /// `olav state stats`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Stats {
@@ -160,24 +149,14 @@ impl StateDb {
             .map_err(|e| self.err(e))
     }
 
-    /// All devices, sorted by hostname.
-    pub fn devices(&self) -> Result<Vec<DeviceRow>, StateError> {
+    /// Every hostname, sorted.
+    pub fn hostnames(&self) -> Result<Vec<String>, StateError> {
         let mut st = self
             .conn
-            .prepare("SELECT hostname, role, site FROM device ORDER BY hostname")
+            .prepare("SELECT hostname FROM device ORDER BY hostname")
             .map_err(|e| self.err(e))?;
-        let rows = st
-            .query_map([], |r| {
-                Ok(DeviceRow {
-                    hostname: r.get(0)?,
-                    role: r.get(1)?,
-                    site: r.get(2)?,
-                })
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.err(e))?;
-        Ok(rows)
+        let rows = st.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
     /// Row counts, versions and the last import's figures.

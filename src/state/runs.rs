@@ -1,16 +1,12 @@
 //! Run records: every run and every step result, so that `olav runs show` can give the
 //! answer again and nothing a run learned is lost.
 
-use super::{StateDb, StateError};
+use super::{now, StateDb, StateError};
 use crate::engine::{RunOutcome, StepRecord};
 use crate::output::Table;
 use rusqlite::params;
 use std::path::Path;
 use std::sync::Mutex;
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
 
 /// Records one run as it goes. Recording problems are logged, never fatal: the answer
 /// still reaches the user and says the run was not recorded.

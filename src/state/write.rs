@@ -197,10 +197,14 @@ impl StateDb {
                     .map_err(wrap)?;
                 for i in &c.interfaces {
                     let vrf = i.vrf.as_deref().unwrap_or("default");
-                    let op = oper
-                        .get(&(d.hostname.as_str(), i.name.clone()))
-                        .or_else(|| oper.get(&(d.hostname.as_str(), ifname::expand(&i.name))))
-                        .copied();
+                    // Most snapshots carry no interface states: skip the per-interface lookups.
+                    let op = if oper.is_empty() {
+                        None
+                    } else {
+                        oper.get(&(d.hostname.as_str(), i.name.clone()))
+                            .or_else(|| oper.get(&(d.hostname.as_str(), ifname::expand(&i.name))))
+                            .copied()
+                    };
                     if_st
                         .execute(params![
                             d.hostname,
@@ -455,7 +459,7 @@ s.name
                     .map_err(wrap)?;
             }
         }
-        let imported_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let imported_at = super::now();
         tx.execute(
             "INSERT INTO import_run (snapshot, content_hash, collected_at, imported_at, devices, files_skipped, warnings, lines_total, lines_unrecognised)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",

@@ -180,38 +180,42 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             next_hop,
         } => static_route(device, *prefix, *next_hop, f, ctx),
         Intent::DecommissionDevice { device } => decommission(
-            Removal {
-                devices: net.device(device).into_iter().collect(),
-                ..Removal::default()
+            Decom {
+                removal: Removal {
+                    devices: net.device(device).into_iter().collect(),
+                    ..Removal::default()
+                },
+                intent: "decommission_device",
+                targets: vec![Target::Device {
+                    device: device.clone(),
+                }],
+                topic: format!("decommission-{}", slug(device)),
+                title: format!("Decommission {device}"),
+                br_args: format!("--device {device}"),
             },
-            "decommission_device",
-            vec![Target::Device {
-                device: device.clone(),
-            }],
-            format!("decommission-{}", slug(device)),
-            format!("Decommission {device}"),
-            format!("--device {device}"),
             f,
             net,
             ctx,
         ),
         Intent::DecommissionInterface { device, interface } => decommission(
-            Removal {
-                interfaces: net
-                    .device(device)
-                    .map(|d| (d, interface.clone()))
-                    .into_iter()
-                    .collect(),
-                ..Removal::default()
+            Decom {
+                removal: Removal {
+                    interfaces: net
+                        .device(device)
+                        .map(|d| (d, interface.clone()))
+                        .into_iter()
+                        .collect(),
+                    ..Removal::default()
+                },
+                intent: "decommission_interface",
+                targets: vec![Target::Interface {
+                    device: device.clone(),
+                    interface: interface.clone(),
+                }],
+                topic: format!("decommission-{}-{}", slug(device), slug(interface)),
+                title: format!("Decommission {device} {interface}"),
+                br_args: format!("--interface {device}:{interface}"),
             },
-            "decommission_interface",
-            vec![Target::Interface {
-                device: device.clone(),
-                interface: interface.clone(),
-            }],
-            format!("decommission-{}-{}", slug(device), slug(interface)),
-            format!("Decommission {device} {interface}"),
-            format!("--interface {device}:{interface}"),
             f,
             net,
             ctx,
@@ -230,20 +234,22 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                 .map(|(i, _)| i)
                 .collect();
             decommission(
-                Removal {
-                    links: idx.into_iter().collect(),
-                    ..Removal::default()
+                Decom {
+                    removal: Removal {
+                        links: idx.into_iter().collect(),
+                        ..Removal::default()
+                    },
+                    intent: "decommission_link",
+                    targets: vec![Target::Link {
+                        device_a: a.0.clone(),
+                        interface_a: a.1.clone(),
+                        device_b: b.0.clone(),
+                        interface_b: b.1.clone(),
+                    }],
+                    topic: format!("decommission-link-{}-{}", slug(&a.0), slug(&b.0)),
+                    title: format!("Decommission the link {}:{} – {}:{}", a.0, a.1, b.0, b.1),
+                    br_args: format!("--link {}:{}-{}:{}", a.0, a.1, b.0, b.1),
                 },
-                "decommission_link",
-                vec![Target::Link {
-                    device_a: a.0.clone(),
-                    interface_a: a.1.clone(),
-                    device_b: b.0.clone(),
-                    interface_b: b.1.clone(),
-                }],
-                format!("decommission-link-{}-{}", slug(&a.0), slug(&b.0)),
-                format!("Decommission the link {}:{} – {}:{}", a.0, a.1, b.0, b.1),
-                format!("--link {}:{}-{}:{}", a.0, a.1, b.0, b.1),
                 f,
                 net,
                 ctx,
@@ -268,23 +274,25 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                 .map(|s| s.1.clone())
                 .unwrap_or_default();
             decommission(
-                Removal {
-                    sessions: idx.into_iter().collect(),
-                    ..Removal::default()
+                Decom {
+                    removal: Removal {
+                        sessions: idx.into_iter().collect(),
+                        ..Removal::default()
+                    },
+                    intent: "decommission_peer",
+                    targets: vec![Target::Peer {
+                        device: device.clone(),
+                        peer: addr.clone(),
+                        asn: Some(peer.asn),
+                        name: Some(peer.name.clone()),
+                    }],
+                    topic: format!("remove-peer-{}-{}", slug(&peer.name), slug(device)),
+                    title: format!(
+                        "Remove the BGP peer {} (AS{}) from {device}",
+                        peer.name, peer.asn
+                    ),
+                    br_args: format!("--peer {addr}"),
                 },
-                "decommission_peer",
-                vec![Target::Peer {
-                    device: device.clone(),
-                    peer: addr.clone(),
-                    asn: Some(peer.asn),
-                    name: Some(peer.name.clone()),
-                }],
-                format!("remove-peer-{}-{}", slug(&peer.name), slug(device)),
-                format!(
-                    "Remove the BGP peer {} (AS{}) from {device}",
-                    peer.name, peer.asn
-                ),
-                format!("--peer {addr}"),
                 f,
                 net,
                 ctx,
@@ -828,18 +836,26 @@ fn static_route(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn decommission(
+/// What a decommission removes, and how its plan is named.
+struct Decom {
     removal: Removal,
-    intent: &str,
+    intent: &'static str,
     targets: Vec<Target>,
     topic: String,
     title: String,
+    /// The `olav blast-radius` arguments naming the same removal.
     br_args: String,
-    f: &Facts,
-    net: &Network,
-    ctx: &Ctx<'_>,
-) -> Result<Draft, String> {
+}
+
+fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let Decom {
+        removal,
+        intent,
+        targets,
+        topic,
+        title,
+        br_args,
+    } = d;
     let r = net.expand(&removal);
     let br = net.blast_radius(&removal);
     let isolated: Vec<usize> = br.isolated.iter().filter_map(|h| net.device(h)).collect();

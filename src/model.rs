@@ -211,6 +211,10 @@ pub struct BgpProcess {
     pub neighbors: Vec<BgpNeighbor>,
     /// Prefixes announced with `network` statements.
     pub networks: Vec<BgpNetwork>,
+    /// `bgp confederation identifier`: the AS peers outside the confederation see.
+    pub confederation_id: Option<u32>,
+    /// `bgp confederation peers`: the other member ASes of the confederation.
+    pub confederation_peers: Vec<u32>,
     /// Line of `router bgp`.
     pub line: u32,
 }
@@ -254,6 +258,10 @@ pub struct BgpNeighbor {
     pub route_map_out: Option<String>,
     /// eBGP multihop TTL when configured (255 when no value is given).
     pub ebgp_multihop: Option<u32>,
+    /// Per-neighbor `local-as`: the AS this device presents to the neighbor instead of the process AS.
+    pub local_as: Option<u32>,
+    /// `local-as … dual-as`: the process AS is accepted as well.
+    pub dual_as: bool,
     /// Administratively shut down.
     pub shutdown: bool,
     /// Address families the neighbor is activated in (`ipv4 unicast`, …).
@@ -275,9 +283,36 @@ impl BgpNeighbor {
             route_map_in: None,
             route_map_out: None,
             ebgp_multihop: None,
+            local_as: None,
+            dual_as: false,
             shutdown: false,
             address_families: Vec::new(),
             line,
+        }
+    }
+}
+
+impl BgpProcess {
+    /// The AS numbers this device presents to neighbor `n` in its OPEN messages: a
+    /// per-neighbor `local-as` (and the process AS too under `dual-as`); towards a peer
+    /// outside its confederation, the confederation identifier; else the process AS.
+    pub fn presented_as(&self, n: &BgpNeighbor) -> Vec<u32> {
+        if let Some(l) = n.local_as {
+            return match self.local_as {
+                Some(g) if n.dual_as && g != l => vec![l, g],
+                _ => vec![l],
+            };
+        }
+        let Some(member) = self.local_as else {
+            return Vec::new();
+        };
+        match (self.confederation_id, n.peer_asn) {
+            (Some(c), Some(peer))
+                if peer != member && !self.confederation_peers.contains(&peer) =>
+            {
+                vec![c]
+            }
+            _ => vec![member],
         }
     }
 }

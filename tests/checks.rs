@@ -275,3 +275,105 @@ fn the_check_command_reports_and_exits_by_outcome() {
         "--only bgp runs only bgp"
     );
 }
+
+/// Real-network BGP forms (confederations, per-neighbor local-as, one address pair
+/// reused per VRF, a VRF peering with the global table): every session comes up on real
+/// devices, so each must be UNIQUE_MATCH with the session type Batfish gives it.
+#[test]
+fn bgp_fidelity_fixtures_match_uniquely() {
+    let f = findings(&fixture("bgp-fidelity"));
+    let row = |node: &str, vrf: &str, remote: &str| {
+        f.bgp
+            .iter()
+            .find(|s| s.node == node && s.vrf == vrf && s.remote_ip == remote)
+            .unwrap_or_else(|| panic!("no row {node} {vrf} → {remote}: {:#?}", f.bgp))
+    };
+    let expect = [
+        // Confederation: members peer with their member AS, eBGP-like; outside peers
+        // see the identifier.
+        (
+            "conf1",
+            "default",
+            "10.1.12.0",
+            65001,
+            SessionType::EbgpSinglehop,
+        ),
+        (
+            "conf2",
+            "default",
+            "10.1.12.1",
+            65002,
+            SessionType::EbgpSinglehop,
+        ),
+        (
+            "conf1",
+            "default",
+            "10.1.100.0",
+            100,
+            SessionType::EbgpSinglehop,
+        ),
+        (
+            "ext",
+            "default",
+            "10.1.100.1",
+            200,
+            SessionType::EbgpSinglehop,
+        ),
+        // Per-neighbor local-as (IOS line form, NX-OS block form).
+        (
+            "las-ios",
+            "default",
+            "10.2.1.2",
+            65501,
+            SessionType::EbgpSinglehop,
+        ),
+        (
+            "las-nxos",
+            "default",
+            "10.2.1.1",
+            65502,
+            SessionType::EbgpSinglehop,
+        ),
+        // The same /31 once per VRF between two MLAG peers.
+        ("mlag-a", "default", "10.3.0.1", 65100, SessionType::Ibgp),
+        ("mlag-a", "BLUE", "10.3.0.1", 65100, SessionType::Ibgp),
+        ("mlag-a", "RED", "10.3.0.1", 65100, SessionType::Ibgp),
+        ("mlag-b", "RED", "10.3.0.0", 65100, SessionType::Ibgp),
+        // A VRF on one side, the global table on the other.
+        (
+            "leak-vrf",
+            "CUSTOMER",
+            "10.4.0.0",
+            65010,
+            SessionType::EbgpSinglehop,
+        ),
+        (
+            "leak-global",
+            "default",
+            "10.4.0.1",
+            65020,
+            SessionType::EbgpSinglehop,
+        ),
+    ];
+    for (node, vrf, remote, local_as, stype) in expect {
+        let s = row(node, vrf, remote);
+        assert_eq!(
+            (s.configured_status, s.session_type, s.local_as),
+            (Status::UniqueMatch, Some(stype), Some(local_as)),
+            "{node} {vrf} → {remote}"
+        );
+    }
+    let mlag = row("mlag-a", "BLUE", "10.3.0.1");
+    assert_eq!(
+        (
+            mlag.remote_node.as_deref(),
+            mlag.remote_interface.as_deref()
+        ),
+        (Some("mlag-b"), Some("Vlan3010"))
+    );
+    assert!(
+        f.bgp.iter().all(|s| !s.is_problem()),
+        "{:#?}",
+        f.bgp.iter().filter(|s| s.is_problem()).collect::<Vec<_>>()
+    );
+}

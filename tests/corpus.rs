@@ -4,6 +4,7 @@
 //!
 //! Skips (and says so) when the folder does not exist.
 
+use olav::import::parse::NotAConfig;
 use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
 use olav::model::{AddressKind, BgpPeer};
 use std::collections::BTreeSet;
@@ -15,13 +16,10 @@ fn corpus() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        // Written past the test harness's output capture, so that a skip is always seen.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
+        say(&format!(
             "SKIPPED: {} does not exist; corpus checks not run",
             p.display()
-        );
+        ));
         None
     }
 }
@@ -74,10 +72,10 @@ fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
         if !line.starts_with(' ') && line.split_whitespace().nth(1) == Some("is") {
             current = line.split_whitespace().next().unwrap_or("").to_owned();
             names.insert(current.clone());
-        } else if let Some(rest) = line
-            .trim()
-            .strip_prefix("Internet address is ")
-            .or_else(|| line.trim().strip_prefix("Internet Address is "))
+        } else if let Some(rest) = ["Internet address is ", "Internet Address is "]
+            .iter()
+            // NX-OS prints it after the description on the same line.
+            .find_map(|m| line.find(m).map(|i| &line[i + m.len()..]))
         {
             let addr = rest.split([' ', ',']).next().unwrap_or("");
             addresses.insert((current.clone(), addr.to_owned()));
@@ -86,9 +84,18 @@ fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
     Some(ShownInterfaces { names, addresses })
 }
 
-/// (vrf, peer, remote AS) from a device's BGP neighbor show output.
-fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
+/// (vrf, peer) → the local AS the device shows for that session, where it shows one
+/// (EOS JSON always; IOS and NX-OS text only when a per-neighbor local-as is in force).
+/// (vrf, peer, remote AS) of every BGP neighbor.
+type Neighbors = BTreeSet<(String, String, u32)>;
+
+type ShownLocalAs = std::collections::BTreeMap<(String, String), u32>;
+
+/// (vrf, peer, remote AS) from a device's BGP neighbor show output, and the local AS
+/// where shown.
+fn shown_neighbors(show: &Path) -> Option<(Neighbors, ShownLocalAs)> {
     let mut out = BTreeSet::new();
+    let mut local = ShownLocalAs::new();
     for file in [
         "show_ip_bgp_neighbors_vrf_all_pipe_json.txt",
         "show_ip_bgp_neighbors_vrf_all_pipe_json.json",
@@ -98,14 +105,14 @@ fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
             for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
                 for p in body["peerList"].as_array().into_iter().flatten() {
                     let asn = p["asn"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0);
-                    out.insert((
-                        vrf.clone(),
-                        p["peerAddress"].as_str().unwrap_or("").to_owned(),
-                        asn,
-                    ));
+                    let peer = p["peerAddress"].as_str().unwrap_or("").to_owned();
+                    if let Some(l) = p["localAsn"].as_str().and_then(|a| a.parse().ok()) {
+                        local.insert((vrf.clone(), peer.clone()), l);
+                    }
+                    out.insert((vrf.clone(), peer, asn));
                 }
             }
-            return Some(out);
+            return Some((out, local));
         }
     }
     let text = [
@@ -116,6 +123,7 @@ fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
     .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
     let mut vrf_of_last: Option<usize> = None;
     let mut rows: Vec<(String, String, u32)> = Vec::new();
+    let mut local_rows: Vec<(usize, u32)> = Vec::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("BGP neighbor is ") {
             let parts: Vec<&str> = rest.split(',').map(str::trim).collect();
@@ -129,6 +137,9 @@ fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
                 if let Some(a) = p.strip_prefix("remote AS ") {
                     asn = a.parse().unwrap_or(0);
                 }
+                if let Some(a) = p.strip_prefix("local AS ").and_then(|a| a.parse().ok()) {
+                    local_rows.push((rows.len(), a));
+                }
             }
             rows.push((vrf, peer, asn));
             vrf_of_last = Some(rows.len() - 1);
@@ -138,8 +149,11 @@ fn shown_neighbors(show: &Path) -> Option<BTreeSet<(String, String, u32)>> {
             vrf_of_last = None;
         }
     }
+    for (i, a) in local_rows {
+        local.insert((rows[i].0.clone(), rows[i].1.clone()), a);
+    }
     out.extend(rows);
-    Some(out)
+    Some((out, local))
 }
 
 fn config_neighbors(d: &ParsedDevice) -> BTreeSet<(String, String, u32)> {
@@ -158,26 +172,76 @@ fn config_neighbors(d: &ParsedDevice) -> BTreeSet<(String, String, u32)> {
         .collect()
 }
 
+/// Written past the test harness's output capture, so that it is always seen.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// A lab as olav imports it.
+struct Lab {
+    parsed: olav::import::ParsedSnapshot,
+    /// Addresses configured on devices whose vendor olav does not parse yet: sessions
+    /// towards them cannot be judged (olav cannot see the far end).
+    unparsed_addresses: BTreeSet<String>,
+}
+
+/// Imports a lab; files of a vendor olav recognises but does not parse yet are named
+/// (never passed over silently), any other skipped file is a failure.
+fn parse_lab(lab: &Path, failures: &mut Vec<String>) -> Lab {
+    let snap = Snapshot::from_dir(lab).expect("snapshot readable");
+    let parsed = parse_snapshot(&snap).expect("parses");
+    let name = lab.file_name().unwrap_or_default().to_string_lossy();
+    let mut not_parsed_yet = 0;
+    let mut unparsed_addresses = BTreeSet::new();
+    for s in &parsed.skipped {
+        let text = snap
+            .configs
+            .iter()
+            .find(|f| f.path == s.file)
+            .and_then(|f| olav::import::parse::decode(&f.bytes).ok());
+        let vendor = text
+            .as_ref()
+            .and_then(|t| match olav::import::parse::detect(t) {
+                Err(NotAConfig::UnsupportedVendor(v)) => Some(v),
+                _ => None,
+            });
+        match (vendor, text) {
+            (Some(v), Some(text)) => {
+                not_parsed_yet += 1;
+                say(&format!("SKIPPED {name}/{}: {v}, not parsed yet", s.file));
+                // Junos `… family inet address A/len`.
+                for w in text.lines().filter_map(|l| l.split(" address ").nth(1)) {
+                    if let Some(a) = w.split(['/', ' ', ';']).next() {
+                        unparsed_addresses.insert(a.to_owned());
+                    }
+                }
+            }
+            _ => failures.push(format!("{name}: skipped {s}")),
+        }
+    }
+    if parsed.devices.len() + not_parsed_yet != snap.configs.len() {
+        failures.push(format!(
+            "{name}: {} configs, {} devices imported, {not_parsed_yet} not parsed yet",
+            snap.configs.len(),
+            parsed.devices.len()
+        ));
+    }
+    Lab {
+        parsed,
+        unparsed_addresses,
+    }
+}
+
 #[test]
 fn every_corpus_config_imports_and_agrees_with_show_output() {
     let Some(root) = corpus() else { return };
     let mut checked_interfaces = 0;
     let mut checked_neighbors = 0;
+    let mut checked_local_as = 0;
+    let mut failures = Vec::new();
     for lab in labs(&root) {
-        let snap = Snapshot::from_dir(&lab).expect("snapshot readable");
-        let parsed = parse_snapshot(&snap).expect("parses");
-        assert!(
-            parsed.skipped.is_empty(),
-            "{}: skipped {:?}",
-            lab.display(),
-            parsed.skipped
-        );
-        assert_eq!(
-            parsed.devices.len(),
-            snap.configs.len(),
-            "{}",
-            lab.display()
-        );
+        let parsed = parse_lab(&lab, &mut failures).parsed;
         for d in &parsed.devices {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
             let show = lab.join("show").join(folder);
@@ -207,27 +271,58 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
                     .filter(|(n, _)| d.config.interfaces.iter().any(|i| &i.name == n))
                     .cloned()
                     .collect();
-                assert_eq!(configured, shown_here, "{ctx}: interface addresses");
+                if configured != shown_here {
+                    failures.push(format!(
+                        "{ctx}: interface addresses: config only {:?}, show only {:?}",
+                        configured.difference(&shown_here).collect::<Vec<_>>(),
+                        shown_here.difference(&configured).collect::<Vec<_>>()
+                    ));
+                }
                 for name in &shown.names {
                     let physical = !name.contains('.')
                         && !name.starts_with("Vlan")
                         && !name.starts_with("Null");
-                    if physical && !name.starts_with("Tunnel") {
-                        assert!(
-                            d.config.interfaces.iter().any(|i| &i.name == name),
-                            "{ctx}: {name} shown but not imported"
-                        );
+                    if physical
+                        && !name.starts_with("Tunnel")
+                        && !d.config.interfaces.iter().any(|i| &i.name == name)
+                    {
+                        failures.push(format!("{ctx}: {name} shown but not imported"));
                     }
                 }
                 checked_interfaces += configured.len();
             }
-            if let Some(shown) = shown_neighbors(&show) {
-                assert_eq!(config_neighbors(d), shown, "{ctx}: BGP neighbors");
+            if let Some((shown, shown_local)) = shown_neighbors(&show) {
+                for ((vrf, peer), shown_as) in &shown_local {
+                    let configured_as = d.config.bgp.as_ref().and_then(|b| {
+                        b.neighbors
+                            .iter()
+                            .find(|n| {
+                                n.peer.to_string() == *peer
+                                    && n.vrf.as_deref().unwrap_or("default") == vrf
+                            })
+                            .and_then(|n| b.presented_as(n).first().copied())
+                    });
+                    if configured_as != Some(*shown_as) {
+                        failures.push(format!(
+                            "{ctx}: BGP {vrf} {peer}: local AS {configured_as:?} in the config, {shown_as} shown"
+                        ));
+                    }
+                    checked_local_as += 1;
+                }
+                let configured = config_neighbors(d);
+                if configured != shown {
+                    failures.push(format!(
+                        "{ctx}: BGP neighbors: config only {:?}, show only {:?}",
+                        configured.difference(&shown).collect::<Vec<_>>(),
+                        shown.difference(&configured).collect::<Vec<_>>()
+                    ));
+                }
                 checked_neighbors += shown.len();
             }
         }
     }
-    eprintln!("corpus: {checked_interfaces} interface addresses and {checked_neighbors} BGP neighbors agree with show output");
+    say(&format!("corpus: {checked_interfaces} interface addresses, {checked_neighbors} BGP neighbors and {checked_local_as} local AS numbers compared with show output"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked_interfaces > 50 && checked_neighbors > 10);
 }
 
@@ -291,9 +386,13 @@ fn static_checks_are_precise_on_the_corpus() {
     use olav::checks::{self, model::Model};
     let Some(root) = corpus() else { return };
     let mut established_checked = 0;
+    let mut failures = Vec::new();
     for lab in labs(&root) {
         let tmp = tempfile::tempdir().expect("tempdir");
-        let parsed = parse_snapshot(&Snapshot::from_dir(&lab).expect("snapshot")).expect("parses");
+        let Lab {
+            parsed,
+            unparsed_addresses,
+        } = parse_lab(&lab, &mut failures);
         let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
         db.import(&parsed).expect("import");
         let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
@@ -301,16 +400,27 @@ fn static_checks_are_precise_on_the_corpus() {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
             let up = established(&lab.join("show").join(folder));
             for s in f.bgp.iter().filter(|s| s.node == d.hostname) {
+                if unparsed_addresses.contains(&s.remote_ip) {
+                    say(&format!(
+                        "NOT JUDGED {}: {} → {}: the peer's config is of a vendor not parsed yet",
+                        lab.file_name().unwrap_or_default().to_string_lossy(),
+                        s.node,
+                        s.remote_ip
+                    ));
+                    continue;
+                }
                 if up.contains(&(s.vrf.clone(), s.remote_ip.clone())) {
                     established_checked += 1;
-                    assert!(
-                        !s.is_problem(),
-                        "{}: {} → {} is Established on the device but flagged {}",
-                        lab.display(),
-                        s.node,
-                        s.remote_ip,
-                        s.configured_status.as_str()
-                    );
+                    if s.is_problem() {
+                        failures.push(format!(
+                            "{}: {} → {} (vrf {}) is Established on the device but flagged {}",
+                            lab.file_name().unwrap_or_default().to_string_lossy(),
+                            s.node,
+                            s.remote_ip,
+                            s.vrf,
+                            s.configured_status.as_str()
+                        ));
+                    }
                 }
             }
         }
@@ -331,15 +441,20 @@ fn static_checks_are_precise_on_the_corpus() {
                     || l.starts_with("ip community-list "))
                     && w.contains(&r.ref_name.as_str())
             });
-            assert!(
-                !defines,
-                "{}: {} {} is reported undefined but the config defines it",
-                lab.display(),
-                r.struct_type,
-                r.ref_name
-            );
+            if defines {
+                failures.push(format!(
+                    "{}: {} {} is reported undefined but the config defines it",
+                    lab.display(),
+                    r.struct_type,
+                    r.ref_name
+                ));
+            }
         }
     }
-    eprintln!("corpus: {established_checked} Established sessions, none flagged incompatible");
+    say(&format!(
+        "corpus: {established_checked} Established sessions checked, {} flagged",
+        failures.len()
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(established_checked >= 20);
 }

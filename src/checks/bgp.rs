@@ -120,13 +120,27 @@ impl Session {
 /// What a device offers as the far end of a session.
 struct End<'a> {
     dev: usize,
+    vrf: String,
     n: &'a BgpNeighbor,
-    local_as: Option<u32>,
+    /// The AS numbers the device presents to this neighbor.
+    local_as: Vec<u32>,
     local_ip: Option<IpAddr>,
 }
 
-/// Address → (device, interface, vrf) for active, non-virtual addresses.
-type Owners = HashMap<(IpAddr, String), Vec<(usize, String)>>;
+/// Where an address is owned: device, interface, VRF.
+struct Owner {
+    dev: usize,
+    iface: String,
+    vrf: String,
+}
+
+/// Address → its owners (active interfaces, non-virtual addresses), in every VRF: VRF
+/// names are device-local, so a peering may cross from one VRF name to another.
+type Owners = HashMap<IpAddr, Vec<Owner>>;
+
+fn vrf_name(v: &Option<String>) -> String {
+    v.clone().unwrap_or_else(|| "default".into())
+}
 
 fn owners(m: &Model) -> Owners {
     let mut o: Owners = HashMap::new();
@@ -137,14 +151,20 @@ fn owners(m: &Model) -> Owners {
                 .iter()
                 .filter(|a| a.kind != AddressKind::Virtual)
             {
-                let vrf = i.vrf.clone().unwrap_or_else(|| "default".into());
-                o.entry((a.address.addr(), vrf))
-                    .or_default()
-                    .push((di, i.name.clone()));
+                o.entry(a.address.addr()).or_default().push(Owner {
+                    dev: di,
+                    iface: i.name.clone(),
+                    vrf: vrf_name(&i.vrf),
+                });
             }
         }
     }
     o
+}
+
+fn owns(own: &Owners, ip: IpAddr, dev: usize, vrf: &str) -> bool {
+    own.get(&ip)
+        .is_some_and(|v| v.iter().any(|o| o.dev == dev && o.vrf == vrf))
 }
 
 /// The local interface and IP of a peering, or the status saying why there is none.
@@ -173,7 +193,7 @@ fn local_end(
                 .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4() == peer_v4)
         });
         return match addr {
-            Some(a) if own.contains_key(&(a.address.addr(), vrf)) => Ok((None, a.address.addr())),
+            Some(a) if owns(own, a.address.addr(), di, &vrf) => Ok((None, a.address.addr())),
             _ => Err(Status::InvalidLocalIp),
         };
     }
@@ -200,8 +220,8 @@ fn local_end(
     })
 }
 
-fn session_type(local_as: u32, remote_as: u32, n: &BgpNeighbor) -> SessionType {
-    if local_as == remote_as {
+fn session_type(local_as: &[u32], remote_as: u32, n: &BgpNeighbor) -> SessionType {
+    if local_as.contains(&remote_as) {
         SessionType::Ibgp
     } else if n.ebgp_multihop.is_some() {
         SessionType::EbgpMultihop
@@ -218,22 +238,20 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
     for (di, d) in m.devices.iter().enumerate() {
         let Some(bgp) = &d.config.bgp else { continue };
         for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
-            let (Some(la), Some(ra)) = (bgp.local_as, n.peer_asn) else {
-                ends.push(End {
-                    dev: di,
-                    n,
-                    local_as: bgp.local_as,
-                    local_ip: None,
-                });
-                continue;
+            let local_as = bgp.presented_as(n);
+            let local_ip = match n.peer_asn {
+                Some(ra) if !local_as.is_empty() => {
+                    local_end(m, di, n, session_type(&local_as, ra, n), &own)
+                        .ok()
+                        .map(|(_, ip)| ip)
+                }
+                _ => None,
             };
-            let local_ip = local_end(m, di, n, session_type(la, ra, n), &own)
-                .ok()
-                .map(|(_, ip)| ip);
             ends.push(End {
                 dev: di,
+                vrf: vrf_name(&n.vrf),
                 n,
-                local_as: bgp.local_as,
+                local_as,
                 local_ip,
             });
         }
@@ -242,11 +260,12 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
     for (di, d) in m.devices.iter().enumerate() {
         let Some(bgp) = &d.config.bgp else { continue };
         for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
-            let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
+            let vrf = vrf_name(&n.vrf);
+            let la = bgp.presented_as(n);
             let mut row = Session {
                 node: d.hostname.clone(),
                 vrf: vrf.clone(),
-                local_as: bgp.local_as,
+                local_as: la.first().copied(),
                 local_interface: None,
                 local_ip: None,
                 remote_as: n.peer_asn,
@@ -256,7 +275,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                 session_type: None,
                 configured_status: Status::UniqueMatch,
             };
-            let Some(la) = bgp.local_as else {
+            if la.is_empty() {
                 row.configured_status = Status::NoLocalAs;
                 out.push(row);
                 continue;
@@ -266,7 +285,11 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                 out.push(row);
                 continue;
             };
-            let stype = session_type(la, ra, n);
+            let stype = session_type(&la, ra, n);
+            // Both ends agree on each other's AS numbers.
+            let as_compatible = |e: &End<'_>| {
+                e.n.peer_asn.is_some_and(|a| la.contains(&a)) && e.local_as.contains(&ra)
+            };
             row.session_type = Some(stype);
             match &n.peer {
                 BgpPeer::ListenRange(range) => {
@@ -281,12 +304,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                             .interfaces
                             .iter()
                             .any(|i| i.addresses.iter().any(|a| a.address.addr() == *back));
-                        if e.dev != di
-                            && range.contains(&rip)
-                            && points_back
-                            && e.n.peer_asn == Some(la)
-                            && e.local_as == Some(ra)
-                        {
+                        if e.dev != di && range.contains(&rip) && points_back && as_compatible(e) {
                             any = true;
                             let mut r = row.clone();
                             r.remote_node = Some(m.devices[e.dev].hostname.clone());
@@ -312,24 +330,34 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     };
                     row.local_interface = lif;
                     row.local_ip = Some(lip.to_string());
-                    let Some(remotes) = own.get(&(*peer, vrf.clone())).filter(|r| !r.is_empty())
-                    else {
+                    let Some(remotes) = own.get(peer).filter(|r| !r.is_empty()) else {
                         row.configured_status = Status::UnknownRemote;
                         out.push(row);
                         continue;
                     };
-                    row.remote_node = Some(m.devices[remotes[0].0].hostname.clone());
-                    row.remote_interface = Some(remotes[0].1.clone());
-                    let compatible: Vec<&End<'_>> = ends
+                    // Candidates sit in a VRF where their device owns the peer address,
+                    // point back at our local address, and agree on the AS numbers.
+                    let mut compatible: Vec<&End<'_>> = ends
                         .iter()
-                        .filter(|e| remotes.iter().any(|(rd, _)| *rd == e.dev))
+                        .filter(|e| remotes.iter().any(|o| o.dev == e.dev && o.vrf == e.vrf))
                         .filter(|e| match &e.n.peer {
                             BgpPeer::Address(a) => *a == lip,
                             BgpPeer::ListenRange(r) => r.contains(&lip),
                         })
-                        .filter(|e| e.n.peer_asn == Some(la) && e.local_as == Some(ra))
+                        .filter(|e| as_compatible(e))
                         .filter(|e| e.local_ip.is_none_or(|ip| ip == *peer))
                         .collect();
+                    // The same address pair reused once per VRF (MLAG peers peering per
+                    // VRF over per-VRF SVIs): the session in the same-named VRF is the one.
+                    if compatible.len() > 1 && compatible.iter().any(|e| e.vrf == vrf) {
+                        compatible.retain(|e| e.vrf == vrf);
+                    }
+                    let owner = compatible
+                        .first()
+                        .and_then(|e| remotes.iter().find(|o| o.dev == e.dev && o.vrf == e.vrf))
+                        .unwrap_or(&remotes[0]);
+                    row.remote_node = Some(m.devices[owner.dev].hostname.clone());
+                    row.remote_interface = Some(owner.iface.clone());
                     row.configured_status = match compatible.len() {
                         0 => Status::HalfOpen,
                         1 => Status::UniqueMatch,

@@ -233,6 +233,16 @@ fn bgp_line(
         // Only the default VRF's router-id is the device's.
         ["bgp", "router-id", id] | ["router-id", id] if vrf.is_none() => bgp.router_id(dev, id, no),
         ["no", "bgp", "default", "ipv4-unicast"] => bgp.disable_default_ipv4(),
+        ["bgp", "confederation", "identifier", id] | ["confederation", "identifier", id]
+            if vrf.is_none() =>
+        {
+            bgp.confederation_id(dev, id, no)
+        }
+        ["bgp", "confederation", "peers", peers @ ..] | ["confederation", "peers", peers @ ..]
+            if vrf.is_none() =>
+        {
+            bgp.confederation_peers(dev, peers, no)
+        }
         ["bgp", "listen", "range", rest @ ..] => bgp.listen_range(dev, vrf, rest, no),
         ["address-family", rest @ ..] => {
             let vrf = match rest.iter().position(|x| *x == "vrf") {

@@ -463,6 +463,8 @@ struct Settings {
     route_map_in: Option<String>,
     route_map_out: Option<String>,
     ebgp_multihop: Option<u32>,
+    local_as: Option<u32>,
+    dual_as: bool,
     shutdown: bool,
     address_families: Vec<String>,
 }
@@ -483,6 +485,10 @@ impl Settings {
             self.route_map_out.clone_from(&g.route_map_out);
         }
         self.ebgp_multihop = self.ebgp_multihop.or(g.ebgp_multihop);
+        if self.local_as.is_none() {
+            self.local_as = g.local_as;
+            self.dual_as = g.dual_as;
+        }
         self.shutdown |= g.shutdown;
         for af in &g.address_families {
             if !self.address_families.contains(af) {
@@ -550,6 +556,34 @@ impl BgpBuilder {
                 }
             }
             Err(_) => dev.warn(line, format!("router-id: '{id}' is not an address")),
+        }
+    }
+
+    /// `bgp confederation identifier X` (IOS, EOS) / `confederation identifier X` (NX-OS).
+    pub fn confederation_id(&mut self, dev: &mut DeviceConfig, id: &str, line: u32) {
+        match (parse_asn(id), &mut self.process) {
+            (Some(a), Some(p)) => p.confederation_id = Some(a),
+            (None, _) => dev.warn(
+                line,
+                format!("confederation identifier: '{id}' is not an AS number"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// `bgp confederation peers A B …` / `confederation peers A B …` (lines add up).
+    pub fn confederation_peers(&mut self, dev: &mut DeviceConfig, peers: &[&str], line: u32) {
+        for id in peers {
+            match (parse_asn(id), &mut self.process) {
+                (Some(a), Some(p)) if !p.confederation_peers.contains(&a) => {
+                    p.confederation_peers.push(a);
+                }
+                (None, _) => dev.warn(
+                    line,
+                    format!("confederation peers: '{id}' is not an AS number"),
+                ),
+                _ => {}
+            }
         }
     }
 
@@ -747,6 +781,18 @@ impl BgpBuilder {
                     line,
                 );
             }
+            // IOS `local-as N [no-prepend [replace-as [dual-as]]]`, EOS `local-as N
+            // no-prepend replace-as`, NX-OS `local-as N [no-prepend [replace-as [dual-as]]]`.
+            ["local-as", asn, rest @ ..] => match parse_asn(asn) {
+                Some(a) => {
+                    s.local_as = Some(a);
+                    s.dual_as = rest.contains(&"dual-as");
+                }
+                None => dev.warn(
+                    line,
+                    format!("neighbor {id} local-as: '{asn}' is not an AS number"),
+                ),
+            },
             ["ebgp-multihop"] => s.ebgp_multihop = Some(255),
             ["ebgp-multihop", ttl] => match ttl.parse() {
                 Ok(t) => s.ebgp_multihop = Some(t),
@@ -801,6 +847,8 @@ impl BgpBuilder {
             n.route_map_in = s.route_map_in;
             n.route_map_out = s.route_map_out;
             n.ebgp_multihop = s.ebgp_multihop;
+            n.local_as = s.local_as;
+            n.dual_as = s.dual_as;
             n.shutdown = s.shutdown;
             n.address_families = s.address_families;
             process.neighbors.push(n);

@@ -50,6 +50,9 @@ pub enum NotAConfig {
     /// A RANCID content type olav has no parser for.
     #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos)")]
     UnsupportedRancidType(String),
+    /// A configuration of a vendor olav recognises but does not parse yet.
+    #[error("{0} configuration: olav does not parse this vendor yet (supported: Cisco IOS/IOS-XE, Arista EOS, Cisco NX-OS)")]
+    UnsupportedVendor(&'static str),
     /// Nothing in the text looks like device configuration.
     #[error("no device configuration found (no hostname, interface or router lines)")]
     NoConfigLines,
@@ -66,11 +69,17 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     let first = text.lines().next().unwrap_or("");
     if let Some(kind) = first.trim().strip_prefix("!RANCID-CONTENT-TYPE:") {
         let kind = kind.trim().to_ascii_lowercase();
+        if matches!(kind.as_str(), "juniper" | "junos") {
+            return Err(NotAConfig::UnsupportedVendor(JUNOS));
+        }
         return PARSERS
             .iter()
             .find(|p| p.rancid_types().contains(&kind.as_str()))
             .map(|p| p.vendor())
             .ok_or(NotAConfig::UnsupportedRancidType(kind));
+    }
+    if looks_like_junos(text) {
+        return Err(NotAConfig::UnsupportedVendor(JUNOS));
     }
     let mut scores = [0u32; 3];
     let mut generic = 0u32;
@@ -120,6 +129,20 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     }
 }
 
+const JUNOS: &str = "Juniper Junos";
+
+/// Junos configurations, in `display set` form or the hierarchical brace form, name the
+/// host with `system host-name` and close statements with `;` — no Cisco-style config does.
+fn looks_like_junos(text: &str) -> bool {
+    text.lines().take(DETECT_LINES).any(|l| {
+        let l = l.trim();
+        l.starts_with("set system host-name ")
+            || l.starts_with("set interfaces ")
+            || (l.starts_with("host-name ") && l.ends_with(';'))
+            || l == "system {"
+    })
+}
+
 /// Reads bytes as configuration text: refuses binary data, tolerates stray non-UTF-8
 /// bytes in descriptions and banners.
 pub fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, NotAConfig> {
@@ -149,7 +172,11 @@ mod tests {
         );
         assert_eq!(
             detect("!RANCID-CONTENT-TYPE: juniper\nhostname x\n"),
-            Err(NotAConfig::UnsupportedRancidType("juniper".into()))
+            Err(NotAConfig::UnsupportedVendor(JUNOS))
+        );
+        assert_eq!(
+            detect("!RANCID-CONTENT-TYPE: fortigate\nhostname x\n"),
+            Err(NotAConfig::UnsupportedRancidType("fortigate".into()))
         );
     }
 
@@ -176,6 +203,12 @@ mod tests {
             Err(NotAConfig::NoConfigLines)
         );
         assert_eq!(detect("  \n\n"), Err(NotAConfig::Empty));
+        for junos in [
+            "set version 25.4R1.12\nset system host-name pe1\n",
+            "## Last commit\nversion 12.1;\nsystem {\n    host-name r1;\n}\n",
+        ] {
+            assert_eq!(detect(junos), Err(NotAConfig::UnsupportedVendor(JUNOS)));
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod fsutil;
 pub mod fuzzy;
 pub mod ifname;
 pub mod import;
+pub mod language;
 pub mod model;
 pub mod output;
 pub mod plan;

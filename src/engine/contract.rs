@@ -2,7 +2,8 @@
 //!
 //! `PLAN_PATH: <path>` names the plan (the artifact passed on), `REPORT_PATH: <path>` a
 //! report, `VERDICT: PASS|WARN|FAIL|UNVERIFIED` the step's verdict, and
-//! `CLARIFY: <question>` says the request needs clarification.
+//! `CLARIFY: <question>` says the request needs clarification, each `CANDIDATE: <answer>`
+//! one of its candidate answers.
 
 /// Contract keys.
 pub const PLAN_PATH: &str = "PLAN_PATH:";
@@ -12,6 +13,8 @@ pub const REPORT_PATH: &str = "REPORT_PATH:";
 pub const VERDICT: &str = "VERDICT:";
 /// Clarification key.
 pub const CLARIFY: &str = "CLARIFY:";
+/// One candidate answer to the clarification (repeated, in order).
+pub const CANDIDATE: &str = "CANDIDATE:";
 
 /// Verdicts a reply may give.
 pub const VERDICTS: &[&str] = &["PASS", "WARN", "FAIL", "UNVERIFIED"];
@@ -27,6 +30,8 @@ pub struct Contract {
     pub verdict: Option<String>,
     /// A clarification question.
     pub clarify: Option<String>,
+    /// The clarification's candidate answers, in order.
+    pub candidates: Vec<String>,
 }
 
 impl Contract {
@@ -48,6 +53,8 @@ impl Contract {
                 }
             } else if let Some(v) = value(CLARIFY) {
                 c.clarify = Some(v);
+            } else if let Some(v) = value(CANDIDATE).filter(|v| !v.is_empty()) {
+                c.candidates.push(v);
             }
         }
         c

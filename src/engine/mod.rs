@@ -91,6 +91,17 @@ pub struct RunOutcome {
     pub answer: String,
     /// The breaker signature that stopped the run, if it did.
     pub stopped_by: Option<String>,
+    /// The question the request needs answered first, with its candidates.
+    pub clarification: Option<Clarification>,
+}
+
+/// A question back to the user, as data.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Clarification {
+    /// The question (or the refusal, for what olav cannot plan).
+    pub question: String,
+    /// Candidate answers, in order (may be empty).
+    pub candidates: Vec<String>,
 }
 
 impl RunOutcome {
@@ -184,6 +195,7 @@ impl Engine<'_> {
         let mut artifact: Option<String> = None;
         let mut stopped_by: Option<String> = None;
         let mut needs_input = false;
+        let mut clarification: Option<Clarification> = None;
         for (i, step) in wf.steps.iter().enumerate() {
             let seq = i + 1;
             let header = wf
@@ -245,6 +257,12 @@ impl Engine<'_> {
                         rec.artifact = c.plan_path.clone();
                         rec.verdict = c.verdict.clone();
                         needs_input = c.clarify.is_some();
+                        if let Some(question) = c.clarify.clone() {
+                            clarification = Some(Clarification {
+                                question,
+                                candidates: c.candidates.clone(),
+                            });
+                        }
                         artifact = c.plan_path;
                         rec.reply = Some(reply);
                         rec.error = None;
@@ -295,6 +313,7 @@ impl Engine<'_> {
             steps,
             answer: String::new(),
             stopped_by,
+            clarification,
         };
         outcome.answer = assemble(&outcome);
         recorder.finish(&outcome);

@@ -70,6 +70,9 @@ pub struct Header {
     pub created: String,
     /// The request it answers.
     pub request: String,
+    /// olav's reading of the request ("Understood: …"), shown first.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub understood: String,
 }
 
 /// A fenced configuration block labelled with its device.
@@ -158,6 +161,9 @@ impl Plan {
         let mut s = String::from("---\n");
         s.push_str(&crate::yaml::to_string(&self.header).unwrap_or_default());
         s.push_str("---\n\n");
+        if !self.header.understood.is_empty() {
+            let _ = writeln!(s, "> {}\n", self.header.understood);
+        }
         let _ = writeln!(s, "# {}\n", self.title);
         for section in SECTIONS {
             let _ = writeln!(s, "## {section}\n");
@@ -334,6 +340,7 @@ mod tests {
                 state_version: 4,
                 created: "2026-11-30T10:00:00Z".into(),
                 request: "Decommission alpha-br-3560: what do we lose?".into(),
+                understood: "Understood: decommission alpha-br-3560".into(),
             },
             title: "Decommission alpha-br-3560".into(),
             summary: "Remove it.\n\n- point one".into(),

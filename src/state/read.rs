@@ -137,6 +137,22 @@ impl StateDb {
         self.table(kind.sql(), device)
     }
 
+    /// A device's stored running configuration, as imported.
+    pub fn config_text(&self, hostname: &str) -> Result<Option<String>, StateError> {
+        use rusqlite::OptionalExtension;
+        self.conn()
+            .query_row(
+                "SELECT config_text FROM device_config WHERE hostname = ?1",
+                [hostname],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|source| StateError::Sqlite {
+                path: self.path().to_path_buf(),
+                source,
+            })
+    }
+
     /// Whether a device exists.
     pub fn has_device(&self, hostname: &str) -> Result<bool, StateError> {
         self.conn

@@ -77,9 +77,7 @@ fn is_spaced_script(word: &str) -> bool {
         .all(|c| c.is_ascii() || c.is_alphabetic() && !is_cjk(c))
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
-}
+use crate::language::is_cjk;
 
 /// The form under which a keyword is compared (for conflict detection too).
 pub fn normalise_keyword(k: &str) -> String {
@@ -122,8 +120,10 @@ fn matches(w: &Workflow, toks: &[String], lower: &str) -> Vec<String> {
 
 /// Routes a request.
 pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
-    let toks = tokens(request);
-    let lower = request.to_lowercase();
+    // Chinese keywords match the request as written, English ones its normalised form.
+    let normalised = crate::language::normalise(request);
+    let toks = tokens(&normalised);
+    let lower = format!("{} {}", request.to_lowercase(), normalised.to_lowercase());
     let mut hits: Vec<Candidate<'a>> = catalog
         .workflows
         .iter()

@@ -69,6 +69,23 @@ pub struct Bgp {
     pub route_map_out: Option<String>,
 }
 
+/// A static route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    /// Device.
+    pub hostname: String,
+    /// VRF.
+    pub vrf: String,
+    /// Destination.
+    pub prefix: IpNet,
+    /// Next-hop address.
+    pub next_hop: Option<std::net::IpAddr>,
+    /// Exit interface.
+    pub next_hop_interface: Option<String>,
+    /// Administrative distance, when configured.
+    pub distance: Option<u32>,
+}
+
 pub use crate::model::LinkEnds;
 
 /// The facts.
@@ -88,6 +105,10 @@ pub struct Facts {
     pub state_version: i64,
     /// Every address configured on an interface of the network.
     pub owned: std::collections::HashSet<String>,
+    /// Static routes.
+    pub routes: Vec<Route>,
+    /// Devices that run OSPF.
+    pub ospf: std::collections::HashSet<String>,
 }
 
 impl Facts {
@@ -210,6 +231,43 @@ impl Facts {
             }
         }
         let mut st = conn
+            .prepare("SELECT DISTINCT hostname FROM ospf_network")
+            .map_err(e)?;
+        for row in st.query_map([], |r| r.get::<_, String>(0)).map_err(e)? {
+            f.ospf.insert(row.map_err(e)?);
+        }
+        let mut st = conn
+            .prepare(
+                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance
+                 FROM static_route ORDER BY hostname, source_line",
+            )
+            .map_err(e)?;
+        for row in st
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<u32>>(5)?,
+                ))
+            })
+            .map_err(e)?
+        {
+            let (hostname, vrf, prefix, nh, nhi, distance) = row.map_err(e)?;
+            if let Ok(prefix) = prefix.parse::<IpNet>() {
+                f.routes.push(Route {
+                    hostname,
+                    vrf,
+                    prefix,
+                    next_hop: nh.and_then(|n| n.parse().ok()),
+                    next_hop_interface: nhi,
+                    distance,
+                });
+            }
+        }
+        let mut st = conn
             .prepare(
                 "SELECT hostname, vrf, local_as, peer_address, peer_asn, description, local_ip, update_source, peer_group, route_map_in, route_map_out
                  FROM bgp_session WHERE peer_address IS NOT NULL ORDER BY hostname, source_line",
@@ -241,6 +299,33 @@ impl Facts {
     /// Whether an address belongs to a device of the network.
     pub fn owns(&self, addr: &str) -> bool {
         self.owned.contains(addr)
+    }
+
+    /// The providers (external peers by AS) `device` has sessions to, with a name each.
+    pub fn providers_of(&self, device: &str) -> Vec<(String, u32)> {
+        let mut out: Vec<(String, u32)> = Vec::new();
+        for s in self.external_sessions().filter(|s| s.hostname == device) {
+            if let Some(a) = s.peer_asn {
+                if !out.iter().any(|(_, x)| *x == a) {
+                    out.push((self.peer_name(a), a));
+                }
+            }
+        }
+        out
+    }
+
+    /// A provider's name: the first word of a session description to its AS, else `AS<n>`.
+    pub fn peer_name(&self, asn: u32) -> String {
+        self.external_sessions()
+            .filter(|s| s.peer_asn == Some(asn))
+            .find_map(|s| {
+                s.description
+                    .as_deref()?
+                    .split_whitespace()
+                    .next()
+                    .map(str::to_owned)
+            })
+            .unwrap_or_else(|| format!("AS{asn}"))
     }
 
     /// Sessions to peers outside the network.

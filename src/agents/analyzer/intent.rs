@@ -20,6 +20,19 @@ pub struct Peer {
     pub sessions: Vec<(String, String)>,
 }
 
+/// A provider the network has no session to yet, as the request describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPeer {
+    /// Name as the request gives it.
+    pub name: String,
+    /// Its AS.
+    pub asn: u32,
+    /// The link subnet the provider assigned (host bits set: our address).
+    pub link: IpNet,
+    /// The interface to use, when the request names one.
+    pub interface: Option<String>,
+}
+
 /// A change to an interface.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IfChange {
@@ -33,6 +46,21 @@ pub enum IfChange {
     NoShutdown,
     /// New MTU.
     Mtu(u32),
+    /// Remove the description.
+    NoDescription,
+}
+
+impl std::fmt::Display for IfChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IfChange::Description(d) => write!(f, "description → \"{d}\""),
+            IfChange::Address(a) => write!(f, "address → {a}"),
+            IfChange::Shutdown => f.write_str("shutdown"),
+            IfChange::NoShutdown => f.write_str("no shutdown"),
+            IfChange::Mtu(m) => write!(f, "MTU → {m}"),
+            IfChange::NoDescription => f.write_str("remove the description"),
+        }
+    }
 }
 
 /// What the request asks for.
@@ -56,6 +84,33 @@ pub enum Intent {
         /// Changes.
         changes: Vec<IfChange>,
     },
+    /// Add an eBGP peering to a provider the network has no session to yet.
+    AddPeering {
+        /// Device.
+        device: String,
+        /// The provider.
+        peer: NewPeer,
+    },
+    /// Remove one BGP session (by neighbor address) from a device.
+    RemoveSession {
+        /// Device.
+        device: String,
+        /// Neighbor address.
+        peer: String,
+        /// The neighbor's AS.
+        peer_asn: Option<u32>,
+        /// The device at the far end, when it is in the network.
+        peer_device: Option<String>,
+    },
+    /// Remove a static route.
+    RemoveStaticRoute {
+        /// Device.
+        device: String,
+        /// Destination.
+        prefix: IpNet,
+        /// Next hop (None: every route to the prefix on the device — there is exactly one).
+        next_hop: Option<IpAddr>,
+    },
     /// Add a static route.
     AddStaticRoute {
         /// Device.
@@ -65,10 +120,10 @@ pub enum Intent {
         /// Next hop.
         next_hop: IpAddr,
     },
-    /// Decommission a device.
+    /// Decommission one or several devices.
     DecommissionDevice {
-        /// Device.
-        device: String,
+        /// Devices, in the order named.
+        devices: Vec<String>,
     },
     /// Decommission an interface.
     DecommissionInterface {
@@ -105,6 +160,106 @@ pub enum Resolution {
         /// Candidates (may be empty).
         candidates: Vec<String>,
     },
+    /// A request olav understands but cannot plan: never a different plan instead.
+    Refuse {
+        /// What was asked, in words (`BGP local-preference`).
+        what: String,
+    },
+}
+
+impl Intent {
+    /// Whether the intent removes something (the decommission-impact family).
+    pub fn is_removal(&self) -> bool {
+        matches!(
+            self,
+            Intent::DecommissionDevice { .. }
+                | Intent::DecommissionInterface { .. }
+                | Intent::DecommissionLink { .. }
+                | Intent::DecommissionPeer { .. }
+                | Intent::RemoveSession { .. }
+                | Intent::RemoveStaticRoute { .. }
+        )
+    }
+
+    /// The reading of the request in one line, shown before anything else.
+    pub fn reading(&self) -> String {
+        let body = match self {
+            Intent::AddUplink {
+                device,
+                peer,
+                redundant,
+            } => format!(
+                "add a {}eBGP uplink from {device} to {} (AS{})",
+                if *redundant { "redundant " } else { "" },
+                peer.name,
+                peer.asn
+            ),
+            Intent::AddPeering { device, peer } => format!(
+                "add an eBGP peering from {device} to the new provider {} (AS{}) on link {}{}",
+                peer.name,
+                peer.asn,
+                peer.link,
+                peer.interface
+                    .as_ref()
+                    .map(|i| format!(" via {i}"))
+                    .unwrap_or_default()
+            ),
+            Intent::ModifyInterface {
+                device,
+                interface,
+                changes,
+            } => format!(
+                "change {device} {interface}: {}",
+                changes
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Intent::AddStaticRoute {
+                device,
+                prefix,
+                next_hop,
+            } => format!("add the static route {prefix} via {next_hop} on {device}"),
+            Intent::RemoveStaticRoute {
+                device,
+                prefix,
+                next_hop,
+            } => format!(
+                "remove the static route {prefix}{} on {device}",
+                next_hop.map(|n| format!(" via {n}")).unwrap_or_default()
+            ),
+            Intent::RemoveSession {
+                device,
+                peer,
+                peer_asn,
+                peer_device,
+            } => {
+                let asn = peer_asn
+                    .map(|a| format!("AS{a}"))
+                    .unwrap_or("AS unknown".into());
+                let far = match peer_device {
+                    Some(d) => format!(", to {d}"),
+                    None => ", external".to_owned(),
+                };
+                format!("remove the BGP session {device} → {peer} ({asn}{far})")
+            }
+            Intent::DecommissionDevice { devices } => {
+                format!("decommission {}", devices.join(" and "))
+            }
+            Intent::DecommissionInterface { device, interface } => {
+                format!("decommission {device} {interface}")
+            }
+            Intent::DecommissionLink { a, b } => {
+                format!("decommission the link {}:{} – {}:{}", a.0, a.1, b.0, b.1)
+            }
+            Intent::DecommissionPeer { device, peer } => format!(
+                "remove every BGP session from {device} to {} (AS{})",
+                peer.name, peer.asn
+            ),
+        };
+        format!("Understood: {body}")
+    }
 }
 
 fn clarify(question: impl Into<String>, candidates: Vec<String>) -> Resolution {
@@ -116,10 +271,80 @@ fn clarify(question: impl Into<String>, candidates: Vec<String>) -> Resolution {
 
 /// What the analyzer can plan, for requests it cannot.
 pub const CAN_PLAN: &[&str] = &[
-    "add an eBGP uplink / peering (redundant or not) to a named peer on a device",
-    "modify an interface: description, address, shutdown / no shutdown, MTU",
-    "add a static route: <prefix> via <next hop> on a device",
-    "decommission a device, an interface, a link or a BGP peer",
+    "add a (redundant) eBGP uplink to an existing provider, or a peering to a new provider (name and AS)",
+    "remove one BGP session (by neighbor address, provider name or AS) from a device",
+    "change an interface: shutdown / no shutdown, description, MTU, IP address",
+    "add or remove a static route: <prefix> via <next hop> on a device",
+    "decommission one or several devices, an interface, a link or a provider's sessions; \"what if X fails\"",
+];
+
+/// Topics olav recognises but cannot plan yet: (words that name it, how to say it).
+const UNSUPPORTED: &[(&[&str], &str)] = &[
+    (
+        &[
+            "local-preference",
+            "local-pref",
+            "localpref",
+            "local_preference",
+        ],
+        "BGP local-preference",
+    ),
+    (&["med", "multi-exit"], "BGP MED"),
+    (
+        &["weight", "prepend", "as-path", "community", "communities"],
+        "BGP path attributes (weight, AS-path, communities)",
+    ),
+    (
+        &["route-map", "prefix-list", "distribute-list"],
+        "routing policy (route-maps, prefix-lists)",
+    ),
+    (
+        &["password", "md5", "authentication"],
+        "BGP or routing-protocol authentication",
+    ),
+    (&["bfd"], "BFD"),
+    (&["timers", "keepalive", "holdtime"], "BGP timers"),
+    (
+        &["acl", "acls", "access-list", "access-group", "firewall"],
+        "ACLs and firewall rules",
+    ),
+    (
+        &["vlan", "vlans", "trunk", "switchport"],
+        "VLANs and switchport settings",
+    ),
+    (
+        &["ospf", "isis", "eigrp", "cost"],
+        "IGP settings (OSPF, IS-IS, EIGRP)",
+    ),
+    (
+        &["qos", "policy-map", "service-policy", "shaping", "policing"],
+        "QoS",
+    ),
+    (&["nat"], "NAT"),
+    (
+        &["hsrp", "vrrp", "standby", "glbp"],
+        "first-hop redundancy (HSRP, VRRP)",
+    ),
+    (&["spanning-tree", "stp"], "spanning tree"),
+    (&["speed", "duplex"], "interface speed and duplex"),
+    (&["vrf", "vrfs"], "VRFs"),
+    (
+        &["lacp", "channel-group", "port-channel", "lag"],
+        "port-channels",
+    ),
+    (
+        &[
+            "ntp", "snmp", "syslog", "logging", "aaa", "tacacs", "radius", "username",
+        ],
+        "management-plane settings",
+    ),
+    (
+        &["upgrade", "reload", "reboot", "firmware", "image"],
+        "software upgrades and reloads",
+    ),
+    (&["ipv6"], "IPv6 changes"),
+    (&["multicast", "pim", "igmp"], "multicast"),
+    (&["mpls", "ldp", "segment-routing"], "MPLS"),
 ];
 
 const DECOM_WORDS: &[&str] = &[
@@ -128,9 +353,7 @@ const DECOM_WORDS: &[&str] = &[
     "retire",
     "delete",
     "tear",
-    "退役",
-    "下线",
-    "拆除",
+    "unconfigure",
 ];
 const UPLINK_WORDS: &[&str] = &[
     "uplink",
@@ -141,16 +364,9 @@ const UPLINK_WORDS: &[&str] = &[
     "transit",
     "neighbor",
     "neighbour",
-    "上联",
+    "provider",
 ];
-const REDUNDANT_WORDS: &[&str] = &[
-    "redundant",
-    "second",
-    "additional",
-    "another",
-    "backup",
-    "冗余",
-];
+const REDUNDANT_WORDS: &[&str] = &["redundant", "second", "additional", "another", "backup"];
 
 /// Splits a request into tokens that keep hostnames, interfaces, addresses and prefixes whole.
 fn tokens(request: &str) -> Vec<String> {
@@ -328,11 +544,32 @@ fn peers(toks: &[String], facts: &Facts) -> Vec<Peer> {
                 asns.insert(n);
             }
         }
+        // Words every provider's description has name none of them.
+        const GENERIC: &[&str] = &[
+            "transit",
+            "peer",
+            "peering",
+            "provider",
+            "uplink",
+            "upstream",
+            "internet",
+            "isp",
+            "ebgp",
+            "bgp",
+            "circuit",
+            "link",
+            "session",
+            "the",
+            "and",
+            "for",
+            "redundant",
+        ];
         for s in &ext {
-            let named = s.description.as_deref().is_some_and(|d| {
-                d.split(|c: char| !c.is_alphanumeric())
-                    .any(|w| w.len() > 2 && w.eq_ignore_ascii_case(t))
-            });
+            let named = !GENERIC.contains(&lt.as_str())
+                && s.description.as_deref().is_some_and(|d| {
+                    d.split(|c: char| !c.is_alphanumeric())
+                        .any(|w| w.len() > 2 && w.eq_ignore_ascii_case(t))
+                });
             if named || s.peer == *t {
                 if let Some(a) = s.peer_asn {
                     asns.insert(a);
@@ -423,190 +660,572 @@ fn without_quotes(request: &str) -> String {
     }
 }
 
+/// The topic of an unsupported ask, when the request names one.
+fn unsupported(toks: &[String], lower: &str) -> Option<&'static str> {
+    if lower.contains("local preference") || lower.contains("local pref") {
+        return Some("BGP local-preference");
+    }
+    if lower.contains("access list") || lower.contains("spanning tree") {
+        return Some(if lower.contains("access") {
+            "ACLs and firewall rules"
+        } else {
+            "spanning tree"
+        });
+    }
+    UNSUPPORTED.iter().find_map(|(words, what)| {
+        toks.iter()
+            .any(|t| words.iter().any(|w| t.eq_ignore_ascii_case(w)))
+            .then_some(*what)
+    })
+}
+
 /// Reads a request.
 pub fn resolve(request: &str, facts: &Facts) -> Resolution {
-    let bare = without_quotes(request);
+    let bare = crate::language::normalise(&without_quotes(request));
     let toks = tokens(&bare);
     let lower = bare.to_lowercase();
+    if let Some(what) = unsupported(&toks, &lower) {
+        return Resolution::Refuse {
+            what: what.to_owned(),
+        };
+    }
     let devs = match devices(&toks, facts) {
         Ok(d) => d,
         Err(r) => return r,
     };
+    let removal = has_word(&toks, &lower, DECOM_WORDS) || has_word(&toks, &lower, &["clear"]);
+    // Something smaller than a device, named: its own intent, never a device-level one.
+    if let Some(r) = resolve_session_by_address(&toks, &lower, &devs, removal, facts) {
+        return r;
+    }
+    if let Some(r) = resolve_interface_change(request, &toks, &lower, &devs, removal, facts) {
+        return r;
+    }
+    if let Some(r) = resolve_static_route(&toks, &lower, &devs, removal, facts) {
+        return r;
+    }
     let peers = peers(&toks, facts);
-    let decom = has_word(&toks, &lower, DECOM_WORDS);
-    if decom {
+    if removal {
         return resolve_decommission(&toks, &lower, &devs, &peers, facts);
     }
     let uplinkish = has_word(&toks, &lower, UPLINK_WORDS);
-    let has_prefix = toks
-        .iter()
-        .any(|t| t.contains('/') && t.parse::<IpNet>().is_ok());
-    if (uplinkish || !peers.is_empty()) && !has_prefix {
-        let peer = match peers.len() {
-            1 => peers[0].clone(),
-            0 => {
-                let known: BTreeSet<String> = facts
-                    .external_sessions()
-                    .filter_map(|s| {
-                        let n = s
-                            .description
-                            .as_deref()?
-                            .split_whitespace()
-                            .next()?
-                            .to_owned();
-                        Some(format!("{n} (AS{})", s.peer_asn?))
-                    })
-                    .collect();
-                return clarify(
-                    "Which peer should the uplink go to?",
-                    known.into_iter().collect(),
-                );
-            }
-            _ => {
-                return clarify(
-                    "The request names more than one peer. Which one?",
-                    peers
-                        .iter()
-                        .map(|p| format!("{} (AS{})", p.name, p.asn))
-                        .collect(),
-                )
-            }
-        };
-        let device = match devs.len() {
-            1 => devs[0].clone(),
-            0 => {
-                let hosts: BTreeSet<String> = peer.sessions.iter().map(|s| s.0.clone()).collect();
-                if hosts.len() == 1 {
-                    hosts.into_iter().next().unwrap_or_default()
-                } else {
-                    let borders: Vec<String> = facts
-                        .devices
-                        .values()
-                        .filter(|d| d.role.as_deref() == Some("border"))
-                        .map(|d| d.hostname.clone())
-                        .collect();
-                    return clarify(
-                        format!(
-                            "On which device should the uplink to {} be added?",
-                            peer.name
-                        ),
-                        borders,
-                    );
-                }
-            }
-            _ => {
-                return clarify(
-                    "The request names more than one device. On which one?",
-                    devs,
-                )
-            }
-        };
-        let redundant =
-            has_word(&toks, &lower, REDUNDANT_WORDS) || peer.sessions.iter().any(|s| s.0 == device);
-        return Resolution::Intent(Intent::AddUplink {
-            device,
-            peer,
-            redundant,
-        });
+    if uplinkish || !peers.is_empty() {
+        return resolve_uplink(&toks, &lower, &devs, &peers, facts);
     }
-    let Some(device) = devs.first().cloned() else {
-        return clarify(
-            format!("Which device? I can plan: {}.", CAN_PLAN.join("; ")),
+    match devs.first() {
+        None => clarify(
+            format!("What should change? I can plan: {}.", CAN_PLAN.join("; ")),
             Vec::new(),
-        );
-    };
-    if devs.len() > 1 {
-        return clarify("The request names more than one device. Which one?", devs);
+        ),
+        Some(device) => Resolution::Refuse {
+            what: format!("this change on {device}"),
+        },
     }
-    if has_word(&toks, &lower, &["route"]) && has_prefix {
-        let prefix = toks
-            .iter()
-            .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
-        let next_hop = toks.iter().find_map(|t| t.parse::<IpAddr>().ok());
-        return match (prefix, next_hop) {
-            (Some(prefix), Some(next_hop)) => Resolution::Intent(Intent::AddStaticRoute {
-                device,
-                prefix: prefix.trunc(),
-                next_hop,
-            }),
-            _ => clarify(
-                "A static route needs a prefix and a next-hop address, e.g. '10.99.0.0/16 via 10.0.1.1'.",
-                Vec::new(),
-            ),
-        };
-    }
-    let (ifs, unknown_ifs) = interfaces_on(&toks, &device, facts);
-    if let Some(u) = unknown_ifs.first() {
-        let names: Vec<String> = facts
-            .interfaces
-            .get(&device)
-            .map(|v| v.iter().map(|i| i.name.clone()).collect())
-            .unwrap_or_default();
-        return clarify(
-            format!("{device} has no interface '{u}'. Its interfaces:"),
-            names,
-        );
-    }
-    if let Some(interface) = ifs.first().cloned() {
-        let mut changes = Vec::new();
-        if lower.contains("no shutdown")
-            || has_word(&toks, &lower, &["enable", "unshut"])
-            || lower.contains("bring up")
-        {
-            changes.push(IfChange::NoShutdown);
-        } else if lower.contains("shutdown")
+}
+
+/// Interface changes: shutdown / no shutdown, description, MTU, address. `None` when the
+/// request names no interface attribute (it may still name an interface to decommission).
+fn resolve_interface_change(
+    request: &str,
+    toks: &[String],
+    lower: &str,
+    devs: &[String],
+    removal: bool,
+    facts: &Facts,
+) -> Option<Resolution> {
+    let no_shut = lower.contains("no shutdown")
+        || lower.contains("no shut")
+        || has_word(toks, lower, &["enable", "unshut"])
+        || lower.contains("bring up");
+    let shut = !no_shut
+        && (lower.contains("shutdown")
             || lower.contains("shut down")
-            || has_word(&toks, &lower, &["shut", "disable"])
-        {
-            changes.push(IfChange::Shutdown);
+            || has_word(toks, lower, &["shut", "disable"]));
+    let mtu = has_word(toks, lower, &["mtu"]);
+    let description = has_word(toks, lower, &["description", "descr", "desc"]);
+    let address = (has_word(toks, lower, &["address", "ip"]))
+        && toks
+            .iter()
+            .any(|t| t.contains('/') && t.parse::<IpNet>().is_ok());
+    let named_route = has_word(toks, lower, &["route"]);
+    if !(no_shut || shut || mtu || description || (address && !named_route)) {
+        return None;
+    }
+    let device = match devs {
+        [d] => d.clone(),
+        [] => {
+            return Some(clarify(
+                "On which device? Name the device and the interface.",
+                Vec::new(),
+            ))
         }
-        if let Some(m) = number_after(&toks, "mtu") {
-            if !(576..=65_535).contains(&m) {
-                return clarify(
+        _ => {
+            return Some(clarify(
+                "The request names more than one device. Which one?",
+                devs.to_vec(),
+            ))
+        }
+    };
+    let all_ifs: Vec<String> = facts
+        .interfaces
+        .get(&device)
+        .map(|v| v.iter().map(|i| i.name.clone()).collect())
+        .unwrap_or_default();
+    let (ifs, unknown_ifs) = interfaces_on(toks, &device, facts);
+    if let Some(u) = unknown_ifs.first() {
+        return Some(clarify(
+            format!("{device} has no interface '{u}'. Its interfaces:"),
+            all_ifs,
+        ));
+    }
+    let interface = match ifs.as_slice() {
+        [i] => i.clone(),
+        [] => return Some(clarify(format!("Which interface of {device}?"), all_ifs)),
+        _ => return Some(clarify("Which interface? The request names several:", ifs)),
+    };
+    let mut changes = Vec::new();
+    if no_shut {
+        changes.push(IfChange::NoShutdown);
+    } else if shut {
+        changes.push(IfChange::Shutdown);
+    }
+    if mtu {
+        match number_after(toks, "mtu") {
+            Some(m) if (576..=65_535).contains(&m) => changes.push(IfChange::Mtu(m)),
+            Some(m) => {
+                return Some(clarify(
                     format!("MTU {m} is not a plausible MTU (576–65535)."),
                     Vec::new(),
-                );
+                ))
             }
-            changes.push(IfChange::Mtu(m));
+            None => {
+                return Some(clarify(
+                    format!("Which MTU should {device} {interface} have?"),
+                    Vec::new(),
+                ))
+            }
         }
-        if lower.contains("description") {
-            match quoted(request) {
-                Some(d) => changes.push(IfChange::Description(d)),
-                None => {
-                    return clarify(
-                        "What should the description say? Put it in quotes: description \"to alpha-dist-2\".",
-                        Vec::new(),
-                    )
-                }
+    }
+    if description {
+        match quoted(request) {
+            Some(d) => changes.push(IfChange::Description(d)),
+            None if removal => changes.push(IfChange::NoDescription),
+            None => {
+                return Some(clarify(
+                    "What should the description say? Put it in quotes: description \"to alpha-dist-2\".",
+                    Vec::new(),
+                ))
             }
+        }
+    }
+    if address {
+        if removal {
+            return Some(Resolution::Refuse {
+                what: "removing an interface address".to_owned(),
+            });
         }
         if let Some(a) = toks
             .iter()
             .filter(|t| t.contains('/'))
             .find_map(|t| t.parse::<IpNet>().ok())
-            .filter(|_| lower.contains("address") || lower.contains(" ip "))
         {
             changes.push(IfChange::Address(a));
         }
-        if changes.is_empty() {
-            return clarify(
-                format!("What should change on {device} {interface}? I can change its description, address, shutdown / no shutdown and MTU."),
-                Vec::new(),
-            );
+    }
+    if removal
+        && changes
+            .iter()
+            .any(|c| matches!(c, IfChange::Shutdown | IfChange::NoShutdown))
+    {
+        return Some(clarify(
+            format!("Decommission {device} {interface}, or only shut it? Say 'decommission' or 'shutdown'."),
+            vec![
+                format!("decommission {device} {interface}"),
+                format!("shutdown {device} {interface}"),
+            ],
+        ));
+    }
+    Some(Resolution::Intent(Intent::ModifyInterface {
+        device,
+        interface,
+        changes,
+    }))
+}
+
+/// Static routes: `<prefix> via <next hop>`, added or removed.
+fn resolve_static_route(
+    toks: &[String],
+    lower: &str,
+    devs: &[String],
+    removal: bool,
+    facts: &Facts,
+) -> Option<Resolution> {
+    let prefix = toks
+        .iter()
+        .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
+    if !has_word(toks, lower, &["route"]) {
+        return None;
+    }
+    let device = match devs {
+        [d] => d.clone(),
+        [] => return Some(clarify("On which device is the static route?", Vec::new())),
+        _ => {
+            return Some(clarify(
+                "The request names more than one device. On which one?",
+                devs.to_vec(),
+            ))
         }
-        return Resolution::Intent(Intent::ModifyInterface {
-            device,
-            interface,
-            changes,
+    };
+    let on_device: Vec<&super::facts::Route> = facts
+        .routes
+        .iter()
+        .filter(|r| r.hostname == device)
+        .collect();
+    let next_hop = toks
+        .iter()
+        .filter(|t| !t.contains('/'))
+        .find_map(|t| t.parse::<IpAddr>().ok());
+    let show = |r: &super::facts::Route| {
+        format!(
+            "{}{}",
+            r.prefix,
+            r.next_hop
+                .map(|n| format!(" via {n}"))
+                .or(r.next_hop_interface.as_ref().map(|i| format!(" via {i}")))
+                .unwrap_or_default()
+        )
+    };
+    let Some(prefix) = prefix.map(|p| p.trunc()) else {
+        return Some(if removal {
+            clarify(
+                format!("Which static route of {device}?"),
+                on_device.iter().map(|r| show(r)).collect(),
+            )
+        } else {
+            clarify(
+                "A static route needs a prefix and a next-hop address, e.g. '10.99.0.0/16 via 10.0.1.1'.",
+                Vec::new(),
+            )
+        });
+    };
+    let same: Vec<&&super::facts::Route> = on_device
+        .iter()
+        .filter(|r| r.prefix == prefix && next_hop.is_none_or(|n| r.next_hop == Some(n)))
+        .collect();
+    if removal {
+        return Some(match same.as_slice() {
+            [r] => Resolution::Intent(Intent::RemoveStaticRoute {
+                device,
+                prefix,
+                next_hop: r.next_hop,
+            }),
+            [] => clarify(
+                format!(
+                    "{device} has no static route to {prefix}{}. Its static routes:",
+                    next_hop.map(|n| format!(" via {n}")).unwrap_or_default()
+                ),
+                on_device.iter().map(|r| show(r)).collect(),
+            ),
+            _ => clarify(
+                format!("{device} has several static routes to {prefix}. Which next hop?"),
+                same.iter().map(|r| show(r)).collect(),
+            ),
         });
     }
-    clarify(
-        format!(
-            "I cannot plan that for {device}. I can plan: {}.",
-            CAN_PLAN.join("; ")
-        ),
-        Vec::new(),
-    )
+    let Some(next_hop) = next_hop else {
+        return Some(clarify(
+            "A static route needs a prefix and a next-hop address, e.g. '10.99.0.0/16 via 10.0.1.1'.",
+            Vec::new(),
+        ));
+    };
+    if same.iter().any(|r| r.next_hop == Some(next_hop)) {
+        return Some(Resolution::Refuse {
+            what: format!(
+                "adding the static route {prefix} via {next_hop} on {device}: it is already configured (nothing to add, nothing to roll back)"
+            ),
+        });
+    }
+    Some(Resolution::Intent(Intent::AddStaticRoute {
+        device,
+        prefix,
+        next_hop,
+    }))
+}
+
+/// One BGP session named by its neighbor address.
+fn resolve_session_by_address(
+    toks: &[String],
+    lower: &str,
+    devs: &[String],
+    removal: bool,
+    facts: &Facts,
+) -> Option<Resolution> {
+    let addrs: Vec<String> = toks
+        .iter()
+        .filter(|t| !t.contains('/') && t.parse::<IpAddr>().is_ok())
+        .cloned()
+        .collect();
+    let sessions: Vec<&super::facts::Bgp> = facts
+        .sessions
+        .iter()
+        .filter(|s| addrs.contains(&s.peer))
+        .filter(|s| devs.is_empty() || devs.contains(&s.hostname))
+        .collect();
+    let sessionish = has_word(
+        toks,
+        lower,
+        &["neighbor", "neighbour", "session", "peer", "peering", "bgp"],
+    );
+    if sessions.is_empty() || !(sessionish || removal) {
+        return None;
+    }
+    if !removal {
+        return Some(Resolution::Refuse {
+            what: "changing an existing BGP session (only adding or removing sessions)".to_owned(),
+        });
+    }
+    let s = match sessions.as_slice() {
+        [s] => *s,
+        _ => {
+            return Some(clarify(
+                "Several sessions match. Which device?",
+                sessions
+                    .iter()
+                    .map(|s| format!("{} → {}", s.hostname, s.peer))
+                    .collect(),
+            ))
+        }
+    };
+    let peer_device = facts
+        .sessions
+        .iter()
+        .find_map(|x| (x.local_ip.as_deref() == Some(s.peer.as_str())).then(|| x.hostname.clone()))
+        .or_else(|| {
+            facts.interfaces.iter().find_map(|(h, ifs)| {
+                ifs.iter()
+                    .any(|i| i.addresses.iter().any(|a| a.addr().to_string() == s.peer))
+                    .then(|| h.clone())
+            })
+        });
+    Some(Resolution::Intent(Intent::RemoveSession {
+        device: s.hostname.clone(),
+        peer: s.peer.clone(),
+        peer_asn: s.peer_asn,
+        peer_device,
+    }))
+}
+
+/// A provider named in the request that the network has no session to: (name, AS).
+fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>) {
+    const NOT_NAMES: &[&str] = &[
+        "to",
+        "the",
+        "a",
+        "an",
+        "with",
+        "peer",
+        "peering",
+        "provider",
+        "new",
+        "ebgp",
+        "bgp",
+        "uplink",
+        "session",
+        "on",
+        "from",
+        "transit",
+        "add",
+        "as",
+        "asn",
+        "and",
+        "router",
+        "border",
+        "our",
+        "their",
+        "its",
+        "second",
+        "redundant",
+        "for",
+    ];
+    let mut asn = None;
+    let mut name = None;
+    for (i, t) in toks.iter().enumerate() {
+        let lt = t.to_ascii_lowercase();
+        let n = lt
+            .strip_prefix("as")
+            .filter(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .or_else(|| {
+                (lt == "as" || lt == "asn")
+                    .then(|| toks.get(i + 1).cloned())
+                    .flatten()
+                    .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+            });
+        if let Some(a) = n.and_then(|n| n.parse::<u32>().ok()) {
+            asn = Some(a);
+        }
+    }
+    let known = |t: &str| {
+        facts.devices.keys().any(|h| h.eq_ignore_ascii_case(t))
+            || facts.devices.values().any(|d| {
+                d.site.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(t))
+                    || d.role.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(t))
+            })
+    };
+    for (i, t) in toks.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .and_then(|p| toks.get(p))
+            .map(|p| p.to_ascii_lowercase());
+        if matches!(prev.as_deref(), Some("to" | "with" | "provider")) {
+            let lt = t.to_ascii_lowercase();
+            if t.chars().all(|c| c.is_alphanumeric() || c == '-')
+                && t.chars().next().is_some_and(|c| c.is_alphabetic())
+                && !NOT_NAMES.contains(&lt.as_str())
+                && !lt.starts_with("as")
+                && !known(t)
+            {
+                name = Some(t.clone());
+                break;
+            }
+        }
+    }
+    (name, asn)
+}
+
+fn resolve_uplink(
+    toks: &[String],
+    lower: &str,
+    devs: &[String],
+    peers: &[Peer],
+    facts: &Facts,
+) -> Resolution {
+    let device = match devs {
+        [d] => Some(d.clone()),
+        [] => None,
+        _ => {
+            return clarify(
+                "The request names more than one device. On which one?",
+                devs.to_vec(),
+            )
+        }
+    };
+    let peer = match peers {
+        [p] => p.clone(),
+        [] => {
+            let (name, asn) = new_provider(toks, facts);
+            let Some(device) = device.clone() else {
+                let borders: Vec<String> = facts
+                    .devices
+                    .values()
+                    .filter(|d| d.role.as_deref() == Some("border"))
+                    .map(|d| d.hostname.clone())
+                    .collect();
+                return clarify("On which device should the uplink be added?", borders);
+            };
+            match (name, asn) {
+                (name, Some(asn)) => {
+                    let name = name.unwrap_or_else(|| format!("AS{asn}"));
+                    let link = toks
+                        .iter()
+                        .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
+                    let (ifs, unknown) = interfaces_on(toks, &device, facts);
+                    if let Some(u) = unknown.first() {
+                        return clarify(format!("{device} has no interface '{u}'."), Vec::new());
+                    }
+                    let Some(link) = link else {
+                        return clarify(
+                            format!("Which link subnet did {name} assign for the peering? Say e.g. 'link 203.0.113.1/31' (with host bits: our address)."),
+                            Vec::new(),
+                        );
+                    };
+                    return Resolution::Intent(Intent::AddPeering {
+                        device,
+                        peer: NewPeer {
+                            name,
+                            asn,
+                            link,
+                            interface: ifs.first().cloned(),
+                        },
+                    });
+                }
+                (Some(name), None) => {
+                    return clarify(
+                        format!("{name} has no session in the state DB. What AS number does {name} use? Say e.g. '{name} AS64500'."),
+                        Vec::new(),
+                    )
+                }
+                (None, None) => {}
+            }
+            let providers = facts.providers_of(&device);
+            match providers.as_slice() {
+                [(name, asn)] => Peer {
+                    name: name.clone(),
+                    asn: *asn,
+                    sessions: sessions_to(facts, *asn),
+                },
+                [] => {
+                    return clarify(
+                        format!(
+                            "{device} has no external provider yet. Which provider (name and AS)?"
+                        ),
+                        Vec::new(),
+                    )
+                }
+                _ => {
+                    return clarify(
+                        format!("Which of {device}'s providers should the uplink go to?"),
+                        providers
+                            .iter()
+                            .map(|(n, a)| format!("{n} (AS{a})"))
+                            .collect(),
+                    )
+                }
+            }
+        }
+        _ => {
+            return clarify(
+                "The request names more than one provider. Which one?",
+                peers
+                    .iter()
+                    .map(|p| format!("{} (AS{})", p.name, p.asn))
+                    .collect(),
+            )
+        }
+    };
+    let device = match device {
+        Some(d) => d,
+        None => {
+            let hosts: BTreeSet<String> = peer.sessions.iter().map(|s| s.0.clone()).collect();
+            match hosts.len() {
+                1 => hosts.into_iter().next().unwrap_or_default(),
+                _ => {
+                    return clarify(
+                        format!(
+                            "On which device should the uplink to {} be added?",
+                            peer.name
+                        ),
+                        hosts.into_iter().collect(),
+                    )
+                }
+            }
+        }
+    };
+    let redundant =
+        has_word(toks, lower, REDUNDANT_WORDS) || peer.sessions.iter().any(|s| s.0 == device);
+    Resolution::Intent(Intent::AddUplink {
+        device,
+        peer,
+        redundant,
+    })
+}
+
+fn sessions_to(facts: &Facts, asn: u32) -> Vec<(String, String)> {
+    facts
+        .external_sessions()
+        .filter(|s| s.peer_asn == Some(asn))
+        .map(|s| (s.hostname.clone(), s.peer.clone()))
+        .collect()
 }
 
 fn resolve_decommission(
@@ -714,7 +1333,9 @@ fn resolve_decommission(
                 return clarify(format!("{device} has no interface '{u}'. Its interfaces:"), names);
             }
             match ifs.len() {
-                0 => Resolution::Intent(Intent::DecommissionDevice { device }),
+                0 => Resolution::Intent(Intent::DecommissionDevice {
+                    devices: vec![device],
+                }),
                 1 => Resolution::Intent(Intent::DecommissionInterface {
                     device,
                     interface: ifs[0].clone(),
@@ -722,6 +1343,22 @@ fn resolve_decommission(
                 _ => clarify("Which interface?", ifs),
             }
         }
-        _ => clarify("The request names more than one device. Which one is to go?", devs.to_vec()),
+        _ => {
+            let with_ifs: Vec<String> = devs
+                .iter()
+                .filter(|d| !interfaces_on(toks, d, facts).0.is_empty())
+                .cloned()
+                .collect();
+            if with_ifs.is_empty() {
+                Resolution::Intent(Intent::DecommissionDevice {
+                    devices: devs.to_vec(),
+                })
+            } else {
+                clarify(
+                    "The request names several devices and interfaces. Decommission the devices, or one interface?",
+                    devs.to_vec(),
+                )
+            }
+        }
     }
 }

@@ -5,10 +5,11 @@
 pub mod draft;
 pub mod facts;
 pub mod intent;
+pub mod running;
 
 use super::capability::{PlanWriter, StateReader};
 use super::{StepError, StepRunner};
-use crate::engine::contract::{CLARIFY, PLAN_PATH};
+use crate::engine::contract::{CANDIDATE, CLARIFY, PLAN_PATH};
 use facts::Facts;
 use intent::Resolution;
 
@@ -30,13 +31,30 @@ impl Analyzer {
     }
 }
 
+/// Data from the state DB or the request is shown to people but never read as a
+/// contract line: one line, no control characters.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 fn clarification(question: &str, candidates: &[String]) -> String {
+    let question = one_line(question);
     let mut s = format!("No plan drafted: {question}\n");
     for c in candidates {
-        s.push_str(&format!("  - {c}\n"));
+        s.push_str(&format!("  - {}\n", one_line(c)));
     }
     s.push_str(&format!("\n{CLARIFY} {question}\n"));
+    for c in candidates {
+        s.push_str(&format!("{CANDIDATE} {}\n", one_line(c)));
+    }
     s
+}
+
+fn refusal(what: &str) -> String {
+    let can: Vec<String> = intent::CAN_PLAN.iter().map(|c| (*c).to_owned()).collect();
+    clarification(&format!("olav cannot plan {what} yet. It can plan:"), &can)
 }
 
 impl StepRunner for Analyzer {
@@ -49,28 +67,50 @@ impl StepRunner for Analyzer {
                 question,
                 candidates,
             } => return Ok(clarification(&question, &candidates)),
+            Resolution::Refuse { what } => return Ok(refusal(&what)),
             Resolution::Intent(i) => i,
         };
+        let reading = one_line(&intent.reading());
         let net = self.state.network()?;
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        // Stored running configs, read once per device the draft needs.
+        let cache: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> =
+            std::cell::RefCell::default();
+        let config = |device: &str| -> Option<String> {
+            if let Some(t) = cache.borrow().get(device) {
+                return t.clone();
+            }
+            let t = self
+                .state
+                .query(
+                    "state.config",
+                    serde_json::json!({ "device": device }),
+                    |db| db.config_text(device),
+                )
+                .ok()
+                .flatten();
+            cache.borrow_mut().insert(device.to_owned(), t.clone());
+            t
+        };
         let ctx = draft::Ctx {
+            config: &config,
             request: prompt,
-            workflow: if matches!(
-                intent,
-                intent::Intent::DecommissionDevice { .. }
-                    | intent::Intent::DecommissionInterface { .. }
-                    | intent::Intent::DecommissionLink { .. }
-                    | intent::Intent::DecommissionPeer { .. }
-            ) {
+            workflow: if intent.is_removal() {
                 "decommission_impact"
             } else {
                 "change_plan"
             },
             now: &now,
+            reading: &reading,
         };
         let d = match draft::draft(&intent, &facts, &net, &ctx) {
             Ok(d) => d,
-            Err(reason) => return Ok(clarification(&format!("cannot plan this: {reason}"), &[])),
+            Err(reason) => {
+                return Ok(format!(
+                    "{reading}\n{}",
+                    clarification(&format!("cannot plan this: {reason}"), &[])
+                ))
+            }
         };
         let md = d.plan.to_markdown();
         let path = self
@@ -78,7 +118,7 @@ impl StepRunner for Analyzer {
             .write(&d.topic, &self.today, &|p| md.replace(draft::PATH_TOKEN, p))?;
         self.plans.register(&d.plan, &path)?;
         let path = path.to_string_lossy();
-        let mut reply = d.summary.join("\n");
+        let mut reply = format!("{reading}\n{}", d.summary.join("\n"));
         reply.push_str(&format!("\nPlan saved: {path}\n\n{PLAN_PATH} {path}\n"));
         Ok(reply)
     }

@@ -101,6 +101,25 @@ fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) 
             };
             Step::Push(Ctx::Interface(idx))
         }
+        // Running-config amendments (plans and rollbacks appended to a config).
+        ["default", "interface", name] => {
+            if let Some(i) = dev.interfaces.iter_mut().find(|i| i.name == *name) {
+                *i = Interface::new((*name).to_owned(), i.line);
+            }
+            Step::Known
+        }
+        ["no", "interface", name] => {
+            dev.interfaces.retain(|i| i.name != *name);
+            Step::Known
+        }
+        ["no", "ip", "route", "vrf", vrf, rest @ ..] => {
+            common::remove_static_route(dev, Some((*vrf).to_owned()), rest, no);
+            Step::Known
+        }
+        ["no", "ip", "route", rest @ ..] => {
+            common::remove_static_route(dev, None, rest, no);
+            Step::Known
+        }
         ["router", "bgp", asn, ..] => {
             bgp.start(dev, asn, no);
             Step::Push(Ctx::Bgp {
@@ -153,6 +172,18 @@ fn nested(
                 id: id.clone(),
             }),
             ["inherit", "peer-session" | "peer-policy", ..] => Step::Known,
+            ["no", attr @ ..] => {
+                bgp.unset(
+                    Scope {
+                        vrf: vrf.as_deref(),
+                        af: af.as_deref(),
+                    },
+                    id,
+                    attr,
+                    no,
+                );
+                Step::Known
+            }
             _ => {
                 bgp.neighbor(
                     dev,
@@ -180,8 +211,14 @@ fn nested(
             Step::Known
         }
         Ctx::VrfContext(vrf) => {
-            if let ["ip", "route", rest @ ..] = w {
-                common::static_route(dev, Some(vrf.clone()), rest, no);
+            match w {
+                ["ip", "route", rest @ ..] => {
+                    common::static_route(dev, Some(vrf.clone()), rest, no)
+                }
+                ["no", "ip", "route", rest @ ..] => {
+                    common::remove_static_route(dev, Some(vrf.clone()), rest, no)
+                }
+                _ => {}
             }
             Step::Known
         }
@@ -270,6 +307,8 @@ fn bgp_line(
         }
         ["template", ..] => return Step::Push(Ctx::Opaque),
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
+        ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
+        ["no", "neighbor", id, attr @ ..] => bgp.unset(Scope { vrf, af }, id, attr, no),
         ["neighbor", id, attr @ ..] => {
             bgp.neighbor(dev, Scope { vrf, af }, id, attr, text, no);
             // NX-OS puts a neighbor's settings in a block under it.

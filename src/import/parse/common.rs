@@ -235,8 +235,10 @@ pub fn interface_line(
         ["description", ..] => {
             iface.description = Some(rest_after_words(text, 1).to_owned());
         }
+        ["no", "description", ..] => iface.description = None,
         ["shutdown"] => iface.admin_up = false,
         ["no", "shutdown"] => iface.admin_up = true,
+        ["no", "mtu", ..] => iface.mtu = None,
         ["mtu", v] => match v.parse() {
             Ok(m) => iface.mtu = Some(m),
             Err(_) => dev.warn(line, format!("mtu: '{v}' is not a number")),
@@ -284,7 +286,20 @@ pub fn interface_line(
             Ok(n) => iface.channel_group = Some(format!("Port-channel{n}")),
             Err(_) => dev.warn(line, format!("channel-group: '{n}' is not a number")),
         },
-        ["no", "ip", "address"] | ["ip", "address", "dhcp" | "negotiated", ..] => {}
+        // Later lines amend (a plan or rollback appended to a running config).
+        ["no", "ip", "address"] => iface
+            .addresses
+            .retain(|a| a.kind == AddressKind::Virtual || !a.address.addr().is_ipv4()),
+        ["no", "ip", "address", addr, rest @ ..] if *addr != "virtual" => {
+            let gone = match rest {
+                [m, ..] if !m.contains('/') && m.contains('.') => parse_addr_mask(addr, m),
+                _ => parse_prefix(addr),
+            };
+            if let Some(gone) = gone {
+                iface.addresses.retain(|a| a.address != gone);
+            }
+        }
+        ["ip", "address", "dhcp" | "negotiated", ..] => {}
         ["ip" | "ipv6", "address", addr, rest @ ..] if *addr != "virtual" => {
             let (net, secondary) = match rest {
                 [m, tail @ ..] if !m.contains('/') && m.contains('.') => {
@@ -292,6 +307,13 @@ pub fn interface_line(
                 }
                 tail => (parse_prefix(addr), tail.first() == Some(&"secondary")),
             };
+            if let (Some(new), false) = (net, secondary) {
+                // A new primary address replaces the old one, as on the device.
+                iface.addresses.retain(|a| {
+                    a.kind != AddressKind::Primary
+                        || a.address.addr().is_ipv4() != new.addr().is_ipv4()
+                });
+            }
             match net {
                 Some(address) => iface.addresses.push(InterfaceAddress {
                     address,
@@ -397,8 +419,39 @@ fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
     }
 }
 
-/// Parses a static route after `ip route [vrf V]`: `PREFIX [MASK] [IF] [NH] [AD] …`.
+/// Adds the static route after `ip route [vrf V]`: `PREFIX [MASK] [IF] [NH] [AD] …`.
 pub fn static_route(dev: &mut DeviceConfig, vrf: Option<String>, w: &[&str], line: u32) {
+    if let Some(route) = read_static_route(dev, vrf, w, line) {
+        dev.static_routes.push(route);
+    }
+}
+
+/// `no ip route …`: removes the routes it names (every route to the prefix when no next
+/// hop or exit interface is given), as the device would.
+pub fn remove_static_route(dev: &mut DeviceConfig, vrf: Option<String>, w: &[&str], line: u32) {
+    let warnings = dev.warnings.len();
+    let Some(gone) = read_static_route(dev, vrf, w, line) else {
+        return;
+    };
+    // "no next hop" is not a fault in a removal.
+    dev.warnings.truncate(warnings);
+    dev.static_routes.retain(|r| {
+        !(r.vrf == gone.vrf
+            && r.prefix == gone.prefix
+            && gone.next_hop.is_none_or(|n| r.next_hop == Some(n))
+            && gone
+                .next_hop_interface
+                .as_ref()
+                .is_none_or(|i| r.next_hop_interface.as_ref() == Some(i)))
+    });
+}
+
+fn read_static_route(
+    dev: &mut DeviceConfig,
+    vrf: Option<String>,
+    w: &[&str],
+    line: u32,
+) -> Option<StaticRoute> {
     let (prefix, rest) = match w {
         [p, m, rest @ ..] if !p.contains('/') => (parse_addr_mask(p, m), rest),
         [p, rest @ ..] => (parse_prefix(p), rest),
@@ -409,7 +462,7 @@ pub fn static_route(dev: &mut DeviceConfig, vrf: Option<String>, w: &[&str], lin
             line,
             format!("ip route: cannot read the prefix in '{}'", w.join(" ")),
         );
-        return;
+        return None;
     };
     let mut route = StaticRoute {
         vrf,
@@ -450,7 +503,7 @@ pub fn static_route(dev: &mut DeviceConfig, vrf: Option<String>, w: &[&str], lin
     if route.next_hop.is_none() && route.next_hop_interface.is_none() {
         dev.warn(line, "ip route: no next hop or exit interface");
     }
-    dev.static_routes.push(route);
+    Some(route)
 }
 
 /// BGP settings of a neighbor or of a peer-group, before inheritance.
@@ -505,6 +558,8 @@ pub struct BgpBuilder {
     groups: HashMap<String, Settings>,
     neighbors: Vec<(Option<String>, BgpPeer, u32, Settings)>,
     index: HashMap<(Option<String>, BgpPeer), usize>,
+    /// Neighbors a later `no neighbor X` removed.
+    removed: std::collections::HashSet<usize>,
     no_default_ipv4: bool,
 }
 
@@ -814,6 +869,48 @@ impl BgpBuilder {
         true
     }
 
+    /// `no neighbor X`: the neighbor (or peer-group) is gone with all its settings.
+    pub fn remove_neighbor(&mut self, vrf: Option<&str>, id: &str) {
+        match id.parse::<IpAddr>() {
+            Ok(ip) => {
+                let key = (vrf.map(str::to_owned), BgpPeer::Address(ip));
+                if let Some(i) = self.index.remove(&key) {
+                    self.removed.insert(i);
+                }
+            }
+            Err(_) => {
+                self.groups.remove(id);
+            }
+        }
+    }
+
+    /// `no neighbor X <attr> …`: the setting returns to its default.
+    pub fn unset(&mut self, scope: Scope<'_>, id: &str, attr: &[&str], line: u32) {
+        if attr == ["activate"] {
+            self.deactivate(scope.vrf, scope.af, id, line);
+            return;
+        }
+        let s = match self.target(scope.vrf, id, line) {
+            Target::Neighbor(i) => &mut self.neighbors[i].3,
+            Target::Group(g) => self.groups.entry(g).or_default(),
+        };
+        match attr {
+            ["shutdown", ..] => s.shutdown = false,
+            ["description", ..] => s.description = None,
+            ["update-source", ..] => s.update_source = None,
+            ["ebgp-multihop", ..] => s.ebgp_multihop = None,
+            ["local-as", ..] => {
+                s.local_as = None;
+                s.dual_as = false;
+            }
+            ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
+            ["route-map", _, _] => s.route_map_in = None,
+            ["remote-as", ..] => s.peer_asn = None,
+            ["peer-group" | "peer", ..] => s.peer_group = None,
+            _ => {}
+        }
+    }
+
     /// `no neighbor X activate`.
     pub fn deactivate(&mut self, vrf: Option<&str>, af: Option<&str>, id: &str, line: u32) {
         let af = af.unwrap_or("ipv4 unicast");
@@ -829,7 +926,10 @@ impl BgpBuilder {
         let Some(mut process) = self.process.take() else {
             return;
         };
-        for (vrf, peer, line, mut s) in self.neighbors {
+        for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
+            if self.removed.contains(&i) {
+                continue;
+            }
             if let Some(g) = s.peer_group.clone() {
                 if let Some(gs) = self.groups.get(&g) {
                     s.inherit(gs);

@@ -1,0 +1,347 @@
+//! Removals: devices, interfaces, links, a provider's sessions, one session. What the
+//! neighbours must change is drafted; each rollback restores the stored lines.
+
+use super::{
+    blast_section, capitalise, header, ind, list, os_of, pre_change, service_list, Ctx, Draft,
+};
+use crate::agents::analyzer::facts::Facts;
+use crate::agents::analyzer::running::Running;
+use crate::plan::{ConfigBlock, Plan, Target};
+use crate::topology::{Network, Removal};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// What a decommission removes, and how its plan is named.
+pub struct Decom {
+    /// The elements removed.
+    pub removal: Removal,
+    /// Intent name for the plan header.
+    pub intent: &'static str,
+    /// Plan targets.
+    pub targets: Vec<Target>,
+    /// File-name topic.
+    pub topic: String,
+    /// Plan title.
+    pub title: String,
+    /// The `olav blast-radius` arguments naming the same removal.
+    pub br_args: String,
+}
+
+/// The rollback lines of an interface the plan re-describes and shuts: its stored
+/// description and admin state.
+fn interface_restore(stanza: &[String], ifn: &str, i: &str) -> String {
+    let line = |key: &str| {
+        stanza
+            .iter()
+            .skip(1)
+            .map(|l| l.trim())
+            .find(|l| *l == key || l.starts_with(&format!("{key} ")))
+    };
+    let desc = line("description").unwrap_or("no description");
+    let admin = if line("shutdown").is_some() {
+        "shutdown"
+    } else {
+        "no shutdown"
+    };
+    format!("interface {ifn}\n{i}{desc}\n{i}{admin}\n!\n")
+}
+
+/// Drafts a removal.
+pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let Decom {
+        removal,
+        intent,
+        targets,
+        topic,
+        title,
+        br_args,
+    } = d;
+    let r = net.expand(&removal);
+    let br = net.blast_radius(&removal);
+    let isolated: Vec<usize> = br.isolated.iter().filter_map(|h| net.device(h)).collect();
+    let (blast, cite) = blast_section(&br);
+    // Per device: the lines that drain and remove, and their rollback.
+    let mut implementation: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    let mut stored = |dev: &str| -> Result<String, String> {
+        if let Some(t) = texts.get(dev) {
+            return Ok(t.clone());
+        }
+        let t = ctx.running(dev)?;
+        texts.insert(dev.to_owned(), t.clone());
+        Ok(t)
+    };
+    let mut touched_ifs: Vec<(String, String)> = Vec::new();
+    for &li in &r.links {
+        let l = &net.links[li];
+        for (side, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
+            let dev = &net.devices[side.0].hostname;
+            // A removed device is powered off and an isolated one is out of reach: neither is reconfigured.
+            if r.devices.contains(&side.0) || isolated.contains(&side.0) {
+                continue;
+            }
+            touched_ifs.push((dev.clone(), side.1.clone()));
+            let os = os_of(f, dev);
+            let i = ind(os);
+            let text = stored(dev)?;
+            let stanza = Running::new(&text).interface(&side.1);
+            let e = implementation.entry(dev.clone()).or_default();
+            let _ = writeln!(
+                e.0,
+                "interface {}\n{i}description DECOMMISSIONED - was {} {}\n{i}shutdown\n!",
+                side.1, net.devices[other.0].hostname, other.1
+            );
+            e.1.push_str(&interface_restore(&stanza, &side.1, i));
+        }
+    }
+    for &(d, ref ifn) in &r.interfaces {
+        let dev = &net.devices[d].hostname;
+        if touched_ifs.iter().any(|(x, y)| x == dev && y == ifn) {
+            continue;
+        }
+        let os = os_of(f, dev);
+        let i = ind(os);
+        let text = stored(dev)?;
+        let stanza = Running::new(&text).interface(ifn);
+        let e = implementation.entry(dev.clone()).or_default();
+        let _ = writeln!(
+            e.0,
+            "interface {ifn}\n{i}description DECOMMISSIONED\n{i}shutdown\n!"
+        );
+        e.1.push_str(&interface_restore(&stanza, ifn, i));
+    }
+    for &si in &r.sessions {
+        let s = &net.sessions[si];
+        if r.devices.contains(&s.device) {
+            continue;
+        }
+        let dev = &net.devices[s.device].hostname;
+        let os = os_of(f, dev);
+        let i = ind(os);
+        let Some(local_as) = f.devices.get(dev).and_then(|d| d.asn) else {
+            continue;
+        };
+        let text = stored(dev)?;
+        let lines = Running::new(&text).neighbor(&s.peer.to_string());
+        if lines.is_empty() {
+            return Err(format!(
+                "the stored configuration of {dev} has no line for neighbor {}; a faithful rollback cannot be written",
+                s.peer
+            ));
+        }
+        let e = implementation.entry(dev.clone()).or_default();
+        // Shut first so the peer sees a clean CEASE, then remove.
+        if os == "nxos" {
+            let _ = writeln!(
+                e.0,
+                "router bgp {local_as}\n{i}neighbor {}\n{i}{i}shutdown\n{i}no neighbor {}\n!",
+                s.peer, s.peer
+            );
+        } else {
+            let _ = writeln!(
+                e.0,
+                "router bgp {local_as}\n{i}neighbor {} shutdown\n{i}no neighbor {}\n!",
+                s.peer, s.peer
+            );
+        }
+        let mut restore = lines.join("\n");
+        restore.push_str("\n!\n");
+        e.1.push_str(&restore);
+    }
+    let implementation_blocks: Vec<ConfigBlock> = implementation
+        .iter()
+        .map(|(d, (cfg, _))| ConfigBlock {
+            device: d.clone(),
+            os: os_of(f, d).to_owned(),
+            text: cfg.trim_end().trim_end_matches('!').trim_end().to_owned(),
+        })
+        .collect();
+    let rollback_blocks: Vec<ConfigBlock> = implementation
+        .iter()
+        .map(|(d, (_, rb))| ConfigBlock {
+            device: d.clone(),
+            os: os_of(f, d).to_owned(),
+            text: rb.trim_end().trim_end_matches('!').trim_end().to_owned(),
+        })
+        .collect();
+    let removed_devices: Vec<String> = r
+        .devices
+        .iter()
+        .map(|d| net.devices[*d].hostname.clone())
+        .collect();
+    let mut scope = String::new();
+    let hanging: Vec<String> = r
+        .links
+        .iter()
+        .map(|&li| {
+            let l = &net.links[li];
+            format!(
+                "{}:{} – {}:{}",
+                net.devices[l.a.0].hostname, l.a.1, net.devices[l.b.0].hostname, l.b.1
+            )
+        })
+        .collect();
+    let sessions: Vec<String> = br
+        .sessions_lost
+        .iter()
+        .map(|s| format!("{} → {}", s.hostname, s.peer))
+        .collect();
+    let services = service_list(&br);
+    // Only what applies: a row per kind of element the removal touches.
+    for (label, v) in [
+        ("Removed devices", &removed_devices),
+        ("Links that go with it", &hanging),
+        ("BGP sessions that go with it", &sessions),
+        ("Devices cut off behind it", &br.isolated),
+        ("Services affected", &services),
+    ] {
+        if !v.is_empty() {
+            let _ = writeln!(scope, "- {label}: {}", v.join(", "));
+        }
+    }
+    if scope.is_empty() {
+        scope.push_str("- Nothing else goes with it.\n");
+    }
+    let mut steps = String::from("Ordered steps:\n\n");
+    let mut n = 0;
+    let mut step = |text: String| {
+        n += 1;
+        let _ = writeln!(steps, "{n}. {text}");
+    };
+    if !services.is_empty() {
+        step(format!(
+            "**Drain.** Move the affected services first ({}).",
+            services.join(", ")
+        ));
+    }
+    for d in &removed_devices {
+        let ospf = f.ospf.contains(d);
+        let bgp = f.devices.get(d).is_some_and(|x| x.asn.is_some());
+        let what = match (ospf, bgp) {
+            (true, true) => "set OSPF `max-metric router-lsa` and shut its BGP sessions",
+            (true, false) => "set OSPF `max-metric router-lsa`",
+            (false, true) => "shut its BGP sessions",
+            (false, false) => continue,
+        };
+        step(format!(
+            "**Drain routing.** On {d}, {what}; wait for traffic to move."
+        ));
+    }
+    if !implementation_blocks.is_empty() {
+        step(format!(
+            "**Change the neighbours** as in Implementation ({}).",
+            implementation_blocks
+                .iter()
+                .map(|b| b.device.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !removed_devices.is_empty() {
+        step(format!(
+            "**Power off and unrack** {}.",
+            removed_devices.join(", ")
+        ));
+        step(format!("**Update the source of truth**: set {} to status `offline` in the inventory / state.yaml and re-import the snapshot.", removed_devices.join(", ")));
+    } else {
+        step("**Re-import the snapshot** once the change is made, so the state DB matches the network.".to_owned());
+    }
+    let summary = format!(
+        "{title}. {}.\n\n{}",
+        capitalise(&cite),
+        if br.isolated.is_empty() {
+            "No other device is cut off.".to_owned()
+        } else {
+            format!("Cut off behind it: {}.", br.isolated.join(", "))
+        }
+    );
+    let mut risks = format!("- {}.\n", capitalise(&cite));
+    for s in &br.services_affected {
+        if matches!(s.criticality.as_deref(), Some("critical" | "high")) {
+            let _ = writeln!(
+                risks,
+                "- Service {} ({}) goes down unless it is moved first.",
+                s.name,
+                s.criticality.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if !br.isolated.is_empty() {
+        let _ = writeln!(
+            risks,
+            "- {} will be cut off and unreachable for configuration: re-home them first or decommission them in the same window.",
+            br.isolated.join(", ")
+        );
+    }
+    if !br.degraded.is_empty() {
+        let _ = writeln!(
+            risks,
+            "- New single point of failure for: {}.",
+            br.degraded.join(", ")
+        );
+    }
+    if !br.external_peers_lost.is_empty() {
+        let _ = writeln!(
+            risks,
+            "- External peers lost entirely: {}.",
+            br.external_peers_lost.join(", ")
+        );
+    }
+    let mut verification = String::from("After the change:\n");
+    for b in &implementation_blocks {
+        let mut cmds: Vec<&str> = Vec::new();
+        if b.text.contains("neighbor ") {
+            cmds.push("show ip bgp summary");
+        }
+        if b.text.contains("interface ") {
+            cmds.push("show interfaces status");
+            cmds.push("show ip ospf neighbor");
+        }
+        let _ = write!(
+            verification,
+            "\nOn {}:\n\n```\n{}\n```\n",
+            b.device,
+            cmds.join("\n")
+        );
+    }
+    let _ = write!(
+        verification,
+        "\nExpect no adjacency or session to {} and the facing interfaces administratively down.",
+        if !removed_devices.is_empty() {
+            removed_devices.join(", ")
+        } else if !hanging.is_empty() {
+            hanging.join(", ")
+        } else {
+            list(&sessions)
+        }
+    );
+    let plan = Plan {
+        header: header(intent, targets, f, ctx, &topic),
+        title: title.clone(),
+        summary,
+        scope,
+        implementation_notes: steps,
+        implementation: implementation_blocks,
+        rollback: rollback_blocks,
+        verification,
+        blast_radius: blast,
+        claimed_blast_radius: Some(br.number() as u32),
+        risks,
+        pre_change: pre_change(&br_args),
+    };
+    Ok(Draft {
+        topic,
+        summary: vec![
+            format!("Drafted: {title}"),
+            format!("  {cite}"),
+            format!(
+                "  isolated {} · degraded {} · sessions lost {} · prefixes withdrawn {}",
+                list(&br.isolated),
+                list(&br.degraded),
+                br.sessions_lost.len(),
+                br.prefixes_withdrawn.len()
+            ),
+        ],
+        plan,
+    })
+}

@@ -1,0 +1,605 @@
+//! New eBGP sessions to providers: a redundant uplink to an existing provider (its
+//! interface template and session policy copied from the existing uplink), or a peering
+//! to a provider the network has no session to yet.
+
+use super::{addr_line, blast_section, header, ind, list, os_of, pre_change, slug, Ctx, Draft};
+use crate::agents::analyzer::facts::{Bgp, Facts, Iface};
+use crate::agents::analyzer::intent::{NewPeer, Peer};
+use crate::agents::analyzer::running::Running;
+use crate::plan::{ConfigBlock, Plan, Target};
+use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
+use ipnet::IpNet;
+use std::fmt::Write as _;
+use std::net::IpAddr;
+
+/// A free interface: no address, no link, not switched, not bundled, not virtual.
+pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
+    let virtual_kind = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        [
+            "loopback",
+            "vlan",
+            "management",
+            "mgmt",
+            "tunnel",
+            "port-channel",
+            "null",
+            "nve",
+            "vxlan",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+    };
+    let mut free: Vec<&Iface> = f
+        .interfaces
+        .get(device)?
+        .iter()
+        .filter(|i| {
+            i.addresses.is_empty()
+                && !i.linked
+                && i.switchport_mode.is_none()
+                && i.channel_group.is_none()
+                && !virtual_kind(&i.name)
+                && !i.vrf.to_ascii_lowercase().contains("mgmt")
+        })
+        .collect();
+    // Prefer ports marked spare/unused, then natural order.
+    free.sort_by_key(|i| {
+        let spare = i.description.as_deref().is_some_and(|d| {
+            d.to_ascii_lowercase().contains("spare") || d.to_ascii_lowercase().contains("unused")
+        });
+        (!spare, natural_key(&i.name))
+    });
+    free.first().copied()
+}
+
+fn natural_key(name: &str) -> (String, Vec<u32>) {
+    let i = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
+    let nums = name[i..]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    (name[..i].to_owned(), nums)
+}
+
+/// The first subnet of `len` inside `within` that overlaps nothing in use.
+pub fn free_subnet(f: &Facts, within: IpNet, len: u8) -> Option<IpNet> {
+    let subnets = within.subnets(len).ok()?;
+    subnets.take(65_536).find(|cand| {
+        !f.used
+            .iter()
+            .any(|u| u.contains(&cand.network()) || cand.contains(&u.network()))
+    })
+}
+
+/// Interface lines of the existing uplink that are policy, not identity: ACLs and
+/// hardening (`ip access-group`, `no ip redirects`, `no cdp enable`, MTU, BFD, …).
+fn interface_template(lines: &[String]) -> Vec<String> {
+    const IDENTITY: &[&str] = &[
+        "description",
+        "ip address",
+        "ipv6 address",
+        "shutdown",
+        "no shutdown",
+        "vrf",
+        "ip vrf",
+        "channel-group",
+        "switchport",
+        "no switchport",
+        "standby",
+        "vrrp",
+        "ip ospf",
+        "ip router",
+        "encapsulation",
+        "speed",
+        "duplex",
+        "mac-address",
+    ];
+    lines
+        .iter()
+        .skip(1)
+        .filter(|l| {
+            let t = l.trim();
+            !IDENTITY
+                .iter()
+                .any(|p| t == *p || t.starts_with(&format!("{p} ")))
+        })
+        .cloned()
+        .collect()
+}
+
+/// The existing session's policy lines (`prefix-list`, `maximum-prefix`,
+/// `send-community`, `route-map`, timers, activation), re-addressed to `new`; the
+/// session's identity (remote-as, description, update-source, shutdown) and its
+/// password are left out. Returns the lines and whether a password was configured.
+fn session_template(lines: &[String], old: &str, new: &str) -> (Vec<String>, bool) {
+    const IDENTITY: &[&str] = &[
+        "remote-as",
+        "description",
+        "update-source",
+        "shutdown",
+        "password",
+    ];
+    let mut password = false;
+    let mut out = Vec::new();
+    for l in lines {
+        let t = l.trim();
+        if t.starts_with("router bgp") {
+            continue;
+        }
+        let attr = t
+            .strip_prefix(&format!("neighbor {old}"))
+            .map(str::trim)
+            .unwrap_or(t);
+        if attr.is_empty() {
+            // An NX-OS `neighbor X` block header: the caller writes its own.
+            continue;
+        }
+        let first = attr.split_whitespace().next().unwrap_or("");
+        if first == "password" {
+            password = true;
+        }
+        if IDENTITY.contains(&first) {
+            continue;
+        }
+        out.push(l.replace(&format!("neighbor {old}"), &format!("neighbor {new}")));
+    }
+    (out, password)
+}
+
+/// What a new session looks like, before rendering.
+struct NewSession<'a> {
+    device: &'a str,
+    name: &'a str,
+    asn: u32,
+    redundant: bool,
+    iface: &'a Iface,
+    subnet: IpNet,
+    ours: IpAddr,
+    theirs: IpAddr,
+    /// The existing session to the same provider, when there is one.
+    template: Option<&'a Bgp>,
+    /// Whether the provider gave the addressing (else olav chose it).
+    assigned: bool,
+}
+
+fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let device = n.device;
+    let os = os_of(f, device);
+    let i = ind(os);
+    let our_addr = IpNet::new(n.ours, n.subnet.prefix_len()).map_err(|e| e.to_string())?;
+    let local_as = f.devices.get(device).and_then(|d| d.asn).ok_or_else(|| {
+        format!("{device} runs no BGP (no local AS); an eBGP session needs `router bgp` first")
+    })?;
+    let theirs = n.theirs;
+    let desc = format!(
+        "{} transit (AS{}){}",
+        n.name,
+        n.asn,
+        if n.redundant {
+            " - redundant uplink"
+        } else {
+            ""
+        }
+    );
+    // Policy copied from the existing uplink when it sits on a device of the same OS.
+    let mut if_lines: Vec<String> = Vec::new();
+    let mut bgp_lines: Vec<String> = Vec::new();
+    let mut password = false;
+    let mut copied_from: Option<String> = None;
+    let mut not_copied: Option<String> = None;
+    if let Some(t) = n.template {
+        if os_of(f, &t.hostname) == os {
+            let text = ctx.running(&t.hostname)?;
+            let run = Running::new(&text);
+            if let Some(tif) = t
+                .local_ip
+                .as_deref()
+                .and_then(|ip| f.interface_with(&t.hostname, ip))
+            {
+                if_lines = interface_template(&run.interface(&tif.name));
+            }
+            let (lines, pw) =
+                session_template(&run.neighbor(&t.peer), &t.peer, &theirs.to_string());
+            bgp_lines = lines;
+            password = pw;
+            copied_from = Some(format!("{} neighbor {}", t.hostname, t.peer));
+        } else {
+            not_copied = Some(format!(
+                "the existing session ({} neighbor {}) is on a {} device; its policy was not copied into {os} syntax",
+                t.hostname,
+                t.peer,
+                os_of(f, &t.hostname)
+            ));
+        }
+    }
+    let mut cfg = format!("interface {}\n{i}description {desc}\n", n.iface.name);
+    if os != "ios" {
+        let _ = writeln!(cfg, "{i}no switchport");
+    }
+    for l in &if_lines {
+        let _ = writeln!(cfg, "{i}{}", l.trim());
+    }
+    let _ = writeln!(cfg, "{i}{}\n{i}no shutdown\n!", addr_line(os, our_addr));
+    let _ = writeln!(cfg, "router bgp {local_as}");
+    if os == "nxos" {
+        let _ = writeln!(
+            cfg,
+            "{i}neighbor {theirs}\n{i}{i}remote-as {}\n{i}{i}description {desc}",
+            n.asn
+        );
+        for l in &bgp_lines {
+            let _ = writeln!(cfg, "{l}");
+        }
+        if !bgp_lines
+            .iter()
+            .any(|l| l.trim().starts_with("address-family"))
+        {
+            let _ = writeln!(cfg, "{i}{i}address-family ipv4 unicast");
+        }
+    } else {
+        let _ = writeln!(cfg, "{i}neighbor {theirs} remote-as {}", n.asn);
+        let _ = writeln!(cfg, "{i}neighbor {theirs} description {desc}");
+        for l in &bgp_lines {
+            let _ = writeln!(cfg, "{l}");
+        }
+        if !bgp_lines.iter().any(|l| l.contains("activate")) {
+            let af = if os == "eos" { "      " } else { "  " };
+            let _ = writeln!(
+                cfg,
+                "{i}address-family ipv4\n{af}neighbor {theirs} activate"
+            );
+        }
+    }
+    // Rollback: the session goes, the interface returns to exactly its stored lines.
+    let own = ctx.running(device)?;
+    let stanza = Running::new(&own).interface(&n.iface.name);
+    let mut rollback = format!(
+        "router bgp {local_as}\n{i}no neighbor {theirs}\n!\ndefault interface {}\n",
+        n.iface.name
+    );
+    if stanza.is_empty() {
+        let _ = writeln!(rollback, "interface {}", n.iface.name);
+    }
+    for l in &stanza {
+        let _ = writeln!(rollback, "{l}");
+    }
+    let ping = match os {
+        "eos" => format!("ping {theirs} source {}", n.ours),
+        _ => format!("ping {theirs} source {}", n.iface.name),
+    };
+    let verification = format!(
+        "On {device}, after {} has configured their side:\n\n```\nshow interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes\n```\n\nExpect the session Established, the prefixes received accepted by the inbound policy, and the advertised prefixes the same as on the existing session{}.",
+        n.name,
+        n.iface.name,
+        if n.template.is_some() { format!(" to {}", n.name) } else { String::new() }
+    );
+    let before = net.redundancy_to_peer(n.asn, &[]);
+    let new_session = net.device(device).map(|d| Session {
+        device: d,
+        vrf: "default".into(),
+        peer: theirs,
+        peer_asn: Some(n.asn),
+        description: Some(desc.clone()),
+        local_interface: Some(n.iface.name.clone()),
+        peer_device: None,
+        shutdown: false,
+    });
+    let after = net.redundancy_to_peer(n.asn, &new_session.into_iter().collect::<Vec<_>>());
+    let (mut blast, _) = blast_section(&BlastRadius::default());
+    let red = |r: &PeerRedundancy| {
+        format!(
+            "{} session(s): {}; single points of failure: {}",
+            r.sessions.len(),
+            list(&r.sessions),
+            list(&r.single_points)
+        )
+    };
+    let _ = write!(
+        blast,
+        "\nThe change adds and removes nothing. Redundancy towards {}:\n\n- **before:** {}\n- **after:** {}\n",
+        after.peer,
+        red(&before),
+        red(&after)
+    );
+    let removed_spofs: Vec<&String> = before
+        .single_points
+        .iter()
+        .filter(|p| !after.single_points.contains(p))
+        .collect();
+    let remaining: &[String] = &after.single_points;
+    let spof_line = if n.template.is_none() {
+        format!("gives the network its first session to {}", n.name)
+    } else if removed_spofs.is_empty() {
+        format!(
+            "removes no single point of failure; remaining: {}",
+            list(remaining)
+        )
+    } else {
+        format!(
+            "removes the single point(s) of failure {}; remaining: {}",
+            removed_spofs
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            list(remaining)
+        )
+    };
+    let title = if n.template.is_some() {
+        format!(
+            "Add a {}eBGP uplink from {device} to {} (AS{})",
+            if n.redundant { "redundant " } else { "" },
+            n.name,
+            n.asn
+        )
+    } else {
+        format!(
+            "Add an eBGP peering from {device} to {} (AS{})",
+            n.name, n.asn
+        )
+    };
+    let summary = format!(
+        "{title} on {} with link subnet {} ({device} {}, {} {theirs}).\n\nBlast radius 0: the change adds a session and removes nothing; it {spof_line}.",
+        n.iface.name, n.subnet, n.ours, n.name
+    );
+    let mut scope = format!(
+        "- Device: {device} ({os}, AS{local_as})\n- Interface: {} (free: no address, no link{})\n- New BGP session: {theirs} AS{} ({})\n- Link subnet: {} — overlaps nothing in the state DB (state version {})",
+        n.iface.name,
+        if n.iface.admin_state == "down" { ", now shut" } else { "" },
+        n.asn,
+        n.name,
+        n.subnet,
+        f.state_version
+    );
+    if let Some(c) = &copied_from {
+        let _ = write!(
+            scope,
+            "\n- Interface template and session policy copied from {c}"
+        );
+    }
+    let mut risks = format!("- Blast radius 0; the change {spof_line}.\n");
+    let _ = writeln!(
+        risks,
+        "- {} must configure {theirs} with remote AS {local_as} and accept {}; {} the addressing ({}) with {} before the window.",
+        n.name,
+        n.ours,
+        if n.assigned { "the addressing is as given in the request; confirm" } else { "olav chose the addressing; agree" },
+        n.subnet,
+        n.name
+    );
+    if password {
+        let _ = writeln!(risks, "- The existing session to {} uses an MD5 password: the new session needs one too, agreed with {} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.", n.name, n.name);
+    }
+    if let Some(why) = &not_copied {
+        let _ = writeln!(
+            risks,
+            "- Policy not copied: {why}; configure the same filters by hand."
+        );
+    }
+    if n.template.is_none() {
+        let _ = writeln!(risks, "- A new provider has no policy in this network yet: define inbound and outbound filters (prefix-lists or route-maps) and maximum-prefix before the session is enabled, or it accepts and announces everything.");
+    } else if bgp_lines.iter().all(|l| {
+        !(l.contains("route-map")
+            || l.contains("prefix-list")
+            || l.contains("filter-list")
+            || l.contains("distribute-list"))
+    }) {
+        let _ = writeln!(risks, "- The existing session has no inbound or outbound filter to copy: without policy the session would accept and announce everything.");
+    }
+    if remaining.iter().any(|p| p.starts_with("device ")) {
+        let _ = writeln!(
+            risks,
+            "- {} remains a single point of failure towards {}: a second border device would remove it.",
+            remaining
+                .iter()
+                .filter(|p| p.starts_with("device "))
+                .map(|p| p.trim_start_matches("device "))
+                .collect::<Vec<_>>()
+                .join(", "),
+            n.name
+        );
+    }
+    let intent = if n.template.is_some() {
+        "add_uplink"
+    } else {
+        "add_peering"
+    };
+    let topic = format!(
+        "{}-{}-{}",
+        if n.template.is_some() {
+            "add-uplink"
+        } else {
+            "add-peering"
+        },
+        slug(n.name),
+        slug(device)
+    );
+    let plan = Plan {
+        header: header(
+            intent,
+            vec![
+                Target::Interface {
+                    device: device.to_owned(),
+                    interface: n.iface.name.clone(),
+                },
+                Target::Peer {
+                    device: device.to_owned(),
+                    peer: theirs.to_string(),
+                    asn: Some(n.asn),
+                    name: Some(n.name.to_owned()),
+                },
+            ],
+            f,
+            ctx,
+            &topic,
+        ),
+        title: title.clone(),
+        summary,
+        scope,
+        implementation_notes: String::new(),
+        implementation: vec![ConfigBlock {
+            device: device.to_owned(),
+            os: os.to_owned(),
+            text: cfg.trim_end().to_owned(),
+        }],
+        rollback: vec![ConfigBlock {
+            device: device.to_owned(),
+            os: os.to_owned(),
+            text: rollback.trim_end().to_owned(),
+        }],
+        verification,
+        blast_radius: blast,
+        claimed_blast_radius: Some(0),
+        risks,
+        pre_change: pre_change(&format!("--peer {theirs}")),
+    };
+    Ok(Draft {
+        topic,
+        summary: vec![
+            format!("Drafted: {title}"),
+            format!("  interface  {} (free: no address, no link)", n.iface.name),
+            format!(
+                "  subnet     {} — {device} {}, {} {theirs}",
+                n.subnet, n.ours, n.name
+            ),
+            format!(
+                "  redundancy {} → {} session(s); {spof_line}",
+                before.sessions.len(),
+                after.sessions.len()
+            ),
+            "  blast radius 0 (adds, removes nothing)".to_owned(),
+        ],
+        plan,
+    })
+}
+
+fn no_free_interface(device: &str) -> String {
+    format!("{device} has no free interface (one with no address, no link, not a switchport, not in a port-channel); free one first")
+}
+
+/// A redundant (or first) uplink to a provider the network already peers with.
+pub fn add_uplink(
+    device: &str,
+    peer: &Peer,
+    redundant: bool,
+    f: &Facts,
+    net: &Network,
+    ctx: &Ctx<'_>,
+) -> Result<Draft, String> {
+    let iface = free_interface(f, device).ok_or_else(|| no_free_interface(device))?;
+    let existing: Vec<&Bgp> = f
+        .external_sessions()
+        .filter(|s| s.peer_asn == Some(peer.asn))
+        .collect();
+    let template = existing
+        .iter()
+        .find(|s| s.hostname == device)
+        .or(existing.first())
+        .copied();
+    // The link subnet next to the existing uplink's (the provider's block), else the shared-address pool.
+    let existing_net = template
+        .and_then(|s| Some((s, s.local_ip.as_deref()?)))
+        .and_then(|(s, ip)| f.interface_with(&s.hostname, ip))
+        .and_then(|ifc| ifc.addresses.first().copied());
+    let len = existing_net.map_or(30, |n| n.prefix_len().clamp(30, 31));
+    let subnet = existing_net
+        .and_then(|n| IpNet::new(n.addr(), 24).ok())
+        .and_then(|blk| free_subnet(f, blk.trunc(), len))
+        .or_else(|| {
+            "100.64.0.0/10"
+                .parse()
+                .ok()
+                .and_then(|pool| free_subnet(f, pool, len))
+        })
+        .ok_or("no free link subnet could be allocated")?;
+    let mut hosts = subnet.hosts();
+    let (Some(ours), Some(theirs)) = (hosts.next(), hosts.next()) else {
+        return Err(format!("subnet {subnet} has no room for two hosts"));
+    };
+    render(
+        &NewSession {
+            device,
+            name: &peer.name,
+            asn: peer.asn,
+            redundant,
+            iface,
+            subnet,
+            ours,
+            theirs,
+            template,
+            assigned: false,
+        },
+        f,
+        net,
+        ctx,
+    )
+}
+
+/// A peering to a provider the network has no session to yet, on the link subnet the
+/// provider assigned (the request's address is ours when it has host bits set).
+pub fn add_peering(
+    device: &str,
+    peer: &NewPeer,
+    f: &Facts,
+    net: &Network,
+    ctx: &Ctx<'_>,
+) -> Result<Draft, String> {
+    let link = peer.link;
+    let iface = match peer.interface.as_deref() {
+        Some(want) => {
+            let i = f
+                .interfaces
+                .get(device)
+                .and_then(|v| v.iter().find(|i| i.name == want))
+                .ok_or_else(|| format!("{device} has no interface {want}"))?;
+            if !i.addresses.is_empty()
+                || i.linked
+                || i.switchport_mode.is_some()
+                || i.channel_group.is_some()
+            {
+                return Err(format!("{device} {want} is in use (an address, a link, a switchport or a port-channel); name a free interface"));
+            }
+            i
+        }
+        None => free_interface(f, device).ok_or_else(|| no_free_interface(device))?,
+    };
+    let subnet = link.trunc();
+    if let Some(u) = f
+        .used
+        .iter()
+        .find(|u| u.contains(&subnet.network()) || subnet.contains(&u.network()))
+    {
+        return Err(format!(
+            "the link subnet {subnet} overlaps {u}, already in use"
+        ));
+    }
+    let hosts: Vec<IpAddr> = subnet.hosts().take(2).collect();
+    let [a, b] = hosts.as_slice() else {
+        return Err(format!("subnet {subnet} has no room for two hosts"));
+    };
+    let (ours, theirs) = if link.addr() == *b {
+        (*b, *a)
+    } else {
+        (*a, *b)
+    };
+    render(
+        &NewSession {
+            device,
+            name: &peer.name,
+            asn: peer.asn,
+            redundant: false,
+            iface,
+            subnet,
+            ours,
+            theirs,
+            template: None,
+            assigned: true,
+        },
+        f,
+        net,
+        ctx,
+    )
+}

@@ -1,0 +1,239 @@
+//! The language of requests, before anything is resolved: Chinese and English mixed
+//! without spaces, Chinese verbs and nouns, verb typos, and "what if X fails" phrasings,
+//! all brought to one plain English form that the router and the analyzer both read.
+//!
+//! Names (hostnames, interfaces, addresses) pass through untouched: only words made of
+//! letters alone are corrected, and only against the small vocabulary of intents.
+
+use crate::fuzzy::edit_distance;
+
+/// Whether `c` belongs to a script written without spaces between words.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF01..=0xFF5E | 0x3000..=0x303F)
+}
+
+/// Chinese words and phrases → their English reading, longest first where one contains
+/// another (静态路由 before 路由).
+const CHINESE: &[(&str, &str)] = &[
+    ("静态路由", " static route "),
+    ("下一跳", " via "),
+    ("会丢失什么", " what do we lose "),
+    ("丢失什么", " what do we lose "),
+    ("会怎样", " what if "),
+    ("会怎么样", " what if "),
+    ("如果", " what if "),
+    ("假如", " what if "),
+    ("故障", " fails "),
+    ("宕机", " fails "),
+    ("挂了", " fails "),
+    ("坏了", " fails "),
+    ("删除", " remove "),
+    ("移除", " remove "),
+    ("去掉", " remove "),
+    ("去除", " remove "),
+    ("下线", " decommission "),
+    ("退役", " decommission "),
+    ("拆除", " decommission "),
+    ("下架", " decommission "),
+    ("关闭", " shutdown "),
+    ("关掉", " shutdown "),
+    ("禁用", " shutdown "),
+    ("开启", " no shutdown "),
+    ("启用", " no shutdown "),
+    ("打开", " no shutdown "),
+    ("增加", " add "),
+    ("添加", " add "),
+    ("新增", " add "),
+    ("修改", " change "),
+    ("更改", " change "),
+    ("变更", " change "),
+    ("改为", " to "),
+    ("改成", " to "),
+    ("设置为", " to "),
+    ("设为", " to "),
+    ("描述", " description "),
+    ("邻居", " neighbor "),
+    ("会话", " session "),
+    ("对等体", " peer "),
+    ("路由器", " router "),
+    ("路由", " route "),
+    ("接口", " interface "),
+    ("端口", " interface "),
+    ("链路", " link "),
+    ("上联", " uplink "),
+    ("上行", " uplink "),
+    ("冗余", " redundant "),
+    ("备用", " redundant "),
+    ("第二条", " second "),
+    ("设备", " device "),
+    ("交换机", " switch "),
+    ("运营商", " provider "),
+    ("地址", " address "),
+    ("经由", " via "),
+    ("经过", " via "),
+    ("到", " to "),
+    ("的", " "),
+    ("在", " on "),
+    ("上", " "),
+    ("把", " "),
+    ("将", " "),
+    ("和", " and "),
+    ("与", " and "),
+    ("一条", " a "),
+    ("一个", " a "),
+    ("请", " "),
+];
+
+/// Words of intent a typo is corrected to (letters only; names are never touched).
+const VOCABULARY: &[&str] = &[
+    "decommission",
+    "remove",
+    "retire",
+    "delete",
+    "shutdown",
+    "redundant",
+    "description",
+    "neighbor",
+    "interface",
+    "static",
+    "route",
+    "uplink",
+    "provider",
+    "peering",
+    "modify",
+    "change",
+    "session",
+    "address",
+];
+
+/// Corrects a word to the vocabulary when it is one or two edits away (one for short words).
+fn correct(word: &str) -> Option<&'static str> {
+    if word.len() < 5 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    if VOCABULARY.contains(&lower.as_str()) {
+        return None;
+    }
+    let budget = if lower.len() >= 8 { 2 } else { 1 };
+    let mut best: Option<(usize, &'static str)> = None;
+    for v in VOCABULARY {
+        // Inflections are the stemmer's business, not typos.
+        if lower.starts_with(v) {
+            return None;
+        }
+        let d = edit_distance(&lower, v);
+        if d <= budget && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, v));
+        }
+    }
+    best.map(|(_, v)| v)
+}
+
+/// The request in plain English words: scripts segmented, Chinese translated, intent
+/// typos corrected, failure phrasings read as the impact of a removal.
+pub fn normalise(request: &str) -> String {
+    let mut s = request.to_owned();
+    for (zh, en) in CHINESE {
+        if s.contains(zh) {
+            s = s.replace(zh, en);
+        }
+    }
+    // Whatever Chinese is left stands apart from the ASCII around it.
+    let mut spaced = String::with_capacity(s.len() + 8);
+    let mut prev: Option<bool> = None;
+    for c in s.chars() {
+        let cjk = is_cjk(c);
+        if prev.is_some_and(|p| p != cjk) && !c.is_whitespace() {
+            spaced.push(' ');
+        }
+        spaced.push(c);
+        prev = if c.is_whitespace() { None } else { Some(cjk) };
+    }
+    let words: Vec<String> = spaced
+        .split(' ')
+        .map(|w| {
+            let core = w.trim_matches(|c: char| !c.is_alphanumeric());
+            match correct(core) {
+                Some(fixed) => w.replacen(core, fixed, 1),
+                None => w.to_owned(),
+            }
+        })
+        .collect();
+    let mut out = words.join(" ");
+    // Removing an attribute is a change to its element, not a removal of it.
+    let lower = out.to_lowercase();
+    for verb in ["remove", "delete"] {
+        for attr in ["description", "the description", "its description"] {
+            let phrase = format!("{verb} {attr}");
+            if let Some(i) = lower.find(&phrase) {
+                out.replace_range(i..i + verb.len(), "clear");
+            }
+        }
+    }
+    if what_if(&out) {
+        out.push_str(" decommission");
+    }
+    out
+}
+
+/// "what if X fails", "what do we lose if X goes away": the impact of X's removal.
+fn what_if(s: &str) -> bool {
+    let l = s.to_lowercase();
+    [
+        "what if",
+        "what do we lose",
+        "what would we lose",
+        "what happens if",
+        "goes away",
+        "go away",
+        "goes down",
+        "went away",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
+        || (l.contains(" if ")
+            && l.split(|c: char| !c.is_alphanumeric())
+                .any(|w| matches!(w, "fails" | "failed" | "fail" | "dies" | "died")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_without_spaces_is_segmented_and_read() {
+        let n = normalise("删除alpha-border-1上的BGP邻居10.255.1.2");
+        assert!(n.contains("remove"), "{n}");
+        assert!(n.contains(" alpha-border-1 "), "{n}");
+        assert!(n.contains("neighbor"), "{n}");
+        assert!(n.contains(" 10.255.1.2"), "{n}");
+        assert!(normalise("下线alpha-br-3560").contains("decommission alpha-br-3560"));
+    }
+
+    #[test]
+    fn verb_typos_are_corrected_but_names_are_not() {
+        assert_eq!(
+            normalise("decomission alpha-br-3650"),
+            "decommission alpha-br-3650"
+        );
+        assert_eq!(normalise("shutdwn Ethernet10"), "shutdown Ethernet10");
+        assert_eq!(normalise("removed it"), "removed it");
+        assert_eq!(normalise("add a route"), "add a route");
+    }
+
+    #[test]
+    fn removing_an_attribute_reads_as_clearing_it() {
+        assert_eq!(
+            normalise("remove the description on alpha-core-1 Ethernet10"),
+            "clear the description on alpha-core-1 Ethernet10"
+        );
+    }
+
+    #[test]
+    fn failure_phrasings_read_as_removal_impact() {
+        assert!(normalise("what do we lose if alpha-dist-2 goes away").ends_with("decommission"));
+        assert!(normalise("what if alpha-core-1 fails?").ends_with("decommission"));
+        assert!(!normalise("add a redundant uplink").contains("decommission"));
+    }
+}

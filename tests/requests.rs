@@ -281,6 +281,6 @@ fn the_reading_is_stated_in_one_line() {
     };
     assert_eq!(
         i.reading(),
-        "Understood: remove the BGP session alpha-border-1 → 10.255.1.2 (AS65001, to alpha-core-1)"
+        "Understood: remove the BGP session alpha-border-1 → 10.255.1.2 (AS65001, to alpha-core-1; both ends)"
     );
 }

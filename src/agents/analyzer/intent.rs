@@ -239,7 +239,7 @@ impl Intent {
                     .map(|a| format!("AS{a}"))
                     .unwrap_or("AS unknown".into());
                 let far = match peer_device {
-                    Some(d) => format!(", to {d}"),
+                    Some(d) => format!(", to {d}; both ends"),
                     None => ", external".to_owned(),
                 };
                 format!("remove the BGP session {device} → {peer} ({asn}{far})")

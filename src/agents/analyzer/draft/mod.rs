@@ -352,18 +352,37 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         Intent::RemoveSession {
             device,
             peer,
-            peer_asn,
             peer_device,
+            ..
         } => {
-            let idx: Vec<usize> = net
+            // A session inside the network has two ends: both go, or the far end is
+            // left half-open.
+            let local_ip = f
                 .sessions
                 .iter()
-                .enumerate()
-                .filter(|(_, s)| {
-                    net.devices[s.device].hostname == *device && s.peer.to_string() == *peer
-                })
-                .map(|(i, _)| i)
-                .collect();
+                .find(|s| s.hostname == *device && s.peer == *peer)
+                .and_then(|s| s.local_ip.clone());
+            let ours = net.device(device);
+            let mut idx: Vec<usize> = Vec::new();
+            let mut targets = Vec::new();
+            for (i, s) in net.sessions.iter().enumerate() {
+                let near = Some(s.device) == ours && s.peer.to_string() == *peer;
+                let far = peer_device.as_deref().is_some_and(|pd| {
+                    net.devices[s.device].hostname == pd
+                        && ours.is_some()
+                        && s.peer_device == ours
+                        && local_ip.as_ref().is_none_or(|l| s.peer.to_string() == *l)
+                });
+                if near || far {
+                    idx.push(i);
+                    targets.push(Target::Peer {
+                        device: net.devices[s.device].hostname.clone(),
+                        peer: s.peer.to_string(),
+                        asn: s.peer_asn,
+                        name: s.description.clone(),
+                    });
+                }
+            }
             decommission::decommission(
                 decommission::Decom {
                     removal: Removal {
@@ -371,12 +390,7 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                         ..Removal::default()
                     },
                     intent: "remove_session",
-                    targets: vec![Target::Peer {
-                        device: device.clone(),
-                        peer: peer.clone(),
-                        asn: *peer_asn,
-                        name: peer_device.clone(),
-                    }],
+                    targets,
                     topic: format!("remove-session-{}-{}", slug(device), slug(peer)),
                     title: format!(
                         "Remove the BGP session {device} → {peer}{}",

@@ -3,6 +3,8 @@
 //! reporter step run this same code.
 
 pub mod blast;
+pub mod candidate;
+mod routes;
 
 use crate::import::parse::parser_for;
 use crate::model::{AddressKind, BgpPeer, Vendor};
@@ -76,8 +78,10 @@ pub struct Report {
     pub verdict: &'static str,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
-    /// Checks that found nothing.
+    /// Checks that ran on this plan and found nothing.
     pub passed: Vec<String>,
+    /// Checks that do not apply to this plan (and so did not run).
+    pub not_applicable: Vec<String>,
     /// The recomputed blast radius.
     pub blast: Option<blast::Blast>,
     /// The plan's claimed number.
@@ -93,7 +97,16 @@ pub struct Report {
 struct Checker<'a> {
     findings: Vec<Finding>,
     passed: Vec<String>,
+    not_applicable: Vec<String>,
     db: &'a StateDb,
+}
+
+/// Whether a check had anything to look at in this plan.
+enum Applies {
+    /// It ran.
+    Ran,
+    /// Nothing in the plan is of its kind.
+    NotApplicable,
 }
 
 impl Checker<'_> {
@@ -112,18 +125,21 @@ impl Checker<'_> {
         });
     }
 
-    /// Runs a named check; it passes when it adds no error or warning.
+    /// Runs a named check; it passes when it ran and added no error or warning.
     fn check(
         &mut self,
         name: &str,
-        f: impl FnOnce(&mut Self) -> Result<(), StateError>,
+        f: impl FnOnce(&mut Self) -> Result<Applies, StateError>,
     ) -> Result<(), StateError> {
         let before = self
             .findings
             .iter()
             .filter(|x| x.severity != Severity::Info)
             .count();
-        f(self)?;
+        if let Applies::NotApplicable = f(self)? {
+            self.not_applicable.push(name.to_owned());
+            return Ok(());
+        }
         if self
             .findings
             .iter()
@@ -308,6 +324,7 @@ pub fn precheck(
         verdict: "FAIL",
         findings: Vec::new(),
         passed: Vec::new(),
+        not_applicable: Vec::new(),
         blast: None,
         claimed: None,
         redundancy: None,
@@ -335,6 +352,7 @@ pub fn precheck(
     let mut ck = Checker {
         findings: Vec::new(),
         passed: Vec::new(),
+        not_applicable: Vec::new(),
         db,
     };
     let adding = plan.header.intent.starts_with("add_");
@@ -374,10 +392,18 @@ pub fn precheck(
                     }
                 }
             }
-            Ok(())
+            Ok(Applies::Ran)
         },
     )?;
     ck.check("interfaces exist and, for additions, are free", |ck| {
+        if !plan
+            .header
+            .targets
+            .iter()
+            .any(|t| matches!(t, Target::Interface { .. } | Target::Link { .. }))
+        {
+            return Ok(Applies::NotApplicable);
+        }
         for t in &plan.header.targets {
             let ends: Vec<(&String, &String)> = match t {
                 Target::Interface { device, interface } => vec![(device, interface)],
@@ -427,7 +453,7 @@ pub fn precheck(
                 }
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     // The plan's configuration, parsed with the importer's own parsers.
     let blocks: Vec<(String, crate::model::DeviceConfig, &str)> = plan
@@ -442,6 +468,12 @@ pub fn precheck(
         })
         .collect();
     ck.check("new addresses duplicate and overlap nothing", |ck| {
+        if !blocks
+            .iter()
+            .any(|(_, c, _)| c.interfaces.iter().any(|i| !i.addresses.is_empty()))
+        {
+            return Ok(Applies::NotApplicable);
+        }
         for (dev, cfg, _) in &blocks {
             for i in &cfg.interfaces {
                 let vrf = match &i.vrf {
@@ -498,9 +530,18 @@ pub fn precheck(
                 }
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     ck.check("new BGP neighbors are reachable, match the peer's AS and are new", |ck| {
+        if !blocks.iter().any(|(_, c, _)| {
+            c.bgp.as_ref().is_some_and(|b| {
+                b.neighbors
+                    .iter()
+                    .any(|n| n.peer_asn.is_some() || n.peer_group.is_some())
+            })
+        }) {
+            return Ok(Applies::NotApplicable);
+        }
         for (dev, cfg, _) in &blocks {
             let Some(bgp) = &cfg.bgp else { continue };
             for n in &bgp.neighbors {
@@ -543,11 +584,11 @@ pub fn precheck(
                 }
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     ck.check("sessions the plan relies on are up", |ck| {
         if plan.header.intent != "add_uplink" {
-            return Ok(());
+            return Ok(Applies::NotApplicable);
         }
         for t in &plan.header.targets {
             let Target::Peer {
@@ -574,9 +615,12 @@ pub fn precheck(
                 }
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     ck.check("route-maps and prefix-lists referenced exist", |ck| {
+        if blocks.iter().all(|(_, c, _)| c.references.is_empty()) {
+            return Ok(Applies::NotApplicable);
+        }
         for (dev, cfg, _) in &blocks {
             for r in &cfg.references {
                 let kind = r.kind.as_str();
@@ -601,12 +645,109 @@ pub fn precheck(
                 }
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
+    let cand = candidate::Candidate::build(db, &plan)?;
+    ck.check(
+        "links the plan touches stay up, share a subnet and are routed or switched at both ends",
+        |ck| {
+            if cand.links.is_empty() {
+                return Ok(Applies::NotApplicable);
+            }
+            for l in &cand.lost_links {
+                let el = format!("{}:{} – {}:{}", l.a.0, l.a.1, l.b.0, l.b.1);
+                if l.cause == candidate::Cause::Down {
+                    ck.add(
+                        Severity::Info,
+                        el,
+                        format!("link taken down by the plan: {}", l.detail),
+                        "counted in the blast radius",
+                    );
+                } else {
+                    ck.add(
+                        Severity::Error,
+                        el,
+                        format!("the plan breaks this link: {}", l.detail),
+                        "change both ends together, or plan the link's removal explicitly",
+                    );
+                }
+            }
+            Ok(Applies::Ran)
+        },
+    )?;
+    ck.check("MTU equal at both ends of links the plan touches", |ck| {
+        let changes_mtu = cand.touched.iter().any(|d| {
+            cand.devices.get(d).is_some_and(|x| {
+                x.base
+                    .interfaces
+                    .iter()
+                    .zip(&x.cand.interfaces)
+                    .any(|(a, b)| a.mtu != b.mtu)
+            })
+        });
+        if cand.links.is_empty() || !changes_mtu {
+            return Ok(Applies::NotApplicable);
+        }
+        for m in &cand.mtu {
+            ck.add(
+                Severity::Error,
+                format!("{} {}", m.changed.0, m.changed.1),
+                format!(
+                    "MTU {} here, {} at the far end {} {}: OSPF adjacencies stall in EXSTART and large packets are dropped",
+                    m.changed.2, m.far.2, m.far.0, m.far.1
+                ),
+                format!("set MTU {} on {} {} in the same plan, or keep the MTUs equal", m.changed.2, m.far.0, m.far.1),
+            );
+        }
+        Ok(Applies::Ran)
+    })?;
+    ck.check("BGP sessions the plan ends are the ones it means to end", |ck| {
+        let touches_bgp = cand
+            .touched
+            .iter()
+            .any(|d| cand.devices.get(d).is_some_and(|x| x.base.bgp.is_some()));
+        if !touches_bgp && cand.lost_sessions.is_empty() {
+            return Ok(Applies::NotApplicable);
+        }
+        let removal = plan.header.intent.starts_with("decommission")
+            || plan.header.intent == "remove_session"
+            || !cand.shut.is_empty();
+        for s in &cand.lost_sessions {
+            let el = format!("{} → {}", s.device, s.peer);
+            if s.cause == candidate::Cause::NeighborRemoved || removal {
+                ck.add(Severity::Info, el, "session ended by the plan", "counted in the blast radius");
+            } else {
+                ck.add(
+                    Severity::Error,
+                    el,
+                    "the session is lost as a side effect: its local or peer address is no longer on an active interface",
+                    "keep the session's addresses, or move the session in the same plan",
+                );
+            }
+        }
+        Ok(Applies::Ran)
+    })?;
+    ck.check(
+        "static routes are new, not connected, resolvable; removed ones exist",
+        |ck| {
+            let texts: Vec<(String, String, &str)> = plan
+                .implementation
+                .iter()
+                .map(|b| (b.device.clone(), b.os.clone(), b.text.as_str()))
+                .collect();
+            match routes::check(&cand, &texts) {
+                None => Ok(Applies::NotApplicable),
+                Some(found) => {
+                    ck.findings.extend(found);
+                    Ok(Applies::Ran)
+                }
+            }
+        },
+    )?;
     ck.check("drafted against the current state version", |ck| {
         let v = plan.header.state_version;
         if v == state_version {
-            return Ok(());
+            return Ok(Applies::Ran);
         }
         let what = match ck.db.changed_since(v)? {
             Some(c) if c.is_empty() => "no device changed".to_owned(),
@@ -626,7 +767,7 @@ pub fn precheck(
             None => "the older version is no longer known".to_owned(),
         };
         ck.add(Severity::Warning, "state", format!("the plan was drafted against state version {v}, the state is now version {state_version}: {what}"), "re-read the plan against the changes, or re-draft it");
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     ck.check("state is fresh", |ck| {
         let Some(at) = st.collected_at.as_deref() else {
@@ -636,7 +777,7 @@ pub fn precheck(
                 "the state has no collected_at time",
                 "set collected_at in state.yaml",
             );
-            return Ok(());
+            return Ok(Applies::NotApplicable);
         };
         if let Ok(t) = chrono::DateTime::parse_from_rfc3339(at) {
             let age = chrono::Utc::now().signed_duration_since(t);
@@ -649,7 +790,7 @@ pub fn precheck(
                 );
             }
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     // The blast radius, recomputed from the plan's targets and configuration.
     let g = blast::Graph::load(db)?;
@@ -678,21 +819,20 @@ pub fn precheck(
             _ => {}
         }
     }
-    for (dev, cfg, text) in &blocks {
-        for i in cfg.interfaces.iter().filter(|i| !i.admin_up) {
-            spec.interfaces.push((dev.clone(), i.name.clone()));
-        }
-        for line in text.lines() {
-            if let Some(peer) = line.trim().strip_prefix("no neighbor ") {
-                if let Some(p) = peer
-                    .split_whitespace()
-                    .next()
-                    .filter(|p| p.parse::<std::net::IpAddr>().is_ok())
-                {
-                    spec.peers.push((Some(dev.clone()), p.to_owned()));
-                }
-            }
-        }
+    // What the candidate network loses: shut interfaces, links whose ends no longer
+    // meet, sessions that end at either side.
+    for (d, i) in &cand.shut {
+        spec.interfaces.push((d.clone(), i.clone()));
+    }
+    for l in cand
+        .lost_links
+        .iter()
+        .filter(|l| l.cause != candidate::Cause::Down)
+    {
+        spec.links.push((l.a.clone(), l.b.clone()));
+    }
+    for s in &cand.lost_sessions {
+        spec.peers.push((Some(s.device.clone()), s.peer.clone()));
     }
     let b = g.blast(&spec);
     let recomputed = b.number();
@@ -707,7 +847,7 @@ pub fn precheck(
             ),
             Some(_) => {}
         }
-        Ok(())
+        Ok(Applies::Ran)
     })?;
     if !b.unknown.is_empty() {
         ck.add(
@@ -792,6 +932,7 @@ pub fn precheck(
     };
     report.findings = findings;
     report.passed = ck.passed;
+    report.not_applicable = ck.not_applicable;
     report.blast = Some(b);
     Ok(report)
 }
@@ -872,9 +1013,15 @@ impl Report {
             }
             s.push('\n');
         }
-        s.push_str("## Passed\n\n");
+        s.push_str("## Passed\n\nChecks that ran on this plan and found nothing:\n\n");
         for p in &self.passed {
             let _ = writeln!(s, "- {p}");
+        }
+        if !self.not_applicable.is_empty() {
+            s.push_str("\n## Not applicable\n\nChecks that did not run: nothing in this plan is of their kind.\n\n");
+            for p in &self.not_applicable {
+                let _ = writeln!(s, "- {p}");
+            }
         }
         if let Some(b) = &self.blast {
             let _ = writeln!(

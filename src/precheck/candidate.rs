@@ -1,0 +1,431 @@
+//! The candidate network of a plan, as far as the change reaches: each device the plan
+//! configures is parsed from its stored config with the plan's lines applied (the
+//! importer's own parsers; later lines amend), its link neighbours are parsed as stored,
+//! and what depends on them is compared before and after — links (subnet still shared,
+//! both ends up, both routed or both switched, MTU equal), BGP sessions at both ends,
+//! and static routes. Only touched devices and their neighbours are read.
+
+use crate::import::parse::parser_for;
+use crate::model::{AddressKind, BgpPeer, DeviceConfig, Interface, StaticRoute, Vendor};
+use crate::plan::Plan;
+use crate::state::{StateDb, StateError};
+use ipnet::IpNet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+/// A device before and after the plan (equal for untouched neighbours).
+pub struct Dev {
+    /// OS (`ios`, `eos`, `nxos`).
+    pub os: String,
+    /// As stored.
+    pub base: DeviceConfig,
+    /// With the plan's lines applied.
+    pub cand: DeviceConfig,
+}
+
+/// Why a link or session is lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// An end is administratively down (or gone).
+    Down,
+    /// The two ends no longer share a subnet.
+    SubnetNotShared,
+    /// One end routed, the other switched.
+    RoutedSwitched,
+    /// The neighbor statement was removed or shut.
+    NeighborRemoved,
+    /// The session's local or peer address went away.
+    AddressGone,
+}
+
+/// A link the plan breaks.
+#[derive(Debug, Clone)]
+pub struct LostLink {
+    /// One end.
+    pub a: (String, String),
+    /// The other end.
+    pub b: (String, String),
+    /// Why.
+    pub cause: Cause,
+    /// In words, naming the far end.
+    pub detail: String,
+}
+
+/// A session the plan ends.
+#[derive(Debug, Clone)]
+pub struct LostSession {
+    /// Device.
+    pub device: String,
+    /// Peer address.
+    pub peer: String,
+    /// Why.
+    pub cause: Cause,
+}
+
+/// A link whose two ends end up with different MTUs.
+#[derive(Debug, Clone)]
+pub struct MtuMismatch {
+    /// The end the plan changed, with its MTU.
+    pub changed: (String, String, u32),
+    /// The far end, with its MTU.
+    pub far: (String, String, u32),
+}
+
+/// The candidate network around a plan.
+pub struct Candidate {
+    /// Touched devices and their link neighbours, by hostname.
+    pub devices: BTreeMap<String, Dev>,
+    /// Devices the plan configures.
+    pub touched: BTreeSet<String>,
+    /// Links that end on a touched device: (a, b) ends.
+    pub links: Vec<((String, String), (String, String))>,
+    /// Links lost.
+    pub lost_links: Vec<LostLink>,
+    /// Sessions lost (at either end).
+    pub lost_sessions: Vec<LostSession>,
+    /// Interfaces administratively down after the plan that were up before.
+    pub shut: Vec<(String, String)>,
+    /// MTU mismatches the plan introduces.
+    pub mtu: Vec<MtuMismatch>,
+}
+
+/// MTU when none is configured: 1500 on every vendor olav reads.
+const DEFAULT_MTU: u32 = 1500;
+
+fn find<'a>(cfg: &'a DeviceConfig, name: &str) -> Option<&'a Interface> {
+    cfg.interfaces
+        .iter()
+        .find(|i| crate::ifname::same(&i.name, name))
+}
+
+fn nets(i: &Interface) -> Vec<IpNet> {
+    i.addresses
+        .iter()
+        .filter(|a| a.kind != AddressKind::Virtual)
+        .map(|a| a.address)
+        .collect()
+}
+
+fn share_subnet(a: &Interface, b: &Interface) -> bool {
+    nets(a)
+        .iter()
+        .any(|x| nets(b).iter().any(|y| x.trunc() == y.trunc()))
+}
+
+/// Addresses the device answers on: active interfaces, non-virtual.
+fn live_addresses(cfg: &DeviceConfig) -> BTreeSet<IpAddr> {
+    cfg.interfaces
+        .iter()
+        .filter(|i| i.admin_up)
+        .flat_map(|i| nets(i).into_iter().map(|n| n.addr()))
+        .collect()
+}
+
+fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
+    |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    }
+}
+
+impl Candidate {
+    /// Builds the candidate network of `plan` from the state DB.
+    pub fn build(db: &StateDb, plan: &Plan) -> Result<Candidate, StateError> {
+        let e = sql(db);
+        let mut blocks: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for b in &plan.implementation {
+            let entry = blocks.entry(b.device.clone()).or_default();
+            entry.0.clone_from(&b.os);
+            entry.1.push('\n');
+            entry.1.push_str(&b.text);
+            entry.1.push('\n');
+        }
+        let touched: BTreeSet<String> = blocks.keys().cloned().collect();
+        let mut links = Vec::new();
+        {
+            let mut st = db
+                .conn()
+                .prepare_cached(
+                    "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link
+                     WHERE hostname_a = ?1 OR hostname_b = ?1",
+                )
+                .map_err(&e)?;
+            for d in &touched {
+                let rows = st
+                    .query_map([d], |r| {
+                        Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))
+                    })
+                    .map_err(&e)?;
+                for row in rows {
+                    let l: ((String, String), (String, String)) = row.map_err(&e)?;
+                    if !links.contains(&l) {
+                        links.push(l);
+                    }
+                }
+            }
+        }
+        let mut names: BTreeSet<String> = touched.clone();
+        for (a, b) in &links {
+            names.insert(a.0.clone());
+            names.insert(b.0.clone());
+        }
+        let mut devices = BTreeMap::new();
+        for name in names {
+            let row: Option<(String, String)> = {
+                use rusqlite::OptionalExtension;
+                db.conn()
+                    .query_row(
+                        "SELECT d.os, c.config_text FROM device d JOIN device_config c ON c.hostname = d.hostname WHERE d.hostname = ?1",
+                        [&name],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()
+                    .map_err(&e)?
+            };
+            let Some((os, text)) = row else { continue };
+            let parser = parser_for(Vendor::from_os(&os));
+            let base = parser.parse(&text);
+            let cand = match blocks.get(&name) {
+                Some((_, lines)) => parser.parse(&format!("{text}{lines}")),
+                None => base.clone(),
+            };
+            devices.insert(name, Dev { os, base, cand });
+        }
+        let mut c = Candidate {
+            devices,
+            touched,
+            links,
+            lost_links: Vec::new(),
+            lost_sessions: Vec::new(),
+            shut: Vec::new(),
+            mtu: Vec::new(),
+        };
+        c.compare_interfaces();
+        c.compare_links();
+        c.compare_sessions(db)?;
+        Ok(c)
+    }
+
+    fn compare_interfaces(&mut self) {
+        for d in &self.touched {
+            let Some(dev) = self.devices.get(d) else {
+                continue;
+            };
+            for b in &dev.base.interfaces {
+                let up_after = find(&dev.cand, &b.name).is_some_and(|i| i.admin_up);
+                if b.admin_up && !up_after {
+                    self.shut.push((d.clone(), b.name.clone()));
+                }
+            }
+        }
+    }
+
+    fn compare_links(&mut self) {
+        for (a, b) in &self.links {
+            let end = |x: &(String, String), after: bool| {
+                self.devices
+                    .get(&x.0)
+                    .and_then(|d| find(if after { &d.cand } else { &d.base }, &x.1))
+            };
+            let (Some(a0), Some(b0)) = (end(a, false), end(b, false)) else {
+                continue;
+            };
+            let (a1, b1) = (end(a, true), end(b, true));
+            if (a1 == Some(a0)) && (b1 == Some(b0)) {
+                continue;
+            }
+            let (Some(a1), Some(b1)) = (a1, b1) else {
+                self.lost_links.push(LostLink {
+                    a: a.clone(),
+                    b: b.clone(),
+                    cause: Cause::Down,
+                    detail: "an end is no longer configured".into(),
+                });
+                continue;
+            };
+            let describe = |x: &(String, String), i: &Interface| {
+                let n: Vec<String> = nets(i).iter().map(|n| n.to_string()).collect();
+                format!(
+                    "{} {}{}",
+                    x.0,
+                    x.1,
+                    if n.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", n.join(", "))
+                    }
+                )
+            };
+            let lost = if (a0.admin_up && b0.admin_up) && !(a1.admin_up && b1.admin_up) {
+                Some((Cause::Down, "an end is shut down".to_owned()))
+            } else if share_subnet(a0, b0) && !share_subnet(a1, b1) {
+                Some((
+                    Cause::SubnetNotShared,
+                    format!(
+                        "{} and {} no longer share a subnet",
+                        describe(a, a1),
+                        describe(b, b1)
+                    ),
+                ))
+            } else if (a0.switchport_mode.is_none() == b0.switchport_mode.is_none())
+                && (a1.switchport_mode.is_none() != b1.switchport_mode.is_none())
+            {
+                Some((
+                    Cause::RoutedSwitched,
+                    format!(
+                        "{} {} is {} and {} {} is {}",
+                        a.0,
+                        a.1,
+                        if a1.switchport_mode.is_none() {
+                            "routed"
+                        } else {
+                            "switched"
+                        },
+                        b.0,
+                        b.1,
+                        if b1.switchport_mode.is_none() {
+                            "routed"
+                        } else {
+                            "switched"
+                        }
+                    ),
+                ))
+            } else {
+                None
+            };
+            if let Some((cause, detail)) = lost {
+                self.lost_links.push(LostLink {
+                    a: a.clone(),
+                    b: b.clone(),
+                    cause,
+                    detail,
+                });
+                continue;
+            }
+            let mtu = |i: &Interface| i.mtu.unwrap_or(DEFAULT_MTU);
+            let routed = a1.switchport_mode.is_none() && b1.switchport_mode.is_none();
+            if routed && mtu(a1) != mtu(b1) && mtu(a0) == mtu(b0) {
+                let (changed, far) = if mtu(a1) != mtu(a0) {
+                    ((a, a1), (b, b1))
+                } else {
+                    ((b, b1), (a, a1))
+                };
+                self.mtu.push(MtuMismatch {
+                    changed: (changed.0 .0.clone(), changed.0 .1.clone(), mtu(changed.1)),
+                    far: (far.0 .0.clone(), far.0 .1.clone(), mtu(far.1)),
+                });
+            }
+        }
+    }
+
+    fn compare_sessions(&mut self, db: &StateDb) -> Result<(), StateError> {
+        let e = sql(db);
+        let mut gone_addrs: BTreeSet<String> = BTreeSet::new();
+        for d in &self.touched {
+            let Some(dev) = self.devices.get(d) else {
+                continue;
+            };
+            let before = live_addresses(&dev.base);
+            let after = live_addresses(&dev.cand);
+            gone_addrs.extend(before.difference(&after).map(|a| a.to_string()));
+            let (Some(b0), Some(b1)) = (&dev.base.bgp, &dev.cand.bgp) else {
+                continue;
+            };
+            for n0 in b0.neighbors.iter().filter(|n| !n.shutdown) {
+                let BgpPeer::Address(peer) = n0.peer else {
+                    continue;
+                };
+                let n1 = b1
+                    .neighbors
+                    .iter()
+                    .find(|n| n.peer == n0.peer && n.vrf == n0.vrf);
+                let cause = match n1 {
+                    None => Some(Cause::NeighborRemoved),
+                    Some(n) if n.shutdown => Some(Cause::NeighborRemoved),
+                    Some(n) => {
+                        // The local end: the update-source, else a connected subnet.
+                        let local_ok = match &n.update_source {
+                            Some(src) => {
+                                find(&dev.cand, src)
+                                    .is_some_and(|i| i.admin_up && !nets(i).is_empty())
+                                    || find(&dev.base, src).is_none()
+                            }
+                            None => {
+                                let connected_before = dev.base.interfaces.iter().any(|i| {
+                                    i.admin_up && nets(i).iter().any(|a| a.contains(&peer))
+                                });
+                                !connected_before
+                                    || dev.cand.interfaces.iter().any(|i| {
+                                        i.admin_up && nets(i).iter().any(|a| a.contains(&peer))
+                                    })
+                            }
+                        };
+                        (!local_ok).then_some(Cause::AddressGone)
+                    }
+                };
+                if let Some(cause) = cause {
+                    self.lost_sessions.push(LostSession {
+                        device: d.clone(),
+                        peer: peer.to_string(),
+                        cause,
+                    });
+                }
+            }
+        }
+        // Far ends: sessions anywhere to an address a touched device no longer answers on.
+        let mut st = db
+            .conn()
+            .prepare_cached(
+                "SELECT hostname, peer_address FROM bgp_session WHERE peer_address = ?1",
+            )
+            .map_err(&e)?;
+        for a in &gone_addrs {
+            let rows = st
+                .query_map([a], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(&e)?;
+            for row in rows {
+                let (h, p) = row.map_err(&e)?;
+                if !self
+                    .lost_sessions
+                    .iter()
+                    .any(|s| s.device == h && s.peer == p)
+                {
+                    self.lost_sessions.push(LostSession {
+                        device: h,
+                        peer: p,
+                        cause: Cause::AddressGone,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Static routes the plan adds and removes on `device`.
+    pub fn route_changes(&self, device: &str) -> (Vec<&StaticRoute>, Vec<&StaticRoute>) {
+        let Some(d) = self.devices.get(device) else {
+            return (Vec::new(), Vec::new());
+        };
+        let same = |a: &StaticRoute, b: &StaticRoute| {
+            a.vrf == b.vrf
+                && a.prefix == b.prefix
+                && a.next_hop == b.next_hop
+                && a.next_hop_interface == b.next_hop_interface
+        };
+        let added = d
+            .cand
+            .static_routes
+            .iter()
+            .filter(|r| !d.base.static_routes.iter().any(|b| same(b, r)))
+            .collect();
+        let removed = d
+            .base
+            .static_routes
+            .iter()
+            .filter(|r| !d.cand.static_routes.iter().any(|c| same(c, r)))
+            .collect();
+        (added, removed)
+    }
+}

@@ -467,6 +467,7 @@ pub fn precheck(
             )
         })
         .collect();
+    let cand = candidate::Candidate::build(db, &plan)?;
     ck.check("new addresses duplicate and overlap nothing", |ck| {
         if !blocks
             .iter()
@@ -582,6 +583,45 @@ pub fn precheck(
                         ck.add(Severity::Error, &el, format!("remote-as {asn}, but the state DB knows this peer as AS{k}"), format!("use remote-as {k}"));
                     }
                 }
+                // A peer inside the network: its AS is its device's, and it must peer back.
+                let owner = st
+                    .all_addresses()?
+                    .iter()
+                    .find(|a| a.3.addr() == peer && a.0 != *dev)
+                    .map(|a| (a.0.clone(), a.1.clone()));
+                if let Some((owner, ifname)) = owner {
+                    let owner_as = st.devices.get(&owner).and_then(|d| d.2);
+                    if let (Some(asn), Some(oa)) = (n.peer_asn, owner_as) {
+                        if asn != oa {
+                            ck.add(Severity::Error, &el, format!("{peer} is {owner} {ifname}, in AS{oa}, not AS{asn}"), format!("use remote-as {oa}, or the address of the intended peer"));
+                        }
+                    }
+                    // Our end of this session: the update-source's address, else the
+                    // connected interface's, on the device as the plan leaves it.
+                    let ours: Vec<String> = cand
+                        .devices
+                        .get(dev)
+                        .map(|d| {
+                            d.cand
+                                .interfaces
+                                .iter()
+                                .filter(|i| match &n.update_source {
+                                    Some(src) => crate::ifname::same(src, &i.name),
+                                    None => i.addresses.iter().any(|a| a.address.contains(&peer)),
+                                })
+                                .flat_map(|i| i.addresses.iter().map(|a| a.address.addr().to_string()))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let back_stored = st.sessions.iter().any(|s| s.0 == owner && ours.contains(&s.1));
+                    let back_planned = blocks.iter().any(|(d, c, _)| {
+                        *d == owner
+                            && c.bgp.as_ref().is_some_and(|b| b.neighbors.iter().any(|x| ours.contains(&x.peer.to_string())))
+                    });
+                    if !back_stored && !back_planned {
+                        ck.add(Severity::Warning, &el, format!("{owner} has no neighbor back to {dev}: the session stays half-open until {owner} is configured too"), format!("add the neighbor on {owner} in the same plan"));
+                    }
+                }
             }
         }
         Ok(Applies::Ran)
@@ -647,7 +687,6 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    let cand = candidate::Candidate::build(db, &plan)?;
     ck.check(
         "links the plan touches stay up, share a subnet and are routed or switched at both ends",
         |ck| {

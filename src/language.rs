@@ -31,6 +31,7 @@ const CHINESE: &[(&str, &str)] = &[
     ("移除", " remove "),
     ("去掉", " remove "),
     ("去除", " remove "),
+    ("删掉", " remove "),
     ("下线", " decommission "),
     ("退役", " decommission "),
     ("拆除", " decommission "),
@@ -38,6 +39,7 @@ const CHINESE: &[(&str, &str)] = &[
     ("关闭", " shutdown "),
     ("关掉", " shutdown "),
     ("禁用", " shutdown "),
+    ("开起来", " no shutdown "),
     ("开启", " no shutdown "),
     ("启用", " no shutdown "),
     ("打开", " no shutdown "),
@@ -47,8 +49,8 @@ const CHINESE: &[(&str, &str)] = &[
     ("修改", " change "),
     ("更改", " change "),
     ("变更", " change "),
-    ("改为", " to "),
-    ("改成", " to "),
+    ("改为", " change to "),
+    ("改成", " change to "),
     ("设置为", " to "),
     ("设为", " to "),
     ("描述", " description "),
@@ -82,6 +84,7 @@ const CHINESE: &[(&str, &str)] = &[
     ("一条", " a "),
     ("一个", " a "),
     ("请", " "),
+    ("加", " add "),
 ];
 
 /// Words of intent a typo is corrected to (letters only; names are never touched).
@@ -161,6 +164,10 @@ pub fn normalise(request: &str) -> String {
         })
         .collect();
     let mut out = words.join(" ");
+    // "re-ip X" is an address change.
+    for re_ip in ["re-ip", "re-IP", "readdress", "renumber"] {
+        out = out.replace(re_ip, "change the ip address of");
+    }
     // Removing an attribute is a change to its element, not a removal of it.
     let lower = out.to_lowercase();
     for verb in ["remove", "delete"] {

@@ -177,7 +177,7 @@ fn both_product_requests_draft_a_plan_and_stack_three_headers() {
     );
     for step in [
         "Drain.",
-        "Change the neighbours",
+        "Apply the configuration",
         "Power off and unrack",
         "Update the source of truth",
     ] {

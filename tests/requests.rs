@@ -50,6 +50,7 @@ fn uplink(device: &str, peer: Peer, redundant: bool) -> Want {
         device: device.into(),
         peer,
         redundant,
+        link: None,
     })
 }
 
@@ -214,6 +215,21 @@ fn table() -> Vec<(&'static str, Want)> {
         ("decommission alpha-br-3650", Want::Ask("no device 'alpha-br-3650'", &["alpha-br-3560", "alpha-br-2960-1", "alpha-br-2960-2"])),
         ("decommission Gi9/9 on alpha-border-1", Want::Ask("has no interface 'Gi9/9'", &[])),
         ("remove the link between alpha-acc-1 and alpha-dist-2 and alpha-dist-1", Want::Ask("No link matches", &[])),
+        // --- found by a first-time user: sessions between devices, attributes, phrasings ---
+        ("remove the bgp session between alpha-core-1 and beta-core-2", session("alpha-core-1", "10.255.2.3", 65001, Some("beta-core-2"))),
+        ("remove the iBGP peering between alpha-border-1 and alpha-core-2", session("alpha-border-1", "10.255.1.3", 65001, Some("alpha-core-2"))),
+        ("删除alpha-dist-1和alpha-core-1之间的BGP邻居", session("alpha-dist-1", "10.255.1.2", 65001, Some("alpha-core-1"))),
+        ("drop the BGP neighbor 10.255.1.3 on alpha-border-1", session("alpha-border-1", "10.255.1.3", 65001, Some("alpha-core-2"))),
+        ("remove the connection between alpha-dist-1 and alpha-dist-2", link(("alpha-dist-1", "TwentyFiveGigE1/0/3"), ("alpha-dist-2", "TwentyFiveGigE1/0/3"))),
+        ("remove alpha-border-1 from bgp", Want::Refuse("removing a routing process")),
+        ("shutdown bgp on alpha-border-1", Want::Refuse("routing process")),
+        ("remove the ip address from alpha-dist-1 Twe1/0/3", Want::Refuse("removing an interface address")),
+        ("delete the snmp community on alpha-br-3560", Want::Refuse("management-plane")),
+        ("remove the default route on alpha-br-3560", del_route("alpha-br-3560", "0.0.0.0/0", Some("10.0.1.40"))),
+        ("把alpha-core-2的Ethernet10的MTU改成9000", iface("alpha-core-2", "Ethernet10", vec![Mtu(9000)])),
+        ("re-ip alpha-core-1 Ethernet11 to 10.0.50.0/31", iface("alpha-core-1", "Ethernet11", vec![Address("10.0.50.0/31".parse().expect("net"))])),
+        ("add an eBGP peering to Telstra AS1221 on alpha-border-1 link 192.0.2.20/31", Want::Is(Intent::AddUplink { device: "alpha-border-1".into(), peer: telstra(), redundant: false, link: Some("192.0.2.20/31".parse().expect("net")) })),
+        ("add a peering to Hurricane Electric AS6939 on alpha-border-1 link 192.0.2.8/31", peering("alpha-border-1", "Hurricane Electric", 6939, "192.0.2.8/31", None)),
         // --- what olav cannot plan: a refusal, never a different plan ---
         ("modify the BGP local-preference for AARNet to 300", Want::Refuse("BGP local-preference")),
         ("set local preference 200 on the AARNet session", Want::Refuse("BGP local-preference")),

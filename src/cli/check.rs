@@ -72,7 +72,7 @@ pub fn blast_radius(
     peers: &[String],
 ) -> Result<Exit> {
     if devices.is_empty() && interfaces.is_empty() && links.is_empty() && peers.is_empty() {
-        bail!("name at least one element: --device, --interface DEV:IF, --link DEV:IF-DEV:IF or --peer NAME|IP");
+        bail!("name at least one element: --device, --interface DEV:IF, --link DEV:IF-DEV:IF or --peer NAME|IP|DEVICE:IP");
     }
     let mut spec = Spec {
         devices: devices.to_vec(),
@@ -97,7 +97,16 @@ pub fn blast_radius(
         spec.links.push(parsed);
     }
     for p in peers {
-        spec.peers.push((None, p.clone()));
+        // DEVICE:ADDRESS names one session; an IPv6 address alone has colons too.
+        match p.split_once(':') {
+            Some((dev, addr))
+                if dev.parse::<std::net::IpAddr>().is_err()
+                    && addr.parse::<std::net::IpAddr>().is_ok() =>
+            {
+                spec.peers.push((Some(dev.to_owned()), addr.to_owned()))
+            }
+            _ => spec.peers.push((None, p.clone())),
+        }
     }
     let db = open_or_demo(cli)?;
     let g = Graph::load(&db)?;

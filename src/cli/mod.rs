@@ -110,7 +110,7 @@ enum Command {
         /// A link, DEVICE:INTERFACE-DEVICE:INTERFACE (repeatable).
         #[arg(long)]
         link: Vec<String>,
-        /// A BGP peer by name, AS (AS7575) or address (repeatable).
+        /// A BGP peer by name, AS (AS7575) or address, or one session as DEVICE:ADDRESS (repeatable).
         #[arg(long)]
         peer: Vec<String>,
     },

@@ -3,7 +3,7 @@
 //! `PLAN_PATH: <path>` names the plan (the artifact passed on), `REPORT_PATH: <path>` a
 //! report, `VERDICT: PASS|WARN|FAIL|UNVERIFIED` the step's verdict, and
 //! `CLARIFY: <question>` says the request needs clarification, each `CANDIDATE: <answer>`
-//! one of its candidate answers.
+//! one of its candidate answers, and `REFUSED: <what>` that it is a refusal.
 
 /// Contract keys.
 pub const PLAN_PATH: &str = "PLAN_PATH:";
@@ -15,6 +15,8 @@ pub const VERDICT: &str = "VERDICT:";
 pub const CLARIFY: &str = "CLARIFY:";
 /// One candidate answer to the clarification (repeated, in order).
 pub const CANDIDATE: &str = "CANDIDATE:";
+/// The clarification is a refusal: what was asked cannot be planned.
+pub const REFUSED: &str = "REFUSED:";
 
 /// Verdicts a reply may give.
 pub const VERDICTS: &[&str] = &["PASS", "WARN", "FAIL", "UNVERIFIED"];
@@ -32,6 +34,8 @@ pub struct Contract {
     pub clarify: Option<String>,
     /// The clarification's candidate answers, in order.
     pub candidates: Vec<String>,
+    /// What was refused, when the clarification is a refusal.
+    pub refused: Option<String>,
 }
 
 impl Contract {
@@ -55,6 +59,8 @@ impl Contract {
                 c.clarify = Some(v);
             } else if let Some(v) = value(CANDIDATE).filter(|v| !v.is_empty()) {
                 c.candidates.push(v);
+            } else if let Some(v) = value(REFUSED).filter(|v| !v.is_empty()) {
+                c.refused = Some(v);
             }
         }
         c

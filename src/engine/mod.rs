@@ -95,10 +95,14 @@ pub struct RunOutcome {
     pub clarification: Option<Clarification>,
 }
 
-/// A question back to the user, as data.
+/// A question back to the user, or a refusal, as data.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Clarification {
-    /// The question (or the refusal, for what olav cannot plan).
+    /// `question` (answer it and ask again) or `refusal` (olav cannot plan what was asked).
+    pub kind: &'static str,
+    /// What was refused, for a refusal (`BGP local-preference`).
+    pub refused: Option<String>,
+    /// The question (for a refusal: the sentence saying so, with what olav can plan).
     pub question: String,
     /// Candidate answers, in order (may be empty).
     pub candidates: Vec<String>,
@@ -259,8 +263,14 @@ impl Engine<'_> {
                         needs_input = c.clarify.is_some();
                         if let Some(question) = c.clarify.clone() {
                             clarification = Some(Clarification {
+                                kind: if c.refused.is_some() {
+                                    "refusal"
+                                } else {
+                                    "question"
+                                },
                                 question,
                                 candidates: c.candidates.clone(),
+                                refused: c.refused.clone(),
                             });
                         }
                         artifact = c.plan_path;

@@ -74,6 +74,8 @@ pub enum Intent {
         peer: Peer,
         /// Whether the request asks for redundancy (or the peer is already reached).
         redundant: bool,
+        /// The link subnet, when the request gives it (else olav allocates one).
+        link: Option<IpNet>,
     },
     /// Modify an interface.
     ModifyInterface {
@@ -188,11 +190,13 @@ impl Intent {
                 device,
                 peer,
                 redundant,
+                link,
             } => format!(
-                "add a {}eBGP uplink from {device} to {} (AS{})",
-                if *redundant { "redundant " } else { "" },
+                "add {}eBGP uplink from {device} to {} (AS{}){}",
+                if *redundant { "a redundant " } else { "an " },
                 peer.name,
-                peer.asn
+                peer.asn,
+                link.map(|l| format!(" on link {l}")).unwrap_or_default()
             ),
             Intent::AddPeering { device, peer } => format!(
                 "add an eBGP peering from {device} to the new provider {} (AS{}) on link {}{}",
@@ -282,6 +286,12 @@ pub const CAN_PLAN: &[&str] = &[
 const UNSUPPORTED: &[(&[&str], &str)] = &[
     (
         &[
+            "ntp", "snmp", "syslog", "logging", "aaa", "tacacs", "radius", "username",
+        ],
+        "management-plane settings",
+    ),
+    (
+        &[
             "local-preference",
             "local-pref",
             "localpref",
@@ -333,12 +343,6 @@ const UNSUPPORTED: &[(&[&str], &str)] = &[
         "port-channels",
     ),
     (
-        &[
-            "ntp", "snmp", "syslog", "logging", "aaa", "tacacs", "radius", "username",
-        ],
-        "management-plane settings",
-    ),
-    (
         &["upgrade", "reload", "reboot", "firmware", "image"],
         "software upgrades and reloads",
     ),
@@ -354,6 +358,7 @@ const DECOM_WORDS: &[&str] = &[
     "delete",
     "tear",
     "unconfigure",
+    "drop",
 ];
 const UPLINK_WORDS: &[&str] = &[
     "uplink",
@@ -744,12 +749,28 @@ fn resolve_interface_change(
     let mtu = has_word(toks, lower, &["mtu"]);
     let description = has_word(toks, lower, &["description", "descr", "desc"]);
     let address = (has_word(toks, lower, &["address", "ip"]))
-        && toks
-            .iter()
-            .any(|t| t.contains('/') && t.parse::<IpNet>().is_ok());
+        && (removal
+            || toks
+                .iter()
+                .any(|t| t.contains('/') && t.parse::<IpNet>().is_ok()));
     let named_route = has_word(toks, lower, &["route"]);
     if !(no_shut || shut || mtu || description || (address && !named_route)) {
         return None;
+    }
+    // "shutdown bgp on X", "disable the ospf process": not an interface.
+    if has_word(toks, lower, &["bgp", "ospf", "isis", "process", "routing"])
+        && devs
+            .iter()
+            .all(|d| interfaces_on(toks, d, facts).0.is_empty())
+    {
+        return Some(Resolution::Refuse {
+            what: "shutting down or changing a routing process".to_owned(),
+        });
+    }
+    if address && removal && !description {
+        return Some(Resolution::Refuse {
+            what: "removing an interface address".to_owned(),
+        });
     }
     let device = match devs {
         [d] => d.clone(),
@@ -819,11 +840,6 @@ fn resolve_interface_change(
         }
     }
     if address {
-        if removal {
-            return Some(Resolution::Refuse {
-                what: "removing an interface address".to_owned(),
-            });
-        }
         if let Some(a) = toks
             .iter()
             .filter(|t| t.contains('/'))
@@ -862,7 +878,12 @@ fn resolve_static_route(
 ) -> Option<Resolution> {
     let prefix = toks
         .iter()
-        .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
+        .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')))
+        .or_else(|| {
+            (lower.contains("default route") || lower.contains("default gateway route"))
+                .then(|| "0.0.0.0/0".parse().ok())
+                .flatten()
+        });
     if !has_word(toks, lower, &["route"]) {
         return None;
     }
@@ -1085,7 +1106,22 @@ fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>)
                 && !lt.starts_with("as")
                 && !known(t)
             {
-                name = Some(t.clone());
+                // A name may run over several capitalised words ("Hurricane Electric").
+                let mut full = t.clone();
+                for next in &toks[i + 1..] {
+                    let starts_upper = next.chars().next().is_some_and(|c| c.is_uppercase());
+                    let ln = next.to_ascii_lowercase();
+                    if !starts_upper
+                        || ln.starts_with("as")
+                        || known(next)
+                        || NOT_NAMES.contains(&ln.as_str())
+                    {
+                        break;
+                    }
+                    full.push(' ');
+                    full.push_str(next);
+                }
+                name = Some(full);
                 break;
             }
         }
@@ -1213,10 +1249,14 @@ fn resolve_uplink(
     };
     let redundant =
         has_word(toks, lower, REDUNDANT_WORDS) || peer.sessions.iter().any(|s| s.0 == device);
+    let link = toks
+        .iter()
+        .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
     Resolution::Intent(Intent::AddUplink {
         device,
         peer,
         redundant,
+        link,
     })
 }
 
@@ -1228,6 +1268,57 @@ fn sessions_to(facts: &Facts, asn: u32) -> Vec<(String, String)> {
         .collect()
 }
 
+/// "remove the BGP session between A and B": the session(s) from A to an address of B.
+fn resolve_sessions_between(devs: &[String], facts: &Facts) -> Resolution {
+    let [a, b] = devs else {
+        return clarify(
+            "Which BGP session? Name its neighbor address and device, or the two devices it joins.",
+            Vec::new(),
+        );
+    };
+    let owns = |dev: &str, addr: &str| {
+        facts.interfaces.get(dev).is_some_and(|ifs| {
+            ifs.iter()
+                .any(|i| i.addresses.iter().any(|n| n.addr().to_string() == addr))
+        })
+    };
+    let between: Vec<&super::facts::Bgp> = facts
+        .sessions
+        .iter()
+        .filter(|s| {
+            (s.hostname == *a && owns(b, &s.peer)) || (s.hostname == *b && owns(a, &s.peer))
+        })
+        .collect();
+    // Each session appears once per end: keep the first-named device's view.
+    let from_a: Vec<&super::facts::Bgp> = between
+        .iter()
+        .copied()
+        .filter(|s| s.hostname == *a)
+        .collect();
+    let pick = if from_a.is_empty() { between } else { from_a };
+    match pick.as_slice() {
+        [] => clarify(
+            format!("There is no BGP session between {a} and {b}."),
+            Vec::new(),
+        ),
+        [s] => {
+            let other = if s.hostname == *a { b } else { a };
+            Resolution::Intent(Intent::RemoveSession {
+                device: s.hostname.clone(),
+                peer: s.peer.clone(),
+                peer_asn: s.peer_asn,
+                peer_device: Some(other.clone()),
+            })
+        }
+        _ => clarify(
+            format!("There are several BGP sessions between {a} and {b}. Which one?"),
+            pick.iter()
+                .map(|s| format!("{} → {} (vrf {})", s.hostname, s.peer, s.vrf))
+                .collect(),
+        ),
+    }
+}
+
 fn resolve_decommission(
     toks: &[String],
     lower: &str,
@@ -1235,7 +1326,31 @@ fn resolve_decommission(
     peers: &[Peer],
     facts: &Facts,
 ) -> Resolution {
-    let wants_link = has_word(toks, lower, &["link", "链路", "cable"]);
+    let wants_link = has_word(toks, lower, &["link", "cable", "connection", "circuit"]);
+    // Smaller things than a device, named without being resolvable: never a device-level plan.
+    for (words, what) in [
+        (
+            &["address", "ip", "ipv4"][..],
+            "removing an interface address",
+        ),
+        (&["vrf", "vlan"][..], "removing VRFs or VLANs"),
+        (
+            &["bgp", "ospf", "routing"][..],
+            "removing a routing process",
+        ),
+    ] {
+        if has_word(toks, lower, words)
+            && !has_word(
+                toks,
+                lower,
+                &["peer", "peering", "session", "neighbor", "neighbour"],
+            )
+        {
+            return Resolution::Refuse {
+                what: what.to_owned(),
+            };
+        }
+    }
     let wants_peer = has_word(
         toks,
         lower,
@@ -1282,6 +1397,9 @@ fn resolve_decommission(
                     .collect(),
             ),
         };
+    }
+    if wants_peer && peers.is_empty() {
+        return resolve_sessions_between(devs, facts);
     }
     if wants_peer && !peers.is_empty() {
         if peers.len() > 1 {

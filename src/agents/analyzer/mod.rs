@@ -9,7 +9,7 @@ pub mod running;
 
 use super::capability::{PlanWriter, StateReader};
 use super::{StepError, StepRunner};
-use crate::engine::contract::{CANDIDATE, CLARIFY, PLAN_PATH};
+use crate::engine::contract::{CANDIDATE, CLARIFY, PLAN_PATH, REFUSED};
 use facts::Facts;
 use intent::Resolution;
 
@@ -54,7 +54,9 @@ fn clarification(question: &str, candidates: &[String]) -> String {
 
 fn refusal(what: &str) -> String {
     let can: Vec<String> = intent::CAN_PLAN.iter().map(|c| (*c).to_owned()).collect();
-    clarification(&format!("olav cannot plan {what} yet. It can plan:"), &can)
+    let mut s = clarification(&format!("olav cannot plan {what} yet. It can plan:"), &can);
+    s.push_str(&format!("{REFUSED} {}\n", one_line(what)));
+    s
 }
 
 impl StepRunner for Analyzer {

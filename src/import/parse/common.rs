@@ -251,7 +251,7 @@ pub fn interface_line(
             iface.vrf = Some((*v).to_owned());
         }
         ["vrf", v] => iface.vrf = Some((*v).to_owned()),
-        ["no", "switchport"] => {
+        ["no", "switchport"] | ["default", "switchport"] => {
             iface.switchport_mode = None;
         }
         ["switchport"] => {

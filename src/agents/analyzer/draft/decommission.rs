@@ -229,7 +229,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     }
     if !implementation_blocks.is_empty() {
         step(format!(
-            "**Change the neighbours** as in Implementation ({}).",
+            "**Apply the configuration** in Implementation ({}).",
             implementation_blocks
                 .iter()
                 .map(|b| b.device.as_str())
@@ -294,7 +294,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             cmds.push("show ip bgp summary");
         }
         if b.text.contains("interface ") {
-            cmds.push("show interfaces status");
+            cmds.push("show ip interface brief");
             cmds.push("show ip ospf neighbor");
         }
         let _ = write!(
@@ -304,15 +304,23 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             cmds.join("\n")
         );
     }
+    let touches_interfaces = implementation_blocks
+        .iter()
+        .any(|b| b.text.contains("interface "));
     let _ = write!(
         verification,
-        "\nExpect no adjacency or session to {} and the facing interfaces administratively down.",
+        "\nExpect no adjacency or session to {}{}.",
         if !removed_devices.is_empty() {
             removed_devices.join(", ")
         } else if !hanging.is_empty() {
             hanging.join(", ")
         } else {
             list(&sessions)
+        },
+        if touches_interfaces {
+            " and the facing interfaces administratively down"
+        } else {
+            ""
         }
     );
     let plan = Plan {

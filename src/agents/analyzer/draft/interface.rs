@@ -94,6 +94,10 @@ pub fn modify_interface(
                 if current.addresses.first() == Some(a) {
                     return Err(format!("{device} {interface} already has the address {a}"));
                 }
+                // EOS ports are switched unless told otherwise: route this one first.
+                if os == "eos" && stored(&stanza, "no switchport").is_none() {
+                    let _ = writeln!(cfg, "{i}no switchport");
+                }
                 let _ = writeln!(cfg, "{i}{}", addr_line(os, *a));
                 let primary = stanza.iter().skip(1).map(|l| l.trim()).find(|l| {
                     l.starts_with("ip address ")
@@ -101,18 +105,63 @@ pub fn modify_interface(
                         && !l.contains(" virtual ")
                 });
                 let _ = writeln!(rb, "{i}{}", primary.unwrap_or("no ip address"));
+                if os == "eos" && stored(&stanza, "no switchport").is_none() {
+                    let _ = writeln!(rb, "{i}default switchport");
+                }
             }
         }
         what.push(c.to_string());
     }
-    // Shutting an interface removes it from the topology: quote that blast radius.
-    let br = if changes.contains(&IfChange::Shutdown) {
+    // Links whose far end would no longer share a subnet with the new address.
+    let new_addr = changes.iter().find_map(|c| match c {
+        IfChange::Address(a) => Some(*a),
+        _ => None,
+    });
+    let mut broken: Vec<String> = Vec::new();
+    let mut broken_links = std::collections::BTreeSet::new();
+    if let (Some(new), Some(d)) = (new_addr, net.device(device)) {
+        for (li, l) in net.links.iter().enumerate() {
+            let far = if l.a.0 == d && crate::ifname::same(&l.a.1, interface) {
+                &l.b
+            } else if l.b.0 == d && crate::ifname::same(&l.b.1, interface) {
+                &l.a
+            } else {
+                continue;
+            };
+            let far_dev = &net.devices[far.0].hostname;
+            let far_addrs: Vec<ipnet::IpNet> = f
+                .interfaces
+                .get(far_dev)
+                .and_then(|v| v.iter().find(|x| x.name == far.1))
+                .map(|x| x.addresses.clone())
+                .unwrap_or_default();
+            if !far_addrs.is_empty() && !far_addrs.iter().any(|x| x.trunc() == new.trunc()) {
+                broken_links.insert(li);
+                broken.push(format!(
+                    "{far_dev} {} ({}) keeps its address: the link to it is lost",
+                    far.1,
+                    far_addrs
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+    }
+    // Shutting an interface, or breaking its links, removes them: quote that blast radius.
+    let shut = changes.contains(&IfChange::Shutdown);
+    let br = if shut || !broken_links.is_empty() {
         net.blast_radius(&Removal {
-            interfaces: net
-                .device(device)
-                .map(|d| (d, interface.to_owned()))
-                .into_iter()
-                .collect(),
+            interfaces: if shut {
+                net.device(device)
+                    .map(|d| (d, interface.to_owned()))
+                    .into_iter()
+                    .collect()
+            } else {
+                Default::default()
+            },
+            links: broken_links,
             ..Removal::default()
         })
     } else {
@@ -125,8 +174,8 @@ pub fn modify_interface(
     if changes.iter().any(|c| matches!(c, IfChange::Mtu(_))) && current.linked {
         let _ = writeln!(risks, "- An MTU change on a link must match the far end, or OSPF adjacencies stay in EXSTART and large packets are dropped.");
     }
-    if changes.iter().any(|c| matches!(c, IfChange::Address(_))) && current.linked {
-        let _ = writeln!(risks, "- {interface} has a link: the far end must move to the same subnet, or the link and everything behind it is lost.");
+    for b in &broken {
+        let _ = writeln!(risks, "- {b}, with everything behind it (counted in the blast radius). Change the far end in the same window, or the pre-check fails this plan.");
     }
     let plan = Plan {
         header: header(
@@ -164,12 +213,21 @@ pub fn modify_interface(
             text: rb.trim_end().to_owned(),
         }],
         verification: format!(
-            "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}\n```"
+            "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}{}\n```",
+            if current.linked && changes.iter().any(|c| matches!(c, IfChange::Mtu(_) | IfChange::Address(_) | IfChange::NoShutdown)) {
+                "\nshow ip ospf neighbor"
+            } else {
+                ""
+            }
         ),
         blast_radius: blast,
         claimed_blast_radius: Some(br.number() as u32),
         risks,
-        pre_change: pre_change(&format!("--interface {device}:{interface}")),
+        pre_change: pre_change(&if shut {
+            format!("--interface {device}:{interface}")
+        } else {
+            String::new()
+        }),
     };
     Ok(Draft {
         topic,

@@ -151,10 +151,15 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
     (s, cite)
 }
 
+/// The commands to run before the window; `blast-radius` only when the plan removes
+/// something it names (`targets_args` empty otherwise).
 pub(super) fn pre_change(targets_args: &str) -> String {
-    format!(
-        "```sh\nolav precheck {PATH_TOKEN}\nolav verify {PATH_TOKEN}\nolav blast-radius {targets_args}\n```"
-    )
+    let what_if = if targets_args.is_empty() {
+        String::new()
+    } else {
+        format!("olav blast-radius {targets_args}\n")
+    };
+    format!("```sh\nolav precheck {PATH_TOKEN}\nolav verify {PATH_TOKEN}\n{what_if}```")
 }
 
 pub(super) fn header(
@@ -194,7 +199,8 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             device,
             peer,
             redundant,
-        } => uplink::add_uplink(device, peer, *redundant, f, net, ctx),
+            link,
+        } => uplink::add_uplink(device, peer, *redundant, *link, f, net, ctx),
         Intent::AddPeering { device, peer } => uplink::add_peering(device, peer, f, net, ctx),
         Intent::ModifyInterface {
             device,
@@ -340,7 +346,7 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                     ),
                     br_args: addrs
                         .iter()
-                        .map(|a| format!("--peer {a}"))
+                        .map(|a| format!("--peer {device}:{a}"))
                         .collect::<Vec<_>>()
                         .join(" "),
                 },
@@ -383,6 +389,14 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                     });
                 }
             }
+            let br_args = targets
+                .iter()
+                .filter_map(|t| match t {
+                    Target::Peer { device, peer, .. } => Some(format!("--peer {device}:{peer}")),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
             decommission::decommission(
                 decommission::Decom {
                     removal: Removal {
@@ -399,7 +413,7 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                             .map(|d| format!(" ({d})"))
                             .unwrap_or_default()
                     ),
-                    br_args: format!("--peer {peer}"),
+                    br_args,
                 },
                 f,
                 net,

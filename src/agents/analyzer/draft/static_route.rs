@@ -69,7 +69,7 @@ fn plan(r: RoutePlan<'_>, f: &Facts, ctx: &Ctx<'_>) -> Draft {
         blast_radius: blast,
         claimed_blast_radius: Some(0),
         risks,
-        pre_change: pre_change(&format!("--device {}", r.device)),
+        pre_change: pre_change(""),
     };
     Draft {
         topic: r.topic,

@@ -271,10 +271,14 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         _ => format!("ping {theirs} source {}", n.iface.name),
     };
     let verification = format!(
-        "On {device}, after {} has configured their side:\n\n```\nshow interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes\n```\n\nExpect the session Established, the prefixes received accepted by the inbound policy, and the advertised prefixes the same as on the existing session{}.",
+        "On {device}, after {} has configured their side:\n\n```\nshow interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes\n```\n\n{}",
         n.name,
         n.iface.name,
-        if n.template.is_some() { format!(" to {}", n.name) } else { String::new() }
+        if n.template.is_some() {
+            format!("Expect the session Established, the prefixes received accepted by the inbound policy, and the advertised prefixes the same as on the existing session to {}.", n.name)
+        } else {
+            "Expect the session Established, and only the prefixes your new policy allows received and advertised.".to_owned()
+        }
     );
     let before = net.redundancy_to_peer(n.asn, &[]);
     let new_session = net.device(device).map(|d| Session {
@@ -330,8 +334,8 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     };
     let title = if n.template.is_some() {
         format!(
-            "Add a {}eBGP uplink from {device} to {} (AS{})",
-            if n.redundant { "redundant " } else { "" },
+            "Add {}eBGP uplink from {device} to {} (AS{})",
+            if n.redundant { "a redundant " } else { "an " },
             n.name,
             n.asn
         )
@@ -381,12 +385,14 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     }
     if n.template.is_none() {
         let _ = writeln!(risks, "- A new provider has no policy in this network yet: define inbound and outbound filters (prefix-lists or route-maps) and maximum-prefix before the session is enabled, or it accepts and announces everything.");
-    } else if bgp_lines.iter().all(|l| {
-        !(l.contains("route-map")
-            || l.contains("prefix-list")
-            || l.contains("filter-list")
-            || l.contains("distribute-list"))
-    }) {
+    } else if copied_from.is_some()
+        && bgp_lines.iter().all(|l| {
+            !(l.contains("route-map")
+                || l.contains("prefix-list")
+                || l.contains("filter-list")
+                || l.contains("distribute-list"))
+        })
+    {
         let _ = writeln!(risks, "- The existing session has no inbound or outbound filter to copy: without policy the session would accept and announce everything.");
     }
     if remaining.iter().any(|p| p.starts_with("device ")) {
@@ -454,7 +460,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         blast_radius: blast,
         claimed_blast_radius: Some(0),
         risks,
-        pre_change: pre_change(&format!("--peer {theirs}")),
+        pre_change: pre_change(""),
     };
     Ok(Draft {
         topic,
@@ -476,6 +482,30 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     })
 }
 
+/// Our and their address on a link subnet the request gives: with host bits set, the
+/// address is ours; else the first host is ours. The subnet must be unused.
+fn link_ends(f: &Facts, link: IpNet) -> Result<(IpAddr, IpAddr), String> {
+    let subnet = link.trunc();
+    if let Some(u) = f
+        .used
+        .iter()
+        .find(|u| u.contains(&subnet.network()) || subnet.contains(&u.network()))
+    {
+        return Err(format!(
+            "the link subnet {subnet} overlaps {u}, already in use"
+        ));
+    }
+    let hosts: Vec<IpAddr> = subnet.hosts().take(2).collect();
+    let [a, b] = hosts.as_slice() else {
+        return Err(format!("subnet {subnet} has no room for two hosts"));
+    };
+    Ok(if link.addr() == *b {
+        (*b, *a)
+    } else {
+        (*a, *b)
+    })
+}
+
 fn no_free_interface(device: &str) -> String {
     format!("{device} has no free interface (one with no address, no link, not a switchport, not in a port-channel); free one first")
 }
@@ -485,6 +515,7 @@ pub fn add_uplink(
     device: &str,
     peer: &Peer,
     redundant: bool,
+    link: Option<IpNet>,
     f: &Facts,
     net: &Network,
     ctx: &Ctx<'_>,
@@ -515,9 +546,18 @@ pub fn add_uplink(
                 .and_then(|pool| free_subnet(f, pool, len))
         })
         .ok_or("no free link subnet could be allocated")?;
-    let mut hosts = subnet.hosts();
-    let (Some(ours), Some(theirs)) = (hosts.next(), hosts.next()) else {
-        return Err(format!("subnet {subnet} has no room for two hosts"));
+    let (subnet, ours, theirs, assigned) = match link {
+        Some(l) => {
+            let (ours, theirs) = link_ends(f, l)?;
+            (l.trunc(), ours, theirs, true)
+        }
+        None => {
+            let mut hosts = subnet.hosts();
+            let (Some(ours), Some(theirs)) = (hosts.next(), hosts.next()) else {
+                return Err(format!("subnet {subnet} has no room for two hosts"));
+            };
+            (subnet, ours, theirs, false)
+        }
     };
     render(
         &NewSession {
@@ -530,7 +570,7 @@ pub fn add_uplink(
             ours,
             theirs,
             template,
-            assigned: false,
+            assigned,
         },
         f,
         net,
@@ -567,24 +607,7 @@ pub fn add_peering(
         None => free_interface(f, device).ok_or_else(|| no_free_interface(device))?,
     };
     let subnet = link.trunc();
-    if let Some(u) = f
-        .used
-        .iter()
-        .find(|u| u.contains(&subnet.network()) || subnet.contains(&u.network()))
-    {
-        return Err(format!(
-            "the link subnet {subnet} overlaps {u}, already in use"
-        ));
-    }
-    let hosts: Vec<IpAddr> = subnet.hosts().take(2).collect();
-    let [a, b] = hosts.as_slice() else {
-        return Err(format!("subnet {subnet} has no room for two hosts"));
-    };
-    let (ours, theirs) = if link.addr() == *b {
-        (*b, *a)
-    } else {
-        (*a, *b)
-    };
+    let (ours, theirs) = link_ends(f, link)?;
     render(
         &NewSession {
             device,

@@ -1,5 +1,12 @@
 //! The `olav` binary: everything lives in the library.
 
 fn main() -> std::process::ExitCode {
+    // Rust ignores SIGPIPE, so a closed pipe (`olav runs list | head -1`) would make
+    // every print fail; the default action ends the process quietly instead.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     olav::cli::main()
 }

@@ -36,8 +36,9 @@ const REQUESTS: &[(&str, &str)] = &[
 
 #[test]
 fn every_intent_runs_end_to_end_and_introduces_no_problem() {
-    let tmp = tempfile::tempdir().expect("tempdir");
     for (intent, request) in REQUESTS {
+        // Each request on its own copy of the demo: open plans claim what they use.
+        let tmp = tempfile::tempdir().expect("tempdir");
         let out = olav(tmp.path())
             .args(["-q", "--format", "json", "--agent", "netops", request])
             .output()

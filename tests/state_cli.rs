@@ -366,3 +366,25 @@ fn synth_is_deterministic_and_imports() {
     assert!(v["bgp_sessions"].as_u64().unwrap_or(0) > 0);
     assert!(v["services"].as_u64().unwrap_or(0) > 0);
 }
+
+/// A reader that stops early (`olav state show interfaces | head -1`) ends olav quietly:
+/// no panic message, no exit status 101.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for _ in 0..5 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_olav"))
+            .args(["state", "show", "interfaces"])
+            .env_remove("OLAV_DB")
+            .current_dir(tmp.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("waits");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_ne!(out.status.code(), Some(101), "{stderr}");
+    }
+}

@@ -2,6 +2,8 @@
 //! read. Format: `docs/plan-format.md`. Written atomically, never overwriting; read
 //! back with pulldown-cmark.
 
+pub mod claims;
+
 use pulldown_cmark::{
     CodeBlockKind, Event, HeadingLevel, MetadataBlockKind, Options, Parser, Tag, TagEnd,
 };

@@ -562,8 +562,7 @@ pub fn precheck(
                     .map(|a| a.address)
                     .chain(st.all_addresses()?.iter().filter(|a| a.0 == *dev).map(|a| a.3))
                     .any(|a| a.contains(&peer));
-                let local_as = st.devices.get(dev).and_then(|d| d.2);
-                let ibgp = n.peer_asn.is_some() && n.peer_asn == local_as;
+                let ibgp = n.peer_asn.is_some() && n.peer_asn == st.devices.get(dev).and_then(|d| d.2);
                 if !connected && !((n.ebgp_multihop.is_some() || ibgp) && n.update_source.is_some()) {
                     ck.add(Severity::Error, &el, "the peer is in no connected subnet of the device, and the session has no ebgp-multihop with update-source", "put the neighbor in the new interface's subnet, or add ebgp-multihop and update-source");
                 }
@@ -581,6 +580,57 @@ pub fn precheck(
                 if let (Some(asn), Some(k)) = (n.peer_asn, known.first()) {
                     if !known.contains(&asn) {
                         ck.add(Severity::Error, &el, format!("remote-as {asn}, but the state DB knows this peer as AS{k}"), format!("use remote-as {k}"));
+                    }
+                }
+                // A new eBGP session needs filters both ways, or it accepts and announces
+                // everything (a route leak between providers).
+                let local_as = st.devices.get(dev).and_then(|d| d.2);
+                if n.peer_asn.is_some() && n.peer_asn != local_as {
+                    let cand_n = cand
+                        .devices
+                        .get(dev)
+                        .and_then(|d| d.cand.bgp.as_ref())
+                        .and_then(|b| b.neighbors.iter().find(|x| x.peer == n.peer));
+                    let text = blocks
+                        .iter()
+                        .filter(|(d, _, _)| d == dev)
+                        .map(|(_, _, t)| *t)
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    let filtered = |dir: &str| {
+                        let by_map = cand_n.is_some_and(|x| {
+                            if dir == "in" {
+                                x.route_map_in.is_some()
+                            } else {
+                                x.route_map_out.is_some()
+                            }
+                        });
+                        by_map
+                            || text.lines().any(|l| {
+                                let w: Vec<&str> = l.split_whitespace().collect();
+                                w.last() == Some(&dir)
+                                    && w.iter().any(|x| {
+                                        matches!(*x, "route-map" | "prefix-list" | "filter-list" | "distribute-list")
+                                    })
+                                    && (l.contains(&peer.to_string()) || !l.trim_start().starts_with("neighbor"))
+                            })
+                    };
+                    let missing: Vec<&str> = ["in", "out"].into_iter().filter(|d| !filtered(d)).collect();
+                    if !missing.is_empty() {
+                        ck.add(
+                            Severity::Warning,
+                            &el,
+                            format!(
+                                "new eBGP session with no {} filter: it {}",
+                                missing.join(" and no "),
+                                match missing.as_slice() {
+                                    ["in"] => "accepts every route the peer sends",
+                                    ["out"] => "announces every route the device has (a route leak)",
+                                    _ => "accepts and announces everything (a route leak between providers)",
+                                }
+                            ),
+                            "add inbound and outbound route-maps or prefix-lists, and maximum-prefix, in the same plan",
+                        );
                     }
                 }
                 // A peer inside the network: its AS is its device's, and it must peer back.
@@ -783,29 +833,128 @@ pub fn precheck(
             }
         },
     )?;
+    ck.check("no conflict with other open plans", |ck| {
+        let others = ck.db.claims_of_other_open_plans(&plan.header.plan_id)?;
+        if others.is_empty() {
+            return Ok(Applies::NotApplicable);
+        }
+        let mine = crate::plan::claims::claims(&plan);
+        let has = |kind: &str, dev: &str, el: &str| {
+            mine.iter()
+                .any(|c| c.kind == kind && c.device == dev && c.element == el)
+        };
+        let mut seen: BTreeMap<(String, String), (Severity, String)> = BTreeMap::new();
+        for (id, path, kind, dev, el) in &others {
+            let other = format!("plan {id} ({path})");
+            let hit = match kind.as_str() {
+                "address" if has("address", dev, el) => Some((
+                    Severity::Error,
+                    format!("address {el}"),
+                    format!("{other} assigns the same address"),
+                )),
+                "subnet" if has("subnet", dev, el) => Some((
+                    Severity::Error,
+                    format!("subnet {el}"),
+                    format!("{other} uses the same subnet"),
+                )),
+                "session" if has("session", dev, el) => Some((
+                    Severity::Error,
+                    format!("{dev} neighbor {el}"),
+                    format!("{other} configures the same BGP session"),
+                )),
+                "addresses" if has("addresses", dev, el) => Some((
+                    Severity::Error,
+                    format!("{dev} {el}"),
+                    format!("{other} addresses the same interface"),
+                )),
+                "interface" if has("interface", dev, el) => Some((
+                    Severity::Warning,
+                    format!("{dev} {el}"),
+                    format!("{other} changes the same interface"),
+                )),
+                "removes" if has("configures", dev, "") => Some((
+                    Severity::Error,
+                    dev.clone(),
+                    format!("{other} removes this device, which this plan configures"),
+                )),
+                "configures" if has("removes", dev, "") => Some((
+                    Severity::Error,
+                    dev.clone(),
+                    format!("this plan removes the device {other} configures"),
+                )),
+                _ => None,
+            };
+            if let Some((sev, el, msg)) = hit {
+                // One finding per element and plan: the most severe.
+                let key = (el, id.clone());
+                match seen.get(&key) {
+                    Some((s, _)) if *s <= sev => {}
+                    _ => {
+                        seen.insert(key, (sev, msg));
+                    }
+                }
+            }
+        }
+        for ((el, _), (sev, msg)) in seen {
+            let hint = if sev == Severity::Error {
+                "both cannot be applied as drafted: withdraw one, or re-draft it after the other"
+            } else {
+                "apply one, re-import, then re-check the other"
+            };
+            ck.add(sev, el, msg, hint);
+        }
+        Ok(Applies::Ran)
+    })?;
     ck.check("drafted against the current state version", |ck| {
         let v = plan.header.state_version;
         if v == state_version {
             return Ok(Applies::Ran);
         }
-        let what = match ck.db.changed_since(v)? {
-            Some(c) if c.is_empty() => "no device changed".to_owned(),
+        // What the plan depends on: the devices it targets or configures, the far ends
+        // of the links it touches, the far ends of the sessions it changes.
+        let mut deps: std::collections::BTreeSet<String> =
+            crate::state::plans::plan_devices(&plan).into_iter().collect();
+        deps.extend(cand.devices.keys().cloned());
+        deps.extend(cand.lost_sessions.iter().map(|s| s.device.clone()));
+        match ck.db.changed_since(v)? {
+            None => ck.add(
+                Severity::Warning,
+                "state",
+                format!("the plan was drafted against state version {v}, which is no longer known (now {state_version})"),
+                "re-read the plan against the current state, or re-draft it",
+            ),
             Some(c) => {
+                let hit = |v: &[String]| -> Vec<String> {
+                    v.iter().filter(|d| deps.contains(*d)).cloned().collect()
+                };
+                let (changed, removed) = (hit(&c.changed), hit(&c.removed));
+                let elsewhere = c.changed.len() + c.removed.len() + c.added.len()
+                    - changed.len()
+                    - removed.len();
                 let mut parts = Vec::new();
-                if !c.changed.is_empty() {
-                    parts.push(format!("config changed on {}", c.changed.join(", ")));
+                if !changed.is_empty() {
+                    parts.push(format!("config changed on {}", changed.join(", ")));
                 }
-                if !c.removed.is_empty() {
-                    parts.push(format!("gone: {}", c.removed.join(", ")));
+                if !removed.is_empty() {
+                    parts.push(format!("gone: {}", removed.join(", ")));
                 }
-                if !c.added.is_empty() {
-                    parts.push(format!("new: {}", c.added.join(", ")));
+                if parts.is_empty() {
+                    ck.add(
+                        Severity::Info,
+                        "state",
+                        format!("the state moved from version {v} to {state_version}; {elsewhere} device(s) changed, none that this plan depends on"),
+                        "nothing to do",
+                    );
+                } else {
+                    ck.add(
+                        Severity::Warning,
+                        "state",
+                        format!("the plan was drafted against state version {v}, the state is now version {state_version}: {}", parts.join("; ")),
+                        "re-read the plan against the changes, or re-draft it",
+                    );
                 }
-                parts.join("; ")
             }
-            None => "the older version is no longer known".to_owned(),
-        };
-        ck.add(Severity::Warning, "state", format!("the plan was drafted against state version {v}, the state is now version {state_version}: {what}"), "re-read the plan against the changes, or re-draft it");
+        }
         Ok(Applies::Ran)
     })?;
     ck.check("state is fresh", |ck| {

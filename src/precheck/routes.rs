@@ -67,6 +67,21 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
                         "the plan removes a static route the device does not have".into(),
                         "check the prefix and next hop against `olav state show routes`",
                     ));
+                } else if r.prefix.prefix_len() == 0
+                    && d.cand.bgp.is_none()
+                    && d.cand.ospf_networks.is_empty()
+                    && !d
+                        .cand
+                        .static_routes
+                        .iter()
+                        .any(|o| o.prefix.prefix_len() == 0 && o.vrf == r.vrf)
+                {
+                    out.push(finding(
+                        Severity::Warning,
+                        el,
+                        "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into(),
+                        "add the replacement route in the same plan, or confirm out-of-band access",
+                    ));
                 }
                 continue;
             }

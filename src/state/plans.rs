@@ -102,8 +102,9 @@ pub fn plan_devices(plan: &Plan) -> Vec<String> {
 impl StateDb {
     /// Registers a plan (once; a second call changes nothing).
     pub fn register_plan(&self, plan: &Plan, path: &str) -> Result<(), StateError> {
-        self.conn
-            .execute(
+        // The plan and its claims land together or not at all.
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        tx.execute(
                 "INSERT OR IGNORE INTO plan (plan_id, path, workflow, intent, title, created, state_version, status, updated)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'draft', ?8)",
                 params![
@@ -117,8 +118,50 @@ impl StateDb {
                     now()
                 ],
             )
-            .map(|_| ())
-            .map_err(|e| self.err(e))
+            .map_err(|e| self.err(e))?;
+        // The claims are the plan's own: stored once, with the plan.
+        let have: bool = tx
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM plan_claim WHERE plan_id = ?1)",
+                [&plan.header.plan_id],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if !have {
+            let mut st = tx
+                .prepare_cached(
+                    "INSERT INTO plan_claim (plan_id, kind, hostname, element) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(|e| self.err(e))?;
+            for c in crate::plan::claims::claims(plan) {
+                st.execute(params![plan.header.plan_id, c.kind, c.device, c.element])
+                    .map_err(|e| self.err(e))?;
+            }
+        }
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    /// Open plans other than `plan_id` that claim the same element: (plan id, path,
+    /// kind, device, element).
+    pub fn claims_of_other_open_plans(
+        &self,
+        plan_id: &str,
+    ) -> Result<Vec<(String, String, String, String, String)>, StateError> {
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT c.plan_id, p.path, c.kind, c.hostname, c.element FROM plan_claim c
+                 JOIN plan p ON p.plan_id = c.plan_id
+                 WHERE c.plan_id != ?1
+                   AND p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map([plan_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
     /// Plans, newest first; only open ones unless `all`.

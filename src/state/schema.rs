@@ -272,6 +272,16 @@ CREATE TABLE schedule_cycle (
     note              TEXT
 );
 "#,
+    r#"
+CREATE TABLE plan_claim (
+    plan_id           TEXT NOT NULL REFERENCES plan(plan_id),
+    kind              TEXT NOT NULL,
+    hostname          TEXT NOT NULL,
+    element           TEXT NOT NULL
+);
+CREATE INDEX plan_claim_by_element ON plan_claim(kind, hostname, element);
+CREATE INDEX plan_claim_by_plan ON plan_claim(plan_id);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

@@ -109,6 +109,8 @@ pub struct Facts {
     pub routes: Vec<Route>,
     /// Devices that run OSPF.
     pub ospf: std::collections::HashSet<String>,
+    /// Interfaces that open plans already address: (device, interface).
+    pub claimed_interfaces: std::collections::HashSet<(String, String)>,
 }
 
 impl Facts {
@@ -228,6 +230,31 @@ impl Facts {
                         f.used.push(p);
                     }
                 }
+            }
+        }
+        // What open plans already claim: a new draft does not take it again.
+        let mut st = conn
+            .prepare(
+                "SELECT c.kind, c.hostname, c.element FROM plan_claim c JOIN plan p ON p.plan_id = c.plan_id
+                 WHERE p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')
+                   AND c.kind IN ('addresses', 'subnet')",
+            )
+            .map_err(e)?;
+        for row in st
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(e)?
+        {
+            let (kind, h, el) = row.map_err(e)?;
+            if kind == "addresses" {
+                f.claimed_interfaces.insert((h, el));
+            } else if let Ok(p) = el.parse::<IpNet>() {
+                f.used.push(p);
             }
         }
         let mut st = conn

@@ -12,7 +12,8 @@ use ipnet::IpNet;
 use std::fmt::Write as _;
 use std::net::IpAddr;
 
-/// A free interface: no address, no link, not switched, not bundled, not virtual.
+/// A free interface: no address, no link, not switched, not bundled, not virtual, and
+/// not addressed by another open plan.
 pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
     let virtual_kind = |n: &str| {
         let l = n.to_ascii_lowercase();
@@ -41,6 +42,9 @@ pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
                 && i.channel_group.is_none()
                 && !virtual_kind(&i.name)
                 && !i.vrf.to_ascii_lowercase().contains("mgmt")
+                && !f
+                    .claimed_interfaces
+                    .contains(&(device.to_owned(), i.name.clone()))
         })
         .collect();
     // Prefer ports marked spare/unused, then natural order.
@@ -507,7 +511,7 @@ fn link_ends(f: &Facts, link: IpNet) -> Result<(IpAddr, IpAddr), String> {
 }
 
 fn no_free_interface(device: &str) -> String {
-    format!("{device} has no free interface (one with no address, no link, not a switchport, not in a port-channel); free one first")
+    format!("{device} has no free interface (one with no address, no link, not a switchport, not in a port-channel, not addressed by another open plan); free one first")
 }
 
 /// A redundant (or first) uplink to a provider the network already peers with.

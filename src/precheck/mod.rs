@@ -844,8 +844,9 @@ pub fn precheck(
                 .any(|c| c.kind == kind && c.device == dev && c.element == el)
         };
         let mut seen: BTreeMap<(String, String), (Severity, String)> = BTreeMap::new();
-        for (id, path, kind, dev, el) in &others {
-            let other = format!("plan {id} ({path})");
+        for o in &others {
+            let (id, kind, dev, el) = (&o.plan_id, &o.kind, &o.device, &o.element);
+            let other = format!("plan {id} ({})", o.path);
             let hit = match kind.as_str() {
                 "address" if has("address", dev, el) => Some((
                     Severity::Error,

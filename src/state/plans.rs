@@ -78,6 +78,21 @@ fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {
 const COLS: &str =
     "plan_id, path, workflow, intent, title, created, state_version, status, status_reason";
 
+/// A claim of another open plan.
+#[derive(Debug, Clone)]
+pub struct OtherClaim {
+    /// Its plan.
+    pub plan_id: String,
+    /// The plan's registered path.
+    pub path: String,
+    /// Kind of element (see `plan::claims`).
+    pub kind: String,
+    /// Device.
+    pub device: String,
+    /// Element.
+    pub element: String,
+}
+
 /// Devices a plan touches (targets and configuration blocks).
 pub fn plan_devices(plan: &Plan) -> Vec<String> {
     let mut v: Vec<String> = plan
@@ -141,12 +156,8 @@ impl StateDb {
         tx.commit().map_err(|e| self.err(e))
     }
 
-    /// Open plans other than `plan_id` that claim the same element: (plan id, path,
-    /// kind, device, element).
-    pub fn claims_of_other_open_plans(
-        &self,
-        plan_id: &str,
-    ) -> Result<Vec<(String, String, String, String, String)>, StateError> {
+    /// The claims of open plans other than `plan_id`.
+    pub fn claims_of_other_open_plans(&self, plan_id: &str) -> Result<Vec<OtherClaim>, StateError> {
         let mut st = self
             .conn
             .prepare(
@@ -158,7 +169,13 @@ impl StateDb {
             .map_err(|e| self.err(e))?;
         let rows = st
             .query_map([plan_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                Ok(OtherClaim {
+                    plan_id: r.get(0)?,
+                    path: r.get(1)?,
+                    kind: r.get(2)?,
+                    device: r.get(3)?,
+                    element: r.get(4)?,
+                })
             })
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))

@@ -159,9 +159,9 @@ fn both_product_requests_draft_a_plan_and_stack_three_headers() {
         .blast_radius
         .contains("| Isolated devices | alpha-br-2960-1, alpha-br-2960-2 |"));
     for s in [
-        "alpha-branch-voice (critical)",
-        "alpha-branch-data (high)",
-        "alpha-branch-wifi (medium)",
+        "alpha-branch-voice (critical, down)",
+        "alpha-branch-data (high, down)",
+        "alpha-branch-wifi (medium, down)",
     ] {
         assert!(plan.summary.contains(s), "{s} in summary: {}", plan.summary);
     }

@@ -82,18 +82,20 @@ fn decommissioning_the_branch_switch_isolates_exactly_what_is_behind_it() {
         .iter()
         .map(|s| {
             format!(
-                "{} ({})",
-                s[0].as_str().unwrap_or(""),
-                s[1].as_str().unwrap_or("")
+                "{} ({}, {} of {})",
+                s["name"].as_str().unwrap_or(""),
+                s["criticality"].as_str().unwrap_or(""),
+                s["remaining"],
+                s["endpoints"]
             )
         })
         .collect();
     assert_eq!(
         services,
         vec![
-            "alpha-branch-data (high)",
-            "alpha-branch-voice (critical)",
-            "alpha-branch-wifi (medium)"
+            "alpha-branch-data (high, 0 of 3)",
+            "alpha-branch-voice (critical, 0 of 3)",
+            "alpha-branch-wifi (medium, 0 of 3)"
         ]
     );
     assert_eq!(
@@ -403,8 +405,17 @@ proptest! {
         prop_assert_eq!(&a.isolated, &b.isolated);
         prop_assert_eq!(&a.degraded, &b.degraded);
         prop_assert_eq!(&a.prefixes_withdrawn, &b.prefixes_withdrawn);
-        let sa: Vec<String> = a.services_affected.iter().map(|s| s.name.clone()).collect();
-        let sb: Vec<String> = b.services.iter().map(|s| s.0.clone()).collect();
+        // Both say which services are hit, and how many endpoints remain.
+        let sa: Vec<(String, usize, usize)> = a
+            .services_affected
+            .iter()
+            .map(|s| (s.name.clone(), s.remaining, s.endpoints))
+            .collect();
+        let sb: Vec<(String, usize, usize)> = b
+            .services
+            .iter()
+            .map(|s| (s.name.clone(), s.remaining, s.endpoints))
+            .collect();
         prop_assert_eq!(sa, sb);
     }
 }

@@ -127,11 +127,7 @@ pub fn blast_radius(
                     v.join(", ")
                 }
             };
-            let services: Vec<String> = b
-                .services
-                .iter()
-                .map(|(n, c)| format!("{n} ({c})"))
-                .collect();
+            let services: Vec<String> = b.services.iter().map(ToString::to_string).collect();
             println!(
                 "Blast radius: {} device(s) — removed {}, isolated {}",
                 b.number(),

@@ -68,8 +68,8 @@ pub struct Blast {
     pub peers_lost: Vec<String>,
     /// Prefixes originated only by removed or isolated devices.
     pub prefixes_withdrawn: Vec<String>,
-    /// Services hit: (name, criticality).
-    pub services: Vec<(String, String)>,
+    /// Services hit: down when no endpoint remains, degraded when some do.
+    pub services: Vec<ServiceHit>,
     /// Names in the spec that are not in the state DB.
     pub unknown: Vec<String>,
 }
@@ -78,6 +78,40 @@ impl Blast {
     /// Removed + isolated devices.
     pub fn number(&self) -> usize {
         self.removed.len() + self.isolated.len()
+    }
+}
+
+/// A service the removal reaches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServiceHit {
+    /// Name.
+    pub name: String,
+    /// Criticality.
+    pub criticality: String,
+    /// Its endpoints.
+    pub endpoints: usize,
+    /// Endpoints that remain reachable.
+    pub remaining: usize,
+}
+
+impl ServiceHit {
+    /// No endpoint remains.
+    pub fn down(&self) -> bool {
+        self.remaining == 0
+    }
+}
+
+impl std::fmt::Display for ServiceHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.down() {
+            write!(f, "{} ({}, down)", self.name, self.criticality)
+        } else {
+            write!(
+                f,
+                "{} ({}, degraded: {} of {} endpoints remain)",
+                self.name, self.criticality, self.remaining, self.endpoints
+            )
+        }
     }
 }
 
@@ -739,13 +773,21 @@ impl Graph {
         }
         b.prefixes_withdrawn = withdrawn.iter().map(|p| p.to_string()).collect();
         for (name, crit, eps) in &self.services {
-            let hit = eps.iter().any(|ep| match ep {
-                Ep::Dev(d) => gone[*d as usize],
-                Ep::If(d, i) => if_gone(*d, i),
-                Ep::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
-            });
-            if hit {
-                b.services.push((name.clone(), crit.clone()));
+            let lost = eps
+                .iter()
+                .filter(|ep| match ep {
+                    Ep::Dev(d) => gone[*d as usize],
+                    Ep::If(d, i) => if_gone(*d, i),
+                    Ep::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
+                })
+                .count();
+            if lost > 0 {
+                b.services.push(ServiceHit {
+                    name: name.clone(),
+                    criticality: crit.clone(),
+                    endpoints: eps.len(),
+                    remaining: eps.len() - lost,
+                });
             }
         }
         b

@@ -1057,12 +1057,26 @@ pub fn precheck(
             "make sure the remaining path is healthy before the window",
         );
     }
-    for (name, crit) in &b.services {
-        if crit == "critical" || crit == "high" {
+    for h in &b.services {
+        let (name, crit) = (&h.name, &h.criticality);
+        if !h.down() {
+            ck.add(
+                Severity::Info,
+                format!("service {name}"),
+                format!(
+                    "{crit} service degraded: {} of {} endpoints remain",
+                    h.remaining, h.endpoints
+                ),
+                "the remaining endpoints carry it; check their capacity",
+            );
+        } else if crit == "critical" || crit == "high" {
             ck.add(
                 Severity::Warning,
                 format!("service {name}"),
-                format!("{crit} service affected"),
+                format!(
+                    "{crit} service down: none of its {} endpoint(s) remains",
+                    h.endpoints
+                ),
                 "move or announce it before the window",
             );
         }
@@ -1228,11 +1242,7 @@ impl Report {
                     v.join(", ")
                 }
             };
-            let services: Vec<String> = b
-                .services
-                .iter()
-                .map(|(n, c)| format!("{n} ({c})"))
-                .collect();
+            let services: Vec<String> = b.services.iter().map(ToString::to_string).collect();
             s.push_str("| element | affected |\n|---|---|\n");
             for (k, v) in [
                 ("Removed", list(&b.removed)),
@@ -1276,11 +1286,7 @@ impl Report {
             let _ = writeln!(s, "  … {} more in the report", self.findings.len() - 10);
         }
         if let Some(b) = &self.blast {
-            let services: Vec<String> = b
-                .services
-                .iter()
-                .map(|(n, c)| format!("{n} ({c})"))
-                .collect();
+            let services: Vec<String> = b.services.iter().map(ToString::to_string).collect();
             let _ = writeln!(
                 s,
                 "  blast radius recomputed: {} (removed {}, isolated {}, degraded {}); plan claims {}; services: {}",

@@ -349,13 +349,24 @@ pub struct SessionRef {
     pub peer_asn: Option<u32>,
 }
 
-/// A service hit, for reports.
+/// A service hit, for reports: down when no endpoint remains, degraded when some do.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct ServiceRef {
     /// Name.
     pub name: String,
     /// Criticality.
     pub criticality: Option<String>,
+    /// Its endpoints.
+    pub endpoints: usize,
+    /// Endpoints that remain reachable.
+    pub remaining: usize,
+}
+
+impl ServiceRef {
+    /// No endpoint remains.
+    pub fn down(&self) -> bool {
+        self.remaining == 0
+    }
 }
 
 /// The blast radius of a removal, per PRODUCT.md.
@@ -575,17 +586,23 @@ impl Network {
         }
         br.prefixes_withdrawn = withdrawn.iter().map(|p| p.to_string()).collect();
         for s in &self.services {
-            let hit = s.endpoints.iter().any(|e| match e {
-                Endpoint::Device(d) => gone.contains(d),
-                Endpoint::Interface(d, i) => {
-                    gone.contains(d) || r.interfaces.contains(&(*d, i.clone()))
-                }
-                Endpoint::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
-            });
-            if hit {
+            let lost = s
+                .endpoints
+                .iter()
+                .filter(|e| match e {
+                    Endpoint::Device(d) => gone.contains(d),
+                    Endpoint::Interface(d, i) => {
+                        gone.contains(d) || r.interfaces.contains(&(*d, i.clone()))
+                    }
+                    Endpoint::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
+                })
+                .count();
+            if lost > 0 {
                 br.services_affected.push(ServiceRef {
                     name: s.name.clone(),
                     criticality: s.criticality.clone(),
+                    endpoints: s.endpoints.len(),
+                    remaining: s.endpoints.len() - lost,
                 });
             }
         }

@@ -256,7 +256,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         }
     );
     let mut risks = format!("- {}.\n", capitalise(&cite));
-    for s in &br.services_affected {
+    for s in br.services_affected.iter().filter(|s| s.down()) {
         if matches!(s.criticality.as_deref(), Some("critical" | "high")) {
             let _ = writeln!(
                 risks,

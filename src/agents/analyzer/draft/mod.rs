@@ -93,11 +93,15 @@ pub(super) fn service_list(br: &BlastRadius) -> Vec<String> {
     br.services_affected
         .iter()
         .map(|s| {
-            format!(
-                "{} ({})",
-                s.name,
-                s.criticality.as_deref().unwrap_or("unrated")
-            )
+            let crit = s.criticality.as_deref().unwrap_or("unrated");
+            if s.down() {
+                format!("{} ({crit}, down)", s.name)
+            } else {
+                format!(
+                    "{} ({crit}, degraded: {} of {} endpoints remain)",
+                    s.name, s.remaining, s.endpoints
+                )
+            }
         })
         .collect()
 }

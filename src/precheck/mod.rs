@@ -534,27 +534,44 @@ pub fn precheck(
         Ok(Applies::Ran)
     })?;
     ck.check("new BGP neighbors are reachable, match the peer's AS and are new", |ck| {
-        if !blocks.iter().any(|(_, c, _)| {
-            c.bgp.as_ref().is_some_and(|b| {
-                b.neighbors
-                    .iter()
-                    .any(|n| n.peer_asn.is_some() || n.peer_group.is_some())
-            })
-        }) {
+        // New: on the device as the plan leaves it, not on it before (settings inherited
+        // from peer-groups included); a plan that re-adds what exists adds nothing.
+        let mut new_neighbors: Vec<(String, crate::model::BgpNeighbor)> = Vec::new();
+        for d in &cand.touched {
+            let Some(x) = cand.devices.get(d) else { continue };
+            let Some(after) = &x.cand.bgp else { continue };
+            for n in after.neighbors.iter().filter(|n| !n.shutdown) {
+                let before = x
+                    .base
+                    .bgp
+                    .as_ref()
+                    .and_then(|b| b.neighbors.iter().find(|o| o.peer == n.peer && o.vrf == n.vrf));
+                match before {
+                    None => new_neighbors.push((d.clone(), n.clone())),
+                    Some(o) if o.peer_asn != n.peer_asn && o.peer_asn.is_some() => ck.add(
+                        Severity::Error,
+                        format!("{d} neighbor {}", n.peer),
+                        format!(
+                            "the plan changes the remote AS of an existing session from {} to {}",
+                            o.peer_asn.map_or("none".into(), |a| format!("AS{a}")),
+                            n.peer_asn.map_or("none".into(), |a| format!("AS{a}"))
+                        ),
+                        "remove the neighbor first, or leave its remote-as as it is",
+                    ),
+                    Some(_) => {}
+                }
+            }
+        }
+        if new_neighbors.is_empty() {
             return Ok(Applies::NotApplicable);
         }
-        for (dev, cfg, _) in &blocks {
-            let Some(bgp) = &cfg.bgp else { continue };
-            for n in &bgp.neighbors {
-                let BgpPeer::Address(peer) = n.peer else { continue };
-                // Lines that only shut or re-describe a session define no new one.
-                if n.peer_asn.is_none() && n.peer_group.is_none() {
-                    continue;
-                }
+        for (dev, n) in &new_neighbors {
+            let dev = dev.clone();
+            let dev = &dev;
+            let Some(cfg) = cand.devices.get(dev).map(|x| &x.cand) else { continue };
+            let BgpPeer::Address(peer) = n.peer else { continue };
+            {
                 let el = format!("{dev} neighbor {peer}");
-                if st.sessions.iter().any(|s| s.0 == *dev && s.1 == peer.to_string()) {
-                    ck.add(Severity::Error, &el, "a session to this address already exists on the device", "remove the duplicate neighbor from the plan");
-                }
                 let connected = cfg
                     .interfaces
                     .iter()

@@ -40,6 +40,8 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
             continue;
         };
         let parser = parser_for(Vendor::from_os(os));
+        // The device's routes as the plan's lines are applied one after another.
+        let mut routes: Vec<StaticRoute> = d.base.static_routes.clone();
         // What the plan's lines say, line by line: `ip route …` adds, `no ip route …` removes.
         for line in text.lines().map(str::trim) {
             let (removing, route_line) = match line.strip_prefix("no ") {
@@ -60,7 +62,9 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
             };
             let el = format!("{dev} {}", show(&r));
             if removing {
-                if !d.base.static_routes.iter().any(|b| same(&b)) {
+                let before = routes.len();
+                routes.retain(|b| !same(&b));
+                if routes.len() == before {
                     out.push(finding(
                         Severity::Error,
                         el,
@@ -85,7 +89,7 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
                 }
                 continue;
             }
-            if d.base.static_routes.iter().any(|b| same(&b)) {
+            if routes.iter().any(|b| same(&b)) {
                 out.push(finding(
                     Severity::Error,
                     el,
@@ -94,6 +98,7 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
                 ));
                 continue;
             }
+            routes.push(r.clone());
             let vrf_of = |i: &crate::model::Interface| i.vrf == r.vrf;
             let connected: Vec<ipnet::IpNet> = d
                 .cand

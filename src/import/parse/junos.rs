@@ -281,12 +281,19 @@ struct Junos {
     unrecognised: BTreeSet<u32>,
 }
 
-/// Policy names of a chain or expression: `( A && B )` names A and B.
-fn policy_names<'a>(words: &[&'a str]) -> Vec<&'a str> {
+/// Policy names of a chain or expression (`( A && B )` names A and B), each with the
+/// line it is written on.
+fn policy_names<'a>(words: &[&'a str], st: &Statement) -> Vec<(&'a str, u32)> {
     words
         .iter()
-        .map(|w| w.trim_matches(|c| c == '(' || c == ')'))
-        .filter(|w| !w.is_empty() && !matches!(*w, "&&" | "||" | "!"))
+        .enumerate()
+        .map(|(k, w)| {
+            (
+                w.trim_matches(|c| c == '(' || c == ')'),
+                st.line_of(&words[k..]),
+            )
+        })
+        .filter(|(w, _)| !w.is_empty() && !matches!(*w, "&&" | "||" | "!"))
         .collect()
 }
 
@@ -328,34 +335,33 @@ fn parse_net(s: &str) -> Option<IpNet> {
 
 impl Junos {
     fn statement(&mut self, w: &[&str], st: &Statement) {
-        let line = st.line;
         match w {
             ["version", v, ..] => self.dev.os_version = Some((*v).to_owned()),
             ["system", "host-name", h, ..] => self.dev.hostname = Some((*h).to_owned()),
             ["system", "management-instance", ..] => self.management_instance = true,
-            ["interfaces", rest @ ..] => self.interfaces(rest, line),
-            ["routing-options", rest @ ..] => self.routing_options(None, rest, line),
+            ["interfaces", rest @ ..] => self.interfaces(rest, st),
+            ["routing-options", rest @ ..] => self.routing_options(None, rest, st),
             ["routing-instances", name, rest @ ..] => self.routing_instance(name, rest, st),
             ["protocols", "bgp", rest @ ..] => self.bgp(None, rest, st),
-            ["protocols", "ospf", rest @ ..] => self.ospf(None, rest, line),
-            ["policy-options", rest @ ..] => self.policy_options(rest, line),
-            ["firewall", rest @ ..] => self.firewall(rest, line),
+            ["protocols", "ospf", rest @ ..] => self.ospf(None, rest, st),
+            ["policy-options", rest @ ..] => self.policy_options(rest, st),
+            ["firewall", rest @ ..] => self.firewall(rest, st),
             ["vlans", name, "vlan-id", id, ..] => match id.parse() {
                 Ok(n) => {
                     self.vlans.insert((*name).to_owned(), n);
                 }
                 Err(_) => self.dev.warn(
-                    line,
+                    st.line,
                     format!("vlans {name} vlan-id: '{id}' is not a VLAN id"),
                 ),
             },
             ["logical-systems", ..] => self.warn_once(
-                line,
+                st.line_of(w),
                 "logical-systems are not modelled: their interfaces, routing and BGP are left out",
             ),
             [top, ..] if KNOWN_TOP.contains(top) => {}
             _ => {
-                self.unrecognised.insert(line);
+                self.unrecognised.insert(st.line);
             }
         }
     }
@@ -379,12 +385,12 @@ impl Junos {
         i
     }
 
-    fn interfaces(&mut self, w: &[&str], line: u32) {
+    fn interfaces(&mut self, w: &[&str], st: &Statement) {
         let [name, rest @ ..] = w else { return };
         if *name == "interface-range" {
             let range = rest.first().copied().unwrap_or("");
             self.warn_once(
-                line,
+                st.line_of(w),
                 &format!("interfaces interface-range {range}: not modelled; settings it gives its member interfaces are not applied"),
             );
             return;
@@ -392,11 +398,12 @@ impl Junos {
         if NOT_INTERFACES.contains(name) {
             return;
         }
-        let phys = self.interface(name, line);
+        let phys = self.interface(name, st.line_of(w));
+        let line = st.line;
         match rest {
             ["unit", unit, tail @ ..] => {
-                let idx = self.interface(&format!("{name}.{unit}"), line);
-                self.unit(idx, tail, line);
+                let idx = self.interface(&format!("{name}.{unit}"), st.line_of(&rest[1..]));
+                self.unit(idx, tail, st);
             }
             ["description", d @ ..] => self.dev.interfaces[phys].description = Some(d.join(" ")),
             ["disable", ..] => self.dev.interfaces[phys].admin_up = false,
@@ -422,7 +429,8 @@ impl Junos {
         }
     }
 
-    fn unit(&mut self, idx: usize, w: &[&str], line: u32) {
+    fn unit(&mut self, idx: usize, w: &[&str], st: &Statement) {
+        let line = st.line;
         match w {
             ["description", d @ ..] => self.dev.interfaces[idx].description = Some(d.join(" ")),
             ["disable", ..] => self.dev.interfaces[idx].admin_up = false,
@@ -432,9 +440,7 @@ impl Junos {
                     .dev
                     .warn(line, format!("vlan-id: '{v}' is not a VLAN id")),
             },
-            ["family", "inet" | "inet6", "address", a, tail @ ..] => {
-                self.address(idx, a, tail, line)
-            }
+            ["family", "inet" | "inet6", "address", rest @ ..] => self.address(idx, rest, st),
             ["family", "inet", "mtu", v] => match v.parse() {
                 Ok(m) => self.dev.interfaces[idx].mtu = Some(m),
                 Err(_) => self
@@ -449,15 +455,7 @@ impl Junos {
                     "output-list" => "interface firewall filter output-list",
                     _ => return,
                 };
-                for n in names {
-                    reference(
-                        &mut self.dev,
-                        StructureKind::FirewallFilter,
-                        n,
-                        context,
-                        line,
-                    );
-                }
+                self.refs(StructureKind::FirewallFilter, names, context, st);
             }
             ["family", "ethernet-switching", tail @ ..] => {
                 let sw = self.switching.entry(idx).or_default();
@@ -480,7 +478,10 @@ impl Junos {
         }
     }
 
-    fn address(&mut self, idx: usize, a: &str, tail: &[&str], line: u32) {
+    /// `address A/L [primary | preferred | vrrp-group N virtual-address V…]`.
+    fn address(&mut self, idx: usize, w: &[&str], st: &Statement) {
+        let [a, tail @ ..] = w else { return };
+        let line = st.line_of(w);
         let Some(net) = parse_net(a) else {
             self.dev
                 .warn(line, format!("family address: cannot read '{a}'"));
@@ -500,12 +501,14 @@ impl Junos {
                 line,
             }),
         }
-        // `address A/L vrrp-group N virtual-address V…`: virtual addresses in A's subnet.
+        // Virtual addresses live in A's subnet.
         if let Some(i) = tail
             .iter()
             .position(|x| matches!(*x, "virtual-address" | "virtual-inet6-address"))
         {
-            for v in &tail[i + 1..] {
+            let vips = &tail[i + 1..];
+            for (k, v) in vips.iter().enumerate() {
+                let line = st.line_of(&vips[k..]);
                 match v
                     .parse::<IpAddr>()
                     .ok()
@@ -524,6 +527,34 @@ impl Junos {
         }
     }
 
+    /// References to each of `names` (a tail of the statement's words), each at the line
+    /// its name is written on.
+    fn refs(&mut self, kind: StructureKind, names: &[&str], context: &str, st: &Statement) {
+        for (k, n) in names.iter().enumerate() {
+            reference(&mut self.dev, kind, n, context, st.line_of(&names[k..]));
+        }
+    }
+
+    /// A reference to the first of `rest`, a tail of the statement's words.
+    fn ref_one(&mut self, kind: StructureKind, rest: &[&str], context: &str, st: &Statement) {
+        if let Some(name) = rest.first() {
+            reference(&mut self.dev, kind, name, context, st.line_of(rest));
+        }
+    }
+
+    /// References to the policies of a chain or policy expression.
+    fn policy_refs(&mut self, words: &[&str], context: &str, st: &Statement) {
+        for (p, line) in policy_names(words, st) {
+            reference(
+                &mut self.dev,
+                StructureKind::PolicyStatement,
+                p,
+                context,
+                line,
+            );
+        }
+    }
+
     fn instance(&mut self, name: &str) -> &mut Instance {
         let i = match self.instances.iter().position(|r| r.name == name) {
             Some(i) => i,
@@ -539,36 +570,24 @@ impl Junos {
     }
 
     fn routing_instance(&mut self, name: &str, w: &[&str], st: &Statement) {
-        let line = st.line;
         let ri = self.instance(name);
         match w {
             ["instance-type", t, ..] => ri.kind = Some((*t).to_owned()),
             ["interface", i, ..] if !ri.interfaces.iter().any(|(n, _)| n == i) => {
-                ri.interfaces.push(((*i).to_owned(), line));
+                ri.interfaces.push(((*i).to_owned(), st.line_of(&w[1..])));
             }
             ["interface", ..] => {}
-            ["routing-options", rest @ ..] => self.routing_options(Some(name), rest, line),
+            ["routing-options", rest @ ..] => self.routing_options(Some(name), rest, st),
             ["protocols", "bgp", rest @ ..] => self.bgp(Some(name), rest, st),
-            ["protocols", "ospf", rest @ ..] => self.ospf(Some(name), rest, line),
-            ["vrf-import", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-import", line),
-            ["vrf-export", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-export", line),
+            ["protocols", "ospf", rest @ ..] => self.ospf(Some(name), rest, st),
+            ["vrf-import", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-import", st),
+            ["vrf-export", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-export", st),
             _ => {}
         }
     }
 
-    fn policy_refs(&mut self, words: &[&str], context: &str, line: u32) {
-        for p in policy_names(words) {
-            reference(
-                &mut self.dev,
-                StructureKind::PolicyStatement,
-                p,
-                context,
-                line,
-            );
-        }
-    }
-
-    fn routing_options(&mut self, inst: Option<&str>, w: &[&str], line: u32) {
+    fn routing_options(&mut self, inst: Option<&str>, w: &[&str], st: &Statement) {
+        let line = st.line;
         match w {
             ["autonomous-system", asn, ..] => match parse_asn(asn) {
                 Some(a) => match inst {
@@ -610,7 +629,7 @@ impl Junos {
                     }
                 }
             }
-            ["static", rest @ ..] => self.static_line(inst, false, rest, line),
+            ["static", rest @ ..] => self.static_line(inst, false, rest, st),
             ["rib", rib, rest @ ..] => {
                 // Only the unicast tables (`inet.0`, `inet6.0`, `X.inet6.0`) hold the
                 // routes olav models; `inet.3` and the like are MPLS resolution tables.
@@ -618,10 +637,10 @@ impl Junos {
                 let unicast = rib.ends_with(".0") && matches!(table, "inet" | "inet6");
                 match rest {
                     ["static", tail @ ..] if unicast => {
-                        self.static_line(inst, table == "inet6", tail, line)
+                        self.static_line(inst, table == "inet6", tail, st)
                     }
                     ["static", ..] => {}
-                    _ => self.routing_options(inst, rest, line),
+                    _ => self.routing_options(inst, rest, st),
                 }
             }
             [kind @ ("aggregate" | "generated"), rest @ ..] => {
@@ -631,21 +650,22 @@ impl Junos {
                     } else {
                         "generated route policy-statement"
                     };
-                    self.policy_refs(&rest[i + 1..], context, line);
+                    self.policy_refs(&rest[i + 1..], context, st);
                 }
             }
             ["forwarding-table", "export", ps @ ..] => {
-                self.policy_refs(ps, "forwarding-table export policy-statement", line)
+                self.policy_refs(ps, "forwarding-table export policy-statement", st)
             }
             ["resolution", "rib", _, "import", ps @ ..] => {
-                self.policy_refs(ps, "routing-instance resolution rib import", line)
+                self.policy_refs(ps, "routing-instance resolution rib import", st)
             }
-            ["instance-import", ps @ ..] => self.policy_refs(ps, "instance import policy", line),
+            ["instance-import", ps @ ..] => self.policy_refs(ps, "instance import policy", st),
             _ => {}
         }
     }
 
-    fn static_line(&mut self, inst: Option<&str>, inet6: bool, w: &[&str], line: u32) {
+    fn static_line(&mut self, inst: Option<&str>, inet6: bool, w: &[&str], st: &Statement) {
+        let line = st.line;
         let vrf = inst.map(str::to_owned);
         let b = match self
             .statics
@@ -673,8 +693,10 @@ impl Junos {
             },
             ["route", p, tail @ ..] => {
                 let Some(prefix) = parse_net(p).map(|n| n.trunc()) else {
-                    self.dev
-                        .warn(line, format!("static route: cannot read the prefix '{p}'"));
+                    self.dev.warn(
+                        st.line_of(&w[1..]),
+                        format!("static route: cannot read the prefix '{p}'"),
+                    );
                     return;
                 };
                 let routes = &mut self.statics[b].routes;
@@ -683,7 +705,7 @@ impl Junos {
                     None => {
                         routes.push(StaticSpec {
                             prefix,
-                            line,
+                            line: st.line_of(&w[1..]),
                             next_hops: Vec::new(),
                             qualified: Vec::new(),
                             discard: None,
@@ -697,9 +719,9 @@ impl Junos {
                 let r = &mut routes[r];
                 match tail {
                     ["next-hop", hops @ ..] => {
-                        for h in hops {
+                        for (k, h) in hops.iter().enumerate() {
                             if !r.next_hops.iter().any(|(x, _)| x == h) {
-                                r.next_hops.push(((*h).to_owned(), line));
+                                r.next_hops.push(((*h).to_owned(), st.line_of(&hops[k..])));
                             }
                         }
                     }
@@ -707,7 +729,8 @@ impl Junos {
                         let q = match r.qualified.iter().position(|(x, _, _)| x == h) {
                             Some(q) => q,
                             None => {
-                                r.qualified.push(((*h).to_owned(), None, line));
+                                r.qualified
+                                    .push(((*h).to_owned(), None, st.line_of(&tail[1..])));
                                 r.qualified.len() - 1
                             }
                         };
@@ -721,9 +744,9 @@ impl Junos {
                             }
                         }
                     }
-                    ["discard", ..] => r.discard = Some(line),
-                    ["reject", ..] => r.reject = Some(line),
-                    ["next-table", ..] => r.next_table = Some(line),
+                    ["discard", ..] => r.discard = Some(st.line_of(tail)),
+                    ["reject", ..] => r.reject = Some(st.line_of(tail)),
+                    ["next-table", ..] => r.next_table = Some(st.line_of(tail)),
                     ["preference", p, ..] => match p.parse() {
                         Ok(p) => r.preference = Some(p),
                         Err(_) => self.dev.warn(
@@ -738,9 +761,16 @@ impl Junos {
         }
     }
 
+    /// A statement under `protocols bgp` (`w`: the words after `bgp`).
     fn bgp(&mut self, inst: Option<&str>, w: &[&str], st: &Statement) {
         let line = st.line;
-        self.bgp_line.get_or_insert(line);
+        // The line of the `bgp` word itself.
+        let bgp_at = st
+            .word_lines
+            .get(st.words.len().saturating_sub(w.len() + 1))
+            .copied()
+            .unwrap_or(line);
+        self.bgp_line.get_or_insert(bgp_at);
         let vrf = inst.map(str::to_owned);
         let bi = match self.bgp.iter().position(|b| b.vrf == vrf) {
             Some(i) => i,
@@ -772,9 +802,10 @@ impl Junos {
                 let group = &mut bi.groups[gi];
                 match rest {
                     ["neighbor", addr, tail @ ..] => {
+                        let at = st.line_of(&rest[1..]);
                         let Ok(ip) = addr.parse::<IpAddr>() else {
                             dev.warn(
-                                line,
+                                at,
                                 format!("bgp group {g} neighbor: '{addr}' is not an address"),
                             );
                             return;
@@ -782,14 +813,15 @@ impl Junos {
                         let ni = match group.neighbors.iter().position(|(a, _, _)| *a == ip) {
                             Some(i) => i,
                             None => {
-                                group.neighbors.push((ip, Level::default(), line));
+                                group.neighbors.push((ip, Level::default(), at));
                                 group.neighbors.len() - 1
                             }
                         };
                         bgp_level(&mut group.neighbors[ni].1, dev, tail, st);
                     }
                     ["allow", ranges @ ..] => {
-                        for r in ranges {
+                        for (k, r) in ranges.iter().enumerate() {
+                            let at = st.line_of(&ranges[k..]);
                             let range = if *r == "all" {
                                 Some(IpNet::V4(ipnet::Ipv4Net::default()))
                             } else {
@@ -798,11 +830,12 @@ impl Junos {
                             match range {
                                 Some(n) => {
                                     if !group.allows.iter().any(|(x, _)| *x == n) {
-                                        group.allows.push((n, line));
+                                        group.allows.push((n, at));
                                     }
                                 }
-                                None => dev
-                                    .warn(line, format!("bgp group {g} allow: cannot read '{r}'")),
+                                None => {
+                                    dev.warn(at, format!("bgp group {g} allow: cannot read '{r}'"))
+                                }
                             }
                         }
                     }
@@ -813,7 +846,7 @@ impl Junos {
         }
     }
 
-    fn ospf(&mut self, inst: Option<&str>, w: &[&str], line: u32) {
+    fn ospf(&mut self, inst: Option<&str>, w: &[&str], st: &Statement) {
         match w {
             ["area", area, "interface", ifname, rest @ ..] => {
                 let disabled = rest.first() == Some(&"disable");
@@ -828,134 +861,109 @@ impl Junos {
                         vrf,
                         (*area).to_owned(),
                         (*ifname).to_owned(),
-                        line,
+                        st.line_of(&w[3..]),
                         disabled,
                     )),
                 }
             }
-            ["export", ps @ ..] => self.policy_refs(ps, "ospf export policy-statement", line),
+            ["export", ps @ ..] => self.policy_refs(ps, "ospf export policy-statement", st),
             _ => {}
         }
     }
 
-    fn policy_options(&mut self, w: &[&str], line: u32) {
+    fn policy_options(&mut self, w: &[&str], st: &Statement) {
+        let Some(at) = w.get(1..).map(|name| st.line_of(name)) else {
+            return;
+        };
         match w {
             ["policy-statement", name, rest @ ..] => {
-                define(&mut self.dev, StructureKind::PolicyStatement, name, line);
+                define(&mut self.dev, StructureKind::PolicyStatement, name, at);
                 let rest = match rest {
                     ["term", _, tail @ ..] => tail,
                     tail => tail,
                 };
-                self.policy_clause(rest, line);
+                self.policy_clause(rest, st);
             }
             ["prefix-list", name, rest @ ..] => {
-                define(&mut self.dev, StructureKind::PrefixList, name, line);
+                define(&mut self.dev, StructureKind::PrefixList, name, at);
                 match self.prefix_lists.iter_mut().find(|p| p.0 == *name) {
                     Some(p) => p.2 |= !rest.is_empty(),
                     None => self
                         .prefix_lists
-                        .push(((*name).to_owned(), line, !rest.is_empty())),
+                        .push(((*name).to_owned(), at, !rest.is_empty())),
                 }
             }
-            ["community", name, ..] => define(&mut self.dev, StructureKind::Community, name, line),
-            ["as-path", name, ..] => define(&mut self.dev, StructureKind::AsPath, name, line),
+            ["community", name, ..] => define(&mut self.dev, StructureKind::Community, name, at),
+            ["as-path", name, ..] => define(&mut self.dev, StructureKind::AsPath, name, at),
             ["as-path-group", name, ..] => {
-                define(&mut self.dev, StructureKind::AsPathGroup, name, line)
+                define(&mut self.dev, StructureKind::AsPathGroup, name, at)
             }
             _ => {}
         }
     }
 
     /// A policy-statement's `from`, `to` or `then` clause.
-    fn policy_clause(&mut self, w: &[&str], line: u32) {
-        let dev = &mut self.dev;
+    fn policy_clause(&mut self, w: &[&str], st: &Statement) {
+        use StructureKind::{AsPath, AsPathGroup, Community, PrefixList};
         match w {
             ["from" | "to", "prefix-list", names @ ..] => {
-                for n in names {
-                    reference(
-                        dev,
-                        StructureKind::PrefixList,
-                        n,
-                        "policy-statement prefix-list",
-                        line,
-                    );
-                }
+                self.refs(PrefixList, names, "policy-statement prefix-list", st)
             }
-            ["from" | "to", "prefix-list-filter", n, ..] => reference(
-                dev,
-                StructureKind::PrefixList,
-                n,
+            ["from" | "to", "prefix-list-filter", _, ..] => self.ref_one(
+                PrefixList,
+                &w[2..],
                 "policy-statement prefix-list-filter",
-                line,
+                st,
             ),
             ["from" | "to", "community", names @ ..] => {
-                for n in names {
-                    reference(
-                        dev,
-                        StructureKind::Community,
-                        n,
-                        "policy-statement from community",
-                        line,
-                    );
-                }
+                self.refs(Community, names, "policy-statement from community", st)
             }
             ["from" | "to", "as-path", names @ ..] => {
-                for n in names {
-                    reference(
-                        dev,
-                        StructureKind::AsPath,
-                        n,
-                        "policy-statement from as-path",
-                        line,
-                    );
-                }
+                self.refs(AsPath, names, "policy-statement from as-path", st)
             }
-            ["from" | "to", "as-path-group", names @ ..] => {
-                for n in names {
-                    reference(
-                        dev,
-                        StructureKind::AsPathGroup,
-                        n,
-                        "policy-statement from as-path-group",
-                        line,
-                    );
-                }
-            }
-            ["from" | "to", "policy", names @ ..] => {
-                self.policy_refs(names, "policy-statement policy", line)
-            }
-            ["then", "community", op @ ("add" | "delete" | "set"), n, ..] => reference(
-                dev,
-                StructureKind::Community,
-                n,
-                &format!("policy-statement then {op} community"),
-                line,
+            ["from" | "to", "as-path-group", names @ ..] => self.refs(
+                AsPathGroup,
+                names,
+                "policy-statement from as-path-group",
+                st,
             ),
+            ["from" | "to", "policy", names @ ..] => {
+                self.policy_refs(names, "policy-statement policy", st)
+            }
+            ["then", "community", op @ ("add" | "delete" | "set"), _, ..] => {
+                let context = format!("policy-statement then {op} community");
+                self.ref_one(Community, &w[3..], &context, st);
+            }
             _ => {}
         }
     }
 
-    fn firewall(&mut self, w: &[&str], line: u32) {
-        let (defines, name, rest) = match w {
-            ["filter", name, rest @ ..] | ["family", "inet", "filter", name, rest @ ..] => {
-                (true, *name, rest)
-            }
+    fn firewall(&mut self, w: &[&str], st: &Statement) {
+        let (defines, name_at, rest) = match w {
+            ["filter", _, rest @ ..] => (true, &w[1..], rest),
+            ["family", "inet", "filter", _, rest @ ..] => (true, &w[3..], rest),
             // Other families' filters are separate namespaces olav does not model; their
             // terms still reference prefix-lists.
-            ["family", _, "filter", name, rest @ ..] => (false, *name, rest),
+            ["family", _, "filter", _, rest @ ..] => (false, &w[3..], rest),
             _ => return,
         };
         if defines {
-            define(&mut self.dev, StructureKind::FirewallFilter, name, line);
+            let name = name_at[0];
+            define(
+                &mut self.dev,
+                StructureKind::FirewallFilter,
+                name,
+                st.line_of(name_at),
+            );
         }
-        if let ["term", _, "from", kind, n, ..] = rest {
+        if let ["term", _, "from", kind, _, ..] = rest {
             let context = match *kind {
                 "source-prefix-list" => "firewall filter source prefix-list",
                 "destination-prefix-list" => "firewall filter destination prefix-list",
                 "prefix-list" => "firewall filter prefix-list",
                 _ => return,
             };
-            reference(&mut self.dev, StructureKind::PrefixList, n, context, line);
+            self.ref_one(StructureKind::PrefixList, &rest[4..], context, st);
         }
     }
 
@@ -1069,10 +1077,12 @@ impl Junos {
             }
             for (name, line) in &ri.interfaces {
                 // `interface ge-0/0/1` without a unit means unit 0.
-                let idx = self
-                    .index
-                    .get(name)
-                    .or_else(|| self.index.get(&format!("{name}.0")));
+                let unit = if name.contains('.') {
+                    name.clone()
+                } else {
+                    format!("{name}.0")
+                };
+                let idx = self.index.get(&unit);
                 match idx {
                     Some(i) => self.dev.interfaces[*i].vrf = Some(ri.name.clone()),
                     None => missing.push((
@@ -1239,11 +1249,12 @@ impl Junos {
             if disabled {
                 continue;
             }
-            let iface = self
-                .index
-                .get(&ifname)
-                .or_else(|| self.index.get(&format!("{ifname}.0")))
-                .map(|i| &self.dev.interfaces[*i]);
+            let unit = if ifname.contains('.') {
+                ifname.clone()
+            } else {
+                format!("{ifname}.0")
+            };
+            let iface = self.index.get(&unit).map(|i| &self.dev.interfaces[*i]);
             let prefix = iface.and_then(|i| {
                 i.addresses
                     .iter()
@@ -1282,31 +1293,23 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
             Ok(ip) => l.local_address = Some(ip),
             Err(_) => dev.warn(line, format!("bgp local-address: '{a}' is not an address")),
         },
-        ["import", ps @ ..] => {
-            let names = policy_names(ps);
-            for p in &names {
-                reference(
-                    dev,
-                    StructureKind::PolicyStatement,
-                    p,
-                    "bgp import policy-statement",
-                    line,
-                );
+        [dir @ ("import" | "export"), ps @ ..] => {
+            let names = policy_names(ps, st);
+            let context = if *dir == "import" {
+                "bgp import policy-statement"
+            } else {
+                "bgp export policy-statement"
+            };
+            for (p, at) in &names {
+                reference(dev, StructureKind::PolicyStatement, p, context, *at);
             }
-            l.import.push(&names, st.inherited);
-        }
-        ["export", ps @ ..] => {
-            let names = policy_names(ps);
-            for p in &names {
-                reference(
-                    dev,
-                    StructureKind::PolicyStatement,
-                    p,
-                    "bgp export policy-statement",
-                    line,
-                );
-            }
-            l.export.push(&names, st.inherited);
+            let names: Vec<&str> = names.into_iter().map(|(p, _)| p).collect();
+            let chain = if *dir == "import" {
+                &mut l.import
+            } else {
+                &mut l.export
+            };
+            chain.push(&names, st.inherited);
         }
         // Junos' multihop TTL is 64 unless one is given.
         ["multihop", "ttl", ttl, ..] => match ttl.parse() {

@@ -19,10 +19,22 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub struct Statement {
     /// Words, quotes removed, list brackets dropped (`import [ A B ]` → `import A B`).
     pub words: Vec<String>,
-    /// 1-based source line (for an inherited statement, the line in its group).
+    /// The 1-based source line of each word (in the brace form the words of one statement
+    /// sit on the lines of its enclosing blocks; for an inherited statement, in its group).
+    pub word_lines: Vec<u32>,
+    /// The line of the statement itself: where its innermost part is written.
     pub line: u32,
     /// Inherited from a configuration group through `apply-groups`.
     pub inherited: bool,
+}
+
+impl Statement {
+    /// The line of the first of `rest`, a tail of this statement's words (the statement's
+    /// own line when `rest` is empty).
+    pub fn line_of(&self, rest: &[&str]) -> u32 {
+        let i = self.words.len().saturating_sub(rest.len());
+        self.word_lines.get(i).copied().unwrap_or(self.line)
+    }
 }
 
 /// What reading a configuration produced.
@@ -123,6 +135,7 @@ impl SetEdits {
     fn apply(&mut self, cmd: SetCommand, line: u32, raw: &mut Vec<Statement>) {
         match cmd {
             SetCommand::Set(words) if !words.is_empty() => raw.push(Statement {
+                word_lines: vec![line; words.len()],
                 words,
                 line,
                 inherited: false,
@@ -188,6 +201,7 @@ fn split_words(s: &str) -> Vec<String> {
 /// An open block of the brace form.
 struct Frame {
     words: Vec<String>,
+    word_lines: Vec<u32>,
     inactive: bool,
     line: u32,
     children: usize,
@@ -198,6 +212,7 @@ struct Frame {
 struct BraceReader {
     stack: Vec<Frame>,
     pending: Vec<String>,
+    pending_lines: Vec<u32>,
     pending_line: u32,
     pending_inactive: bool,
     /// A quoted string being read (it may span lines).
@@ -229,6 +244,7 @@ impl BraceReader {
         }
         if w != "[" && w != "]" {
             self.pending.push(w);
+            self.pending_lines.push(no);
         }
     }
 
@@ -302,13 +318,20 @@ impl BraceReader {
         };
         self.stack.push(Frame {
             words: std::mem::take(&mut self.pending),
+            word_lines: std::mem::take(&mut self.pending_lines),
             inactive: std::mem::take(&mut self.pending_inactive),
             line,
             children: 0,
         });
     }
 
-    fn emit(&mut self, words: Vec<String>, line: u32, inactive: bool, out: &mut Vec<Statement>) {
+    fn emit(
+        &mut self,
+        (words, word_lines): (Vec<String>, Vec<u32>),
+        line: u32,
+        inactive: bool,
+        out: &mut Vec<Statement>,
+    ) {
         if words.is_empty() {
             return;
         }
@@ -318,18 +341,29 @@ impl BraceReader {
         }
         out.push(Statement {
             words,
+            word_lines,
             line,
             inherited: false,
         });
     }
 
-    fn path_with(&self, tail: &[String]) -> Vec<String> {
-        self.stack
+    /// The open blocks' words followed by `tail`, with their lines.
+    fn path_with(&self, tail: &[String], tail_lines: &[u32]) -> (Vec<String>, Vec<u32>) {
+        let words = self
+            .stack
             .iter()
             .flat_map(|f| f.words.iter())
             .chain(tail)
             .cloned()
-            .collect()
+            .collect();
+        let lines = self
+            .stack
+            .iter()
+            .flat_map(|f| f.word_lines.iter())
+            .chain(tail_lines)
+            .copied()
+            .collect();
+        (words, lines)
     }
 
     fn end_statement(&mut self, out: &mut Vec<Statement>) {
@@ -341,7 +375,8 @@ impl BraceReader {
             parent.children += 1;
         }
         let pending = std::mem::take(&mut self.pending);
-        let words = self.path_with(&pending);
+        let lines = std::mem::take(&mut self.pending_lines);
+        let words = self.path_with(&pending, &lines);
         let inactive = std::mem::take(&mut self.pending_inactive);
         self.emit(words, self.pending_line, inactive, out);
     }
@@ -354,7 +389,7 @@ impl BraceReader {
         };
         // An empty block still configures its path (`unit 0 { }` is `set … unit 0`).
         if frame.children == 0 {
-            let words = self.path_with(&[]);
+            let words = self.path_with(&[], &[]);
             let (line, inactive) = (frame.line, frame.inactive);
             self.emit(words, line, inactive, out);
         }
@@ -400,6 +435,7 @@ fn apply_groups(raw: Vec<Statement>, warnings: &mut Vec<LineWarning>) -> Vec<Sta
                 if !rest.is_empty() {
                     entry.push(Statement {
                         words: rest,
+                        word_lines: s.word_lines.get(2..).unwrap_or_default().to_vec(),
                         line: s.line,
                         inherited: true,
                     });
@@ -408,7 +444,12 @@ fn apply_groups(raw: Vec<Statement>, warnings: &mut Vec<LineWarning>) -> Vec<Sta
             continue;
         }
         if let Some(i) = s.words.iter().position(|w| w == "apply-groups") {
-            applies.push((s.words[..i].to_vec(), s.words[i + 1..].to_vec(), s.line));
+            // `display set` prints `apply-groups [ A B ]` as one line per group: one list.
+            let (path, names) = (&s.words[..i], &s.words[i + 1..]);
+            match applies.iter_mut().find(|(p, _, _)| p.as_slice() == path) {
+                Some(a) => a.1.extend(names.iter().cloned()),
+                None => applies.push((path.to_vec(), names.to_vec(), s.line)),
+            }
             continue;
         }
         explicit.push(s);
@@ -433,9 +474,11 @@ fn apply_groups(raw: Vec<Statement>, warnings: &mut Vec<LineWarning>) -> Vec<Sta
             };
             let mut wildcards = 0;
             for s in body.iter().filter(|s| s.words.starts_with(path)) {
+                // Wildcards are matched against the configuration; nested `apply-groups`
+                // would need a second round. Neither is modelled.
                 if s.words
                     .iter()
-                    .any(|w| w.starts_with('<') && w.ends_with('>'))
+                    .any(|w| (w.starts_with('<') && w.ends_with('>')) || w == "apply-groups")
                 {
                     wildcards += 1;
                     continue;
@@ -449,7 +492,7 @@ fn apply_groups(raw: Vec<Statement>, warnings: &mut Vec<LineWarning>) -> Vec<Sta
                 warnings.push(LineWarning {
                     line: *line,
                     message: format!(
-                        "group '{name}': {wildcards} wildcard statement(s) (<*> patterns) are not modelled and not inherited"
+                        "group '{name}': {wildcards} statement(s) with wildcards (<*> patterns) or nested apply-groups are not modelled and not inherited"
                     ),
                 });
             }
@@ -540,6 +583,17 @@ mod tests {
             "{:?}",
             r.warnings
         );
+    }
+
+    #[test]
+    fn every_word_keeps_its_line() {
+        let r = read("protocols {\n    bgp {\n        group G {\n            neighbor 10.0.0.1 {\n                description x;\n            }\n        }\n    }\n}\n");
+        let s = &r.list[0];
+        assert_eq!(s.word_lines, vec![1, 2, 3, 4, 4, 5, 5]);
+        assert_eq!(s.line, 5);
+        let w: Vec<&str> = s.words.iter().map(String::as_str).collect();
+        assert_eq!(s.line_of(&w[4..]), 4);
+        assert_eq!(s.line_of(&[]), 5);
     }
 
     #[test]

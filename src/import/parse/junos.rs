@@ -170,6 +170,7 @@ struct StaticBlock {
     inet6: bool,
     default_preference: Option<u32>,
     routes: Vec<StaticSpec>,
+    index: HashMap<IpNet, usize>,
 }
 
 /// Everything configured for one static prefix.
@@ -247,6 +248,7 @@ struct Group {
     name: String,
     level: Level,
     neighbors: Vec<(IpAddr, Level, u32)>,
+    index: HashMap<IpAddr, usize>,
     allows: Vec<(IpNet, u32)>,
 }
 
@@ -263,6 +265,7 @@ struct Junos {
     dev: DeviceConfig,
     index: HashMap<String, usize>,
     addresses: Vec<PendingAddress>,
+    address_index: HashMap<(usize, IpNet), usize>,
     virtuals: Vec<(usize, IpNet, u32)>,
     switching: HashMap<usize, Switching>,
     vlans: HashMap<String, u32>,
@@ -276,7 +279,10 @@ struct Junos {
     bgp: Vec<BgpInstance>,
     bgp_line: Option<u32>,
     ospf: Vec<(Option<String>, String, String, u32, bool)>,
+    ospf_index: HashMap<(Option<String>, String, String), usize>,
     prefix_lists: Vec<(String, u32, bool)>,
+    prefix_list_index: HashMap<String, usize>,
+    defined: HashSet<(StructureKind, String)>,
     warned: BTreeSet<String>,
     unrecognised: BTreeSet<u32>,
 }
@@ -363,6 +369,13 @@ impl Junos {
             _ => {
                 self.unrecognised.insert(st.line);
             }
+        }
+    }
+
+    /// Defines a structure once: its first statement's line is the definition's.
+    fn define(&mut self, kind: StructureKind, name: &str, line: u32) {
+        if self.defined.insert((kind, name.to_owned())) {
+            define(&mut self.dev, kind, name, line);
         }
     }
 
@@ -488,18 +501,17 @@ impl Junos {
             return;
         };
         let primary = tail.first() == Some(&"primary");
-        match self
-            .addresses
-            .iter_mut()
-            .find(|p| p.iface == idx && p.net == net)
-        {
-            Some(p) => p.primary |= primary,
-            None => self.addresses.push(PendingAddress {
-                iface: idx,
-                net,
-                primary,
-                line,
-            }),
+        match self.address_index.get(&(idx, net)) {
+            Some(i) => self.addresses[*i].primary |= primary,
+            None => {
+                self.address_index.insert((idx, net), self.addresses.len());
+                self.addresses.push(PendingAddress {
+                    iface: idx,
+                    net,
+                    primary,
+                    line,
+                });
+            }
         }
         // Virtual addresses live in A's subnet.
         if let Some(i) = tail
@@ -679,6 +691,7 @@ impl Junos {
                     inet6,
                     default_preference: None,
                     routes: Vec::new(),
+                    index: HashMap::new(),
                 });
                 self.statics.len() - 1
             }
@@ -699,10 +712,12 @@ impl Junos {
                     );
                     return;
                 };
-                let routes = &mut self.statics[b].routes;
-                let r = match routes.iter().position(|r| r.prefix == prefix) {
-                    Some(r) => r,
+                let block = &mut self.statics[b];
+                let routes = &mut block.routes;
+                let r = match block.index.get(&prefix) {
+                    Some(r) => *r,
                     None => {
+                        block.index.insert(prefix, routes.len());
                         routes.push(StaticSpec {
                             prefix,
                             line: st.line_of(&w[1..]),
@@ -794,6 +809,7 @@ impl Junos {
                             name: (*g).to_owned(),
                             level: Level::default(),
                             neighbors: Vec::new(),
+                            index: HashMap::new(),
                             allows: Vec::new(),
                         });
                         bi.groups.len() - 1
@@ -810,9 +826,10 @@ impl Junos {
                             );
                             return;
                         };
-                        let ni = match group.neighbors.iter().position(|(a, _, _)| *a == ip) {
-                            Some(i) => i,
+                        let ni = match group.index.get(&ip) {
+                            Some(i) => *i,
                             None => {
+                                group.index.insert(ip, group.neighbors.len());
                                 group.neighbors.push((ip, Level::default(), at));
                                 group.neighbors.len() - 1
                             }
@@ -850,20 +867,18 @@ impl Junos {
         match w {
             ["area", area, "interface", ifname, rest @ ..] => {
                 let disabled = rest.first() == Some(&"disable");
-                let vrf = inst.map(str::to_owned);
-                match self
-                    .ospf
-                    .iter_mut()
-                    .find(|o| o.0 == vrf && o.1 == *area && o.2 == *ifname)
-                {
-                    Some(o) => o.4 |= disabled,
-                    None => self.ospf.push((
-                        vrf,
-                        (*area).to_owned(),
-                        (*ifname).to_owned(),
-                        st.line_of(&w[3..]),
-                        disabled,
-                    )),
+                let key = (
+                    inst.map(str::to_owned),
+                    (*area).to_owned(),
+                    (*ifname).to_owned(),
+                );
+                match self.ospf_index.get(&key) {
+                    Some(i) => self.ospf[*i].4 |= disabled,
+                    None => {
+                        self.ospf_index.insert(key.clone(), self.ospf.len());
+                        self.ospf
+                            .push((key.0, key.1, key.2, st.line_of(&w[3..]), disabled));
+                    }
                 }
             }
             ["export", ps @ ..] => self.policy_refs(ps, "ospf export policy-statement", st),
@@ -877,7 +892,7 @@ impl Junos {
         };
         match w {
             ["policy-statement", name, rest @ ..] => {
-                define(&mut self.dev, StructureKind::PolicyStatement, name, at);
+                self.define(StructureKind::PolicyStatement, name, at);
                 let rest = match rest {
                     ["term", _, tail @ ..] => tail,
                     tail => tail,
@@ -885,19 +900,20 @@ impl Junos {
                 self.policy_clause(rest, st);
             }
             ["prefix-list", name, rest @ ..] => {
-                define(&mut self.dev, StructureKind::PrefixList, name, at);
-                match self.prefix_lists.iter_mut().find(|p| p.0 == *name) {
-                    Some(p) => p.2 |= !rest.is_empty(),
-                    None => self
-                        .prefix_lists
-                        .push(((*name).to_owned(), at, !rest.is_empty())),
+                self.define(StructureKind::PrefixList, name, at);
+                match self.prefix_list_index.get(*name) {
+                    Some(i) => self.prefix_lists[*i].2 |= !rest.is_empty(),
+                    None => {
+                        self.prefix_list_index
+                            .insert((*name).to_owned(), self.prefix_lists.len());
+                        self.prefix_lists
+                            .push(((*name).to_owned(), at, !rest.is_empty()));
+                    }
                 }
             }
-            ["community", name, ..] => define(&mut self.dev, StructureKind::Community, name, at),
-            ["as-path", name, ..] => define(&mut self.dev, StructureKind::AsPath, name, at),
-            ["as-path-group", name, ..] => {
-                define(&mut self.dev, StructureKind::AsPathGroup, name, at)
-            }
+            ["community", name, ..] => self.define(StructureKind::Community, name, at),
+            ["as-path", name, ..] => self.define(StructureKind::AsPath, name, at),
+            ["as-path-group", name, ..] => self.define(StructureKind::AsPathGroup, name, at),
             _ => {}
         }
     }
@@ -949,12 +965,7 @@ impl Junos {
         };
         if defines {
             let name = name_at[0];
-            define(
-                &mut self.dev,
-                StructureKind::FirewallFilter,
-                name,
-                st.line_of(name_at),
-            );
+            self.define(StructureKind::FirewallFilter, name, st.line_of(name_at));
         }
         if let ["term", _, "from", kind, _, ..] = rest {
             let context = match *kind {
@@ -1032,7 +1043,7 @@ impl Junos {
             });
         }
         // A disabled physical port takes its units down.
-        let down: Vec<String> = self
+        let down: HashSet<String> = self
             .dev
             .interfaces
             .iter()
@@ -1041,7 +1052,7 @@ impl Junos {
             .collect();
         for i in self.dev.interfaces.iter_mut() {
             if let Some((phys, _)) = i.name.rsplit_once('.') {
-                if down.iter().any(|d| d == phys) {
+                if down.contains(phys) {
                     i.admin_up = false;
                 }
             }

@@ -589,7 +589,7 @@ mod tests {
     fn every_word_keeps_its_line() {
         let r = read("protocols {\n    bgp {\n        group G {\n            neighbor 10.0.0.1 {\n                description x;\n            }\n        }\n    }\n}\n");
         let s = &r.list[0];
-        assert_eq!(s.word_lines, vec![1, 2, 3, 4, 4, 5, 5]);
+        assert_eq!(s.word_lines, vec![1, 2, 3, 3, 4, 4, 5, 5]);
         assert_eq!(s.line, 5);
         let w: Vec<&str> = s.words.iter().map(String::as_str).collect();
         assert_eq!(s.line_of(&w[4..]), 4);

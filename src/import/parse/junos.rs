@@ -303,15 +303,17 @@ fn policy_names<'a>(words: &[&'a str], st: &Statement) -> Vec<(&'a str, u32)> {
         .collect()
 }
 
-/// Junos speeds: `10g`, `1g`, `100m`.
+/// Junos speeds in Mbit/s: `10g`, `2.5g`, `100m`.
 fn parse_speed(v: &str) -> Option<u32> {
-    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit())?);
-    let n: u32 = num.parse().ok()?;
-    match unit {
-        "g" | "G" => n.checked_mul(1000),
-        "m" | "M" => Some(n),
-        _ => None,
-    }
+    let v = v.to_ascii_lowercase();
+    let (num, scale) = match (v.strip_suffix('g'), v.strip_suffix('m')) {
+        (Some(n), _) => (n, 1000.0),
+        (_, Some(n)) => (n, 1.0),
+        _ => return None,
+    };
+    let mbps = num.parse::<f64>().ok()? * scale;
+    // Non-finite and out-of-range values fail both comparisons.
+    (mbps >= 1.0 && mbps <= f64::from(u32::MAX)).then(|| mbps.round() as u32)
 }
 
 /// A Junos address-family name as olav names address families (`ipv4 unicast`, `vpnv4`).
@@ -424,6 +426,8 @@ impl Junos {
                 Ok(m) => self.dev.interfaces[phys].mtu = Some(m),
                 Err(_) => self.dev.warn(line, format!("mtu: '{v}' is not a number")),
             },
+            // `auto`, `auto-10m-100m`: negotiated, no configured speed.
+            ["speed", v] if v.starts_with("auto") => {}
             ["speed", v] => match parse_speed(v) {
                 Some(s) => self.dev.interfaces[phys].speed_mbps = Some(s),
                 None => self.dev.warn(line, format!("speed: cannot read '{v}'")),
@@ -1341,5 +1345,40 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
         // `passive` only waits for the peer to open the session; it changes nothing olav
         // checks. Other statements (timers, authentication, BFD, …) are not modelled.
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_and_families() {
+        assert_eq!(parse_speed("10g"), Some(10_000));
+        assert_eq!(parse_speed("2.5G"), Some(2_500));
+        assert_eq!(parse_speed("100m"), Some(100));
+        assert_eq!(parse_speed("infg"), None);
+        assert_eq!(parse_speed("fast"), None);
+        assert_eq!(family_name("inet", Some("unicast")), "ipv4 unicast");
+        assert_eq!(family_name("inet6", None), "ipv6 unicast");
+        assert_eq!(
+            family_name("inet", Some("labeled-unicast")),
+            "ipv4 labeled-unicast"
+        );
+        assert_eq!(family_name("inet-vpn", Some("unicast")), "vpnv4");
+        assert_eq!(family_name("evpn", Some("signaling")), "evpn");
+        assert_eq!(family_name("route-target", None), "route-target");
+    }
+
+    #[test]
+    fn an_explicit_chain_replaces_an_inherited_one_at_its_level() {
+        // Inherited statements come first (`statements::read` orders them so).
+        let mut c = Chain::default();
+        c.push(&["G1"], true);
+        c.push(&["G2"], true);
+        assert_eq!(c.names, ["G1", "G2"]);
+        c.push(&["A"], false);
+        c.push(&["B"], false);
+        assert_eq!(c.names, ["A", "B"]);
     }
 }

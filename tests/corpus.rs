@@ -844,3 +844,107 @@ fn junos_references(
         ));
     }
 }
+
+/// Junos labs keep the brace-form configuration that was loaded onto the routers
+/// (`source/configs/<host>.cfg`); the running configuration they show in `display set`
+/// form holds it plus the system's defaults. What olav reads from the brace form must be
+/// found, identical, in what it reads from the set form.
+#[test]
+fn junos_brace_sources_agree_with_the_running_configs() {
+    use olav::import::parse::{decode, detect, junos};
+    let Some(root) = corpus() else { return };
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    let mut files = 0;
+    for lab in labs(&root) {
+        let Ok(entries) = std::fs::read_dir(lab.join("source/configs")) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let bytes = std::fs::read(e.path()).expect("source readable");
+            let text = decode(&bytes).expect("text");
+            if detect(&text) != Ok(Vendor::JuniperJunos) {
+                continue;
+            }
+            files += 1;
+            let host = e
+                .path()
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let running = std::fs::read_to_string(
+                lab.join("configs")
+                    .join(&host)
+                    .join("show_configuration_pipe_display_set.txt"),
+            )
+            .expect("running config");
+            let (brace, set) = (junos::parse(&text), junos::parse(&running));
+            let ctx = format!("{}/source/configs/{host}.cfg", lab.display());
+            if brace.lines_unrecognised != 0 || !brace.warnings.is_empty() {
+                failures.push(format!(
+                    "{ctx}: {} unrecognised lines, warnings {:?}",
+                    brace.lines_unrecognised, brace.warnings
+                ));
+            }
+            let addresses = |d: &olav::model::DeviceConfig| -> BTreeSet<String> {
+                d.interfaces
+                    .iter()
+                    .flat_map(|i| {
+                        i.addresses.iter().map(move |a| {
+                            format!("{} {} {:?} {:?}", i.name, a.address, a.kind, i.vrf)
+                        })
+                    })
+                    .collect()
+            };
+            let statics = |d: &olav::model::DeviceConfig| -> BTreeSet<String> {
+                d.static_routes
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{:?} {} {:?} {:?} {:?}",
+                            r.vrf, r.prefix, r.next_hop, r.next_hop_interface, r.distance
+                        )
+                    })
+                    .collect()
+            };
+            let neighbors = |d: &olav::model::DeviceConfig| -> BTreeSet<String> {
+                d.bgp
+                    .iter()
+                    .flat_map(|b| {
+                        b.neighbors.iter().map(|n| {
+                            format!(
+                                "{:?} {} {:?} {:?} {:?} {:?} {:?}",
+                                n.vrf,
+                                n.peer,
+                                n.peer_asn,
+                                n.local_address,
+                                n.update_source,
+                                n.address_families,
+                                b.presented_as(n)
+                            )
+                        })
+                    })
+                    .collect()
+            };
+            for (what, from_brace, from_set) in [
+                ("addresses", addresses(&brace), addresses(&set)),
+                ("static routes", statics(&brace), statics(&set)),
+                ("BGP neighbors", neighbors(&brace), neighbors(&set)),
+            ] {
+                compared += from_brace.len();
+                let missing: Vec<_> = from_brace.difference(&from_set).collect();
+                if !missing.is_empty() {
+                    failures.push(format!(
+                        "{ctx}: {what} read from the brace form only: {missing:?}"
+                    ));
+                }
+            }
+        }
+    }
+    say(&format!(
+        "corpus: {files} Junos brace-form sources, {compared} addresses, static routes and neighbors found identical in the running configs"
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(files >= 3 && compared >= 15);
+}

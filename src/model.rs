@@ -18,6 +18,8 @@ pub enum Vendor {
     AristaEos,
     /// Cisco NX-OS.
     CiscoNxos,
+    /// Juniper Junos (`display set` form and the hierarchical brace form).
+    JuniperJunos,
 }
 
 impl Vendor {
@@ -26,6 +28,7 @@ impl Vendor {
         match self {
             Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
             Vendor::AristaEos => "arista",
+            Vendor::JuniperJunos => "juniper",
         }
     }
 
@@ -34,6 +37,7 @@ impl Vendor {
         match os {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
+            "junos" => Vendor::JuniperJunos,
             _ => Vendor::CiscoIos,
         }
     }
@@ -44,6 +48,7 @@ impl Vendor {
             Vendor::CiscoIos => "ios",
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
+            Vendor::JuniperJunos => "junos",
         }
     }
 }
@@ -84,7 +89,8 @@ pub struct DeviceConfig {
     pub lines_total: u32,
     /// Lines no handler recognised (ignored and counted, never fatal).
     pub lines_unrecognised: u32,
-    /// Whether the file ends with the `end` line a complete running config has.
+    /// Whether the file ends with the `end` line a complete IOS/EOS running config has
+    /// (NX-OS and Junos configs have none).
     pub saw_end: bool,
 }
 
@@ -154,7 +160,8 @@ pub enum SwitchportMode {
 /// One interface.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Interface {
-    /// Canonical name as the config spells it (`GigabitEthernet0/1`, `Ethernet1`).
+    /// Canonical name as the config spells it (`GigabitEthernet0/1`, `Ethernet1`; Junos
+    /// physical `ge-0/0/0` and unit `ge-0/0/0.0`).
     pub name: String,
     /// `description` text.
     pub description: Option<String>,
@@ -168,11 +175,11 @@ pub struct Interface {
     pub vrf: Option<String>,
     /// Switchport mode when the port is layer 2.
     pub switchport_mode: Option<SwitchportMode>,
-    /// Access VLAN.
+    /// Access VLAN (Junos: also a routed unit's `vlan-id`, the tag it carries).
     pub access_vlan: Option<u32>,
     /// Trunk allowed VLANs as configured (`10,20,30-40`).
     pub trunk_vlans: Option<String>,
-    /// Port-channel this member belongs to (`Port-channel1`).
+    /// Port-channel this member belongs to (`Port-channel1`; Junos: `ae0`).
     pub channel_group: Option<String>,
     /// Addresses in file order.
     pub addresses: Vec<InterfaceAddress>,
@@ -250,13 +257,16 @@ pub struct BgpNeighbor {
     pub peer_group: Option<String>,
     /// Description.
     pub description: Option<String>,
-    /// Update-source interface.
+    /// Update-source interface (Junos: the interface owning `local-address`).
     pub update_source: Option<String>,
-    /// Inbound route-map.
+    /// Local address configured as such (Junos `local-address`); the session's source
+    /// even when no interface owns it.
+    pub local_address: Option<IpAddr>,
+    /// Inbound route-map (Junos: the first policy of the import chain in force).
     pub route_map_in: Option<String>,
-    /// Outbound route-map.
+    /// Outbound route-map (Junos: the first policy of the export chain in force).
     pub route_map_out: Option<String>,
-    /// eBGP multihop TTL when configured (255 when no value is given).
+    /// eBGP multihop TTL when configured (without a value: 255 on Cisco and Arista, 64 on Junos).
     pub ebgp_multihop: Option<u32>,
     /// Per-neighbor `local-as`: the AS this device presents to the neighbor instead of the process AS.
     pub local_as: Option<u32>,
@@ -280,6 +290,7 @@ impl BgpNeighbor {
             peer_group: None,
             description: None,
             update_source: None,
+            local_address: None,
             route_map_in: None,
             route_map_out: None,
             ebgp_multihop: None,
@@ -337,9 +348,11 @@ pub struct StaticRoute {
     pub prefix: IpNet,
     /// Next-hop address.
     pub next_hop: Option<IpAddr>,
-    /// Next-hop (exit) interface.
+    /// Next-hop (exit) interface (Junos `discard` / `reject` routes: `discard` / `reject`,
+    /// as IOS names `Null0`).
     pub next_hop_interface: Option<String>,
-    /// Administrative distance when configured.
+    /// Administrative distance when configured (Junos: the route's `preference`, else its
+    /// static block's `defaults preference`).
     pub distance: Option<u32>,
     /// Source line.
     pub line: u32,
@@ -348,7 +361,7 @@ pub struct StaticRoute {
 /// An OSPF enablement: a `network … area …` statement or `ip ospf … area …` on an interface.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OspfNetwork {
-    /// OSPF process id as configured.
+    /// OSPF process id as configured (Junos: the routing instance, `default` for the master).
     pub process: String,
     /// Covered prefix (for interface enablement: the interface's primary subnet, if any).
     pub prefix: Option<IpNet>,
@@ -374,6 +387,16 @@ pub enum StructureKind {
     CommunityList,
     /// BGP peer-group / peer group / template.
     PeerGroup,
+    /// Junos `policy-options policy-statement`.
+    PolicyStatement,
+    /// Junos `policy-options community`.
+    Community,
+    /// Junos `policy-options as-path`.
+    AsPath,
+    /// Junos `policy-options as-path-group`.
+    AsPathGroup,
+    /// Junos `firewall filter` / `firewall family inet filter`.
+    FirewallFilter,
 }
 
 impl StructureKind {
@@ -385,6 +408,12 @@ impl StructureKind {
             StructureKind::AccessList => "access-list",
             StructureKind::CommunityList => "community-list",
             StructureKind::PeerGroup => "peer-group",
+            // Batfish's names for Junos structures (JuniperStructureType).
+            StructureKind::PolicyStatement => "policy-statement",
+            StructureKind::Community => "community",
+            StructureKind::AsPath => "as-path",
+            StructureKind::AsPathGroup => "as-path-group",
+            StructureKind::FirewallFilter => "firewall filter",
         }
     }
 }

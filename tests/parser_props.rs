@@ -2,12 +2,144 @@
 //! detection, the state file, interface names.
 
 use olav::import::opstate;
-use olav::import::parse::{decode, detect, parser_for, PARSERS};
+use olav::import::parse::{decode, detect, junos, parser_for, PARSERS};
+use olav::model::DeviceConfig;
 use proptest::prelude::*;
+use std::collections::BTreeSet;
 
 const DEMO_IOS: &str = include_str!("../fixtures/demo/configs/alpha-border-1.cfg");
 const DEMO_EOS: &str =
     include_str!("../fixtures/demo/configs/beta-border-1/show_running-config.txt");
+
+/// The Junos fixtures, both syntaxes.
+const JUNOS: &[&str] = &[
+    include_str!("../fixtures/junos/set/interfaces.cfg"),
+    include_str!("../fixtures/junos/brace/interfaces.cfg"),
+    include_str!("../fixtures/junos/set/routing.cfg"),
+    include_str!("../fixtures/junos/brace/routing.cfg"),
+    include_str!("../fixtures/junos/set/bgp.cfg"),
+    include_str!("../fixtures/junos/brace/bgp.cfg"),
+    include_str!("../fixtures/junos/set/ospf.cfg"),
+    include_str!("../fixtures/junos/brace/ospf.cfg"),
+    include_str!("../fixtures/junos/set/policy.cfg"),
+    include_str!("../fixtures/junos/brace/policy.cfg"),
+    include_str!("../fixtures/junos/set/groups.cfg"),
+    include_str!("../fixtures/junos/brace/groups.cfg"),
+];
+
+/// The addresses of every BGP peer and interface address of a model.
+fn model_addresses(d: &DeviceConfig) -> BTreeSet<String> {
+    let peers = d.bgp.iter().flat_map(|b| {
+        b.neighbors.iter().map(|n| match &n.peer {
+            olav::model::BgpPeer::Address(a) => a.to_string(),
+            olav::model::BgpPeer::ListenRange(r) => r.addr().to_string(),
+        })
+    });
+    let addresses = d
+        .interfaces
+        .iter()
+        .flat_map(|i| i.addresses.iter().map(|a| a.address.addr().to_string()));
+    peers.chain(addresses).collect()
+}
+
+/// The addresses written in a text (`10.0.0.1/24` counts as `10.0.0.1`).
+fn written_addresses(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| c.is_whitespace() || ";{}[]\"".contains(c))
+        .map(|t| t.split('/').next().unwrap_or(t).to_owned())
+        .collect()
+}
+
+/// Junos words and punctuation, for inputs that reach deep into the Junos parser.
+fn junos_line() -> impl Strategy<Value = String> {
+    let words = prop::sample::select(vec![
+        "set",
+        "deactivate",
+        "delete",
+        "interfaces",
+        "ge-0/0/0",
+        "ae0",
+        "lo0",
+        "unit",
+        "0",
+        "family",
+        "inet",
+        "inet6",
+        "address",
+        "10.0.0.1/24",
+        "10.0.0.300/24",
+        "primary",
+        "vrrp-group",
+        "virtual-address",
+        "vlan-id",
+        "disable",
+        "description",
+        "\"a b\"",
+        "\"",
+        "protocols",
+        "bgp",
+        "group",
+        "G",
+        "neighbor",
+        "10.0.0.2",
+        "allow",
+        "type",
+        "internal",
+        "external",
+        "peer-as",
+        "65001",
+        "local-as",
+        "local-address",
+        "import",
+        "export",
+        "multihop",
+        "ttl",
+        "routing-options",
+        "autonomous-system",
+        "static",
+        "route",
+        "next-hop",
+        "discard",
+        "qualified-next-hop",
+        "preference",
+        "rib",
+        "inet6.0",
+        "routing-instances",
+        "VRF",
+        "instance-type",
+        "vrf",
+        "interface",
+        "policy-options",
+        "policy-statement",
+        "term",
+        "from",
+        "then",
+        "prefix-list",
+        "community",
+        "add",
+        "groups",
+        "apply-groups",
+        "<*>",
+        "system",
+        "host-name",
+        "ospf",
+        "area",
+        "{",
+        "}",
+        ";",
+        "[",
+        "]",
+        "inactive:",
+        "protect:",
+        "/*",
+        "*/",
+        "#",
+        "(",
+        "&&",
+        ")",
+    ]);
+    (0usize..9, prop::collection::vec(words, 0..10))
+        .prop_map(|(indent, w)| format!("{}{}", " ".repeat(indent), w.join(" ")))
+}
 
 /// Lines that look like configuration, for inputs that reach deep into the parsers.
 fn config_line() -> impl Strategy<Value = String> {
@@ -98,6 +230,66 @@ proptest! {
                 prop_assert!(w.line >= 1 && w.line as usize <= lines.len());
             }
         }
+    }
+
+    #[test]
+    fn junos_never_panics_on_junos_like_lines(lines in prop::collection::vec(junos_line(), 0..80)) {
+        let text = lines.join("\n");
+        let dev = junos::parse(&text);
+        prop_assert_eq!(dev.lines_total as usize, text.lines().count());
+        prop_assert!(dev.lines_unrecognised <= dev.lines_total);
+        for w in &dev.warnings {
+            prop_assert!(w.line >= 1 && w.line as usize <= lines.len().max(1), "{:?}", w);
+        }
+    }
+
+    /// Deleting, duplicating or swapping lines of a Junos fixture never panics, never
+    /// invents a BGP peer or an address the text does not hold (deleting a `deactivate`
+    /// line may well activate one), and keeps every line number in the file.
+    #[test]
+    fn mutated_junos_fixtures(
+        which in 0usize..12,
+        ops in prop::collection::vec((0usize..3, 0usize..200, 0usize..200), 1..12),
+    ) {
+        let full_text = JUNOS[which];
+        let written = written_addresses(full_text);
+        let mut lines: Vec<&str> = full_text.lines().collect();
+        for (op, a, b) in ops {
+            if lines.is_empty() {
+                break;
+            }
+            let (a, b) = (a % lines.len(), b % lines.len());
+            match op {
+                0 => { lines.remove(a); }
+                1 => lines.insert(b, lines[a]),
+                _ => lines.swap(a, b),
+            }
+        }
+        let text = lines.join("\n");
+        let part = junos::parse(&text);
+        let found = model_addresses(&part);
+        prop_assert!(found.is_subset(&written), "invented {:?}", found.difference(&written).collect::<Vec<_>>());
+        let n = text.lines().count() as u32;
+        for w in &part.warnings {
+            prop_assert!(w.line >= 1 && w.line <= n, "{:?}", w);
+        }
+        for i in &part.interfaces {
+            prop_assert!(i.line >= 1 && i.line <= n);
+        }
+    }
+
+    /// A brace-form config cut after any line says it looks truncated exactly when a
+    /// block is left open, and keeps a subset of the full config's addresses.
+    #[test]
+    fn truncated_junos_brace_configs(which in 0usize..6, cut in 0usize..200) {
+        let full_text = JUNOS[which * 2 + 1];
+        let addresses = model_addresses(&junos::parse(full_text));
+        let part_text: String = full_text.lines().take(cut).map(|l| format!("{l}\n")).collect();
+        let part = junos::parse(&part_text);
+        let open = part_text.matches('{').count() > part_text.matches('}').count();
+        let warned = part.warnings.iter().any(|w| w.message.contains("looks truncated"));
+        prop_assert_eq!(warned, open);
+        prop_assert!(model_addresses(&part).is_subset(&addresses));
     }
 
     #[test]

@@ -181,6 +181,14 @@ fn local_end(
         BgpPeer::Address(a) => a.is_ipv4(),
         BgpPeer::ListenRange(r) => r.addr().is_ipv4(),
     };
+    // Junos `local-address`: the address itself is the source, owned or not.
+    if let Some(ip) = n.local_address {
+        return if owns(own, ip, di, &vrf) {
+            Ok((None, ip))
+        } else {
+            Err(Status::InvalidLocalIp)
+        };
+    }
     if let Some(src) = &n.update_source {
         let iface = d
             .config

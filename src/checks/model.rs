@@ -11,7 +11,7 @@ use crate::state::{StateDb, StateError};
 pub struct ModelDevice {
     /// Hostname.
     pub hostname: String,
-    /// OS (`ios`, `eos`, `nxos`).
+    /// OS (`ios`, `eos`, `nxos`, `junos`).
     pub os: String,
     /// Config file it came from.
     pub source_file: String,

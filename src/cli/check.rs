@@ -63,6 +63,25 @@ fn split_end(s: &str) -> Option<(String, String)> {
     Some((d.trim().to_owned(), i.trim().to_owned()))
 }
 
+/// One end of a link: (device, interface).
+type End = (String, String);
+
+/// `A:IF-B:IF` → its two ends, split on the '-' that starts the second end: hostnames
+/// and Junos interface names (`ge-0/0/0.0`) contain '-', hostnames never contain '/'.
+fn split_link(l: &str) -> Option<(End, End)> {
+    l.match_indices('-')
+        .map(|(i, _)| (&l[..i], &l[i + 1..]))
+        .find_map(|(a, b)| {
+            let (a, b) = (split_end(a)?, split_end(b)?);
+            (!a.1.is_empty()
+                && !b.1.is_empty()
+                && !a.1.contains(':')
+                && !b.0.is_empty()
+                && !b.0.contains('/'))
+            .then_some((a, b))
+        })
+}
+
 /// `olav blast-radius --device X --interface D:I --link A:I-B:J --peer NAME|IP`.
 pub fn blast_radius(
     cli: &Cli,
@@ -84,15 +103,7 @@ pub fn blast_radius(
         );
     }
     for l in links {
-        // Split on the '-' that starts the second DEVICE:INTERFACE (hostnames contain '-').
-        let parsed = l
-            .match_indices('-')
-            .map(|(i, _)| (&l[..i], &l[i + 1..]))
-            .find_map(|(a, b)| {
-                let (a, b) = (split_end(a)?, split_end(b)?);
-                (!a.1.is_empty() && !b.1.is_empty() && !a.1.contains(':') && !b.0.is_empty())
-                    .then_some((a, b))
-            })
+        let parsed = split_link(l)
             .ok_or_else(|| anyhow!("--link '{l}': expected DEVICE:INTERFACE-DEVICE:INTERFACE"))?;
         spec.links.push(parsed);
     }
@@ -268,5 +279,27 @@ pub fn batfish_status(cli: &Cli) -> Result<Exit> {
             }
             Ok(Exit::BadInput)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_split_between_their_ends() {
+        let end = |d: &str, i: &str| (d.to_owned(), i.to_owned());
+        assert_eq!(
+            split_link("alpha-core-1:Gi0/1-alpha-dist-1:Gi0/2"),
+            Some((end("alpha-core-1", "Gi0/1"), end("alpha-dist-1", "Gi0/2")))
+        );
+        assert_eq!(
+            split_link("jx-border1:ge-0/0/0.0-jx-core1:ge-0/0/0.0"),
+            Some((
+                end("jx-border1", "ge-0/0/0.0"),
+                end("jx-core1", "ge-0/0/0.0")
+            ))
+        );
+        assert_eq!(split_link("r1:Gi1"), None);
     }
 }

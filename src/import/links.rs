@@ -1,8 +1,8 @@
 //! Links between devices: from LLDP and declared links in the state file, otherwise
 //! inferred from interfaces sharing a subnet, as Batfish infers layer-3 edges.
 //!
-//! Decision: management interfaces (named Management*/mgmt*, or in a management VRF)
-//! never make inferred links. Every device's management port sits in one out-of-band
+//! Decision: management interfaces (named Management*/mgmt*, Junos fxp0/em0/me0, or in a
+//! management VRF) never make inferred links; nor do two interfaces sharing an address. Every device's management port sits in one out-of-band
 //! subnet; inferring from it would join every device to every other and hide all
 //! single points of failure.
 
@@ -50,12 +50,17 @@ pub struct Link {
     pub subnet: Option<IpNet>,
 }
 
+/// Junos management ports (and their units): `fxp0` on routers, `em0` on EX/QFX, `me0`
+/// on older EX; the names Batfish treats as management.
+const JUNOS_MANAGEMENT: &[&str] = &["fxp0", "em0", "me0"];
+
 /// Whether an interface is a management port that must not make links.
 pub fn is_management(i: &Interface) -> bool {
     let n = i.name.to_ascii_lowercase();
     let vrf = i.vrf.as_deref().unwrap_or("").to_ascii_lowercase();
     n.starts_with("management")
         || n.starts_with("mgmt")
+        || JUNOS_MANAGEMENT.contains(&n.split('.').next().unwrap_or(""))
         || vrf.contains("mgmt")
         || vrf.contains("management")
 }
@@ -199,6 +204,17 @@ pub fn build(
                     dev_b.config.interfaces[ib].name.clone(),
                 );
                 if taken.contains(&a) && taken.contains(&b) {
+                    continue;
+                }
+                // Two interfaces holding the same address are a duplicate, not a link
+                // (Batfish's rule: every vQFX has 169.254.0.2/24 on its internal em1).
+                let (ia_if, ib_if) = (&dev_a.config.interfaces[ia], &dev_b.config.interfaces[ib]);
+                if ia_if.addresses.iter().any(|x| {
+                    ib_if
+                        .addresses
+                        .iter()
+                        .any(|y| x.address.addr() == y.address.addr())
+                }) {
                     continue;
                 }
                 push(a, b, LinkSource::Inferred, Some(subnet), &mut out);

@@ -321,7 +321,9 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
                 message: w.message.clone(),
             });
         }
-        if !config.saw_end && vendor != Vendor::CiscoNxos {
+        // NX-OS and Junos configs have no closing line (the Junos parser warns about
+        // unclosed blocks itself).
+        if !config.saw_end && !matches!(vendor, Vendor::CiscoNxos | Vendor::JuniperJunos) {
             warnings.push(FileIssue::whole_file(
                 &f.path,
                 format!(

@@ -82,7 +82,7 @@ pub struct Header {
 pub struct ConfigBlock {
     /// Device the lines are for.
     pub device: String,
-    /// Its OS (`ios`, `eos`, `nxos`).
+    /// Its OS (`ios`, `eos`, `nxos`, `junos`).
     pub os: String,
     /// The configuration lines.
     pub text: String,

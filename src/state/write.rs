@@ -48,6 +48,9 @@ fn state_file_issue(message: String) -> FileIssue {
 /// the interface whose subnet holds the peer (eBGP single-hop, as Batfish computes it).
 fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
     let vrf_of = |v: &Option<String>| v.as_deref().unwrap_or("default").to_owned();
+    if n.local_address.is_some() {
+        return n.local_address;
+    }
     if let Some(src) = &n.update_source {
         let iface = cfg.interfaces.iter().find(|i| ifname::same(src, &i.name))?;
         return iface

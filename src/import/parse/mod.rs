@@ -2,13 +2,14 @@
 //! vendor-neutral [`DeviceConfig`], plus the content-based vendor detection that picks
 //! the module.
 //!
-//! Adding a vendor (Junos, say) is one more module implementing [`ConfigParser`] and
-//! one more entry in [`PARSERS`].
+//! Adding a vendor is one more module implementing [`ConfigParser`] and one more entry
+//! in [`PARSERS`]; Junos (`junos`) is the one that does not share the Cisco-style walk.
 
 mod cisco_style;
 mod common;
 pub mod eos;
 pub mod ios;
+pub mod junos;
 pub mod lines;
 pub mod nxos;
 
@@ -27,7 +28,12 @@ pub trait ConfigParser: Sync {
 }
 
 /// Every parser olav has, in detection-tie order.
-pub static PARSERS: &[&dyn ConfigParser] = &[&ios::IosParser, &eos::EosParser, &nxos::NxosParser];
+pub static PARSERS: &[&dyn ConfigParser] = &[
+    &ios::IosParser,
+    &eos::EosParser,
+    &nxos::NxosParser,
+    &junos::JunosParser,
+];
 
 /// The parser for a vendor.
 pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
@@ -35,6 +41,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::CiscoIos => &ios::IosParser,
         Vendor::AristaEos => &eos::EosParser,
         Vendor::CiscoNxos => &nxos::NxosParser,
+        Vendor::JuniperJunos => &junos::JunosParser,
     }
 }
 
@@ -48,11 +55,8 @@ pub enum NotAConfig {
     #[error("binary file (NUL bytes or not text)")]
     Binary,
     /// A RANCID content type olav has no parser for.
-    #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos)")]
+    #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos)")]
     UnsupportedRancidType(String),
-    /// A configuration of a vendor olav recognises but does not parse yet.
-    #[error("{0} configuration: olav does not parse this vendor yet (supported: Cisco IOS/IOS-XE, Arista EOS, Cisco NX-OS)")]
-    UnsupportedVendor(&'static str),
     /// Nothing in the text looks like device configuration.
     #[error("no device configuration found (no hostname, interface or router lines)")]
     NoConfigLines,
@@ -69,19 +73,13 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     let first = text.lines().next().unwrap_or("");
     if let Some(kind) = first.trim().strip_prefix("!RANCID-CONTENT-TYPE:") {
         let kind = kind.trim().to_ascii_lowercase();
-        if matches!(kind.as_str(), "juniper" | "junos") {
-            return Err(NotAConfig::UnsupportedVendor(JUNOS));
-        }
         return PARSERS
             .iter()
             .find(|p| p.rancid_types().contains(&kind.as_str()))
             .map(|p| p.vendor())
             .ok_or(NotAConfig::UnsupportedRancidType(kind));
     }
-    if looks_like_junos(text) {
-        return Err(NotAConfig::UnsupportedVendor(JUNOS));
-    }
-    let mut scores = [0u32; 3];
+    let mut scores = [0u32; PARSERS.len()];
     let mut generic = 0u32;
     let mut indent_votes = [0u32; 3];
     let mut in_interface = false;
@@ -95,6 +93,8 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
         }
         if line.starts_with("hostname ")
             || line.starts_with("interface ")
+            || line.starts_with("set interfaces ")
+            || line.starts_with("interfaces {")
             || line.starts_with("router ")
             || line.starts_with("ip route ")
         {
@@ -129,20 +129,6 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     }
 }
 
-const JUNOS: &str = "Juniper Junos";
-
-/// Junos configurations, in `display set` form or the hierarchical brace form, name the
-/// host with `system host-name` and close statements with `;` — no Cisco-style config does.
-fn looks_like_junos(text: &str) -> bool {
-    text.lines().take(DETECT_LINES).any(|l| {
-        let l = l.trim();
-        l.starts_with("set system host-name ")
-            || l.starts_with("set interfaces ")
-            || (l.starts_with("host-name ") && l.ends_with(';'))
-            || l == "system {"
-    })
-}
-
 /// Reads bytes as configuration text: refuses binary data, tolerates stray non-UTF-8
 /// bytes in descriptions and banners.
 pub fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, NotAConfig> {
@@ -172,7 +158,11 @@ mod tests {
         );
         assert_eq!(
             detect("!RANCID-CONTENT-TYPE: juniper\nhostname x\n"),
-            Err(NotAConfig::UnsupportedVendor(JUNOS))
+            Ok(Vendor::JuniperJunos)
+        );
+        assert_eq!(
+            detect("!RANCID-CONTENT-TYPE: junos\n"),
+            Ok(Vendor::JuniperJunos)
         );
         assert_eq!(
             detect("!RANCID-CONTENT-TYPE: fortigate\nhostname x\n"),
@@ -205,9 +195,11 @@ mod tests {
         assert_eq!(detect("  \n\n"), Err(NotAConfig::Empty));
         for junos in [
             "set version 25.4R1.12\nset system host-name pe1\n",
+            "set interfaces ge-0/0/0 unit 0 family inet address 10.0.0.1/31\n",
             "## Last commit\nversion 12.1;\nsystem {\n    host-name r1;\n}\n",
+            "version 12.1;\ninterfaces {\n    lo0 {\n        unit 0;\n    }\n}\n",
         ] {
-            assert_eq!(detect(junos), Err(NotAConfig::UnsupportedVendor(JUNOS)));
+            assert_eq!(detect(junos), Ok(Vendor::JuniperJunos), "{junos}");
         }
     }
 

@@ -84,3 +84,27 @@ fn every_intent_runs_end_to_end_and_introduces_no_problem() {
         );
     }
 }
+
+/// A plan that would configure a Junos device is refused, not drafted in Cisco syntax.
+#[test]
+fn a_plan_for_a_junos_device_is_refused_until_junos_is_drafted() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/checks/junos"))
+        .assert()
+        .success();
+    for request in ["shutdown jx-core1 ge-0/0/1", "decommission ios-acc"] {
+        let out = olav(tmp.path())
+            .args(["-q", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{request}: {text}");
+        assert!(
+            text.contains("olav does not draft Junos configuration yet"),
+            "{request}: {text}"
+        );
+        assert!(!text.contains("PLAN_PATH:"), "{request}: {text}");
+    }
+}

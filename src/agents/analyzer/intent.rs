@@ -428,7 +428,25 @@ fn looks_like_hostname(t: &str, facts: &Facts) -> bool {
     known_site || lower.chars().any(|c| c.is_ascii_digit())
 }
 
+/// Junos interface names: `ge-0/0/1`, `xe-1/0/0.100`, `ae0`, `irb.10`, `lo0.0`.
+fn junos_interface(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    let dashed = ["ge-", "xe-", "et-", "fe-", "gr-", "lt-", "so-"]
+        .iter()
+        .any(|p| l.starts_with(p) && l[p.len()..].starts_with(|c: char| c.is_ascii_digit()));
+    let plain = ["ae", "lo", "irb", "em", "fxp", "me", "reth"]
+        .iter()
+        .any(|p| {
+            l.strip_prefix(p)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+        });
+    dashed || plain
+}
+
 fn interface_like(t: &str) -> bool {
+    if junos_interface(t) {
+        return true;
+    }
     let Some(first_digit) = t.find(|c: char| c.is_ascii_digit()) else {
         return false;
     };

@@ -196,8 +196,28 @@ pub(super) fn os_of<'a>(f: &'a Facts, device: &str) -> &'a str {
     f.devices.get(device).map_or("ios", |d| d.os.as_str())
 }
 
-/// Drafts a plan for an intent.
+/// Drafts a plan for an intent. Only Cisco-style configuration (IOS, EOS, NX-OS) is
+/// drafted: a plan that would configure a Junos device is refused rather than written in
+/// the wrong syntax.
 pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let d = draft_any(intent, f, net, ctx)?;
+    let junos: Vec<&str> = d
+        .plan
+        .implementation
+        .iter()
+        .chain(&d.plan.rollback)
+        .filter(|b| b.os == "junos")
+        .map(|b| b.device.as_str())
+        .collect();
+    if let Some(dev) = junos.first() {
+        return Err(format!(
+            "the plan would configure the Junos device {dev}, and olav does not draft Junos configuration yet (it reads, checks and computes the blast radius of Junos devices)"
+        ));
+    }
+    Ok(d)
+}
+
+fn draft_any(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
     match intent {
         Intent::AddUplink {
             device,

@@ -948,3 +948,319 @@ fn junos_brace_sources_agree_with_the_running_configs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(files >= 3 && compared >= 15);
 }
+
+// --- The fidelity table: per lab, what olav reads against what the devices show -------
+
+/// Interface name → administratively up, as the device shows it (None: no output).
+fn shown_admin(show: &Path, vendor: Vendor) -> Option<BTreeMap<String, bool>> {
+    let mut out = BTreeMap::new();
+    if vendor == Vendor::JuniperJunos {
+        let v = junos_json(show, "show_interfaces_pipe_display_json.txt")?;
+        for p in list(&v["interface-information"][0], "physical-interface") {
+            let name = data(p, "name").unwrap_or_default().to_owned();
+            out.insert(name, data(p, "admin-status") == Some("up"));
+        }
+        return Some(out);
+    }
+    for file in [
+        "show_interfaces_pipe_json.txt",
+        "show_interfaces_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: Value = serde_json::from_str(&text).expect("show json");
+            for (name, i) in v["interfaces"].as_object().expect("interfaces") {
+                out.insert(name.clone(), i["interfaceStatus"] != "disabled");
+            }
+            return Some(out);
+        }
+    }
+    let text = ["show_interfaces.txt", "show_interface.txt"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
+    let mut current = None;
+    for line in text.lines() {
+        if !line.starts_with(' ') && line.split_whitespace().nth(1) == Some("is") {
+            let name = line.split_whitespace().next().unwrap_or("").to_owned();
+            // IOS, EOS: `is administratively down`; NX-OS: `is down (Administratively down)`.
+            out.insert(name.clone(), !line.contains("dministratively down"));
+            current = Some(name);
+        } else if line.trim_start().starts_with("admin state is down") {
+            if let Some(n) = &current {
+                out.insert(n.clone(), false);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// What a device's routing tables hold: every (vrf, prefix), and those with a static route.
+#[derive(Default)]
+struct Rib {
+    all: BTreeSet<(String, String)>,
+    statics: BTreeSet<(String, String)>,
+}
+
+/// The prefix a Cisco-style route line names (`192.168.123.2` under `… /32 is subnetted`).
+fn route_prefix(word: &str, subnetted: Option<u8>) -> Option<String> {
+    if word.contains('/') {
+        return word.parse::<ipnet::IpNet>().ok().map(|n| n.to_string());
+    }
+    let ip: std::net::Ipv4Addr = word.parse().ok()?;
+    let len = subnetted.unwrap_or(match ip.octets()[0] {
+        0..=127 => 8,
+        128..=191 => 16,
+        _ => 24,
+    });
+    Some(format!("{ip}/{len}"))
+}
+
+/// Reads `show ip route` text (IOS, EOS) into `rib` for `vrf`.
+fn read_cisco_routes(text: &str, default_vrf: &str, rib: &mut Rib) {
+    let mut vrf = default_vrf.to_owned();
+    let mut subnetted = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(v) = t
+            .strip_prefix("VRF: ")
+            .or_else(|| t.strip_prefix("Routing Table: "))
+        {
+            vrf = v.trim().to_owned();
+            continue;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        if words.get(1..3) == Some(&["is", "subnetted,"])
+            || words.get(1..3) == Some(&["is", "variably"])
+        {
+            subnetted = words[0].split_once('/').and_then(|(_, l)| l.parse().ok());
+            if words[2] == "variably" {
+                subnetted = None;
+            }
+            continue;
+        }
+        // Route lines: codes (`S*`, `O E2`, `A B`), then the prefix.
+        let Some(k) = words
+            .iter()
+            .position(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        else {
+            continue;
+        };
+        if k == 0 || k > 3 || !words[..k].iter().all(|w| w.len() <= 3) {
+            continue;
+        }
+        let Some(prefix) = route_prefix(words[k], subnetted) else {
+            continue;
+        };
+        rib.all.insert((vrf.clone(), prefix.clone()));
+        if words[0].starts_with('S') {
+            rib.statics.insert((vrf.clone(), prefix));
+        }
+    }
+}
+
+/// A device's routing tables from its show output, in whichever form it has them.
+fn shown_rib(show: &Path, vendor: Vendor) -> Option<Rib> {
+    let mut rib = Rib::default();
+    if vendor == Vendor::JuniperJunos {
+        let routes = junos_routes(show)?;
+        for (k, _) in routes.statics {
+            rib.all.insert(k.clone());
+            rib.statics.insert(k);
+        }
+        return Some(rib);
+    }
+    for file in [
+        "show_ip_route_vrf_all_pipe_json.txt",
+        "show_ip_route_vrf_all_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: Value = serde_json::from_str(&text).expect("route json");
+            for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
+                for (prefix, r) in body["routes"].as_object().into_iter().flatten() {
+                    rib.all.insert((vrf.clone(), prefix.clone()));
+                    if r["routeType"] == "static" {
+                        rib.statics.insert((vrf.clone(), prefix.clone()));
+                    }
+                }
+            }
+            return Some(rib);
+        }
+    }
+    if vendor == Vendor::CiscoNxos {
+        let text = std::fs::read_to_string(show.join("show_ip_route_vrf_all.txt")).ok()?;
+        let (mut vrf, mut prefix) = ("default".to_owned(), String::new());
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("IP Route Table for VRF \"") {
+                vrf = rest.trim_end_matches('"').to_owned();
+            } else if !line.starts_with(' ') && line.contains(", ubest/mbest") {
+                prefix = line.split(',').next().unwrap_or("").to_owned();
+                rib.all.insert((vrf.clone(), prefix.clone()));
+            } else if line.trim_start().starts_with("*via") && line.trim_end().ends_with(", static")
+            {
+                rib.statics.insert((vrf.clone(), prefix.clone()));
+            }
+        }
+        return Some(rib);
+    }
+    let mut any = false;
+    for e in std::fs::read_dir(show).ok()?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let vrf = match name.as_str() {
+            "show_ip_route.txt" | "show_ip_route_vrf_all.txt" => "default".to_owned(),
+            n => match n
+                .strip_prefix("show_ip_route_vrf_")
+                .and_then(|v| v.strip_suffix(".txt"))
+            {
+                Some(v) => v.to_owned(),
+                None => continue,
+            },
+        };
+        let text = std::fs::read_to_string(e.path()).expect("route text");
+        read_cisco_routes(&text, &vrf, &mut rib);
+        any = true;
+    }
+    any.then_some(rib)
+}
+
+/// One lab's row: compared / disagreeing per measure.
+#[derive(Default)]
+struct Row {
+    devices: usize,
+    admin: (usize, usize),
+    statics: (usize, usize),
+    statics_unjudged: usize,
+}
+
+fn cell((n, bad): (usize, usize)) -> String {
+    if bad == 0 {
+        n.to_string()
+    } else {
+        format!("{n} ({bad} off)")
+    }
+}
+
+/// Per lab: interfaces' admin state against the device's own, and the static routes
+/// olav judges usable or not against the device's routing table. Prints the table.
+#[test]
+fn fidelity_table() {
+    use olav::model::RouteActivity;
+    let Some(root) = corpus() else { return };
+    let mut failures = Vec::new();
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    for lab in labs(&root) {
+        let name = lab
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let parsed = parse_lab(&lab, &mut failures);
+        let row = rows.entry(name.clone()).or_default();
+        row.devices = parsed.devices.len();
+        for d in &parsed.devices {
+            let folder = d.source_file.split('/').nth(1).unwrap_or_default();
+            let show = lab.join("show").join(folder);
+            let ctx = format!("{name} {}", d.hostname);
+            if let Some(admin) = shown_admin(&show, d.vendor) {
+                for i in &d.config.interfaces {
+                    if let Some(up) = admin.get(&i.name) {
+                        row.admin.0 += 1;
+                        if *up != i.admin_up {
+                            row.admin.1 += 1;
+                            failures.push(format!(
+                                "{ctx}: {} admin {} in the config, {} shown",
+                                i.name,
+                                if i.admin_up { "up" } else { "down" },
+                                if *up { "up" } else { "down" }
+                            ));
+                        }
+                    }
+                }
+            }
+            let Some(rib) = shown_rib(&show, d.vendor) else {
+                continue;
+            };
+            // Per (vrf, prefix): usable when any of its next hops is.
+            let mut judged: BTreeMap<(String, String), Vec<RouteActivity>> = BTreeMap::new();
+            for r in d
+                .config
+                .static_routes
+                .iter()
+                .filter(|r| d.vendor == Vendor::JuniperJunos || r.prefix.addr().is_ipv4())
+            {
+                let vrf = r.vrf.clone().unwrap_or_else(|| "default".into());
+                judged
+                    .entry((vrf, r.prefix.to_string()))
+                    .or_default()
+                    .push(r.activity);
+            }
+            for (key, acts) in judged {
+                if acts.contains(&RouteActivity::Usable) {
+                    row.statics.0 += 1;
+                    // A usable route another protocol's better route displaces is not installed.
+                    if !rib.statics.contains(&key) && !rib.all.contains(&key) {
+                        row.statics.1 += 1;
+                        failures.push(format!(
+                            "{ctx}: static {key:?} judged usable, not in the routing table"
+                        ));
+                    }
+                } else if acts
+                    .iter()
+                    .all(|a| matches!(a, RouteActivity::InterfaceDown | RouteActivity::Unresolved))
+                {
+                    row.statics.0 += 1;
+                    if rib.statics.contains(&key) {
+                        row.statics.1 += 1;
+                        failures.push(format!(
+                            "{ctx}: static {key:?} judged {acts:?}, installed on the device"
+                        ));
+                    }
+                } else {
+                    row.statics_unjudged += 1;
+                }
+            }
+        }
+    }
+    let header = [
+        "lab",
+        "devices",
+        "admin states",
+        "static routes",
+        "unjudged statics",
+    ];
+    let table: Vec<[String; 5]> = rows
+        .iter()
+        .map(|(lab, r)| {
+            [
+                lab.clone(),
+                r.devices.to_string(),
+                cell(r.admin),
+                cell(r.statics),
+                r.statics_unjudged.to_string(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            table
+                .iter()
+                .map(|r| r[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    say(&line(&header.map(String::from)));
+    for r in &table {
+        say(&line(r));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let total = |f: fn(&Row) -> usize| rows.values().map(f).sum::<usize>();
+    assert!(total(|r| r.admin.0) > 300 && total(|r| r.statics.0) > 30);
+}

@@ -208,13 +208,17 @@ pub fn build(
                 }
                 // Two interfaces holding the same address are a duplicate, not a link
                 // (Batfish's rule: every vQFX has 169.254.0.2/24 on its internal em1).
+                // Shared VRRP/HSRP/VARP addresses are the point of a redundant pair.
                 let (ia_if, ib_if) = (&dev_a.config.interfaces[ia], &dev_b.config.interfaces[ib]);
-                if ia_if.addresses.iter().any(|x| {
-                    ib_if
-                        .addresses
+                let own = |i: &'_ Interface| {
+                    i.addresses
                         .iter()
-                        .any(|y| x.address.addr() == y.address.addr())
-                }) {
+                        .filter(|a| a.kind != AddressKind::Virtual)
+                        .map(|a| a.address.addr())
+                        .collect::<Vec<_>>()
+                };
+                let (own_a, own_b) = (own(ia_if), own(ib_if));
+                if own_a.iter().any(|x| own_b.contains(x)) {
                     continue;
                 }
                 push(a, b, LinkSource::Inferred, Some(subnet), &mut out);

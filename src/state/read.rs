@@ -84,7 +84,7 @@ impl ShowKind {
                  GROUP BY s.name ORDER BY s.name"
             }
             ShowKind::Routes => {
-                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance
+                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity
                  FROM static_route WHERE (?1 IS NULL OR hostname = ?1) ORDER BY hostname, vrf, prefix"
             }
             ShowKind::Warnings => {

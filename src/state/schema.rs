@@ -282,6 +282,12 @@ CREATE TABLE plan_claim (
 CREATE INDEX plan_claim_by_element ON plan_claim(kind, hostname, element);
 CREATE INDEX plan_claim_by_plan ON plan_claim(plan_id);
 "#,
+    // Whether a static route can be installed (model::RouteActivity): usable,
+    // interface-down, unresolved, via-routing. NULL for rows written before it existed.
+    r#"
+ALTER TABLE static_route ADD COLUMN activity TEXT
+    CHECK (activity IN ('usable', 'interface-down', 'unresolved', 'via-routing'));
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

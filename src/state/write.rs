@@ -148,8 +148,8 @@ impl StateDb {
                 .map_err(wrap)?;
             let mut sr_st = tx
                 .prepare(
-                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )
                 .map_err(wrap)?;
             let mut ospf_st = tx
@@ -303,6 +303,7 @@ impl StateDb {
                             r.next_hop.map(|h| h.to_string()),
                             r.next_hop_interface,
                             r.distance,
+                            r.activity.as_str(),
                             f,
                             r.line,
                             at

@@ -6,7 +6,8 @@
 
 use crate::model::{
     AddressKind, BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, InterfaceAddress,
-    OspfNetwork, StaticRoute, StructureDef, StructureKind, StructureRef, SwitchportMode,
+    OspfNetwork, RouteActivity, StaticRoute, StructureDef, StructureKind, StructureRef,
+    SwitchportMode,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
@@ -333,8 +334,21 @@ pub fn interface_line(
         ["ip", "address", "virtual", addr, ..] | ["ip", "virtual-router", "address", addr, ..] => {
             push_virtual(dev, idx, addr, line);
         }
-        ["vrrp", _, "ip" | "ipv4", addr, ..] | ["standby", _, "ip", addr, ..] => {
+        ["vrrp", _, "ip" | "ipv4", addr, ..]
+        | ["standby", _, "ip", addr, ..]
+        | ["standby", "ip", addr, ..] => {
             push_virtual(dev, idx, addr, line);
+        }
+        // IOS `encapsulation dot1Q 100 [native]`, EOS `encapsulation dot1q vlan 100`.
+        ["encapsulation", kind, rest @ ..] if kind.eq_ignore_ascii_case("dot1q") => {
+            let tag = rest.iter().find(|x| **x != "vlan").copied().unwrap_or("");
+            match tag.parse() {
+                Ok(t) => iface.encapsulation_vlan = Some(t),
+                Err(_) => dev.warn(
+                    line,
+                    format!("encapsulation dot1q: '{tag}' is not a VLAN id"),
+                ),
+            }
         }
         ["ip", "access-group", name, dir] => {
             let context = if *dir == "out" {
@@ -370,12 +384,12 @@ pub fn interface_line(
         }
         ["ip" | "ipv6" | "no" | "negotiation" | "duplex" | "media-type" | "load-interval"
         | "spanning-tree" | "storm-control" | "bandwidth" | "encapsulation" | "cdp" | "lldp"
-        | "logging" | "service-policy" | "mac-address" | "standby" | "vrrp" | "carrier-delay"
-        | "keepalive" | "delay" | "hold-queue" | "power" | "udld" | "flowcontrol" | "bfd"
-        | "isis" | "mpls" | "pim" | "mop" | "arp" | "qos" | "mls" | "priority-queue"
-        | "srr-queue" | "auto" | "tunnel" | "errdisable" | "mode" | "lacp" | "port-channel"
-        | "medium" | "dot1x" | "authentication" | "snmp" | "peer-gateway" | "vpc" | "sflow"
-        | "traffic-loopback", ..] => {}
+        | "logging" | "service-policy" | "mac-address" | "standby" | "vrrp" | "hsrp"
+        | "carrier-delay" | "keepalive" | "delay" | "hold-queue" | "power" | "udld"
+        | "flowcontrol" | "bfd" | "isis" | "mpls" | "pim" | "mop" | "arp" | "qos" | "mls"
+        | "priority-queue" | "srr-queue" | "auto" | "tunnel" | "errdisable" | "mode" | "lacp"
+        | "port-channel" | "medium" | "dot1x" | "authentication" | "snmp" | "peer-gateway"
+        | "vpc" | "sflow" | "traffic-loopback", ..] => {}
         _ => return false,
     }
     true
@@ -396,7 +410,18 @@ fn parse_speed(v: &str) -> Option<u32> {
     }
 }
 
-fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+/// Adds a first-hop-redundancy or anycast virtual address (VRRP, HSRP, VARP, EOS `ip
+/// address virtual`) to interface `idx`. A written prefix length is kept (EOS `ip address
+/// virtual 10.1.40.1/24`); without one the address lives in the primary subnet.
+pub fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+    if let Some(net) = addr.contains('/').then(|| parse_prefix(addr)).flatten() {
+        dev.interfaces[idx].addresses.push(InterfaceAddress {
+            address: net,
+            kind: AddressKind::Virtual,
+            line,
+        });
+        return;
+    }
     let addr_only = addr.split('/').next().unwrap_or(addr);
     let Ok(ip) = addr_only.parse::<IpAddr>() else {
         dev.warn(line, format!("virtual address: cannot read '{addr}'"));
@@ -470,6 +495,7 @@ fn read_static_route(
         next_hop: None,
         next_hop_interface: None,
         distance: None,
+        activity: RouteActivity::Usable,
         line,
     };
     let mut it = rest.iter().peekable();

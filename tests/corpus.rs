@@ -1121,6 +1121,299 @@ fn shown_rib(show: &Path, vendor: Vendor) -> Option<Rib> {
     any.then_some(rib)
 }
 
+/// Interface name → line protocol up, as the device shows it.
+fn shown_oper(show: &Path, vendor: Vendor) -> BTreeMap<String, bool> {
+    let mut out = BTreeMap::new();
+    if vendor == Vendor::JuniperJunos {
+        if let Some(v) = junos_json(show, "show_interfaces_pipe_display_json.txt") {
+            for p in list(&v["interface-information"][0], "physical-interface") {
+                let name = data(p, "name").unwrap_or_default().to_owned();
+                out.insert(name, data(p, "oper-status") == Some("up"));
+                for l in list(p, "logical-interface") {
+                    let unit = data(l, "name").unwrap_or_default().to_owned();
+                    let up = l["if-config-flags"][0]
+                        .as_object()
+                        .is_some_and(|f| f.contains_key("iff-up"));
+                    out.insert(unit, up);
+                }
+            }
+        }
+        return out;
+    }
+    for file in [
+        "show_interfaces_pipe_json.txt",
+        "show_interfaces_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: Value = serde_json::from_str(&text).expect("show json");
+            for (name, i) in v["interfaces"].as_object().expect("interfaces") {
+                out.insert(name.clone(), i["lineProtocolStatus"] == "up");
+            }
+            return out;
+        }
+    }
+    let Some(text) = ["show_interfaces.txt", "show_interface.txt"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(show.join(f)).ok())
+    else {
+        return out;
+    };
+    for line in text.lines() {
+        if !line.starts_with(' ') && line.split_whitespace().nth(1) == Some("is") {
+            let name = line.split_whitespace().next().unwrap_or("").to_owned();
+            let up = if line.contains("line protocol is") {
+                line.contains("line protocol is up")
+            } else {
+                line.split_whitespace().nth(2) == Some("up")
+            };
+            out.insert(name, up);
+        }
+    }
+    out
+}
+
+/// One end of an adjacency: (device, interface).
+type End = (String, String);
+
+/// An adjacency, ends in order.
+fn pair(a: End, b: End) -> (End, End) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// The interface of `d` in `vrf` whose subnet holds `ip` (not `ip` itself).
+fn facing(d: &ParsedDevice, vrf: &str, ip: std::net::IpAddr) -> Option<String> {
+    d.config
+        .interfaces
+        .iter()
+        .filter(|i| i.admin_up && i.vrf.as_deref().unwrap_or("default") == vrf)
+        .find(|i| {
+            i.addresses.iter().any(|a| {
+                a.kind != AddressKind::Virtual
+                    && a.address.prefix_len() < a.address.max_prefix_len()
+                    && a.address.contains(&ip)
+                    && a.address.addr() != ip
+            })
+        })
+        .map(|i| i.name.clone())
+}
+
+/// The interface of `d` that owns `ip` (non-virtual), with its VRF.
+fn owner(d: &ParsedDevice, ip: std::net::IpAddr) -> Vec<(String, String)> {
+    d.config
+        .interfaces
+        .iter()
+        .filter(|i| {
+            i.admin_up
+                && i.addresses
+                    .iter()
+                    .any(|a| a.kind != AddressKind::Virtual && a.address.addr() == ip)
+        })
+        .map(|i| {
+            (
+                i.name.clone(),
+                i.vrf.clone().unwrap_or_else(|| "default".into()),
+            )
+        })
+        .collect()
+}
+
+/// Adjacencies the devices' own show output proves: OSPF and EIGRP neighbors (the local
+/// interface and the neighbor's address), and BGP sessions both ends show Established
+/// between directly connected addresses.
+fn shown_adjacencies(lab: &Path, devices: &[ParsedDevice]) -> BTreeSet<(End, End)> {
+    let show_of = |d: &ParsedDevice| {
+        lab.join("show")
+            .join(d.source_file.split('/').nth(1).unwrap_or_default())
+    };
+    let mut out = BTreeSet::new();
+    // (device, local interface as written, neighbor address)
+    let mut igp: Vec<(usize, String, std::net::IpAddr)> = Vec::new();
+    for (di, d) in devices.iter().enumerate() {
+        let show = show_of(d);
+        let Ok(entries) = std::fs::read_dir(&show) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let ospf = name == "show_ip_ospf_neighbor.txt";
+            let eigrp = name.starts_with("show_ip_eigrp_") && name.ends_with(".txt");
+            if !(ospf || eigrp) {
+                continue;
+            }
+            let text = std::fs::read_to_string(e.path()).expect("neighbors");
+            for line in text.lines() {
+                let w: Vec<&str> = line.split_whitespace().collect();
+                let found = if ospf {
+                    // `… Address Interface` at the end of the line.
+                    w.len() >= 3
+                        && w[0].parse::<std::net::Ipv4Addr>().is_ok()
+                        && w[w.len() - 2].parse::<std::net::IpAddr>().is_ok()
+                } else {
+                    // `H Address Interface Hold …`
+                    w.len() >= 3
+                        && w[0].parse::<u32>().is_ok()
+                        && w[1].parse::<std::net::IpAddr>().is_ok()
+                };
+                if !found {
+                    continue;
+                }
+                let (addr, ifname) = if ospf {
+                    (w[w.len() - 2], w[w.len() - 1])
+                } else {
+                    (w[1], w[2])
+                };
+                if let Ok(ip) = addr.parse() {
+                    igp.push((di, ifname.to_owned(), ip));
+                }
+            }
+        }
+    }
+    for (di, typed, ip) in igp {
+        let d = &devices[di];
+        let Some(local) =
+            olav::ifname::resolve(&typed, d.config.interfaces.iter().map(|i| i.name.as_str()))
+        else {
+            continue;
+        };
+        for (bi, b) in devices.iter().enumerate() {
+            if bi == di {
+                continue;
+            }
+            for (remote, _) in owner(b, ip) {
+                out.insert(pair(
+                    (d.hostname.clone(), local.to_owned()),
+                    (b.hostname.clone(), remote),
+                ));
+            }
+        }
+    }
+    // BGP: (device, vrf, peer) Established, both ways.
+    let up: Vec<BTreeSet<(String, String)>> = devices
+        .iter()
+        .map(|d| {
+            if d.vendor == Vendor::JuniperJunos {
+                junos_peers(&show_of(d))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|p| p.established)
+                    .map(|p| (p.vrf, p.peer))
+                    .collect()
+            } else {
+                established(&show_of(d))
+            }
+        })
+        .collect();
+    for (di, d) in devices.iter().enumerate() {
+        for (vrf, peer) in &up[di] {
+            let Ok(p) = peer.parse::<std::net::IpAddr>() else {
+                continue;
+            };
+            let Some(local) = facing(d, vrf, p) else {
+                continue;
+            };
+            let local_ip = d
+                .config
+                .interfaces
+                .iter()
+                .find(|i| i.name == local)
+                .and_then(|i| i.addresses.iter().find(|a| a.address.contains(&p)))
+                .map(|a| a.address.addr());
+            let Some(local_ip) = local_ip else { continue };
+            for (bi, b) in devices.iter().enumerate() {
+                if bi == di {
+                    continue;
+                }
+                // One address pair reused once per VRF (MLAG peers): each session's
+                // other end is the one in the same-named VRF when there is one.
+                let mut back: Vec<(String, String)> = owner(b, p)
+                    .into_iter()
+                    .filter(|(_, rvrf)| up[bi].contains(&(rvrf.clone(), local_ip.to_string())))
+                    .collect();
+                if back.len() > 1 && back.iter().any(|(_, rvrf)| rvrf == vrf) {
+                    back.retain(|(_, rvrf)| rvrf == vrf);
+                }
+                for (remote, _) in back {
+                    out.insert(pair(
+                        (d.hostname.clone(), local.clone()),
+                        (b.hostname.clone(), remote),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The physical ports an interface's frames can leave by: itself or its parent (a
+/// subinterface or unit), an SVI's switchports carrying its VLAN, a port-channel's members.
+fn physical_ports(d: &ParsedDevice, ifname: &str) -> BTreeSet<String> {
+    let ifs = &d.config.interfaces;
+    let carries = |i: &olav::model::Interface, vlan: u32| -> bool {
+        match i.switchport_mode {
+            Some(olav::model::SwitchportMode::Trunk) => i.trunk_vlans.as_deref().is_none_or(|l| {
+                l.split(',').any(|p| match p.split_once('-') {
+                    Some((a, b)) => {
+                        (a.parse().unwrap_or(0)..=b.parse().unwrap_or(0)).contains(&vlan)
+                    }
+                    None => p.parse() == Ok(vlan),
+                })
+            }),
+            _ => i.access_vlan == Some(vlan) && i.addresses.is_empty(),
+        }
+    };
+    let mut ports: BTreeSet<String> = BTreeSet::new();
+    let svi = ifname
+        .strip_prefix("Vlan")
+        .and_then(|v| v.parse::<u32>().ok());
+    match svi {
+        Some(v) => ports.extend(ifs.iter().filter(|i| carries(i, v)).map(|i| i.name.clone())),
+        None => {
+            ports.insert(ifname.split('.').next().unwrap_or(ifname).to_owned());
+        }
+    }
+    let members: Vec<String> = ifs
+        .iter()
+        .filter(|i| {
+            i.channel_group
+                .as_deref()
+                .is_some_and(|c| ports.iter().any(|p| olav::ifname::same(c, p)))
+        })
+        .map(|i| i.name.clone())
+        .collect();
+    ports.extend(members);
+    ports
+}
+
+/// The cables of a lab's `batfish/layer1_topology.json`, resolved to configured devices
+/// and interfaces (hostnames case-insensitively, interface names as written).
+fn cables(lab: &Path, devices: &[ParsedDevice]) -> Option<Vec<(End, End)>> {
+    let text = std::fs::read_to_string(lab.join("batfish/layer1_topology.json")).ok()?;
+    let v: Value = serde_json::from_str(&text).expect("layer1 json");
+    let end = |n: &Value| -> Option<End> {
+        let host = n["hostname"].as_str()?;
+        let d = devices
+            .iter()
+            .find(|d| d.hostname.eq_ignore_ascii_case(host))?;
+        let i = olav::ifname::resolve(
+            n["interfaceName"].as_str()?,
+            d.config.interfaces.iter().map(|i| i.name.as_str()),
+        )?;
+        Some((d.hostname.clone(), i.to_owned()))
+    };
+    Some(
+        v["edges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| Some((end(&e["node1"])?, end(&e["node2"])?)))
+            .collect(),
+    )
+}
+
 /// One lab's row: compared / disagreeing per measure.
 #[derive(Default)]
 struct Row {
@@ -1128,6 +1421,135 @@ struct Row {
     admin: (usize, usize),
     statics: (usize, usize),
     statics_unjudged: usize,
+    links: usize,
+    /// Cables in the layer-1 file (None: the lab has none).
+    cables: Option<usize>,
+    /// Links between cabled devices, and those no cable explains.
+    explained: (usize, usize),
+    /// Adjacencies the cables and configs call for, and those olav has no link for.
+    covered: (usize, usize),
+    /// Adjacencies the show output proves, and those olav has no link for.
+    shown: (usize, usize),
+    /// Links with an end the device shows down (not connected).
+    down_ends: usize,
+}
+
+/// Links against the cabling (where the lab has it) and against the adjacencies the
+/// devices show.
+fn compare_links(
+    lab: &Path,
+    parsed: &olav::import::ParsedSnapshot,
+    row: &mut Row,
+    failures: &mut Vec<String>,
+) {
+    let name = lab.file_name().unwrap_or_default().to_string_lossy();
+    let devices = &parsed.devices;
+    let dev = |h: &str| devices.iter().find(|d| d.hostname == h);
+    let links: BTreeSet<(End, End)> = parsed
+        .links
+        .iter()
+        .map(|l| pair(l.a.clone(), l.b.clone()))
+        .collect();
+    row.links = links.len();
+    for adj in shown_adjacencies(lab, devices) {
+        row.shown.0 += 1;
+        if !links.contains(&adj) {
+            row.shown.1 += 1;
+            failures.push(format!(
+                "{name}: the devices show {adj:?} adjacent; no link"
+            ));
+        }
+    }
+    let Some(cables) = cables(lab, devices) else {
+        return;
+    };
+    row.cables = Some(cables.len());
+    let cabled: BTreeSet<&str> = cables
+        .iter()
+        .flat_map(|(a, b)| [a.0.as_str(), b.0.as_str()])
+        .collect();
+    let svi = |i: &str| i.strip_prefix("Vlan").and_then(|v| v.parse::<u32>().ok());
+    let on_cable = |a: &End, b: &End| -> bool {
+        let (Some(da), Some(db)) = (dev(&a.0), dev(&b.0)) else {
+            return false;
+        };
+        if let (Some(x), Some(y)) = (svi(&a.1), svi(&b.1)) {
+            if x != y {
+                return false;
+            }
+        }
+        let (pa, pb) = (physical_ports(da, &a.1), physical_ports(db, &b.1));
+        cables.iter().any(|(x, y)| {
+            (x.0 == a.0 && y.0 == b.0 && pa.contains(&x.1) && pb.contains(&y.1))
+                || (y.0 == a.0 && x.0 == b.0 && pa.contains(&y.1) && pb.contains(&x.1))
+        })
+    };
+    for (a, b) in &links {
+        if cabled.contains(a.0.as_str()) && cabled.contains(b.0.as_str()) {
+            row.explained.0 += 1;
+            if !on_cable(a, b) {
+                row.explained.1 += 1;
+                failures.push(format!("{name}: link {a:?} – {b:?} rides no cable"));
+            }
+        }
+    }
+    // What the cables carry: interfaces on both ends sharing a subnet (SVIs on one VLAN,
+    // subinterfaces with one tag), active, not management.
+    let routed = |d: &ParsedDevice, port: &str| -> Vec<String> {
+        d.config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && !olav::import::links::is_management(i))
+            .filter(|i| physical_ports(d, &i.name).contains(port))
+            .filter(|i| {
+                i.addresses.iter().any(|a| {
+                    a.kind != AddressKind::Virtual
+                        && a.address.prefix_len() < a.address.max_prefix_len()
+                })
+            })
+            .map(|i| i.name.clone())
+            .collect()
+    };
+    let nets = |i: &olav::model::Interface| -> Vec<ipnet::IpNet> {
+        i.addresses
+            .iter()
+            .filter(|a| a.kind != AddressKind::Virtual)
+            .map(|a| a.address)
+            .collect()
+    };
+    let mut expected = BTreeSet::new();
+    for (a, b) in &cables {
+        let (Some(da), Some(db)) = (dev(&a.0), dev(&b.0)) else {
+            continue;
+        };
+        for ia in routed(da, &a.1) {
+            for ib in routed(db, &b.1) {
+                let x = da.config.interfaces.iter().find(|i| i.name == ia);
+                let y = db.config.interfaces.iter().find(|i| i.name == ib);
+                let (Some(x), Some(y)) = (x, y) else { continue };
+                let (nx, ny) = (nets(x), nets(y));
+                let shared = nx.iter().any(|p| ny.iter().any(|q| p.trunc() == q.trunc()));
+                let common_ip = nx.iter().any(|p| ny.iter().any(|q| p.addr() == q.addr()));
+                let tag_x = svi(&ia).or(x.encapsulation_vlan);
+                let tag_y = svi(&ib).or(y.encapsulation_vlan);
+                let vlans_agree = match (tag_x, tag_y) {
+                    (Some(p), Some(q)) => p == q,
+                    (None, None) => true,
+                    _ => x.encapsulation_vlan.is_none() && y.encapsulation_vlan.is_none(),
+                };
+                if shared && !common_ip && vlans_agree {
+                    expected.insert(pair((a.0.clone(), ia.clone()), (b.0.clone(), ib.clone())));
+                }
+            }
+        }
+    }
+    for adj in expected {
+        row.covered.0 += 1;
+        if !links.contains(&adj) {
+            row.covered.1 += 1;
+            failures.push(format!("{name}: cabled adjacency {adj:?} has no link"));
+        }
+    }
 }
 
 fn cell((n, bad): (usize, usize)) -> String {
@@ -1155,6 +1577,7 @@ fn fidelity_table() {
         let parsed = parse_lab(&lab, &mut failures);
         let row = rows.entry(name.clone()).or_default();
         row.devices = parsed.devices.len();
+        compare_links(&lab, &parsed, row, &mut failures);
         for d in &parsed.devices {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
             let show = lab.join("show").join(folder);
@@ -1172,6 +1595,15 @@ fn fidelity_table() {
                                 if *up { "up" } else { "down" }
                             ));
                         }
+                    }
+                }
+            }
+            let oper = shown_oper(&show, d.vendor);
+            for l in &parsed.links {
+                for (h, i) in [&l.a, &l.b] {
+                    if h == &d.hostname && oper.get(i) == Some(&false) {
+                        row.down_ends += 1;
+                        failures.push(format!("{ctx}: link {l:?} ends on {i}, shown down"));
                     }
                 }
             }
@@ -1225,16 +1657,29 @@ fn fidelity_table() {
         "admin states",
         "static routes",
         "unjudged statics",
+        "links",
+        "cables",
+        "links on cables",
+        "cabled adjacencies",
+        "shown adjacencies",
+        "links shown down",
     ];
-    let table: Vec<[String; 5]> = rows
+    let table: Vec<[String; 11]> = rows
         .iter()
         .map(|(lab, r)| {
+            let cabled = |x: (usize, usize)| r.cables.map_or("-".to_owned(), |_| cell(x));
             [
                 lab.clone(),
                 r.devices.to_string(),
                 cell(r.admin),
                 cell(r.statics),
                 r.statics_unjudged.to_string(),
+                r.links.to_string(),
+                r.cables.map_or("-".to_owned(), |c| c.to_string()),
+                cabled(r.explained),
+                cabled(r.covered),
+                cell(r.shown),
+                r.down_ends.to_string(),
             ]
         })
         .collect();

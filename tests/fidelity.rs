@@ -2,6 +2,9 @@
 //! constructs that real configurations use, and the tests assert what olav must read
 //! from it, as the devices and Batfish see it.
 
+mod common;
+
+use assert_cmd::Command;
 use olav::checks::model::Model;
 use olav::checks::{self, Findings};
 use olav::import::{parse_snapshot, ParsedSnapshot, Snapshot};
@@ -184,4 +187,116 @@ fn static_routes_carry_whether_they_can_be_active() {
         .find(|r| r[2] == "198.51.100.0/24")
         .expect("row");
     assert_eq!(shut[col], "interface-down");
+}
+
+/// Two devices reusing one /31 on several SVIs (one per VRF) or subinterfaces (one per
+/// tag) are adjacent once per VLAN, never across VLANs; a tagged subinterface never meets
+/// an untagged port; a VRF meets the global table of its neighbour (VRF names are
+/// device-local).
+#[test]
+fn links_follow_vlans_not_vrf_names() {
+    assert_eq!(
+        links(&parsed("vlans-vrfs")),
+        [
+            "mlag-a:Vlan3010-mlag-b:Vlan3010",
+            "mlag-a:Vlan3020-mlag-b:Vlan3020",
+            "mlag-a:Vlan4093-mlag-b:Vlan4093",
+            "pe-1:GigabitEthernet1.100-pe-2:GigabitEthernet1.100",
+            "pe-1:GigabitEthernet1.200-pe-2:GigabitEthernet1.200",
+            "pe-1:GigabitEthernet3-pe-2:GigabitEthernet3",
+        ]
+    );
+}
+
+/// With Batfish's layer-1 topology, devices it names are adjacent only through their
+/// cables: through a switch's access ports on one VLAN (not another), over a port-channel
+/// whose members are cabled, never over an uncabled shared subnet or a shared segment
+/// whose switch is not in the snapshot. A device the file does not name keeps subnet
+/// inference (Batfish's rule). Names in the file resolve as written (`R1`, `Gi0/1`, `Et2`).
+#[test]
+fn layer1_topology_is_the_truth_for_cabled_devices() {
+    assert_eq!(
+        links(&parsed("layer1")),
+        [
+            "r1:GigabitEthernet0/1-r2:GigabitEthernet0/1",
+            "r1:GigabitEthernet0/1-sw1:Vlan10",
+            "r1:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+            "r1:Port-channel1-r2:Port-channel1",
+            "r2:GigabitEthernet0/1-sw1:Vlan10",
+            "r2:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+            "r3:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+        ]
+    );
+    // Without the file, the same configs give the subnet mesh Batfish infers.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &fixture("layer1").join("configs"),
+        &tmp.path().join("configs"),
+    );
+    let bare = parse_snapshot(&Snapshot::from_dir(tmp.path()).expect("snapshot")).expect("parses");
+    let bare = links(&bare);
+    for l in [
+        "r1:GigabitEthernet0/10-r2:GigabitEthernet0/10",
+        "r1:GigabitEthernet0/4-r2:GigabitEthernet0/4",
+        "r1:GigabitEthernet0/1-r3:GigabitEthernet0/1",
+    ] {
+        assert!(bare.iter().any(|x| x == l), "{l} in {bare:?}");
+    }
+}
+
+/// Every file of the snapshot's `batfish/` folder is stored byte for byte, listed by
+/// `state show files`, printed by `state file`, and part of the snapshot's digest.
+#[test]
+fn batfish_folder_is_kept_in_the_state_db() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("snap");
+    common::copy_dir(&fixture("layer1"), &snap);
+    let db = tmp.path().join("s.db");
+    let olav = |args: &[&str]| {
+        let out = Command::cargo_bin("olav")
+            .expect("binary")
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let snap_arg = snap.to_string_lossy().into_owned();
+    olav(&["state", "import", &snap_arg]);
+    let files = olav(&["--format", "json", "state", "show", "files"]);
+    let files: serde_json::Value = serde_json::from_str(&files).expect("json");
+    let paths: Vec<&str> = files
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["path"].as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "batfish/extra/notes.txt",
+            "batfish/isp_config.json",
+            "batfish/layer1_topology.json"
+        ]
+    );
+    let isp = std::fs::read(snap.join("batfish/isp_config.json")).expect("read");
+    assert_eq!(
+        olav(&["state", "file", "batfish/isp_config.json"]).as_bytes(),
+        isp
+    );
+    assert!(olav(&["state", "import", &snap_arg]).contains("same files as the previous import"));
+    // A changed batfish/ file is a changed snapshot.
+    std::fs::write(snap.join("batfish/extra/notes.txt"), "changed\n").expect("write");
+    assert!(!olav(&["state", "import", &snap_arg]).contains("same files"));
+    let missing = Command::cargo_bin("olav")
+        .expect("binary")
+        .arg("--db")
+        .arg(&db)
+        .args(["state", "file", "batfish/runtime_data.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("batfish/isp_config.json"));
 }

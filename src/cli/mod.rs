@@ -231,12 +231,13 @@ enum RunsCmd {
 
 #[derive(Debug, Subcommand)]
 enum StateCmd {
-    /// Import a Batfish-layout snapshot folder (configs/ plus an optional state.yaml).
+    /// Import a Batfish-layout snapshot folder (configs/, an optional state.yaml and batfish/).
     Import {
         /// The snapshot folder.
         snapshot_dir: PathBuf,
     },
-    /// List devices, interfaces, links, BGP sessions, services, static routes or warnings.
+    /// List devices, interfaces, links, BGP sessions, services, static routes, warnings or
+    /// the snapshot's batfish/ files.
     Show {
         /// What to list.
         #[arg(value_enum)]
@@ -244,6 +245,11 @@ enum StateCmd {
         /// Only this device.
         #[arg(long)]
         device: Option<String>,
+    },
+    /// Print a file of the imported snapshot's batfish/ folder as it was imported.
+    File {
+        /// Its path in the snapshot (`batfish/layer1_topology.json`).
+        path: String,
     },
     /// Row counts, state version, collected_at and the last import's warnings.
     Stats,
@@ -314,7 +320,7 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::State(StateCmd::Show { kind, device }) => {
             let db = open_or_demo(cli)?;
             if let Some(d) = device {
-                if !db.has_device(d)? && *kind != ShowKind::Warnings {
+                if !db.has_device(d)? && !matches!(kind, ShowKind::Warnings | ShowKind::Files) {
                     let names: Vec<String> = db.hostnames()?;
                     anyhow::bail!(
                         "no device '{d}' in {}{}",
@@ -332,6 +338,27 @@ fn run(cli: &Cli) -> Result<Exit> {
                 Format::Text => print!("{}", table.to_text()),
             }
             Ok(Exit::Ok)
+        }
+        Command::State(StateCmd::File { path }) => {
+            let db = open_or_demo(cli)?;
+            match db.snapshot_file(path)? {
+                Some(bytes) => {
+                    use std::io::Write;
+                    std::io::stdout().write_all(&bytes)?;
+                    Ok(Exit::Ok)
+                }
+                None => {
+                    let paths = db.snapshot_file_paths()?;
+                    anyhow::bail!(
+                        "no file '{path}' in the imported snapshot; stored: {}",
+                        if paths.is_empty() {
+                            "none (the snapshot had no batfish/ folder)".to_owned()
+                        } else {
+                            paths.join(", ")
+                        }
+                    )
+                }
+            }
         }
         Command::State(StateCmd::Stats) => {
             let db = open_or_demo(cli)?;

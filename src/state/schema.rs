@@ -288,10 +288,22 @@ CREATE INDEX plan_claim_by_plan ON plan_claim(plan_id);
 ALTER TABLE static_route ADD COLUMN activity TEXT
     CHECK (activity IN ('usable', 'interface-down', 'unresolved', 'via-routing'));
 "#,
+    // Every file of the snapshot's batfish/ folder, byte for byte, to show and to send
+    // to Batfish with the configs.
+    r#"
+CREATE TABLE snapshot_file (
+    path              TEXT PRIMARY KEY,
+    content           BLOB NOT NULL,
+    bytes             INTEGER NOT NULL,
+    sha256            TEXT NOT NULL,
+    collected_at      TEXT
+);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.
 pub const STATE_TABLES: &[&str] = &[
+    "snapshot_file",
     "import_warning",
     "service_endpoint",
     "service",

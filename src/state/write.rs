@@ -451,6 +451,20 @@ s.name
             }
         }
         {
+            use sha2::{Digest, Sha256};
+            let mut st = tx
+                .prepare("INSERT INTO snapshot_file (path, content, bytes, sha256, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .map_err(wrap)?;
+            for f in &snap.batfish_files {
+                let digest: String = Sha256::digest(&f.bytes)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                st.execute(params![f.path, f.bytes, f.bytes.len() as i64, digest, at])
+                    .map_err(wrap)?;
+            }
+        }
+        {
             let mut st = tx
                 .prepare("INSERT INTO import_warning (source_file, source_line, severity, message) VALUES (?1, ?2, ?3, ?4)")
                 .map_err(wrap)?;

@@ -248,6 +248,9 @@ pub enum BgpPeer {
     Address(IpAddr),
     /// A dynamic listen range.
     ListenRange(IpNet),
+    /// BGP unnumbered: the peer on the far end of this interface, reached by IPv6
+    /// link-local addresses (EOS `neighbor interface Ethernet1 peer-group G`).
+    Interface(String),
 }
 
 impl fmt::Display for BgpPeer {
@@ -255,6 +258,7 @@ impl fmt::Display for BgpPeer {
         match self {
             BgpPeer::Address(a) => write!(f, "{a}"),
             BgpPeer::ListenRange(n) => write!(f, "{n}"),
+            BgpPeer::Interface(i) => write!(f, "{i}"),
         }
     }
 }

@@ -168,7 +168,8 @@ fn config_neighbors(d: &ParsedDevice) -> BTreeSet<(String, String, u32)> {
                 a.to_string(),
                 n.peer_asn.unwrap_or(0),
             )),
-            BgpPeer::ListenRange(_) => None,
+            // Listen ranges and unnumbered peers are not in the neighbor tables by address.
+            BgpPeer::ListenRange(_) | BgpPeer::Interface(_) => None,
         })
         .collect()
 }
@@ -624,6 +625,70 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
     assert!(junos_devices >= 12 && junos.addresses > 30 && junos.neighbors > 20);
 }
 
+/// BGP unnumbered sessions the device shows up: (vrf, interface as shown, peer's link-local
+/// address), from the routes it learned over them (EOS `show ip bgp vrf all | json`:
+/// `peerAddr` `fe80::…%Et1`); its neighbor table lists no link-local peers.
+fn unnumbered_up(show: &Path) -> BTreeSet<(String, String, std::net::Ipv6Addr)> {
+    let mut out = BTreeSet::new();
+    for file in [
+        "show_ip_bgp_vrf_all_pipe_json.txt",
+        "show_ip_bgp_vrf_all_pipe_json.json",
+    ] {
+        let Ok(text) = std::fs::read_to_string(show.join(file)) else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&text).expect("bgp json");
+        for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
+            for e in body["bgpRouteEntries"].as_object().into_iter().flatten() {
+                for p in e.1["bgpRoutePaths"].as_array().into_iter().flatten() {
+                    let Some((addr, ifname)) = p["peerEntry"]["peerAddr"]
+                        .as_str()
+                        .and_then(|a| a.split_once('%'))
+                    else {
+                        continue;
+                    };
+                    if let Ok(ll) = addr.parse() {
+                        out.insert((vrf.clone(), ifname.to_owned(), ll));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The MAC address an EUI-64 link-local address is made from (`fe80::a8c1:abff:fe88:3132`
+/// → `aa:c1:ab:88:31:32`).
+fn eui64_mac(ll: std::net::Ipv6Addr) -> Option<String> {
+    let o = ll.octets();
+    (o[11] == 0xff && o[12] == 0xfe).then(|| {
+        [o[8] ^ 0x02, o[9], o[10], o[13], o[14], o[15]]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(":")
+    })
+}
+
+/// Interface MAC addresses a device shows (EOS JSON `physicalAddress`).
+fn shown_macs(show: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for file in [
+        "show_interfaces_pipe_json.txt",
+        "show_interfaces_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: Value = serde_json::from_str(&text).expect("show json");
+            for (name, i) in v["interfaces"].as_object().into_iter().flatten() {
+                if let Some(mac) = i["physicalAddress"].as_str() {
+                    out.insert(mac.to_owned(), name.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// (vrf, peer) of every session the device's own show output reports Established.
 fn established(show: &Path) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
@@ -708,18 +773,32 @@ fn static_checks_are_precise_on_the_corpus() {
             if d.vendor == Vendor::JuniperJunos {
                 junos_references(d, &f.references, &mut failures);
             }
+            let unnumbered: BTreeSet<(String, String)> = unnumbered_up(&show)
+                .into_iter()
+                .filter_map(|(vrf, typed, _)| {
+                    let names = d.config.interfaces.iter().map(|i| i.name.as_str());
+                    olav::ifname::resolve(&typed, names).map(|i| (vrf, i.to_owned()))
+                })
+                .collect();
             for s in f.bgp.iter().filter(|s| s.node == d.hostname) {
-                if up.contains(&(s.vrf.clone(), s.remote_ip.clone())) {
+                let shown_up = if s.remote_ip.is_empty() {
+                    let iface = s.local_interface.clone().unwrap_or_default();
+                    unnumbered.contains(&(s.vrf.clone(), iface))
+                } else {
+                    up.contains(&(s.vrf.clone(), s.remote_ip.clone()))
+                };
+                if shown_up {
                     established_checked += 1;
                     if d.vendor == Vendor::JuniperJunos {
                         junos_established += 1;
                     }
                     if s.is_problem() {
                         failures.push(format!(
-                            "{}: {} → {} (vrf {}) is Established on the device but flagged {}",
+                            "{}: {} → {} {:?} (vrf {}) is Established on the device but flagged {}",
                             lab.file_name().unwrap_or_default().to_string_lossy(),
                             s.node,
                             s.remote_ip,
+                            s.local_interface,
                             s.vrf,
                             s.configured_status.as_str()
                         ));
@@ -1291,6 +1370,26 @@ fn shown_adjacencies(lab: &Path, devices: &[ParsedDevice]) -> BTreeSet<(End, End
             }
         }
     }
+    // BGP unnumbered: the peer's link-local address is made from its interface's MAC.
+    let macs: Vec<BTreeMap<String, String>> =
+        devices.iter().map(|d| shown_macs(&show_of(d))).collect();
+    for (di, d) in devices.iter().enumerate() {
+        for (_, typed, ll) in unnumbered_up(&show_of(d)) {
+            let names = d.config.interfaces.iter().map(|i| i.name.as_str());
+            let (Some(local), Some(mac)) = (olav::ifname::resolve(&typed, names), eui64_mac(ll))
+            else {
+                continue;
+            };
+            for (bi, b) in devices.iter().enumerate() {
+                if let (true, Some(remote)) = (bi != di, macs[bi].get(&mac)) {
+                    out.insert(pair(
+                        (d.hostname.clone(), local.to_owned()),
+                        (b.hostname.clone(), remote.clone()),
+                    ));
+                }
+            }
+        }
+    }
     // BGP: (device, vrf, peer) Established, both ways.
     let up: Vec<BTreeSet<(String, String)>> = devices
         .iter()
@@ -1541,6 +1640,20 @@ fn compare_links(
                     expected.insert(pair((a.0.clone(), ia.clone()), (b.0.clone(), ib.clone())));
                 }
             }
+        }
+    }
+    // A cable between routed ports one end peers over unnumbered carries an adjacency.
+    let unnumbered_on = |d: &ParsedDevice, port: &str| {
+        d.config.bgp.iter().flat_map(|b| &b.neighbors).any(|n| {
+            matches!(&n.peer, olav::model::BgpPeer::Interface(i) if olav::ifname::same(i, port))
+        })
+    };
+    for (a, b) in &cables {
+        let (Some(da), Some(db)) = (dev(&a.0), dev(&b.0)) else {
+            continue;
+        };
+        if unnumbered_on(da, &a.1) || unnumbered_on(db, &b.1) {
+            expected.insert(pair(a.clone(), b.clone()));
         }
     }
     for adj in expected {

@@ -300,3 +300,167 @@ fn batfish_folder_is_kept_in_the_state_db() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("batfish/isp_config.json"));
 }
+
+/// EOS BGP unnumbered (`neighbor interface Ethernet1-2 peer-group G [remote-as N]`): one
+/// interface peering per interface, linked over the cable it peers on, and matched as
+/// Batfish matches them — over a point-to-point link with the AS numbers crossed.
+#[test]
+fn bgp_unnumbered_peers_match_over_their_cables() {
+    use olav::checks::bgp::{SessionType, Status};
+    use olav::model::BgpPeer;
+    let p = parsed("unnumbered");
+    let spine = p
+        .devices
+        .iter()
+        .find(|d| d.hostname == "spine")
+        .expect("spine");
+    let peers: Vec<(String, Option<u32>)> = spine
+        .config
+        .bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .map(|n| (n.peer.to_string(), n.peer_asn))
+        .collect();
+    assert_eq!(
+        peers,
+        [
+            ("Ethernet1".to_owned(), Some(65001)),
+            ("Ethernet2".to_owned(), Some(65001)),
+            ("Ethernet3".to_owned(), Some(65002)),
+        ]
+    );
+    assert!(spine
+        .config
+        .bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .all(|n| matches!(n.peer, BgpPeer::Interface(_))));
+    assert_eq!(
+        links(&p),
+        [
+            "leaf1:Ethernet1-spine:Ethernet1",
+            "leaf1:Ethernet2-spine:Ethernet2",
+            "leaf2:Ethernet1-spine:Ethernet3",
+        ]
+    );
+    let (_dir, db, f) = imported("unnumbered");
+    let row = |node: &str, iface: &str| {
+        f.bgp
+            .iter()
+            .find(|s| s.node == node && s.local_interface.as_deref() == Some(iface))
+            .unwrap_or_else(|| panic!("no row {node} {iface}: {:#?}", f.bgp))
+    };
+    for (node, iface, remote, remote_iface) in [
+        ("spine", "Ethernet1", "leaf1", "Ethernet1"),
+        ("spine", "Ethernet2", "leaf1", "Ethernet2"),
+        ("leaf1", "Ethernet1", "spine", "Ethernet1"),
+        ("leaf1", "Ethernet2", "spine", "Ethernet2"),
+    ] {
+        let s = row(node, iface);
+        assert_eq!(
+            (
+                s.configured_status,
+                s.session_type,
+                s.remote_node.as_deref(),
+                s.remote_interface.as_deref(),
+                s.remote_ip.as_str()
+            ),
+            (
+                Status::UniqueMatch,
+                Some(SessionType::EbgpSinglehop),
+                Some(remote),
+                Some(remote_iface),
+                ""
+            ),
+            "{node} {iface}"
+        );
+    }
+    // The AS numbers do not cross over spine Ethernet3 – leaf2 Ethernet1; leaf2's
+    // Ethernet2 has no cable.
+    assert_eq!(
+        row("spine", "Ethernet3").configured_status,
+        Status::HalfOpen
+    );
+    assert_eq!(
+        row("leaf2", "Ethernet1").configured_status,
+        Status::HalfOpen
+    );
+    let lonely = row("leaf2", "Ethernet2");
+    assert_eq!(
+        (lonely.configured_status, lonely.remote_node.as_deref()),
+        (Status::HalfOpen, None)
+    );
+    // Stored as interface sessions.
+    let bgp = db
+        .show(olav::state::ShowKind::Bgp, Some("spine"))
+        .expect("show");
+    let col = bgp.columns.iter().position(|c| c == "peer").expect("peer");
+    let shown: Vec<&serde_json::Value> = bgp.rows.iter().map(|r| &r[col]).collect();
+    assert_eq!(shown, ["Ethernet1", "Ethernet2", "Ethernet3"]);
+
+    // Without the cabling nothing pairs the interfaces: Batfish has no point-to-point
+    // link either, so every unnumbered peering is half open.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &fixture("unnumbered").join("configs"),
+        &tmp.path().join("configs"),
+    );
+    let bare = parse_snapshot(&Snapshot::from_dir(tmp.path()).expect("snapshot")).expect("parses");
+    assert!(bare.links.is_empty());
+    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
+    db.import(&bare).expect("import");
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    assert!(f
+        .bgp
+        .iter()
+        .all(|s| s.configured_status == Status::HalfOpen));
+}
+
+/// A state DB written before these migrations keeps its BGP sessions when the table is
+/// rebuilt for unnumbered peerings, and gains the new columns and table.
+#[test]
+fn older_state_dbs_migrate_with_their_sessions() {
+    use olav::state::schema::MIGRATIONS;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        // The five migrations every DB had before static-route activity.
+        for (i, sql) in MIGRATIONS.iter().take(5).enumerate() {
+            conn.execute_batch(sql).expect("migration");
+            conn.pragma_update(None, "user_version", (i + 1) as i64)
+                .expect("version");
+        }
+        conn.execute_batch(
+            "INSERT INTO device (hostname, vendor, os, status, source_file) VALUES ('r1', 'cisco', 'ios', 'active', 'configs/r1.cfg');
+             INSERT INTO bgp_session (hostname, vrf, peer_address, peer_asn, source_file) VALUES ('r1', 'default', '10.0.0.2', 65002, 'configs/r1.cfg');",
+        )
+        .expect("rows");
+    }
+    let db = StateDb::open(&path).expect("migrates");
+    assert_eq!(
+        db.schema_version().expect("version"),
+        MIGRATIONS.len() as i64
+    );
+    let (peer, asn, iface): (String, i64, Option<String>) = db
+        .conn()
+        .query_row(
+            "SELECT peer_address, peer_asn, peer_interface FROM bgp_session",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("row kept");
+    assert_eq!((peer.as_str(), asn, iface), ("10.0.0.2", 65002, None));
+    // Exactly one of address, range and interface: a row with none is refused.
+    assert!(db
+        .conn()
+        .execute(
+            "INSERT INTO bgp_session (hostname, source_file) VALUES ('r1', 'configs/r1.cfg')",
+            []
+        )
+        .is_err());
+    assert_eq!(
+        db.snapshot_file_paths().expect("table"),
+        Vec::<String>::new()
+    );
+}

@@ -33,6 +33,7 @@ fn model_addresses(d: &DeviceConfig) -> BTreeSet<String> {
         b.neighbors.iter().map(|n| match &n.peer {
             olav::model::BgpPeer::Address(a) => a.to_string(),
             olav::model::BgpPeer::ListenRange(r) => r.addr().to_string(),
+            olav::model::BgpPeer::Interface(i) => i.clone(),
         })
     });
     let addresses = d

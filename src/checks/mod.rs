@@ -125,11 +125,20 @@ impl Findings {
             ));
         }
         for s in self.bgp_problems() {
+            // An unnumbered peering has no remote IP: it is known by its interface.
+            let remote = if s.remote_ip.is_empty() {
+                format!(
+                    "unnumbered over {}",
+                    s.local_interface.as_deref().unwrap_or("?")
+                )
+            } else {
+                s.remote_ip.clone()
+            };
             out.push(format!(
                 "BGP {} {} → {} ({}): {}",
                 s.node,
                 s.vrf,
-                s.remote_ip,
+                remote,
                 s.session_type.map_or("?", |t| t.as_str()),
                 s.configured_status.as_str()
             ));

@@ -2,7 +2,7 @@
 //! again, either as imported or as a candidate with a plan's lines merged in.
 
 use crate::import::parse::parser_for;
-use crate::model::{DeviceConfig, Vendor};
+use crate::model::{DeviceConfig, LinkEnds, Vendor};
 use crate::plan::{Plan, Target};
 use crate::state::{StateDb, StateError};
 
@@ -26,6 +26,9 @@ pub struct ModelDevice {
 pub struct Model {
     /// Devices, by hostname.
     pub devices: Vec<ModelDevice>,
+    /// The stored links by their ends (LLDP, declared, inferred, cabled): what pairs BGP
+    /// unnumbered peers, which Batfish matches over point-to-point links only.
+    pub links: Vec<LinkEnds>,
 }
 
 /// Parses texts on every core: re-parsing a large network is the bulk of a check.
@@ -79,11 +82,27 @@ fn load_texts(db: &StateDb) -> Result<Vec<(String, String, String, String)>, Sta
     rows.collect::<Result<_, _>>().map_err(e)
 }
 
+fn load_links(db: &StateDb) -> Result<Vec<LinkEnds>, StateError> {
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let mut st = db
+        .conn()
+        .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link")
+        .map_err(e)?;
+    let rows = st
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
+        .map_err(e)?;
+    rows.collect::<Result<_, _>>().map_err(e)
+}
+
 impl Model {
     /// The network as imported.
     pub fn from_state(db: &StateDb) -> Result<Model, StateError> {
         Ok(Model {
             devices: parse_all(load_texts(db)?),
+            links: load_links(db)?,
         })
     }
 
@@ -125,6 +144,10 @@ impl Model {
             }
             d.config = parser_for(Vendor::from_os(&d.os)).parse(&d.text);
         }
-        Model { devices }
+        // The cabling stays as imported; a port the plan shuts is down in its config.
+        Model {
+            devices,
+            links: self.links.clone(),
+        }
     }
 }

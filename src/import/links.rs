@@ -21,7 +21,7 @@ use super::layer1::Layer1;
 use super::opstate::OpState;
 use super::{FileIssue, ParsedDevice};
 use crate::ifname;
-use crate::model::{AddressKind, DeviceConfig, Interface, SwitchportMode};
+use crate::model::{AddressKind, BgpPeer, DeviceConfig, Interface, SwitchportMode};
 use ipnet::IpNet;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -246,7 +246,40 @@ pub fn build(
             }
         }
     }
+    // BGP unnumbered: a cable between two routed ports, one of which peers over it,
+    // carries a layer-3 adjacency of link-local addresses.
+    if let Some(l2) = &layer2 {
+        for &((da, pa), (db, pb)) in &l2.cables {
+            let (dev_a, dev_b) = (&devices[da], &devices[db]);
+            if lldp_hosts.contains(dev_a.hostname.as_str())
+                && lldp_hosts.contains(dev_b.hostname.as_str())
+            {
+                continue;
+            }
+            let (ia, ib) = (&dev_a.config.interfaces[pa], &dev_b.config.interfaces[pb]);
+            let routed = switched(ia).is_none() && switched(ib).is_none();
+            if routed
+                && (peers_over(&dev_a.config, &ia.name) || peers_over(&dev_b.config, &ib.name))
+            {
+                push(
+                    (dev_a.hostname.clone(), ia.name.clone()),
+                    (dev_b.hostname.clone(), ib.name.clone()),
+                    LinkSource::Inferred,
+                    None,
+                    &mut out,
+                );
+            }
+        }
+    }
     out.into_values().collect()
+}
+
+/// Whether a device has an unnumbered BGP peering over interface `ifname`.
+fn peers_over(d: &DeviceConfig, ifname: &str) -> bool {
+    d.bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .any(|n| !n.shutdown && matches!(&n.peer, BgpPeer::Interface(i) if ifname::same(i, ifname)))
 }
 
 /// What a routed interface sends and receives on its wire, for adjacency.
@@ -353,6 +386,8 @@ enum Point {
 /// them from cables, port-channels, switchports and VLANs (union-find over `Point`s).
 struct Layer2 {
     cabled: Vec<bool>,
+    /// Cables between active ports, as (device, logical port) pairs.
+    cables: Vec<((usize, usize), (usize, usize))>,
     index: HashMap<Point, usize>,
     parent: Vec<usize>,
 }
@@ -366,6 +401,7 @@ impl Layer2 {
             .collect();
         let mut l2 = Layer2 {
             cabled,
+            cables: Vec::new(),
             index: HashMap::new(),
             parent: Vec::new(),
         };
@@ -407,6 +443,7 @@ impl Layer2 {
             for t in &tags {
                 l2.union(Point::Wire(da, pa, *t), Point::Wire(db, pb, *t));
             }
+            l2.cables.push(((da, pa), (db, pb)));
         }
         for (di, d) in devices.iter().enumerate() {
             if !l2.cabled[di] {

@@ -73,7 +73,7 @@ impl ShowKind {
                  ORDER BY hostname_a, ifname_a, hostname_b, ifname_b"
             }
             ShowKind::Bgp => {
-                "SELECT hostname, vrf, local_as, local_ip, COALESCE(peer_address, listen_range) AS peer,
+                "SELECT hostname, vrf, local_as, local_ip, COALESCE(peer_address, listen_range, peer_interface) AS peer,
                         peer_asn, peer_group, description, route_map_in, route_map_out,
                         CASE WHEN shutdown THEN 'shutdown' ELSE COALESCE(state, '') END AS state
                  FROM bgp_session WHERE (?1 IS NULL OR hostname = ?1) ORDER BY hostname, vrf, source_line"

@@ -356,6 +356,7 @@ fn bgp_line(
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
         ["no", "neighbor", id, attr @ ..] => bgp.unset(Scope { vrf, af }, id, attr, no),
+        ["neighbor", "interface", rest @ ..] => bgp.interface_neighbors(dev, vrf, rest, no),
         ["neighbor", id, attr @ ..] => {
             bgp.neighbor(dev, Scope { vrf, af }, id, attr, text, no);
             // NX-OS puts a neighbor's settings in a block under it.

@@ -752,6 +752,63 @@ impl BgpBuilder {
         self.neighbors.push((key.0, key.1, line, s));
     }
 
+    /// `neighbor interface Ethernet1-2,4 peer-group G [remote-as N]` (EOS BGP unnumbered):
+    /// one interface peering per interface the range names.
+    pub fn interface_neighbors(
+        &mut self,
+        dev: &mut DeviceConfig,
+        vrf: Option<&str>,
+        w: &[&str],
+        line: u32,
+    ) {
+        let Some(names) = w
+            .first()
+            .map(|r| interface_range(r))
+            .filter(|n| !n.is_empty())
+        else {
+            dev.warn(line, "neighbor interface: cannot read the interfaces");
+            return;
+        };
+        let mut s = Settings::default();
+        let mut i = 1;
+        while i < w.len() {
+            match (w[i], w.get(i + 1), w.get(i + 2)) {
+                ("peer-group", Some(g), _) | ("peer", Some(&"group"), Some(g)) => {
+                    s.peer_group = Some((*g).to_owned());
+                    reference(
+                        dev,
+                        StructureKind::PeerGroup,
+                        g,
+                        "bgp neighbor peer-group",
+                        line,
+                    );
+                    i += if w[i] == "peer" { 3 } else { 2 };
+                }
+                ("remote-as", Some(a), _) => {
+                    s.peer_asn = parse_asn(a);
+                    if s.peer_asn.is_none() {
+                        dev.warn(
+                            line,
+                            format!("neighbor interface: '{a}' is not an AS number"),
+                        );
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        for name in names {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            match self.index.get(&key) {
+                Some(&k) => self.neighbors[k].3 = s.clone(),
+                None => {
+                    self.index.insert(key.clone(), self.neighbors.len());
+                    self.neighbors.push((key.0, key.1, line, s.clone()));
+                }
+            }
+        }
+    }
+
     /// Defines a peer-group / peer group / template.
     pub fn define_group(&mut self, dev: &mut DeviceConfig, name: &str, line: u32) {
         define(dev, StructureKind::PeerGroup, name, line);
@@ -983,6 +1040,34 @@ impl BgpBuilder {
     }
 }
 
+/// The interfaces an EOS range names: `Ethernet1-3,5` → Ethernet1, Ethernet2, Ethernet3,
+/// Ethernet5; `Ethernet1/1-2` → Ethernet1/1, Ethernet1/2. A piece without a type takes
+/// the previous piece's.
+fn interface_range(spec: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut base = String::new();
+    for piece in spec.split(',').filter(|p| !p.is_empty()) {
+        // The part before the last number is the type and slot (`Ethernet`, `Ethernet1/`).
+        let (head, tail) = match piece.rfind(|c: char| !c.is_ascii_digit() && c != '-') {
+            Some(i) => (&piece[..=i], &piece[i + 1..]),
+            None => (base.as_str(), piece),
+        };
+        let head = head.to_owned();
+        match tail.split_once('-') {
+            Some((lo, hi)) => match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(lo), Ok(hi)) if lo <= hi && hi - lo < 4096 => {
+                    out.extend((lo..=hi).map(|n| format!("{head}{n}")));
+                }
+                _ => return Vec::new(),
+            },
+            None if !tail.is_empty() => out.push(format!("{head}{tail}")),
+            None => return Vec::new(),
+        }
+        base = head;
+    }
+    out
+}
+
 /// The classful network of an address (IOS `network 10.0.0.0` without a mask).
 fn classful(a: Ipv4Addr) -> IpNet {
     let first = a.octets()[0];
@@ -1050,6 +1135,21 @@ mod tests {
         assert_eq!(parse_asn("1.100"), Some(65636));
         assert_eq!(parse_asn("7575"), Some(7575));
         assert_eq!(parse_asn("x"), None);
+    }
+
+    #[test]
+    fn eos_interface_ranges() {
+        assert_eq!(interface_range("Ethernet1"), vec!["Ethernet1"]);
+        assert_eq!(
+            interface_range("Ethernet1-3,5"),
+            vec!["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet5"]
+        );
+        assert_eq!(
+            interface_range("Ethernet1/1-2"),
+            vec!["Ethernet1/1", "Ethernet1/2"]
+        );
+        assert!(interface_range("Ethernet3-1").is_empty());
+        assert!(interface_range("").is_empty());
     }
 
     #[test]

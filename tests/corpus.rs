@@ -520,12 +520,95 @@ fn compare_junos(
     }
 }
 
+/// Counts of what the Cisco and Arista comparison covered.
+#[derive(Default)]
+struct CiscoCounts {
+    addresses: usize,
+    neighbors: usize,
+    local_as: usize,
+}
+
+/// Compares an IOS, EOS or NX-OS device's model with its own show output: primary IPv4
+/// addresses with their length, every physical interface shown, BGP neighbors with remote
+/// AS and VRF, the local AS where shown.
+fn compare_cisco(
+    d: &ParsedDevice,
+    show: &Path,
+    ctx: &str,
+    counts: &mut CiscoCounts,
+    failures: &mut Vec<String>,
+) {
+    if let Some(shown) = shown_interfaces(show) {
+        let configured: BTreeSet<(String, String)> = d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| shown.names.contains(&i.name))
+            .flat_map(|i| {
+                i.addresses
+                    .iter()
+                    .filter(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+                    .map(|a| (i.name.clone(), a.address.to_string()))
+            })
+            .collect();
+        let shown_here: BTreeSet<(String, String)> = shown
+            .addresses
+            .iter()
+            .filter(|(n, _)| d.config.interfaces.iter().any(|i| &i.name == n))
+            .cloned()
+            .collect();
+        if configured != shown_here {
+            failures.push(format!(
+                "{ctx}: interface addresses: config only {:?}, show only {:?}",
+                configured.difference(&shown_here).collect::<Vec<_>>(),
+                shown_here.difference(&configured).collect::<Vec<_>>()
+            ));
+        }
+        for name in &shown.names {
+            let physical =
+                !name.contains('.') && !name.starts_with("Vlan") && !name.starts_with("Null");
+            if physical
+                && !name.starts_with("Tunnel")
+                && !d.config.interfaces.iter().any(|i| &i.name == name)
+            {
+                failures.push(format!("{ctx}: {name} shown but not imported"));
+            }
+        }
+        counts.addresses += configured.len();
+    }
+    if let Some((shown, shown_local)) = shown_neighbors(show) {
+        for ((vrf, peer), shown_as) in &shown_local {
+            let configured_as = d.config.bgp.as_ref().and_then(|b| {
+                b.neighbors
+                    .iter()
+                    .find(|n| {
+                        n.peer.to_string() == *peer && n.vrf.as_deref().unwrap_or("default") == vrf
+                    })
+                    .and_then(|n| b.presented_as(n).first().copied())
+            });
+            if configured_as != Some(*shown_as) {
+                failures.push(format!(
+                    "{ctx}: BGP {vrf} {peer}: local AS {configured_as:?} in the config, {shown_as} shown"
+                ));
+            }
+            counts.local_as += 1;
+        }
+        let configured = config_neighbors(d);
+        if configured != shown {
+            failures.push(format!(
+                "{ctx}: BGP neighbors: config only {:?}, show only {:?}",
+                configured.difference(&shown).collect::<Vec<_>>(),
+                shown.difference(&configured).collect::<Vec<_>>()
+            ));
+        }
+        counts.neighbors += shown.len();
+    }
+}
+
 #[test]
 fn every_corpus_config_imports_and_agrees_with_show_output() {
     let Some(root) = corpus() else { return };
-    let mut checked_interfaces = 0;
-    let mut checked_neighbors = 0;
-    let mut checked_local_as = 0;
+    let mut cisco = CiscoCounts::default();
     let mut junos = JunosCounts::default();
     let mut junos_devices = 0;
     let mut failures = Vec::new();
@@ -544,84 +627,19 @@ fn every_corpus_config_imports_and_agrees_with_show_output() {
                 compare_junos(d, &show, &ctx, &mut junos, &mut failures);
                 continue;
             }
-            if let Some(shown) = shown_interfaces(&show) {
-                let configured: BTreeSet<(String, String)> = d
-                    .config
-                    .interfaces
-                    .iter()
-                    .filter(|i| shown.names.contains(&i.name))
-                    .flat_map(|i| {
-                        i.addresses
-                            .iter()
-                            .filter(|a| {
-                                a.kind == AddressKind::Primary && a.address.addr().is_ipv4()
-                            })
-                            .map(|a| (i.name.clone(), a.address.to_string()))
-                    })
-                    .collect();
-                let shown_here: BTreeSet<(String, String)> = shown
-                    .addresses
-                    .iter()
-                    .filter(|(n, _)| d.config.interfaces.iter().any(|i| &i.name == n))
-                    .cloned()
-                    .collect();
-                if configured != shown_here {
-                    failures.push(format!(
-                        "{ctx}: interface addresses: config only {:?}, show only {:?}",
-                        configured.difference(&shown_here).collect::<Vec<_>>(),
-                        shown_here.difference(&configured).collect::<Vec<_>>()
-                    ));
-                }
-                for name in &shown.names {
-                    let physical = !name.contains('.')
-                        && !name.starts_with("Vlan")
-                        && !name.starts_with("Null");
-                    if physical
-                        && !name.starts_with("Tunnel")
-                        && !d.config.interfaces.iter().any(|i| &i.name == name)
-                    {
-                        failures.push(format!("{ctx}: {name} shown but not imported"));
-                    }
-                }
-                checked_interfaces += configured.len();
-            }
-            if let Some((shown, shown_local)) = shown_neighbors(&show) {
-                for ((vrf, peer), shown_as) in &shown_local {
-                    let configured_as = d.config.bgp.as_ref().and_then(|b| {
-                        b.neighbors
-                            .iter()
-                            .find(|n| {
-                                n.peer.to_string() == *peer
-                                    && n.vrf.as_deref().unwrap_or("default") == vrf
-                            })
-                            .and_then(|n| b.presented_as(n).first().copied())
-                    });
-                    if configured_as != Some(*shown_as) {
-                        failures.push(format!(
-                            "{ctx}: BGP {vrf} {peer}: local AS {configured_as:?} in the config, {shown_as} shown"
-                        ));
-                    }
-                    checked_local_as += 1;
-                }
-                let configured = config_neighbors(d);
-                if configured != shown {
-                    failures.push(format!(
-                        "{ctx}: BGP neighbors: config only {:?}, show only {:?}",
-                        configured.difference(&shown).collect::<Vec<_>>(),
-                        shown.difference(&configured).collect::<Vec<_>>()
-                    ));
-                }
-                checked_neighbors += shown.len();
-            }
+            compare_cisco(d, &show, &ctx, &mut cisco, &mut failures);
         }
     }
-    say(&format!("corpus: {checked_interfaces} interface addresses, {checked_neighbors} BGP neighbors and {checked_local_as} local AS numbers compared with show output (Cisco, Arista)"));
+    say(&format!(
+        "corpus: {} interface addresses, {} BGP neighbors and {} local AS numbers compared with show output (Cisco, Arista)",
+        cisco.addresses, cisco.neighbors, cisco.local_as
+    ));
     say(&format!(
         "corpus: Junos, {junos_devices} devices: {} interface addresses (with their primary flag), {} BGP neighbors, {} local AS numbers, {} interface VRFs and {} installed static routes compared with show output",
         junos.addresses, junos.neighbors, junos.local_as, junos.interface_vrfs, junos.statics
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(checked_interfaces > 50 && checked_neighbors > 10);
+    assert!(cisco.addresses > 50 && cisco.neighbors > 10);
     assert!(junos_devices >= 12 && junos.addresses > 30 && junos.neighbors > 20);
 }
 
@@ -744,6 +762,65 @@ fn established(show: &Path) -> BTreeSet<(String, String)> {
     out
 }
 
+/// The sessions of a lab the devices show Established (unnumbered ones by the routes
+/// learned over them), each of which the BGP check must not flag: (sessions, on Junos).
+fn check_established(
+    lab: &Path,
+    parsed: &olav::import::ParsedSnapshot,
+    f: &olav::checks::Findings,
+    failures: &mut Vec<String>,
+) -> (usize, usize) {
+    let (mut checked, mut junos) = (0, 0);
+    for d in &parsed.devices {
+        let folder = d.source_file.split('/').nth(1).unwrap_or_default();
+        let show = lab.join("show").join(folder);
+        let up = if d.vendor == Vendor::JuniperJunos {
+            junos_peers(&show)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.established)
+                .map(|p| (p.vrf, p.peer))
+                .collect()
+        } else {
+            established(&show)
+        };
+        let unnumbered: BTreeSet<(String, String)> = unnumbered_up(&show)
+            .into_iter()
+            .filter_map(|(vrf, typed, _)| {
+                let names = d.config.interfaces.iter().map(|i| i.name.as_str());
+                olav::ifname::resolve(&typed, names).map(|i| (vrf, i.to_owned()))
+            })
+            .collect();
+        for s in f.bgp.iter().filter(|s| s.node == d.hostname) {
+            let shown_up = if s.remote_ip.is_empty() {
+                let iface = s.local_interface.clone().unwrap_or_default();
+                unnumbered.contains(&(s.vrf.clone(), iface))
+            } else {
+                up.contains(&(s.vrf.clone(), s.remote_ip.clone()))
+            };
+            if !shown_up {
+                continue;
+            }
+            checked += 1;
+            if d.vendor == Vendor::JuniperJunos {
+                junos += 1;
+            }
+            if s.is_problem() {
+                failures.push(format!(
+                    "{}: {} → {} {:?} (vrf {}) is Established on the device but flagged {}",
+                    lab.file_name().unwrap_or_default().to_string_lossy(),
+                    s.node,
+                    s.remote_ip,
+                    s.local_interface,
+                    s.vrf,
+                    s.configured_status.as_str()
+                ));
+            }
+        }
+    }
+    (checked, junos)
+}
+
 #[test]
 fn static_checks_are_precise_on_the_corpus() {
     use olav::checks::{self, model::Model};
@@ -757,54 +834,15 @@ fn static_checks_are_precise_on_the_corpus() {
         let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
         db.import(&parsed).expect("import");
         let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
-        for d in &parsed.devices {
-            let folder = d.source_file.split('/').nth(1).unwrap_or_default();
-            let show = lab.join("show").join(folder);
-            let up = if d.vendor == Vendor::JuniperJunos {
-                junos_peers(&show)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|p| p.established)
-                    .map(|p| (p.vrf, p.peer))
-                    .collect()
-            } else {
-                established(&show)
-            };
-            if d.vendor == Vendor::JuniperJunos {
-                junos_references(d, &f.references, &mut failures);
-            }
-            let unnumbered: BTreeSet<(String, String)> = unnumbered_up(&show)
-                .into_iter()
-                .filter_map(|(vrf, typed, _)| {
-                    let names = d.config.interfaces.iter().map(|i| i.name.as_str());
-                    olav::ifname::resolve(&typed, names).map(|i| (vrf, i.to_owned()))
-                })
-                .collect();
-            for s in f.bgp.iter().filter(|s| s.node == d.hostname) {
-                let shown_up = if s.remote_ip.is_empty() {
-                    let iface = s.local_interface.clone().unwrap_or_default();
-                    unnumbered.contains(&(s.vrf.clone(), iface))
-                } else {
-                    up.contains(&(s.vrf.clone(), s.remote_ip.clone()))
-                };
-                if shown_up {
-                    established_checked += 1;
-                    if d.vendor == Vendor::JuniperJunos {
-                        junos_established += 1;
-                    }
-                    if s.is_problem() {
-                        failures.push(format!(
-                            "{}: {} → {} {:?} (vrf {}) is Established on the device but flagged {}",
-                            lab.file_name().unwrap_or_default().to_string_lossy(),
-                            s.node,
-                            s.remote_ip,
-                            s.local_interface,
-                            s.vrf,
-                            s.configured_status.as_str()
-                        ));
-                    }
-                }
-            }
+        let (n, on_junos) = check_established(&lab, &parsed, &f, &mut failures);
+        established_checked += n;
+        junos_established += on_junos;
+        for d in parsed
+            .devices
+            .iter()
+            .filter(|d| d.vendor == Vendor::JuniperJunos)
+        {
+            junos_references(d, &f.references, &mut failures);
         }
         for r in &f.references {
             let text = parsed
@@ -1513,10 +1551,58 @@ fn cables(lab: &Path, devices: &[ParsedDevice]) -> Option<Vec<(End, End)>> {
     )
 }
 
+/// Virtual addresses a device shows: EOS `ip address virtual` (JSON `virtualIp`, with its
+/// length), NX-OS HSRP / VRRP (the host routes `via …, Vlan10, …, hsrp` it installs):
+/// (interface, address, length when shown).
+fn shown_virtuals(show: &Path) -> Vec<(String, std::net::IpAddr, Option<u8>)> {
+    let mut out = Vec::new();
+    for file in [
+        "show_interfaces_pipe_json.txt",
+        "show_interfaces_pipe_json.json",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(show.join(file)) {
+            let v: Value = serde_json::from_str(&text).expect("show json");
+            for (name, i) in v["interfaces"].as_object().into_iter().flatten() {
+                for a in i["interfaceAddress"].as_array().into_iter().flatten() {
+                    let vip = &a["virtualIp"];
+                    let len = vip["maskLen"].as_u64().unwrap_or(0);
+                    if let (Some(ip), true) = (
+                        vip["address"].as_str().and_then(|x| x.parse().ok()),
+                        len > 0,
+                    ) {
+                        out.push((name.clone(), ip, u8::try_from(len).ok()));
+                    }
+                }
+            }
+        }
+    }
+    if let Ok(text) = std::fs::read_to_string(show.join("show_ip_route_vrf_all.txt")) {
+        for line in text.lines() {
+            let w: Vec<&str> = line.trim().trim_start_matches('*').split(", ").collect();
+            if let (Some(via), Some(proto)) = (w.first(), w.last()) {
+                if matches!(*proto, "hsrp" | "vrrp") && w.len() >= 3 {
+                    if let Ok(ip) = via.trim_start_matches("via ").parse() {
+                        out.push((w[1].to_owned(), ip, None));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One lab's row: compared / disagreeing per measure.
 #[derive(Default)]
 struct Row {
     devices: usize,
+    /// Addresses compared (with their length; Junos with the primary flag).
+    addresses: (usize, usize),
+    /// BGP neighbors compared (remote AS, VRF) and local AS numbers shown.
+    neighbors: (usize, usize),
+    /// Sessions the devices show Established, and those `olav check` flags.
+    established: (usize, usize),
+    /// Virtual addresses the devices show (EOS anycast, NX-OS HSRP), found configured.
+    virtuals: (usize, usize),
     admin: (usize, usize),
     statics: (usize, usize),
     statics_unjudged: usize,
@@ -1691,10 +1777,61 @@ fn fidelity_table() {
         let row = rows.entry(name.clone()).or_default();
         row.devices = parsed.devices.len();
         compare_links(&lab, &parsed, row, &mut failures);
+        {
+            let tmp = tempfile::tempdir().expect("tempdir");
+            let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
+            db.import(&parsed).expect("import");
+            let model = olav::checks::model::Model::from_state(&db).expect("model");
+            let f = olav::checks::run(&model, &[]);
+            let before = failures.len();
+            row.established.0 = check_established(&lab, &parsed, &f, &mut failures).0;
+            row.established.1 = failures.len() - before;
+        }
         for d in &parsed.devices {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
             let show = lab.join("show").join(folder);
             let ctx = format!("{name} {}", d.hostname);
+            // What the model says against the device's own show output; disagreements
+            // are counted by the measure their message names.
+            let before = failures.len();
+            let (addresses, neighbors) = if d.vendor == Vendor::JuniperJunos {
+                let mut c = JunosCounts::default();
+                compare_junos(d, &show, &ctx, &mut c, &mut failures);
+                (c.addresses, c.neighbors + c.local_as)
+            } else {
+                let mut c = CiscoCounts::default();
+                compare_cisco(d, &show, &ctx, &mut c, &mut failures);
+                (c.addresses, c.neighbors + c.local_as)
+            };
+            row.addresses.0 += addresses;
+            row.neighbors.0 += neighbors;
+            for f in &failures[before..] {
+                if f.contains("BGP") {
+                    row.neighbors.1 += 1;
+                } else {
+                    row.addresses.1 += 1;
+                }
+            }
+            for (ifname, ip, len) in shown_virtuals(&show) {
+                row.virtuals.0 += 1;
+                let configured = d
+                    .config
+                    .interfaces
+                    .iter()
+                    .filter(|i| olav::ifname::same(&ifname, &i.name))
+                    .flat_map(|i| &i.addresses)
+                    .any(|a| {
+                        a.kind == AddressKind::Virtual
+                            && a.address.addr() == ip
+                            && len.is_none_or(|l| a.address.prefix_len() == l)
+                    });
+                if !configured {
+                    row.virtuals.1 += 1;
+                    failures.push(format!(
+                        "{ctx}: virtual {ip}/{len:?} shown on {ifname}, not configured so"
+                    ));
+                }
+            }
             if let Some(admin) = shown_admin(&show, d.vendor) {
                 for i in &d.config.interfaces {
                     if let Some(up) = admin.get(&i.name) {
@@ -1767,6 +1904,10 @@ fn fidelity_table() {
     let header = [
         "lab",
         "devices",
+        "addresses",
+        "BGP neighbors",
+        "Established",
+        "virtual addresses",
         "admin states",
         "static routes",
         "unjudged statics",
@@ -1777,13 +1918,17 @@ fn fidelity_table() {
         "shown adjacencies",
         "links shown down",
     ];
-    let table: Vec<[String; 11]> = rows
+    let table: Vec<[String; 15]> = rows
         .iter()
         .map(|(lab, r)| {
             let cabled = |x: (usize, usize)| r.cables.map_or("-".to_owned(), |_| cell(x));
             [
                 lab.clone(),
                 r.devices.to_string(),
+                cell(r.addresses),
+                cell(r.neighbors),
+                cell(r.established),
+                cell(r.virtuals),
                 cell(r.admin),
                 cell(r.statics),
                 r.statics_unjudged.to_string(),

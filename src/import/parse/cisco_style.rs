@@ -353,6 +353,7 @@ fn bgp_line(
             });
         }
         ["template", ..] => return Step::Push(Ctx::Opaque),
+        ["no", "neighbor", "interface", range, ..] => bgp.remove_interface_neighbors(vrf, range),
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
         ["no", "neighbor", id, attr @ ..] => bgp.unset(Scope { vrf, af }, id, attr, no),
@@ -489,11 +490,33 @@ mod tests {
     }
 
     #[test]
+    fn eos_unnumbered_neighbors_and_their_removal() {
+        let cfg = "hostname s\nrouter bgp 65000\n   neighbor LEAVES peer group\n   neighbor LEAVES remote-as 65001\n   neighbor interface Ethernet1-3 peer-group LEAVES\n   neighbor interface Ethernet9 peer group LEAVES remote-as 65009\n   no neighbor interface Ethernet2\n";
+        let d = parse(cfg, Dialect::default());
+        let peers: Vec<(String, Option<u32>, Option<String>)> = d
+            .bgp
+            .iter()
+            .flat_map(|b| &b.neighbors)
+            .map(|n| (n.peer.to_string(), n.peer_asn, n.peer_group.clone()))
+            .collect();
+        let g = Some("LEAVES".to_owned());
+        assert_eq!(
+            peers,
+            vec![
+                ("Ethernet1".into(), Some(65001), g.clone()),
+                ("Ethernet3".into(), Some(65001), g.clone()),
+                ("Ethernet9".into(), Some(65009), g),
+            ]
+        );
+        assert!(d.warnings.is_empty() && d.lines_unrecognised == 0);
+    }
+
+    #[test]
     fn dot1q_tags_of_subinterfaces() {
-        let cfg = "hostname r\ninterface GigabitEthernet1.100\n encapsulation dot1Q 100\ninterface Ethernet1.200\n   encapsulation dot1q vlan 200\ninterface Ethernet1.300\n   encapsulation dot1q vlan x\n";
+        let cfg = "hostname r\ninterface GigabitEthernet1.100\n encapsulation dot1Q 100\ninterface Ethernet1.200\n   encapsulation dot1q vlan 200\ninterface Ethernet1.300\n   encapsulation dot1q vlan x\ninterface GigabitEthernet1.1\n encapsulation dot1Q 1 native\n";
         let d = parse(cfg, Dialect::default());
         let tags: Vec<Option<u32>> = d.interfaces.iter().map(|i| i.encapsulation_vlan).collect();
-        assert_eq!(tags, vec![Some(100), Some(200), None]);
+        assert_eq!(tags, vec![Some(100), Some(200), None, None]);
         assert_eq!(d.warnings.len(), 1);
     }
 }

@@ -339,10 +339,12 @@ pub fn interface_line(
         | ["standby", "ip", addr, ..] => {
             push_virtual(dev, idx, addr, line);
         }
-        // IOS `encapsulation dot1Q 100 [native]`, EOS `encapsulation dot1q vlan 100`.
+        // IOS `encapsulation dot1Q 100 [native]`, EOS `encapsulation dot1q vlan 100`; the
+        // native VLAN's frames go untagged, so a `native` subinterface carries no tag.
         ["encapsulation", kind, rest @ ..] if kind.eq_ignore_ascii_case("dot1q") => {
             let tag = rest.iter().find(|x| **x != "vlan").copied().unwrap_or("");
             match tag.parse() {
+                Ok(_) if rest.contains(&"native") => iface.encapsulation_vlan = None,
                 Ok(t) => iface.encapsulation_vlan = Some(t),
                 Err(_) => dev.warn(
                     line,
@@ -805,6 +807,16 @@ impl BgpBuilder {
                     self.index.insert(key.clone(), self.neighbors.len());
                     self.neighbors.push((key.0, key.1, line, s.clone()));
                 }
+            }
+        }
+    }
+
+    /// `no neighbor interface RANGE …`: those unnumbered peerings are gone.
+    pub fn remove_interface_neighbors(&mut self, vrf: Option<&str>, range: &str) {
+        for name in interface_range(range) {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            if let Some(i) = self.index.remove(&key) {
+                self.removed.insert(i);
             }
         }
     }

@@ -522,3 +522,84 @@ fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
     }
     assert!(checked > 200, "{checked} plans");
 }
+
+#[test]
+fn what_the_internet_sees_before_and_after() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // The only session announcing beta's block goes: the block is withdrawn, and beta's
+    // internet service is down. A removal: warnings.
+    let plan = draft_plan(tmp.path(), "remove the Telstra peer");
+    let (v, f, r) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "WARN", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "warning",
+            "prefix 10.30.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        has(
+            &f,
+            "warning",
+            "service beta-internet",
+            "critical service down"
+        ),
+        "{f:#?}"
+    );
+    let before = &r["announcements"]["before"];
+    assert!(
+        before
+            .as_array()
+            .expect("before")
+            .iter()
+            .any(|s| s["device"] == "alpha-border-1"
+                && s["prefixes"] == serde_json::json!(["10.10.0.0/16", "10.20.0.0/16"])),
+        "{before:#}"
+    );
+    // Removing the Null0 route that anchors the `network` statement withdraws it too —
+    // an effect the plan does not declare: an error.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(
+        tmp.path(),
+        "remove the static route 10.30.0.0/16 on beta-border-1",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "prefix 10.30.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    // An outbound policy olav cannot evaluate: "unknown", never "none".
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of beta-border-1 Ethernet3 to \"reserved\"",
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        "   description reserved",
+        "   description reserved\n!\nroute-map TELSTRA-OUT permit 5\n   match community CUSTOMERS",
+    );
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "warning",
+            "announcements",
+            "uses 'match community CUSTOMERS', which olav does not evaluate"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter().any(|x| x.1.starts_with("prefix ")),
+        "unknown is not withdrawn: {f:#?}"
+    );
+}

@@ -2,6 +2,7 @@
 //! independently (`blast`), and a verdict with evidence. `olav precheck` and the
 //! reporter step run this same code.
 
+pub mod announce;
 pub mod blast;
 pub mod candidate;
 mod routes;
@@ -13,6 +14,7 @@ use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
+
 use std::fmt::Write as _;
 
 /// How serious a finding is.
@@ -88,6 +90,8 @@ pub struct Report {
     pub claimed: Option<u32>,
     /// Redundancy towards the peer, for additions: (before, after).
     pub redundancy: Option<(String, String)>,
+    /// What each provider is sent, before and after the plan.
+    pub announcements: Option<announce::Announcements>,
     /// Current state version.
     pub state_version: i64,
     /// The version the plan was drafted against.
@@ -309,6 +313,68 @@ impl State<'_> {
     }
 }
 
+/// Services hit by prefixes no provider hears any more: a prefix endpoint inside one is
+/// lost; an internet service whose devices are all borders that fell silent is down.
+fn service_hits(
+    db: &StateDb,
+    withdrawn: &[IpNet],
+    silent: &[&str],
+) -> Result<Vec<blast::ServiceHit>, StateError> {
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let mut st = db
+        .conn()
+        .prepare(
+            "SELECT s.name, s.kind, COALESCE(s.criticality, 'unrated'), e.hostname, e.prefix
+             FROM service s JOIN service_endpoint e ON e.service = s.name ORDER BY s.name",
+        )
+        .map_err(e)?;
+    type Row = (
+        String,
+        Option<String>,
+        String,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = st
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .map_err(e)?
+        .collect::<Result<_, _>>()
+        .map_err(e)?;
+    let mut out: Vec<blast::ServiceHit> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let name = rows[i].0.clone();
+        let eps: Vec<&Row> = rows[i..].iter().take_while(|r| r.0 == name).collect();
+        i += eps.len();
+        let internet = eps[0].1.as_deref() == Some("internet");
+        let lost = eps
+            .iter()
+            .filter(|r| {
+                let in_withdrawn =
+                    r.4.as_deref()
+                        .and_then(|p| p.parse::<IpNet>().ok())
+                        .is_some_and(|p| withdrawn.iter().any(|w| w.contains(&p)));
+                let silent_border = internet && r.3.as_deref().is_some_and(|h| silent.contains(&h));
+                in_withdrawn || silent_border
+            })
+            .count();
+        if lost > 0 {
+            out.push(blast::ServiceHit {
+                name,
+                criticality: eps[0].2.clone(),
+                endpoints: eps.len(),
+                remaining: eps.len() - lost,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Pre-checks a plan's text against the state DB.
 pub fn precheck(
     db: &StateDb,
@@ -328,6 +394,7 @@ pub fn precheck(
         blast: None,
         claimed: None,
         redundancy: None,
+        announcements: None,
         state_version,
         plan_state_version: None,
     };
@@ -1055,6 +1122,60 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
+    let ann = announce::evaluate(db, &cand)?;
+    let mut b = b;
+    ck.check("every prefix announced to a provider before is announced after", |ck| {
+        if ann.before.is_empty() && ann.after.is_empty() {
+            return Ok(Applies::NotApplicable);
+        }
+        let removal = plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
+        for p in ann.withdrawn() {
+            let was: Vec<String> = ann
+                .before
+                .iter()
+                .filter(|s| s.prefixes.contains(&p))
+                .map(|s| format!("{} → {}{}", s.device, s.peer, s.peer_asn.map(|a| format!(" (AS{a})")).unwrap_or_default()))
+                .collect();
+            ck.add(
+                if removal { Severity::Warning } else { Severity::Error },
+                format!("prefix {p}"),
+                format!("no provider hears {p} after the plan (announced before via {}): it is withdrawn from the internet", was.join(", ")),
+                "keep another session announcing it, or accept the outage for what lives in it",
+            );
+        }
+        for u in ann.unknown_after() {
+            ck.add(
+                Severity::Warning,
+                "announcements",
+                format!("what {u}: olav cannot tell what is announced there"),
+                "check the outbound policy by hand",
+            );
+        }
+        Ok(Applies::Ran)
+    })?;
+    // Services that live in withdrawn prefixes, and internet services whose border no
+    // longer announces anything.
+    let withdrawn = ann.withdrawn();
+    if !withdrawn.is_empty() {
+        let silent: Vec<&str> = ann
+            .before
+            .iter()
+            .filter(|s| !s.prefixes.is_empty())
+            .map(|s| s.device.as_str())
+            .filter(|d| {
+                !ann.after
+                    .iter()
+                    .any(|a| a.device == *d && !a.prefixes.is_empty())
+            })
+            .collect();
+        for hit in service_hits(db, &withdrawn, &silent)? {
+            if !b.services.iter().any(|x| x.name == hit.name) {
+                b.services.push(hit);
+            }
+        }
+        b.services.sort_by(|x, y| x.name.cmp(&y.name));
+    }
+    report.announcements = Some(ann);
     if !b.unknown.is_empty() {
         ck.add(
             Severity::Warning,
@@ -1271,6 +1392,45 @@ impl Report {
                 ("Services affected", list(&services)),
             ] {
                 let _ = writeln!(s, "| {k} | {v} |");
+            }
+        }
+        if let Some(a) = &self.announcements {
+            if !a.before.is_empty() || !a.after.is_empty() {
+                s.push_str("\n## What the internet sees\n\nPrefixes announced to each provider, through its outbound policy:\n\n| session | before | after |\n|---|---|---|\n");
+                let show = |x: Option<&announce::Sent>| match x {
+                    None => "no session".to_owned(),
+                    Some(x) => {
+                        let mut v: Vec<String> = x.prefixes.iter().map(|p| p.to_string()).collect();
+                        if let Some(u) = &x.unknown {
+                            v.push(format!("unknown: {u}"));
+                        }
+                        if v.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            v.join(", ")
+                        }
+                    }
+                };
+                let mut keys: Vec<(&str, &str, Option<u32>)> = a
+                    .before
+                    .iter()
+                    .chain(&a.after)
+                    .map(|x| (x.device.as_str(), x.peer.as_str(), x.peer_asn))
+                    .collect();
+                keys.sort();
+                keys.dedup();
+                for (d, p, asn) in keys {
+                    let find = |v: &[announce::Sent]| {
+                        v.iter().find(|x| x.device == d && x.peer == p).cloned()
+                    };
+                    let _ = writeln!(
+                        s,
+                        "| {d} → {p}{} | {} | {} |",
+                        asn.map(|a| format!(" (AS{a})")).unwrap_or_default(),
+                        show(find(&a.before).as_ref()),
+                        show(find(&a.after).as_ref())
+                    );
+                }
             }
         }
         if let Some((before, after)) = &self.redundancy {

@@ -20,6 +20,7 @@ enum Ctx {
         id: String,
     },
     RouteMap,
+    PrefixList(String),
     Ospf(String),
     VrfContext(String),
     Line,
@@ -147,6 +148,7 @@ fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) 
         ["line", ..] => Step::Push(Ctx::Line),
         _ => match common::structure_line(dev, w, no) {
             Some(StructureBlock::RouteMap) => Step::Push(Ctx::RouteMap),
+            Some(StructureBlock::PrefixList(name)) => Step::Push(Ctx::PrefixList(name)),
             Some(StructureBlock::Entries) => Step::Push(Ctx::Opaque),
             Some(StructureBlock::None) => Step::Known,
             None => Step::UnknownBlock,
@@ -200,6 +202,10 @@ fn nested(
             }
         },
         Ctx::RouteMap => known(common::route_map_line(dev, w, no)),
+        Ctx::PrefixList(name) => {
+            common::prefix_list_entry(dev, name, w, no);
+            Step::Known
+        }
         Ctx::Ospf(process) => {
             match w {
                 ["network", rest @ ..] => common::ospf_network(dev, process, rest, no),
@@ -319,7 +325,11 @@ fn bgp_line(
             });
         }
         ["network", rest @ ..] => bgp.network(dev, vrf, rest, no),
-        ["redistribute", ..] => common::redistribute(dev, w, "bgp redistribute route-map", no),
+        ["redistribute", ..] => {
+            bgp.origination(vrf, w);
+            common::redistribute(dev, w, "bgp redistribute route-map", no)
+        }
+        ["aggregate-address", ..] => bgp.origination(vrf, w),
         _ => {}
     }
     Step::Known

@@ -212,7 +212,7 @@ impl PlanReader {
         self.tools
             .call("plans.read", serde_json::json!({"path": named}), || {
                 let path = confine(&self.exports, named)?;
-                let text = std::fs::read_to_string(&path)
+                let text = crate::fsutil::read_text(&path, crate::fsutil::TEXT_LIMIT)
                     .map_err(|e| (io_class(&e), format!("{}: {e}", path.display())))?;
                 Ok((path, text))
             })

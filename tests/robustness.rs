@@ -220,3 +220,79 @@ fn a_newer_schema_is_refused_untouched() {
         .expect("mode");
     assert_eq!(mode, "delete");
 }
+
+/// A copy of a plan carrying its id, pre-checked from elsewhere, never changes the
+/// registered plan's status; a plan registered from one directory is the same plan seen
+/// from another.
+#[test]
+fn a_copy_of_a_plan_cannot_move_the_registered_plan() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "--agent",
+            "netops",
+            "change the MTU on alpha-core-1 Ethernet10 to 1400",
+        ])
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let plan = v["plan_path"].as_str().expect("plan").to_owned();
+    // The original fails (MTU unequal to the far end); a doctored copy would pass.
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    let copy = "exports/change_plans/copy.md";
+    std::fs::write(tmp.path().join(copy), text.replace("mtu 1400", "mtu 9214")).expect("write");
+    let out = olav(tmp.path())
+        .args(["precheck", copy])
+        .output()
+        .expect("runs");
+    let t = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("is registered for"), "{t}");
+    let show = olav(tmp.path())
+        .args(["plans", "show", &plan])
+        .output()
+        .expect("runs");
+    let t = stdout(&show);
+    assert!(
+        !t.contains("prechecked"),
+        "the original stays unapproved: {t}"
+    );
+    let approve = olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .output()
+        .expect("runs");
+    assert_ne!(approve.status.code(), Some(0), "{}", stdout(&approve));
+}
+
+/// Interfaces are indexed while parsing: a config with 40,000 of them imports (the
+/// quadratic lookup it replaced took minutes); the limit is a hang guard, not a benchmark.
+#[test]
+fn a_config_with_forty_thousand_interfaces_imports() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut cfg = String::from("hostname big\n");
+    for i in 0..40_000u32 {
+        cfg.push_str(&format!(
+            "interface Loopback{i}\n ip address 10.{}.{}.{} 255.255.255.255\n!\n",
+            i >> 16,
+            (i >> 8) & 255,
+            i & 255
+        ));
+    }
+    cfg.push_str("end\n");
+    std::fs::create_dir_all(tmp.path().join("snap/configs")).expect("mkdir");
+    std::fs::write(tmp.path().join("snap/configs/big.cfg"), cfg).expect("write");
+    olav(tmp.path())
+        .args(["-q", "state", "import", "snap"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    let n: i64 = Connection::open(tmp.path().join(".olav/state.db"))
+        .expect("db")
+        .query_row("SELECT COUNT(*) FROM interface", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(n, 40_000);
+}

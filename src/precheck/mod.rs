@@ -917,6 +917,24 @@ pub fn precheck(
             }
         },
     )?;
+    ck.check("the file is the plan registered under its id", |ck| {
+        let Some(registered) = ck.db.plan(&plan.header.plan_id)? else {
+            return Ok(Applies::NotApplicable);
+        };
+        let here = crate::state::plans::canonical(plan_path);
+        if crate::state::plans::canonical(&registered.path) != here {
+            ck.add(
+                Severity::Error,
+                plan_path,
+                format!(
+                    "plan id {} is registered for {}; this is another file with the same id, so its result is not recorded against that plan",
+                    plan.header.plan_id, registered.path
+                ),
+                "pre-check the registered file, or give this file a plan id of its own",
+            );
+        }
+        Ok(Applies::Ran)
+    })?;
     ck.check("no conflict with other open plans", |ck| {
         let others = ck.db.claims_of_other_open_plans(&plan.header.plan_id)?;
         if others.is_empty() {

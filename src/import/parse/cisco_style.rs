@@ -38,12 +38,14 @@ pub fn parse(text: &str) -> DeviceConfig {
     let mut lines = ConfigLines::new(text);
     let mut words: Vec<&str> = Vec::with_capacity(16);
     let mut unknown = 0u32;
+    // Interfaces by name: a config with tens of thousands of them stays linear.
+    let mut if_index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for line in lines.by_ref() {
         words.clear();
         words.extend(line.text.split_ascii_whitespace());
         stack.enter_line(line.indent);
         let next = match stack.top() {
-            None => top_level(&mut dev, &mut bgp, &words, line.no),
+            None => top_level(&mut dev, &mut bgp, &mut if_index, &words, line.no),
             Some(ctx) => {
                 let ctx = ctx.clone();
                 nested(&mut dev, &mut bgp, &ctx, &words, line.text, line.no)
@@ -72,7 +74,13 @@ enum Step {
     UnknownBlock,
 }
 
-fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) -> Step {
+fn top_level(
+    dev: &mut DeviceConfig,
+    bgp: &mut BgpBuilder,
+    if_index: &mut std::collections::HashMap<String, usize>,
+    w: &[&str],
+    no: u32,
+) -> Step {
     match w {
         ["hostname", name, ..] => {
             dev.hostname = Some(name.trim_matches('"').to_owned());
@@ -93,9 +101,10 @@ fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) 
             } else {
                 (*name).to_owned()
             };
-            let idx = match dev.interfaces.iter().position(|i| i.name == name) {
-                Some(i) => i,
+            let idx = match if_index.get(&name) {
+                Some(i) => *i,
                 None => {
+                    if_index.insert(name.clone(), dev.interfaces.len());
                     dev.interfaces.push(Interface::new(name, no));
                     dev.interfaces.len() - 1
                 }
@@ -104,13 +113,19 @@ fn top_level(dev: &mut DeviceConfig, bgp: &mut BgpBuilder, w: &[&str], no: u32) 
         }
         // Running-config amendments (plans and rollbacks appended to a config).
         ["default", "interface", name] => {
-            if let Some(i) = dev.interfaces.iter_mut().find(|i| i.name == *name) {
+            if let Some(i) = if_index.get(*name).and_then(|i| dev.interfaces.get_mut(*i)) {
                 *i = Interface::new((*name).to_owned(), i.line);
             }
             Step::Known
         }
         ["no", "interface", name] => {
             dev.interfaces.retain(|i| i.name != *name);
+            *if_index = dev
+                .interfaces
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (x.name.clone(), i))
+                .collect();
             Step::Known
         }
         ["no", "ip", "route", "vrf", vrf, rest @ ..] => {

@@ -119,10 +119,10 @@ mod tests {
         let big = format!(
             "a: &x \"{}\"\nb: [{}]\n",
             "y".repeat(2 << 20),
-            vec!["*x"; 10].join(", ")
+            ["*x"; 10].join(", ")
         );
         assert!(parse_value(&big).is_err());
-        let many = format!("a: &x 1\nb: [{}]\n", vec!["*x"; 100].join(", "));
+        let many = format!("a: &x 1\nb: [{}]\n", ["*x"; 100].join(", "));
         assert!(parse_value(&many)
             .unwrap_err()
             .message

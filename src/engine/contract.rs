@@ -51,7 +51,7 @@ impl Contract {
             .iter()
             .rposition(|l| !l.is_empty() && !keys.iter().any(|k| l.starts_with(k)))
             .map_or(0, |i| i + 1);
-        for line in lines[start..].iter().copied() {
+        for &line in &lines[start..] {
             let value = |key: &str| {
                 line.strip_prefix(key)
                     .map(|v| v.trim().trim_matches('`').to_owned())

@@ -247,6 +247,8 @@ enum StateCmd {
     },
     /// Row counts, state version, collected_at and the last import's warnings.
     Stats,
+    /// Runs SQLite's integrity check on the state DB (exit 1 when it finds damage).
+    Check,
 }
 
 /// Parses the command line, runs it and maps the outcome to an exit status.
@@ -332,6 +334,22 @@ fn run(cli: &Cli) -> Result<Exit> {
                 Format::Text => print!("{}", table.to_text()),
             }
             Ok(Exit::Ok)
+        }
+        Command::State(StateCmd::Check) => {
+            let db = crate::state::StateDb::open(&cli.db)?;
+            let ok = db.integrity_ok()?;
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(&serde_json::json!({"db": db.path(), "integrity_ok": ok}))
+                ),
+                Format::Text if ok => println!("ok — {}: SQLite integrity check passed", db.path().display()),
+                Format::Text => println!(
+                    "DAMAGED — {}: SQLite integrity check failed; restore a backup or re-import the snapshot into a new DB",
+                    db.path().display()
+                ),
+            }
+            Ok(if ok { Exit::Ok } else { Exit::Fail })
         }
         Command::State(StateCmd::Stats) => {
             let db = open_or_demo(cli)?;

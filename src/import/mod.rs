@@ -289,18 +289,26 @@ pub struct ParsedSnapshot {
 
 /// Parses every file of a snapshot.
 pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
+    let mut warnings = Vec::new();
     let opstate = match &snap.state_file {
         Some(f) => {
             let text = String::from_utf8_lossy(&f.bytes);
-            opstate::parse(&text).map_err(|source| ImportError::StateFile {
+            let mut state = opstate::parse(&text).map_err(|source| ImportError::StateFile {
                 path: f.path.clone(),
                 source,
-            })?
+            })?;
+            for (line, message) in opstate::validate(&mut state, &text) {
+                warnings.push(FileIssue {
+                    file: f.path.clone(),
+                    line,
+                    message,
+                });
+            }
+            state
         }
         None => OpState::default(),
     };
     let mut skipped = snap.unreadable.clone();
-    let mut warnings = Vec::new();
     let mut devices: Vec<ParsedDevice> = Vec::new();
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut lines_total = 0u64;

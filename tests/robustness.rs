@@ -389,3 +389,21 @@ fn state_check_reports_a_damaged_db() {
     assert_ne!(out.status.code(), Some(0), "{t}");
     assert!(t.contains("DAMAGED") || t.contains("malformed"), "{t}");
 }
+
+/// Errors say what and where once, in the user's terms — no internal call signatures.
+#[test]
+fn errors_name_the_file_once_without_internal_calls() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args(["precheck", "exports/change_plans/nope.md"])
+        .output()
+        .expect("runs");
+    let t = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("exports/change_plans/nope.md: No such file"),
+        "{t}"
+    );
+    assert!(!t.contains("plans.read("), "{t}");
+    assert_eq!(t.matches("nope.md").count(), 1, "{t}");
+}

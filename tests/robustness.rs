@@ -394,6 +394,7 @@ fn state_check_reports_a_damaged_db() {
 #[test]
 fn errors_name_the_file_once_without_internal_calls() {
     let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(tmp.path().join("exports/change_plans")).expect("mkdir");
     let out = olav(tmp.path())
         .args(["precheck", "exports/change_plans/nope.md"])
         .output()

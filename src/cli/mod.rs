@@ -375,7 +375,7 @@ fn run(cli: &Cli) -> Result<Exit> {
                         println!("  {t:<width$}  {n:>8}");
                     }
                     if s.warnings + s.files_skipped > 0 {
-                        println!("\nNext: olav state show warnings");
+                        println!("\nNext: {} state show warnings", crate::output::invoked());
                     }
                 }
             }
@@ -399,7 +399,11 @@ fn run(cli: &Cli) -> Result<Exit> {
                         summary.config_lines,
                         out_dir.display()
                     );
-                    println!("Next: olav state import {}", out_dir.display());
+                    println!(
+                        "Next: {} state import {}",
+                        crate::output::invoked(),
+                        out_dir.display()
+                    );
                 }
             }
             Ok(Exit::Ok)
@@ -417,7 +421,7 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
                 Format::Text if t.rows.is_empty() => println!("(no runs yet)"),
                 Format::Text => {
                     print!("{}", t.to_text());
-                    println!("\nNext: olav runs show <id>");
+                    println!("\nNext: {} runs show <id>", crate::output::invoked());
                 }
             }
             Ok(Exit::Ok)

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
-/// Where Batfish reads its ISP-modeling file (`IspModelingUtils`, `BfConsts.RELPATH_ISP_CONFIG_FILE`).
+/// Where Batfish reads its ISP-modeling file (`FileBasedStorage`: `batfish/` + `BfConsts.RELPATH_ISP_CONFIG_FILE`).
 pub const ISP_CONFIG: &str = "batfish/isp_config.json";
 
 /// Tables that may hold the snapshot's own files, with the column names tried for each

@@ -1050,3 +1050,34 @@ pub fn snapshot_zip(
     }
     Ok(buf.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flows_print_as_pybatfish_prints_them() {
+        let tcp = json!({"dscp": 0, "dstIp": "10.0.0.2", "dstPort": 22, "ecn": 0, "fragmentOffset": 0,
+            "ingressNode": "r1", "ingressVrf": "mgmt", "ipProtocol": "TCP", "packetLength": 512,
+            "srcIp": "10.0.0.1", "srcPort": 49152, "tcpFlagsSyn": 1, "tcpFlagsAck": 1});
+        assert_eq!(
+            cell_text("Flow", &tcp),
+            "start=r1 vrf=mgmt [10.0.0.1:49152->10.0.0.2:22 TCP (SYN-ACK)]"
+        );
+        let icmp = json!({"dscp": 0, "dstIp": "10.0.0.2", "ecn": 0, "fragmentOffset": 0, "icmpCode": 0,
+            "icmpVar": 8, "ingressInterface": "Gi0/1", "ingressNode": "r1", "ingressVrf": "default",
+            "ipProtocol": "ICMP", "packetLength": 100, "srcIp": "10.0.0.1"});
+        assert_eq!(
+            cell_text("Flow", &icmp),
+            "start=r1 interface=Gi0/1 [10.0.0.1->10.0.0.2 ICMP (type=8, code=0) length=100]"
+        );
+    }
+
+    #[test]
+    fn only_requests_that_can_be_repeated_are_retried_after_a_server_error() {
+        assert!(retryable(429, false));
+        assert!(retryable(503, true));
+        assert!(!retryable(503, false));
+        assert!(!retryable(400, true));
+    }
+}

@@ -487,8 +487,8 @@ fn indent(text: &str, by: &str) -> String {
         .join("\n")
 }
 
-/// The first trace of a Set<Trace> cell (traces are separated by blank-free lines starting a
-/// disposition; the decoder joins them with newlines, so the first disposition and its hops).
+/// The first trace of a Set<Trace> cell: its disposition line and the hop and step lines
+/// under it (the decoder writes the traces one after the other, each from its disposition).
 fn first_trace(cell: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     for (i, line) in cell.lines().enumerate() {
@@ -784,4 +784,36 @@ pub fn guidance(address: &str, plan_path: &str) -> String {
          \x20 3. re-run this verification:\n\
          \x20    olav verify {plan_path}\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_specifiers_are_lowercase_quoted_names() {
+        assert_eq!(
+            node_spec(["Alpha-Border-1", "beta-core-2"]),
+            "\"alpha-border-1\",\"beta-core-2\""
+        );
+    }
+
+    #[test]
+    fn the_static_checks_exemption_decides_compatibility_problems() {
+        assert!(!compat_problem("UNIQUE_MATCH", "IBGP"));
+        assert!(!compat_problem("UNKNOWN_REMOTE", "EBGP_SINGLEHOP"));
+        assert!(compat_problem("UNKNOWN_REMOTE", "IBGP"));
+        assert!(compat_problem("NO_LOCAL_IP", "EBGP_SINGLEHOP"));
+        assert!(compat_problem("SOMETHING_NEW", "EBGP_SINGLEHOP"));
+    }
+
+    #[test]
+    fn the_first_trace_stops_at_the_next_disposition() {
+        let cell =
+            "ACCEPTED\n1. node: a\n  RECEIVED(x)\n2. node: b\n  ACCEPTED\nDENIED_IN\n1. node: a";
+        assert_eq!(
+            first_trace(cell),
+            "ACCEPTED\n1. node: a\n  RECEIVED(x)\n2. node: b\n  ACCEPTED"
+        );
+    }
 }

@@ -198,3 +198,76 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
         asns,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::model::ModelDevice;
+    use crate::import::parse::parser_for;
+    use crate::model::Vendor;
+
+    fn model(devices: &[(&str, &str)]) -> Model {
+        Model {
+            devices: devices
+                .iter()
+                .map(|(h, text)| ModelDevice {
+                    hostname: (*h).to_owned(),
+                    os: "ios".into(),
+                    source_file: format!("configs/{h}.cfg"),
+                    text: (*text).to_owned(),
+                    config: parser_for(Vendor::from_os("ios")).parse(text),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn external_sessions_become_border_interfaces_or_bgp_peers() {
+        let edge = [
+            "hostname Edge-1",
+            "interface GigabitEthernet0/0",
+            " ip address 203.0.113.1 255.255.255.252",
+            "interface Loopback0",
+            " ip address 192.0.2.1 255.255.255.255",
+            "interface GigabitEthernet0/1",
+            " ip address 10.0.0.1 255.255.255.254",
+            "router bgp 65000",
+            " neighbor 203.0.113.2 remote-as 7575",
+            " neighbor 198.51.100.9 remote-as 174",
+            " neighbor 198.51.100.9 ebgp-multihop 2",
+            " neighbor 198.51.100.9 update-source Loopback0",
+            " neighbor 10.0.0.0 remote-as 65000",
+        ]
+        .join("\n");
+        let core = [
+            "hostname core-1",
+            "interface GigabitEthernet0/1",
+            " ip address 10.0.0.0 255.255.255.254",
+            "router bgp 65000",
+            " neighbor 10.0.0.1 remote-as 65000",
+        ]
+        .join("\n");
+        let m = model(&[("Edge-1", &edge), ("core-1", &core)]);
+        let isp = isp_config(&m).expect("external sessions");
+        let v: Value = serde_json::from_slice(&isp.json).expect("json");
+        assert_eq!(
+            v["borderInterfaces"],
+            json!([{"borderInterface": {"hostname": "edge-1", "interface": "GigabitEthernet0/0"}}])
+        );
+        assert_eq!(
+            v["bgpPeers"],
+            json!([{"hostname": "edge-1", "peerAddress": "198.51.100.9"}])
+        );
+        assert_eq!(isp.asns, BTreeSet::from([174, 7575]));
+        assert_eq!(isp.border_interfaces, vec!["Edge-1:GigabitEthernet0/0"]);
+    }
+
+    #[test]
+    fn a_network_without_external_sessions_gets_no_file() {
+        let m = model(&[(
+            "core-1",
+            "hostname core-1\ninterface Gi0/1\n ip address 10.0.0.0 255.255.255.254\nrouter bgp 65000\n neighbor 10.0.0.1 remote-as 65000\n",
+        )]);
+        assert_eq!(isp_config(&m), None);
+    }
+}

@@ -74,6 +74,9 @@ pub struct Cli {
     /// Seconds the whole Batfish verification may take.
     #[arg(long, global = true, default_value_t = 240)]
     pub batfish_deadline: u64,
+    /// Candidate snapshots left in Batfish for debugging (the newest N; 0 deletes each once read).
+    #[arg(long, global = true, default_value_t = 0)]
+    pub keep_snapshots: usize,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]
@@ -475,6 +478,7 @@ pub fn batfish_settings(cli: &Cli) -> crate::agents::capability::BatfishSettings
         ),
         deadline: std::time::Duration::from_secs(cli.batfish_deadline.max(1)),
         required: cli.require_batfish,
+        keep_snapshots: cli.keep_snapshots,
         ..Default::default()
     }
 }

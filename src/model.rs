@@ -83,6 +83,10 @@ pub struct DeviceConfig {
     pub structures: Vec<StructureDef>,
     /// Every place a named structure is referenced.
     pub references: Vec<StructureRef>,
+    /// IP prefix-list entries, in file order.
+    pub prefix_lists: Vec<PrefixListEntry>,
+    /// Route-map clauses, in file order.
+    pub route_map_clauses: Vec<RouteMapClause>,
     /// Recognised lines that could not be understood.
     pub warnings: Vec<LineWarning>,
     /// Lines read.
@@ -184,6 +188,10 @@ pub struct Interface {
     /// The 802.1Q tag a routed subinterface or unit carries (`encapsulation dot1q N`,
     /// Junos `vlan-id N`), as Batfish's `encapsulationVlan`.
     pub encapsulation_vlan: Option<u32>,
+    /// The (device, interface) at the far end of this interface's only link, from the
+    /// snapshot's links (layer-1 cables, LLDP, declared): what pairs BGP unnumbered peers.
+    /// Configs do not say it: parsers leave it empty, the checks' model fills it.
+    pub linked_to: Option<(String, String)>,
     /// Addresses in file order.
     pub addresses: Vec<InterfaceAddress>,
     /// Line of the `interface` stanza.
@@ -205,6 +213,7 @@ impl Interface {
             trunk_vlans: None,
             channel_group: None,
             encapsulation_vlan: None,
+            linked_to: None,
             addresses: Vec::new(),
             line,
         }
@@ -233,6 +242,10 @@ pub struct BgpProcess {
     pub neighbors: Vec<BgpNeighbor>,
     /// Prefixes announced with `network` statements.
     pub networks: Vec<BgpNetwork>,
+    /// `redistribute <protocol> [route-map M]` in the default VRF: (protocol, route-map).
+    pub redistribute: Vec<(String, Option<String>)>,
+    /// `aggregate-address` prefixes in the default VRF.
+    pub aggregates: Vec<IpNet>,
     /// `bgp confederation identifier`: the AS peers outside the confederation see.
     pub confederation_id: Option<u32>,
     /// `bgp confederation peers`: the other member ASes of the confederation.
@@ -287,6 +300,10 @@ pub struct BgpNeighbor {
     pub route_map_out: Option<String>,
     /// eBGP multihop TTL when configured (without a value: 255 on Cisco and Arista, 64 on Junos).
     pub ebgp_multihop: Option<u32>,
+    /// Inbound prefix-list (`neighbor X prefix-list P in`).
+    pub prefix_list_in: Option<String>,
+    /// Outbound prefix-list.
+    pub prefix_list_out: Option<String>,
     /// Per-neighbor `local-as`: the AS this device presents to the neighbor instead of the process AS.
     pub local_as: Option<u32>,
     /// `local-as … dual-as`: the process AS is accepted as well.
@@ -313,6 +330,8 @@ impl BgpNeighbor {
             route_map_in: None,
             route_map_out: None,
             ebgp_multihop: None,
+            prefix_list_in: None,
+            prefix_list_out: None,
             local_as: None,
             dual_as: false,
             shutdown: false,
@@ -354,6 +373,59 @@ pub struct BgpNetwork {
     pub vrf: Option<String>,
     /// The prefix.
     pub prefix: IpNet,
+    /// Source line.
+    pub line: u32,
+}
+
+/// One entry of an IP prefix-list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrefixListEntry {
+    /// List name.
+    pub name: String,
+    /// Sequence number, when written.
+    pub seq: Option<u32>,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// The prefix.
+    pub prefix: IpNet,
+    /// `ge`, when given.
+    pub ge: Option<u8>,
+    /// `le`, when given.
+    pub le: Option<u8>,
+    /// Source line.
+    pub line: u32,
+}
+
+impl PrefixListEntry {
+    /// Whether `p` matches this entry: exactly, or within its `ge`/`le` lengths.
+    pub fn matches(&self, p: &IpNet) -> bool {
+        if self.prefix.addr().is_ipv4() != p.addr().is_ipv4() {
+            return false;
+        }
+        if self.ge.is_none() && self.le.is_none() {
+            return self.prefix.trunc() == p.trunc();
+        }
+        let lo = self.ge.unwrap_or(self.prefix.prefix_len());
+        let hi = self.le.unwrap_or(p.max_prefix_len());
+        self.prefix.trunc().contains(&p.network())
+            && p.prefix_len() >= self.prefix.prefix_len()
+            && (lo..=hi).contains(&p.prefix_len())
+    }
+}
+
+/// One clause of a route-map, as far as olav evaluates it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteMapClause {
+    /// Route-map name.
+    pub name: String,
+    /// Sequence number (10 when not written).
+    pub seq: u32,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// `match ip address prefix-list` names (any of them matches).
+    pub prefix_lists: Vec<String>,
+    /// Other match or flow statements olav does not evaluate (`match community …`, `continue`).
+    pub other: Vec<String>,
     /// Source line.
     pub line: u32,
 }

@@ -437,17 +437,11 @@ fn only_checks_that_ran_are_listed_as_passed() {
     assert!(passed.contains(&"the claimed blast radius matches the recomputed one"));
 }
 
-/// For every plan olav drafts on the demo, the candidate of the plan followed by its
-/// rollback loses nothing: no link, session, interface or MTU mismatch.
-#[test]
-fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let parsed =
-        parse_snapshot(&Snapshot::from_dir(&common::demo_dir()).expect("demo")).expect("parses");
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
-    let facts = Facts::load(&db).expect("facts");
-    let net = Network::load(&db).expect("network");
+/// Plan then rollback, as one plan: the candidate loses nothing, and the full pre-check
+/// finds no error and no warning (state age aside: generated networks are old).
+fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
+    let facts = Facts::load(db).expect("facts");
+    let net = Network::load(db).expect("network");
     let config = |d: &str| db.config_text(d).ok().flatten();
     let ctx = Ctx {
         request: "round trip",
@@ -459,11 +453,20 @@ fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
     let mut requests: Vec<String> = Vec::new();
     for d in facts.devices.keys() {
         requests.push(format!("decommission {d}"));
+        for p in facts.providers_of(d) {
+            requests.push(format!("add a redundant uplink to AS{} on {d}", p.1));
+        }
     }
     for s in &facts.sessions {
         requests.push(format!(
             "remove the BGP neighbor {} on {}",
             s.peer, s.hostname
+        ));
+    }
+    for r in &facts.routes {
+        requests.push(format!(
+            "remove the static route {} on {}",
+            r.prefix, r.hostname
         ));
     }
     for (d, ifs) in &facts.interfaces {
@@ -473,10 +476,12 @@ fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
             requests.push(format!("decommission {d} {}", i.name));
         }
     }
-    requests.push("add a redundant uplink to AARNet on alpha-border-1".into());
-    requests.push("remove the static route 0.0.0.0/0 on alpha-br-3560".into());
+    let opts = olav::precheck::Options {
+        max_age: chrono::Duration::days(100_000),
+    };
     let mut checked = 0;
-    for r in requests {
+    // A stride keeps the run short on larger networks; every kind of request still comes.
+    for r in requests.into_iter().step_by(stride) {
         let Resolution::Intent(intent) = resolve(&r, &facts) else {
             continue;
         };
@@ -502,11 +507,16 @@ fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
                 }
             })
             .collect();
-        let round = Plan {
+        let mut round = Plan {
             implementation: both,
             ..d.plan.clone()
         };
-        let c = Candidate::build(&db, &round).expect("candidate");
+        // Nothing is removed: the round trip is a no-op change claiming 0.
+        round.header.intent = "modify_interface".into();
+        round.header.targets.clear();
+        round.claimed_blast_radius = Some(0);
+        round.blast_radius = "**Blast-radius number: 0**".into();
+        let c = Candidate::build(db, &round).expect("candidate");
         assert!(
             c.lost_links.is_empty()
                 && c.lost_sessions.is_empty()
@@ -518,7 +528,116 @@ fn plan_then_rollback_leaves_a_candidate_that_loses_nothing() {
             c.shut,
             c.mtu
         );
+        let report = olav::precheck::precheck(db, "round-trip.md", &round.to_markdown(), &opts)
+            .expect("precheck");
+        let bad: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity != olav::precheck::Severity::Info)
+            .collect();
+        assert!(bad.is_empty(), "{r}: {bad:#?}");
+        assert_eq!(report.blast.as_ref().map(|b| b.number()), Some(0), "{r}");
         checked += 1;
     }
-    assert!(checked > 200, "{checked} plans");
+    assert!(checked >= min, "{checked} plans");
+}
+
+#[test]
+fn plan_then_rollback_leaves_nothing_on_the_demo() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let parsed =
+        parse_snapshot(&Snapshot::from_dir(&common::demo_dir()).expect("demo")).expect("parses");
+    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
+    db.import(&parsed).expect("import");
+    round_trips_leave_nothing(&db, 200, 1);
+}
+
+#[test]
+fn plan_then_rollback_leaves_nothing_on_a_generated_network() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let parsed = parse_snapshot(&olav::synth::generate(120, 7).to_snapshot()).expect("parses");
+    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
+    db.import(&parsed).expect("import");
+    round_trips_leave_nothing(&db, 60, 7);
+}
+
+#[test]
+fn what_the_internet_sees_before_and_after() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // The only session announcing beta's block goes: the block is withdrawn, and beta's
+    // internet service is down. A removal: warnings.
+    let plan = draft_plan(tmp.path(), "remove the Telstra peer");
+    let (v, f, r) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "WARN", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "warning",
+            "prefix 10.30.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        has(
+            &f,
+            "warning",
+            "service beta-internet",
+            "critical service down"
+        ),
+        "{f:#?}"
+    );
+    let before = &r["announcements"]["before"];
+    assert!(
+        before
+            .as_array()
+            .expect("before")
+            .iter()
+            .any(|s| s["device"] == "alpha-border-1"
+                && s["prefixes"] == serde_json::json!(["10.10.0.0/16", "10.20.0.0/16"])),
+        "{before:#}"
+    );
+    // Removing the Null0 route that anchors the `network` statement withdraws it too —
+    // an effect the plan does not declare: an error.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(
+        tmp.path(),
+        "remove the static route 10.30.0.0/16 on beta-border-1",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "prefix 10.30.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    // An outbound policy olav cannot evaluate: "unknown", never "none".
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of beta-border-1 Ethernet3 to \"reserved\"",
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        "   description reserved",
+        "   description reserved\n!\nroute-map TELSTRA-OUT permit 5\n   match community CUSTOMERS",
+    );
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "warning",
+            "announcements",
+            "uses 'match community CUSTOMERS', which olav does not evaluate"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter().any(|x| x.1.starts_with("prefix ")),
+        "unknown is not withdrawn: {f:#?}"
+    );
 }

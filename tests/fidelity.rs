@@ -464,3 +464,21 @@ fn older_state_dbs_migrate_with_their_sessions() {
         Vec::<String>::new()
     );
 }
+
+/// The stored `batfish/` files are what the Batfish client sends with the configs.
+#[test]
+fn stored_batfish_files_are_the_ones_sent_to_batfish() {
+    let (_dir, db, _) = imported("layer1");
+    let sent = olav::batfish::snapshot::extra_files(&db).expect("files");
+    let paths: Vec<&str> = sent.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "batfish/extra/notes.txt",
+            "batfish/isp_config.json",
+            "batfish/layer1_topology.json"
+        ]
+    );
+    let l1 = std::fs::read(fixture("layer1").join("batfish/layer1_topology.json")).expect("read");
+    assert_eq!(sent[2].1, l1);
+}

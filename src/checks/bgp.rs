@@ -232,29 +232,29 @@ fn local_end(
 }
 
 /// The far end of device `di`'s interface `ifname` when a point-to-point link joins them:
-/// exactly one link on each end, and the far interface up.
+/// each end's only link leads to the other, and the far interface is up.
 fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)> {
     let host = &m.devices[di].hostname;
-    let touching = |h: &str, i: &str| {
-        m.links
-            .iter()
-            .filter(move |(a, b)| (a.0 == h && a.1 == i) || (b.0 == h && b.1 == i))
-            .collect::<Vec<_>>()
-    };
-    let [(a, b)] = touching(host, ifname)[..] else {
-        return None;
-    };
-    let far = if a.0 == *host && a.1 == ifname { b } else { a };
-    if touching(&far.0, &far.1).len() != 1 {
-        return None;
-    }
-    let fd = m.devices.iter().position(|d| d.hostname == far.0)?;
+    let (far_host, far_if) = m.devices[di]
+        .config
+        .interfaces
+        .iter()
+        .find(|i| i.name == ifname)?
+        .linked_to
+        .clone()?;
+    let fd = m.devices.iter().position(|d| d.hostname == far_host)?;
     m.devices[fd]
         .config
         .interfaces
         .iter()
-        .any(|i| i.name == far.1 && i.admin_up)
-        .then(|| (fd, far.1.clone()))
+        .any(|i| {
+            i.name == far_if
+                && i.admin_up
+                && i.linked_to
+                    .as_ref()
+                    .is_some_and(|(h, n)| h == host && n == ifname)
+        })
+        .then_some((fd, far_if))
 }
 
 fn session_type(local_as: &[u32], remote_as: u32, n: &BgpNeighbor) -> SessionType {

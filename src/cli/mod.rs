@@ -74,6 +74,9 @@ pub struct Cli {
     /// Seconds the whole Batfish verification may take.
     #[arg(long, global = true, default_value_t = 240)]
     pub batfish_deadline: u64,
+    /// Candidate snapshots left in Batfish for debugging (the newest N; 0 deletes each once read).
+    #[arg(long, global = true, default_value_t = 0)]
+    pub keep_snapshots: usize,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]
@@ -253,6 +256,8 @@ enum StateCmd {
     },
     /// Row counts, state version, collected_at and the last import's warnings.
     Stats,
+    /// Runs SQLite's integrity check on the state DB (exit 1 when it finds damage).
+    Check,
 }
 
 /// Parses the command line, runs it and maps the outcome to an exit status.
@@ -360,6 +365,22 @@ fn run(cli: &Cli) -> Result<Exit> {
                 }
             }
         }
+        Command::State(StateCmd::Check) => {
+            let db = crate::state::StateDb::open(&cli.db)?;
+            let ok = db.integrity_ok()?;
+            match cli.format {
+                Format::Json => println!(
+                    "{}",
+                    output::json(&serde_json::json!({"db": db.path(), "integrity_ok": ok}))
+                ),
+                Format::Text if ok => println!("ok — {}: SQLite integrity check passed", db.path().display()),
+                Format::Text => println!(
+                    "DAMAGED — {}: SQLite integrity check failed; restore a backup or re-import the snapshot into a new DB",
+                    db.path().display()
+                ),
+            }
+            Ok(if ok { Exit::Ok } else { Exit::Fail })
+        }
         Command::State(StateCmd::Stats) => {
             let db = open_or_demo(cli)?;
             let s = db.stats()?;
@@ -384,7 +405,7 @@ fn run(cli: &Cli) -> Result<Exit> {
                         println!("  {t:<width$}  {n:>8}");
                     }
                     if s.warnings + s.files_skipped > 0 {
-                        println!("\nNext: olav state show warnings");
+                        println!("\nNext: {} state show warnings", crate::output::invoked());
                     }
                 }
             }
@@ -408,7 +429,11 @@ fn run(cli: &Cli) -> Result<Exit> {
                         summary.config_lines,
                         out_dir.display()
                     );
-                    println!("Next: olav state import {}", out_dir.display());
+                    println!(
+                        "Next: {} state import {}",
+                        crate::output::invoked(),
+                        out_dir.display()
+                    );
                 }
             }
             Ok(Exit::Ok)
@@ -426,7 +451,7 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
                 Format::Text if t.rows.is_empty() => println!("(no runs yet)"),
                 Format::Text => {
                     print!("{}", t.to_text());
-                    println!("\nNext: olav runs show <id>");
+                    println!("\nNext: {} runs show <id>", crate::output::invoked());
                 }
             }
             Ok(Exit::Ok)
@@ -480,6 +505,7 @@ pub fn batfish_settings(cli: &Cli) -> crate::agents::capability::BatfishSettings
         ),
         deadline: std::time::Duration::from_secs(cli.batfish_deadline.max(1)),
         required: cli.require_batfish,
+        keep_snapshots: cli.keep_snapshots,
         ..Default::default()
     }
 }

@@ -44,7 +44,23 @@ pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
         }
         Route::None => {
             if cli.format == Format::Json {
-                println!("{}", output::json(&Route::None));
+                let can: Vec<String> = cat
+                    .workflows
+                    .iter()
+                    .map(|w| format!("{} — say: {}", w.name, w.keywords.join(" / ")))
+                    .collect();
+                println!(
+                    "{}",
+                    output::json(&serde_json::json!({
+                        "route": "none",
+                        "status": "needs_input",
+                        "clarification": {
+                            "kind": "question",
+                            "question": format!("No workflow of the {} agent matches this request.", orch.name),
+                            "candidates": can,
+                        },
+                    }))
+                );
             } else {
                 println!(
                     "No workflow of the {} agent matches this request.",

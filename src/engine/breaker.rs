@@ -15,8 +15,9 @@ pub const HARD_STOP_AT: u32 = 6;
 /// Why a tool call did not give a result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToolError {
-    /// The tool ran and failed.
-    #[error("{signature} failed: {message}")]
+    /// The tool ran and failed. Shown as the tool's own message, which names what and
+    /// where; the call's signature is for the breaker and the run records.
+    #[error("{message}")]
     Failed {
         /// The call.
         signature: String,

@@ -93,6 +93,12 @@ pub struct RunOutcome {
     pub stopped_by: Option<String>,
     /// The question the request needs answered first, with its candidates.
     pub clarification: Option<Clarification>,
+    /// The worst verdict of the steps (FAIL > WARN > UNVERIFIED > PASS), for scripts.
+    pub verdict: Option<String>,
+    /// The plan the run drafted, if any.
+    pub plan_path: Option<String>,
+    /// The analyzer's reading of the request ("Understood: …"), if it gave one.
+    pub understood: Option<String>,
 }
 
 /// A question back to the user, or a refusal, as data.
@@ -324,7 +330,18 @@ impl Engine<'_> {
             answer: String::new(),
             stopped_by,
             clarification,
+            verdict: None,
+            plan_path: None,
+            understood: None,
         };
+        outcome.verdict = outcome.worst_verdict().map(str::to_owned);
+        outcome.plan_path = outcome.steps.first().and_then(|s| s.artifact.clone());
+        outcome.understood = outcome
+            .steps
+            .first()
+            .and_then(|s| s.reply.as_deref())
+            .and_then(|r| r.lines().find(|l| l.starts_with("Understood: ")))
+            .map(str::to_owned);
         outcome.answer = assemble(&outcome);
         recorder.finish(&outcome);
         outcome
@@ -408,8 +425,9 @@ pub fn assemble(o: &RunOutcome) -> String {
         .unwrap_or_default();
     match o.run_id {
         Some(id) => s.push_str(&format!(
-            "---\nRun {id} · {} · {label}{verdict} · olav runs show {id}\n",
-            o.workflow
+            "---\nRun {id} · {} · {label}{verdict} · {} runs show {id}\n",
+            o.workflow,
+            crate::output::invoked()
         )),
         None => s.push_str(&format!(
             "---\nRun not recorded · {} · {label}{verdict}\n",

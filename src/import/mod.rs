@@ -37,6 +37,14 @@ pub enum ImportError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Nothing in the snapshot could be imported: importing it would wipe the state.
+    #[error("{label}: no device could be imported ({skipped} file(s) skipped); the state is left as it was")]
+    NoDevices {
+        /// The snapshot.
+        label: String,
+        /// Files skipped.
+        skipped: usize,
+    },
     /// The state file is not valid.
     #[error("{path}: {source}")]
     StateFile {
@@ -87,20 +95,21 @@ impl Snapshot {
         walk(&configs_dir, &mut paths)?;
         paths.sort();
         let mut unreadable = Vec::new();
-        let configs = read_files(dir, paths, &mut unreadable)?;
+        let configs = read_files(dir, paths, &mut unreadable);
         let batfish_dir = dir.join(BATFISH_DIR);
         let mut batfish_paths = Vec::new();
         if batfish_dir.is_dir() {
             walk(&batfish_dir, &mut batfish_paths)?;
         }
         batfish_paths.sort();
-        let batfish_files = read_files(dir, batfish_paths, &mut unreadable)?;
+        let batfish_files = read_files(dir, batfish_paths, &mut unreadable);
         let state_path = dir.join(opstate::FILE_NAME);
         let state_file = if state_path.is_file() {
-            let bytes = std::fs::read(&state_path).map_err(|source| ImportError::Io {
-                path: state_path.clone(),
-                source,
-            })?;
+            let bytes = crate::fsutil::read_regular(&state_path, crate::fsutil::TEXT_LIMIT)
+                .map_err(|source| ImportError::Io {
+                    path: state_path.clone(),
+                    source,
+                })?;
             Some(SourceFile {
                 path: opstate::FILE_NAME.to_owned(),
                 name_hint: String::new(),
@@ -139,19 +148,19 @@ impl Snapshot {
 
 /// Reads `paths` (files under `dir`) into memory; files too large to be a snapshot's are
 /// passed over and named in `unreadable`.
-fn read_files(
-    dir: &Path,
-    paths: Vec<PathBuf>,
-    unreadable: &mut Vec<FileIssue>,
-) -> Result<Vec<SourceFile>, ImportError> {
+fn read_files(dir: &Path, paths: Vec<PathBuf>, unreadable: &mut Vec<FileIssue>) -> Vec<SourceFile> {
     let mut files = Vec::new();
     for p in paths {
         let rel = p.strip_prefix(dir).unwrap_or(&p);
         let rel_str = rel.to_string_lossy().replace('\\', "/");
-        let meta = std::fs::metadata(&p).map_err(|source| ImportError::Io {
-            path: p.clone(),
-            source,
-        })?;
+        // One bad entry never stops the import: it is skipped and named.
+        let meta = match std::fs::metadata(&p) {
+            Ok(m) => m,
+            Err(e) => {
+                unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")));
+                continue;
+            }
+        };
         if meta.len() > MAX_CONFIG_BYTES {
             unreadable.push(FileIssue::whole_file(
                 &rel_str,
@@ -163,7 +172,7 @@ fn read_files(
             ));
             continue;
         }
-        match std::fs::read(&p) {
+        match crate::fsutil::read_regular(&p, MAX_CONFIG_BYTES) {
             Ok(bytes) => files.push(SourceFile {
                 name_hint: name_hint(rel),
                 path: rel_str,
@@ -173,7 +182,7 @@ fn read_files(
             Err(e) => unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}"))),
         }
     }
-    Ok(files)
+    files
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ImportError> {
@@ -181,23 +190,32 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ImportError> {
         path: dir.to_path_buf(),
         source,
     })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| ImportError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+    walk_entries(entries, out, 0);
+    Ok(())
+}
+
+/// Folders nested deeper than this are a link loop, not a snapshot.
+const MAX_DEPTH: usize = 16;
+
+/// Collects files below a folder; an entry that cannot be read (a dangling or looping
+/// link, a name too long) is kept as a path so that reading it names the problem as a
+/// skipped file, never stopping the walk.
+fn walk_entries(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>, depth: usize) {
+    for entry in entries.flatten() {
         let path = entry.path();
         // Hidden files (.gitkeep, .DS_Store) are never configs.
         if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        if path.is_dir() {
-            walk(&path, out)?;
+        if path.is_dir() && depth < MAX_DEPTH {
+            match std::fs::read_dir(&path) {
+                Ok(sub) => walk_entries(sub, out, depth + 1),
+                Err(_) => out.push(path),
+            }
         } else {
             out.push(path);
         }
     }
-    Ok(())
 }
 
 /// `configs/r1.cfg` → `r1`; `configs/r1/show_running-config.txt` → `r1`.
@@ -298,18 +316,26 @@ pub struct ParsedSnapshot {
 
 /// Parses every file of a snapshot.
 pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
+    let mut warnings = Vec::new();
     let opstate = match &snap.state_file {
         Some(f) => {
             let text = String::from_utf8_lossy(&f.bytes);
-            opstate::parse(&text).map_err(|source| ImportError::StateFile {
+            let mut state = opstate::parse(&text).map_err(|source| ImportError::StateFile {
                 path: f.path.clone(),
                 source,
-            })?
+            })?;
+            for (line, message) in opstate::validate(&mut state, &text) {
+                warnings.push(FileIssue {
+                    file: f.path.clone(),
+                    line,
+                    message,
+                });
+            }
+            state
         }
         None => OpState::default(),
     };
     let mut skipped = snap.unreadable.clone();
-    let mut warnings = Vec::new();
     let mut devices: Vec<ParsedDevice> = Vec::new();
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut lines_total = 0u64;
@@ -332,11 +358,26 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         let config = parse::parser_for(vendor).parse(&text);
         lines_total += u64::from(config.lines_total);
         lines_unrecognised += u64::from(config.lines_unrecognised);
-        let hostname = config
-            .hostname
-            .clone()
-            .filter(|h| !h.is_empty())
+        let configured = config.hostname.clone().filter(|h| !h.is_empty());
+        if let Some(bad) = configured.as_ref().filter(|h| !valid_hostname(h)) {
+            warnings.push(FileIssue::whole_file(
+                &f.path,
+                format!(
+                    "hostname {bad:?} has a path separator or a control character; named '{}' after the file instead",
+                    f.name_hint
+                ),
+            ));
+        }
+        let hostname = configured
+            .filter(|h| valid_hostname(h))
             .unwrap_or_else(|| f.name_hint.clone());
+        if !valid_hostname(&hostname) {
+            skipped.push(FileIssue::whole_file(
+                &f.path,
+                format!("no usable hostname (the config's and the file's name are not names): {hostname:?}"),
+            ));
+            continue;
+        }
         if let Some(first) = seen.get(&hostname) {
             skipped.push(FileIssue::whole_file(
                 &f.path,
@@ -383,7 +424,30 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
             management_address: None,
         });
     }
+    if devices.is_empty() {
+        return Err(ImportError::NoDevices {
+            label: snap.label.clone(),
+            skipped: skipped.len(),
+        });
+    }
     devices.sort_by(|a, b| a.hostname.cmp(&b.hostname));
+    // Names that differ only in case are two devices to olav and one to many tools (and to
+    // Batfish, which lowercases): say so.
+    let mut by_lower: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, d) in devices.iter().enumerate() {
+        if let Some(&first) = by_lower.get(&d.hostname.to_lowercase()) {
+            let f = &devices[first];
+            warnings.push(FileIssue::whole_file(
+                &d.source_file,
+                format!(
+                    "hostname '{}' differs from '{}' ({}) only in case: requests naming either must use the exact case",
+                    d.hostname, f.hostname, f.source_file
+                ),
+            ));
+        } else {
+            by_lower.insert(d.hostname.to_lowercase(), i);
+        }
+    }
     apply_facts(&mut devices, &opstate, &mut warnings);
     roles::infer(&mut devices);
     let layer1 = snap
@@ -429,6 +493,16 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         lines_total,
         lines_unrecognised,
     })
+}
+
+/// A hostname olav can store, show and send to Batfish: not empty, no path separator,
+/// no control character, not `.` or `..`.
+pub fn valid_hostname(h: &str) -> bool {
+    !h.is_empty()
+        && h != "."
+        && h != ".."
+        && !h.contains(['/', '\\'])
+        && !h.chars().any(char::is_control)
 }
 
 /// Applies the state file's per-device facts; management addresses fall back to the

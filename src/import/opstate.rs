@@ -133,3 +133,65 @@ pub struct Endpoint {
 pub fn parse(text: &str) -> Result<OpState, yaml::YamlError> {
     yaml::from_str(text)
 }
+
+/// Values of the state file that are wrong but not fatal, each with the line it is on:
+/// a time that is not RFC 3339, an unknown criticality, a management address that is
+/// not an address, names with control characters (which are replaced by spaces so they
+/// can never pose as other lines). The state keeps the rest.
+pub fn validate(state: &mut OpState, text: &str) -> Vec<(Option<u32>, String)> {
+    let line_of = |needle: &str| -> Option<u32> {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u32 + 1)
+    };
+    let mut out = Vec::new();
+    if let Some(at) = &state.collected_at {
+        if chrono::DateTime::parse_from_rfc3339(at).is_err() {
+            out.push((
+                line_of("collected_at"),
+                format!("collected_at: '{at}' is not an RFC 3339 time (e.g. 2026-11-28T06:00:00Z); ignored"),
+            ));
+            state.collected_at = None;
+        }
+    }
+    let clean = |s: &mut String, what: &str, out: &mut Vec<(Option<u32>, String)>| {
+        if s.chars().any(char::is_control) {
+            out.push((
+                line_of(s.lines().next().unwrap_or("")),
+                format!("{what} {s:?} has control characters; they are replaced by spaces"),
+            ));
+            *s = s
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+        }
+    };
+    for d in &mut state.devices {
+        clean(&mut d.hostname, "hostname", &mut out);
+        if let Some(a) = &d.management_address {
+            if a.parse::<std::net::IpAddr>().is_err() {
+                out.push((
+                    line_of(a),
+                    format!(
+                        "devices: {}: management_address '{a}' is not an IP address; ignored",
+                        d.hostname
+                    ),
+                ));
+                d.management_address = None;
+            }
+        }
+    }
+    for s in &mut state.services {
+        clean(&mut s.name, "service", &mut out);
+        if let Some(c) = &s.criticality {
+            if !matches!(c.as_str(), "critical" | "high" | "medium" | "low") {
+                out.push((
+                    line_of(&format!("criticality: {c}")).or_else(|| line_of(c)),
+                    format!("services: {}: criticality '{c}' is not critical, high, medium or low; unrated", s.name),
+                ));
+                s.criticality = None;
+            }
+        }
+    }
+    out
+}

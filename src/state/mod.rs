@@ -95,6 +95,17 @@ impl StateDb {
             conn,
             path: path.to_path_buf(),
         };
+        // A DB from a newer olav is refused before anything is written to it (not even
+        // the journal mode).
+        let known = schema::MIGRATIONS.len() as i64;
+        let found = db.schema_version()?;
+        if found > known {
+            return Err(StateError::TooNew {
+                path: db.path.clone(),
+                found,
+                known,
+            });
+        }
         db.configure()?;
         db.migrate()?;
         Ok(db)

@@ -93,6 +93,15 @@ pub struct OtherClaim {
     pub element: String,
 }
 
+/// A plan file's canonical absolute path, so that one file has one name in the registry
+/// whatever directory olav runs from (a missing file: made absolute).
+pub fn canonical(path: &str) -> String {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::env::current_dir().map(|d| d.join(path)))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| path.to_owned())
+}
+
 /// Devices a plan touches (targets and configuration blocks).
 pub fn plan_devices(plan: &Plan) -> Vec<String> {
     let mut v: Vec<String> = plan
@@ -117,6 +126,8 @@ pub fn plan_devices(plan: &Plan) -> Vec<String> {
 impl StateDb {
     /// Registers a plan (once; a second call changes nothing).
     pub fn register_plan(&self, plan: &Plan, path: &str) -> Result<(), StateError> {
+        let path = canonical(path);
+        let path = path.as_str();
         // The plan and its claims land together or not at all.
         let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
         tx.execute(
@@ -200,8 +211,8 @@ impl StateDb {
     pub fn plan(&self, id_or_path: &str) -> Result<Option<PlanRow>, StateError> {
         self.conn
             .query_row(
-                &format!("SELECT {COLS} FROM plan WHERE plan_id = ?1 OR path = ?1"),
-                [id_or_path],
+                &format!("SELECT {COLS} FROM plan WHERE plan_id = ?1 OR path = ?1 OR path = ?2"),
+                [id_or_path, &canonical(id_or_path)],
                 row,
             )
             .optional()
@@ -255,6 +266,20 @@ impl StateDb {
     ) -> Result<Recorded, StateError> {
         self.register_plan(plan, path)?;
         let id = plan.header.plan_id.as_str();
+        // Another file carrying a registered plan's id (a copy, an edit elsewhere) never
+        // moves the registered plan's status.
+        if let Some(registered) = self.plan(id)? {
+            if canonical(&registered.path) != canonical(path) {
+                return Ok(Recorded {
+                    before: registered.status.clone(),
+                    after: registered.status,
+                    drift: Some(format!(
+                        "not recorded: plan id {id} is registered for {}, and {path} is another file",
+                        registered.path
+                    )),
+                });
+            }
+        }
         let version = self.state_version()?;
         let before = self
             .plan(id)?

@@ -91,7 +91,7 @@ impl ShowKind {
             }
             // Files belong to the snapshot, not to a device: `--device` selects them all.
             ShowKind::Files => {
-                "SELECT path, bytes, sha256 FROM snapshot_file
+                "SELECT path, bytes, sha256 FROM batfish_file
                  WHERE ?1 IS NULL OR ?1 IS NOT NULL ORDER BY path"
             }
             ShowKind::Warnings => {
@@ -165,7 +165,7 @@ impl StateDb {
         use rusqlite::OptionalExtension;
         self.conn
             .query_row(
-                "SELECT content FROM snapshot_file WHERE path = ?1",
+                "SELECT content FROM batfish_file WHERE path = ?1",
                 [path],
                 |r| r.get(0),
             )
@@ -177,7 +177,7 @@ impl StateDb {
     pub fn snapshot_file_paths(&self) -> Result<Vec<String>, StateError> {
         let mut st = self
             .conn
-            .prepare("SELECT path FROM snapshot_file ORDER BY path")
+            .prepare("SELECT path FROM batfish_file ORDER BY path")
             .map_err(|e| self.err(e))?;
         let rows = st.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
@@ -222,7 +222,7 @@ impl StateDb {
             "service",
             "service_endpoint",
             "import_warning",
-            "snapshot_file",
+            "batfish_file",
         ] {
             let n: i64 = self
                 .conn

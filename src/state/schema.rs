@@ -291,7 +291,7 @@ ALTER TABLE static_route ADD COLUMN activity TEXT
     // Every file of the snapshot's batfish/ folder, byte for byte, to show and to send
     // to Batfish with the configs.
     r#"
-CREATE TABLE snapshot_file (
+CREATE TABLE batfish_file (
     path              TEXT PRIMARY KEY,
     content           BLOB NOT NULL,
     bytes             INTEGER NOT NULL,
@@ -341,7 +341,7 @@ CREATE INDEX bgp_session_by_peer ON bgp_session(peer_address);
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.
 pub const STATE_TABLES: &[&str] = &[
-    "snapshot_file",
+    "batfish_file",
     "import_warning",
     "service_endpoint",
     "service",

@@ -458,7 +458,7 @@ s.name
         {
             use sha2::{Digest, Sha256};
             let mut st = tx
-                .prepare("INSERT INTO snapshot_file (path, content, bytes, sha256, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .prepare("INSERT INTO batfish_file (path, content, bytes, sha256, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
                 .map_err(wrap)?;
             for f in &snap.batfish_files {
                 let digest: String = Sha256::digest(&f.bytes)

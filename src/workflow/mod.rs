@@ -203,9 +203,8 @@ pub fn load(orch: &Orchestrator, dir: &AgentDir) -> Result<Catalog, WorkflowErro
                 if !name.ends_with(FILE_SUFFIX) {
                     continue;
                 }
-                let text = std::fs::read(e.path())
-                    .map_err(|err| format!("cannot read: {err}"))
-                    .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_owned()));
+                let text = crate::fsutil::read_text(&e.path(), crate::fsutil::TEXT_LIMIT)
+                    .map_err(|err| format!("cannot read: {err}"));
                 v.push((format!("workflows/{name}"), text));
             }
             v

@@ -467,8 +467,26 @@ fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Resolution> {
     let mut found: Vec<String> = Vec::new();
     let mut unknown = Vec::new();
     for t in toks {
-        match facts.devices.keys().find(|h| h.eq_ignore_ascii_case(t)) {
-            Some(h) if !found.contains(h) => found.push(h.clone()),
+        // The exact name first; any case only when it names one device.
+        let exact = facts.devices.contains_key(t.as_str()).then(|| t.clone());
+        let any_case: Vec<&String> = facts
+            .devices
+            .keys()
+            .filter(|h| h.eq_ignore_ascii_case(t))
+            .collect();
+        let hit = match (exact, any_case.as_slice()) {
+            (Some(h), _) => Some(h),
+            (None, [h]) => Some((*h).clone()),
+            (None, []) => None,
+            (None, several) => {
+                return Err(clarify(
+                    format!("'{t}' matches several devices that differ only in case. Which one?"),
+                    several.iter().map(|h| (*h).clone()).collect(),
+                ))
+            }
+        };
+        match hit {
+            Some(h) if !found.contains(&h) => found.push(h),
             Some(_) => {}
             None if looks_like_hostname(t, facts) && !interface_like(t) => unknown.push(t.clone()),
             None => {}

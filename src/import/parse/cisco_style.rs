@@ -31,6 +31,7 @@ enum Ctx {
         id: String,
     },
     RouteMap,
+    PrefixList(String),
     Ospf(String),
     VrfContext(String),
     Line,
@@ -48,12 +49,14 @@ pub fn parse(text: &str, dialect: Dialect) -> DeviceConfig {
     let mut lines = ConfigLines::new(text);
     let mut words: Vec<&str> = Vec::with_capacity(16);
     let mut unknown = 0u32;
+    // Interfaces by name: a config with tens of thousands of them stays linear.
+    let mut if_index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for line in lines.by_ref() {
         words.clear();
         words.extend(line.text.split_ascii_whitespace());
         stack.enter_line(line.indent);
         let next = match stack.top() {
-            None => top_level(&mut dev, &mut bgp, dialect, &words, line.no),
+            None => top_level(&mut dev, &mut bgp, &mut if_index, dialect, &words, line.no),
             Some(ctx) => {
                 let ctx = ctx.clone();
                 nested(&mut dev, &mut bgp, &ctx, &words, line.text, line.no)
@@ -95,6 +98,7 @@ fn new_interface(name: String, no: u32, dialect: Dialect) -> Interface {
 fn top_level(
     dev: &mut DeviceConfig,
     bgp: &mut BgpBuilder,
+    if_index: &mut std::collections::HashMap<String, usize>,
     dialect: Dialect,
     w: &[&str],
     no: u32,
@@ -119,9 +123,10 @@ fn top_level(
             } else {
                 (*name).to_owned()
             };
-            let idx = match dev.interfaces.iter().position(|i| i.name == name) {
-                Some(i) => i,
+            let idx = match if_index.get(&name) {
+                Some(i) => *i,
                 None => {
+                    if_index.insert(name.clone(), dev.interfaces.len());
                     dev.interfaces.push(new_interface(name, no, dialect));
                     dev.interfaces.len() - 1
                 }
@@ -130,13 +135,19 @@ fn top_level(
         }
         // Running-config amendments (plans and rollbacks appended to a config).
         ["default", "interface", name] => {
-            if let Some(i) = dev.interfaces.iter_mut().find(|i| i.name == *name) {
+            if let Some(i) = if_index.get(*name).and_then(|i| dev.interfaces.get_mut(*i)) {
                 *i = new_interface((*name).to_owned(), i.line, dialect);
             }
             Step::Known
         }
         ["no", "interface", name] => {
             dev.interfaces.retain(|i| i.name != *name);
+            *if_index = dev
+                .interfaces
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (x.name.clone(), i))
+                .collect();
             Step::Known
         }
         ["no", "ip", "route", "vrf", vrf, rest @ ..] => {
@@ -174,6 +185,7 @@ fn top_level(
         ["line", ..] => Step::Push(Ctx::Line),
         _ => match common::structure_line(dev, w, no) {
             Some(StructureBlock::RouteMap) => Step::Push(Ctx::RouteMap),
+            Some(StructureBlock::PrefixList(name)) => Step::Push(Ctx::PrefixList(name)),
             Some(StructureBlock::Entries) => Step::Push(Ctx::Opaque),
             Some(StructureBlock::None) => Step::Known,
             None => Step::UnknownBlock,
@@ -247,6 +259,10 @@ fn nested(
             }
         },
         Ctx::RouteMap => known(common::route_map_line(dev, w, no)),
+        Ctx::PrefixList(name) => {
+            common::prefix_list_entry(dev, name, w, no);
+            Step::Known
+        }
         Ctx::Ospf(process) => {
             match w {
                 ["network", rest @ ..] => common::ospf_network(dev, process, rest, no),
@@ -368,7 +384,11 @@ fn bgp_line(
             });
         }
         ["network", rest @ ..] => bgp.network(dev, vrf, rest, no),
-        ["redistribute", ..] => common::redistribute(dev, w, "bgp redistribute route-map", no),
+        ["redistribute", ..] => {
+            bgp.origination(vrf, w);
+            common::redistribute(dev, w, "bgp redistribute route-map", no)
+        }
+        ["aggregate-address", ..] => bgp.origination(vrf, w),
         _ => {}
     }
     Step::Known

@@ -6,8 +6,8 @@
 
 use crate::model::{
     AddressKind, BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, InterfaceAddress,
-    OspfNetwork, RouteActivity, StaticRoute, StructureDef, StructureKind, StructureRef,
-    SwitchportMode,
+    OspfNetwork, PrefixListEntry, RouteActivity, RouteMapClause, StaticRoute, StructureDef,
+    StructureKind, StructureRef, SwitchportMode,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
@@ -93,10 +93,12 @@ pub fn reference(
 }
 
 /// What a top-level structure line opened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StructureBlock {
     /// A route-map clause: its sub-lines are `match` / `set`.
     RouteMap,
+    /// An EOS-style prefix-list block: its sub-lines are `seq N permit|deny P …`.
+    PrefixList(String),
     /// A block whose body (prefix-list or ACL entries) needs no further parsing.
     Entries,
     /// A one-line definition.
@@ -107,8 +109,21 @@ pub enum StructureBlock {
 /// Returns `None` when the line is not one of them.
 pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<StructureBlock> {
     match w {
-        ["route-map", name, ..] => {
+        ["route-map", name, rest @ ..] => {
             define(dev, StructureKind::RouteMap, name, line);
+            let (permit, seq) = match rest {
+                [action, seq, ..] => (*action != "deny", seq.parse().unwrap_or(10)),
+                [action] => (*action != "deny", 10),
+                [] => (true, 10),
+            };
+            dev.route_map_clauses.push(RouteMapClause {
+                name: (*name).to_owned(),
+                seq,
+                permit,
+                prefix_lists: Vec::new(),
+                other: Vec::new(),
+                line,
+            });
             Some(StructureBlock::RouteMap)
         }
         ["ip" | "ipv6", "prefix-list", name, rest @ ..] => {
@@ -117,8 +132,9 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
             }
             define(dev, StructureKind::PrefixList, name, line);
             Some(if rest.is_empty() {
-                StructureBlock::Entries
+                StructureBlock::PrefixList((*name).to_owned())
             } else {
+                prefix_list_entry(dev, name, rest, line);
                 StructureBlock::None
             })
         }
@@ -155,8 +171,66 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
     }
 }
 
+/// `[seq N] permit|deny P [ge X] [le Y]` of prefix-list `name` (IOS and NX-OS on one
+/// line, EOS in a block). `description` lines are not entries.
+pub fn prefix_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str], line: u32) {
+    let (seq, rest) = match w {
+        ["seq", n, rest @ ..] => (n.parse().ok(), rest),
+        _ => (None, w),
+    };
+    let (permit, p, tail) = match rest {
+        ["permit", p, tail @ ..] => (true, p, tail),
+        ["deny", p, tail @ ..] => (false, p, tail),
+        ["description", ..] | ["remark", ..] => return,
+        _ => {
+            dev.warn(
+                line,
+                format!("prefix-list {name}: cannot read '{}'", w.join(" ")),
+            );
+            return;
+        }
+    };
+    let Some(prefix) = parse_prefix(p) else {
+        dev.warn(line, format!("prefix-list {name}: '{p}' is not a prefix"));
+        return;
+    };
+    let mut ge = None;
+    let mut le = None;
+    for pair in tail.chunks(2) {
+        match pair {
+            ["ge", v] => ge = v.parse().ok(),
+            ["le", v] => le = v.parse().ok(),
+            ["eq", v] => {
+                ge = v.parse().ok();
+                le = ge;
+            }
+            _ => {}
+        }
+    }
+    dev.prefix_lists.push(PrefixListEntry {
+        name: name.to_owned(),
+        seq,
+        permit,
+        prefix,
+        ge,
+        le,
+        line,
+    });
+}
+
 /// Handles a line inside a route-map clause. Returns false when not recognised.
 pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
+    // What the clause matches on: prefix-lists are evaluated, anything else is recorded
+    // so that an evaluation reaching this clause says "unknown".
+    if let Some(c) = dev.route_map_clauses.last_mut() {
+        match w {
+            ["match", "ip", "address", "prefix-list", names @ ..] => {
+                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()))
+            }
+            ["match", ..] | ["continue", ..] => c.other.push(w.join(" ")),
+            _ => {}
+        }
+    }
     match w {
         ["match", "ip" | "ipv6", "address", "prefix-list", names @ ..] => {
             for n in names {
@@ -544,6 +618,8 @@ struct Settings {
     route_map_in: Option<String>,
     route_map_out: Option<String>,
     ebgp_multihop: Option<u32>,
+    prefix_list_in: Option<String>,
+    prefix_list_out: Option<String>,
     local_as: Option<u32>,
     dual_as: bool,
     shutdown: bool,
@@ -566,6 +642,12 @@ impl Settings {
             self.route_map_out.clone_from(&g.route_map_out);
         }
         self.ebgp_multihop = self.ebgp_multihop.or(g.ebgp_multihop);
+        if self.prefix_list_in.is_none() {
+            self.prefix_list_in.clone_from(&g.prefix_list_in);
+        }
+        if self.prefix_list_out.is_none() {
+            self.prefix_list_out.clone_from(&g.prefix_list_out);
+        }
         if self.local_as.is_none() {
             self.local_as = g.local_as;
             self.dual_as = g.dual_as;
@@ -667,6 +749,34 @@ impl BgpBuilder {
                 ),
                 _ => {}
             }
+        }
+    }
+
+    /// `redistribute <protocol> … [route-map M]` and `aggregate-address` in the default VRF.
+    pub fn origination(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let (Some(p), None) = (&mut self.process, vrf) else {
+            return;
+        };
+        match w {
+            ["redistribute", proto, rest @ ..] => {
+                let rm = rest
+                    .iter()
+                    .position(|x| *x == "route-map")
+                    .and_then(|i| rest.get(i + 1))
+                    .map(|x| (*x).to_owned());
+                p.redistribute.push(((*proto).to_owned(), rm));
+            }
+            ["aggregate-address", a, m, ..] if !a.contains('/') => {
+                if let Some(n) = parse_addr_mask(a, m) {
+                    p.aggregates.push(n.trunc());
+                }
+            }
+            ["aggregate-address", a, ..] => {
+                if let Some(n) = parse_prefix(a) {
+                    p.aggregates.push(n.trunc());
+                }
+            }
+            _ => {}
         }
     }
 
@@ -908,8 +1018,10 @@ impl BgpBuilder {
             }
             ["prefix-list", pl, dir] => {
                 let context = if *dir == "out" {
+                    s.prefix_list_out = Some((*pl).to_owned());
                     "bgp outbound prefix-list"
                 } else {
+                    s.prefix_list_in = Some((*pl).to_owned());
                     "bgp inbound prefix-list"
                 };
                 reference(dev, StructureKind::PrefixList, pl, context, line);
@@ -998,6 +1110,8 @@ impl BgpBuilder {
                 s.local_as = None;
                 s.dual_as = false;
             }
+            ["prefix-list", _, dir] if *dir == "out" => s.prefix_list_out = None,
+            ["prefix-list", _, _] => s.prefix_list_in = None,
             ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
             ["route-map", _, _] => s.route_map_in = None,
             ["remote-as", ..] => s.peer_asn = None,
@@ -1042,6 +1156,8 @@ impl BgpBuilder {
             n.route_map_in = s.route_map_in;
             n.route_map_out = s.route_map_out;
             n.ebgp_multihop = s.ebgp_multihop;
+            n.prefix_list_in = s.prefix_list_in;
+            n.prefix_list_out = s.prefix_list_out;
             n.local_as = s.local_as;
             n.dual_as = s.dual_as;
             n.shutdown = s.shutdown;

@@ -1,0 +1,400 @@
+//! What the internet sees: for every external BGP session (default VRF), the prefixes
+//! the device announces to it — `network` statements with a matching route (its own, and
+//! those of the AS's other BGP speakers, learned over iBGP), redistributed static and
+//! connected routes, aggregates — passed through the session's outbound prefix-list and
+//! route-map. Before and after a plan, so that a prefix no provider hears any more is
+//! seen. A construct olav cannot evaluate (a route-map matching on communities, an
+//! undefined policy) makes the session's answer "unknown", never "none".
+
+use super::candidate::Candidate;
+use crate::import::parse::parser_for;
+use crate::model::{BgpPeer, DeviceConfig, Vendor};
+use crate::state::{StateDb, StateError};
+use ipnet::IpNet;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// What one external session is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sent {
+    /// Device.
+    pub device: String,
+    /// Peer address.
+    pub peer: String,
+    /// Peer AS.
+    pub peer_asn: Option<u32>,
+    /// Prefixes announced.
+    pub prefixes: BTreeSet<IpNet>,
+    /// Prefixes that may or may not be announced (their policy cannot be evaluated).
+    pub maybe: BTreeSet<IpNet>,
+    /// Why the answer is incomplete, when it is.
+    pub unknown: Option<String>,
+}
+
+/// Per-provider announcements before and after a plan.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Announcements {
+    /// Sessions before the plan.
+    pub before: Vec<Sent>,
+    /// Sessions after the plan (a removed session is absent).
+    pub after: Vec<Sent>,
+}
+
+impl Announcements {
+    fn union(v: &[Sent]) -> BTreeSet<IpNet> {
+        v.iter().flat_map(|s| s.prefixes.iter().copied()).collect()
+    }
+
+    /// Prefixes some provider heard before and none hears — or may hear — after.
+    pub fn withdrawn(&self) -> Vec<IpNet> {
+        let after = Self::union(&self.after);
+        let maybe: BTreeSet<IpNet> = self
+            .after
+            .iter()
+            .flat_map(|s| s.maybe.iter().copied())
+            .collect();
+        Self::union(&self.before)
+            .into_iter()
+            .filter(|p| !after.contains(p) && !maybe.contains(p))
+            .collect()
+    }
+
+    /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
+    pub fn unknown_after(&self) -> Vec<String> {
+        self.after
+            .iter()
+            .filter_map(|s| {
+                s.unknown
+                    .as_ref()
+                    .map(|u| format!("{} → {}: {u}", s.device, s.peer))
+            })
+            .collect()
+    }
+}
+
+/// Evaluates a prefix-list by name: Some(true) permit, Some(false) deny, None undefined.
+fn prefix_list(cfg: &DeviceConfig, name: &str, p: &IpNet) -> Option<bool> {
+    let mut entries: Vec<_> = cfg.prefix_lists.iter().filter(|e| e.name == name).collect();
+    if entries.is_empty() {
+        return None;
+    }
+    entries.sort_by_key(|e| (e.seq.unwrap_or(u32::MAX), e.line));
+    Some(
+        entries
+            .iter()
+            .find(|e| e.matches(p))
+            .is_some_and(|e| e.permit),
+    )
+}
+
+/// Evaluates a route-map: Ok(permit?) or Err(why it cannot be evaluated).
+fn route_map(cfg: &DeviceConfig, name: &str, p: &IpNet) -> Result<bool, String> {
+    let mut clauses: Vec<_> = cfg
+        .route_map_clauses
+        .iter()
+        .filter(|c| c.name == name)
+        .collect();
+    if clauses.is_empty() {
+        return Err(format!("route-map {name} is not defined"));
+    }
+    clauses.sort_by_key(|c| c.seq);
+    for c in clauses {
+        if let Some(o) = c.other.first() {
+            return Err(format!(
+                "route-map {name} {} uses '{o}', which olav does not evaluate",
+                c.seq
+            ));
+        }
+        let matched = if c.prefix_lists.is_empty() {
+            true
+        } else {
+            let mut any = false;
+            for pl in &c.prefix_lists {
+                match prefix_list(cfg, pl, p) {
+                    Some(true) => any = true,
+                    Some(false) => {}
+                    None => {
+                        return Err(format!(
+                            "prefix-list {pl} (route-map {name}) is not defined"
+                        ))
+                    }
+                }
+            }
+            any
+        };
+        if matched {
+            return Ok(c.permit);
+        }
+    }
+    Ok(false)
+}
+
+/// Routes a device holds that a `network` statement can announce: connected subnets of
+/// active interfaces and static routes (default VRF).
+fn rib(cfg: &DeviceConfig) -> HashSet<IpNet> {
+    cfg.interfaces
+        .iter()
+        .filter(|i| i.admin_up && i.vrf.is_none())
+        .flat_map(|i| i.addresses.iter().map(|a| a.address.trunc()))
+        .chain(
+            cfg.static_routes
+                .iter()
+                .filter(|r| r.vrf.is_none())
+                .map(|r| r.prefix),
+        )
+        .collect()
+}
+
+/// What a device originates itself (before policy): `network` statements with a route,
+/// redistributed static and connected routes, aggregates.
+fn originated(cfg: &DeviceConfig) -> BTreeSet<IpNet> {
+    let mut out = BTreeSet::new();
+    let Some(bgp) = &cfg.bgp else { return out };
+    let rib = rib(cfg);
+    for n in bgp.networks.iter().filter(|n| n.vrf.is_none()) {
+        if rib.contains(&n.prefix) {
+            out.insert(n.prefix);
+        }
+    }
+    for (proto, _) in &bgp.redistribute {
+        match proto.as_str() {
+            "static" => out.extend(
+                cfg.static_routes
+                    .iter()
+                    .filter(|r| r.vrf.is_none() && r.prefix.prefix_len() > 0)
+                    .map(|r| r.prefix),
+            ),
+            "connected" => out.extend(
+                cfg.interfaces
+                    .iter()
+                    .filter(|i| i.admin_up && i.vrf.is_none())
+                    .flat_map(|i| i.addresses.iter().map(|a| a.address.trunc())),
+            ),
+            _ => {}
+        }
+    }
+    out.extend(bgp.aggregates.iter().copied());
+    out
+}
+
+fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
+    |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    }
+}
+
+/// The announcements of every external session, before and after the plan.
+pub fn evaluate(db: &StateDb, cand: &Candidate) -> Result<Announcements, StateError> {
+    let e = sql(db);
+    // Speakers of BGP and their AS, and every address the network owns.
+    let mut asn_of: HashMap<String, Option<u32>> = HashMap::new();
+    {
+        let mut st = db
+            .conn()
+            .prepare("SELECT hostname, asn FROM device WHERE asn IS NOT NULL")
+            .map_err(&e)?;
+        let rows = st
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
+            })
+            .map_err(&e)?;
+        for row in rows {
+            let (h, a) = row.map_err(&e)?;
+            asn_of.insert(h, a);
+        }
+    }
+    let mut borders: BTreeSet<String> = BTreeSet::new();
+    {
+        let mut st = db
+            .conn()
+            .prepare(
+                "SELECT DISTINCT hostname FROM bgp_session WHERE vrf = 'default'
+                 AND peer_address IS NOT NULL
+                 AND peer_address NOT IN (SELECT address FROM ip_address)",
+            )
+            .map_err(&e)?;
+        let rows = st.query_map([], |r| r.get::<_, String>(0)).map_err(&e)?;
+        for row in rows {
+            borders.insert(row.map_err(&e)?);
+        }
+    }
+    // Devices the plan configures may gain external sessions.
+    borders.extend(cand.touched.iter().cloned());
+    let mut owned_st = db
+        .conn()
+        .prepare("SELECT EXISTS (SELECT 1 FROM ip_address WHERE address = ?1)")
+        .map_err(&e)?;
+    let mut owned =
+        |a: &str| -> Result<bool, StateError> { owned_st.query_row([a], |r| r.get(0)).map_err(&e) };
+    // iBGP-learned: network statements of the other speakers, with their routes, from
+    // the state DB (touched devices from the candidate instead).
+    let mut learned: BTreeMap<Option<u32>, BTreeSet<IpNet>> = BTreeMap::new();
+    {
+        let mut st = db
+            .conn()
+            .prepare(
+                "SELECT n.hostname, n.prefix FROM bgp_network n WHERE n.vrf = 'default' AND (
+                   EXISTS (SELECT 1 FROM static_route s WHERE s.hostname = n.hostname AND s.vrf = 'default' AND s.prefix = n.prefix)
+                   OR EXISTS (SELECT 1 FROM ip_address a JOIN interface i ON i.hostname = a.hostname AND i.ifname = a.ifname
+                              WHERE a.hostname = n.hostname AND a.prefix = n.prefix AND i.admin_state = 'up' AND i.vrf = 'default'))",
+            )
+            .map_err(&e)?;
+        let rows = st
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(&e)?;
+        for row in rows {
+            let (h, p) = row.map_err(&e)?;
+            if cand.touched.contains(&h) || borders.contains(&h) {
+                continue;
+            }
+            if let Ok(p) = p.parse::<IpNet>() {
+                learned
+                    .entry(asn_of.get(&h).copied().flatten())
+                    .or_default()
+                    .insert(p.trunc());
+            }
+        }
+    }
+    let mut parsed: HashMap<String, (DeviceConfig, DeviceConfig)> = HashMap::new();
+    for b in &borders {
+        if let Some(d) = cand.devices.get(b) {
+            parsed.insert(b.clone(), (d.base.clone(), d.cand.clone()));
+            continue;
+        }
+        let row: Option<(String, String)> = {
+            use rusqlite::OptionalExtension;
+            db.conn()
+                .query_row(
+                    "SELECT d.os, c.config_text FROM device d JOIN device_config c ON c.hostname = d.hostname WHERE d.hostname = ?1",
+                    [b],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(&e)?
+        };
+        if let Some((os, text)) = row {
+            let c = parser_for(Vendor::from_os(&os)).parse(&text);
+            parsed.insert(b.clone(), (c.clone(), c));
+        }
+    }
+    let mut out = Announcements::default();
+    for after in [false, true] {
+        // What each AS originates, from every speaker in this state.
+        let mut by_as: BTreeMap<Option<u32>, BTreeSet<IpNet>> = learned.clone();
+        for (h, (b, a)) in &parsed {
+            let cfg = if after { a } else { b };
+            let asn = cfg
+                .bgp
+                .as_ref()
+                .and_then(|x| x.local_as)
+                .or(asn_of.get(h).copied().flatten());
+            by_as.entry(asn).or_default().extend(originated(cfg));
+        }
+        for d in &cand.touched {
+            if parsed.contains_key(d) {
+                continue;
+            }
+            if let Some(x) = cand.devices.get(d) {
+                let cfg = if after { &x.cand } else { &x.base };
+                let asn = cfg.bgp.as_ref().and_then(|b| b.local_as);
+                by_as.entry(asn).or_default().extend(originated(cfg));
+            }
+        }
+        let mut sent = Vec::new();
+        for (h, (b, a)) in &parsed {
+            let cfg = if after { a } else { b };
+            let Some(bgp) = &cfg.bgp else { continue };
+            let candidates = by_as.get(&bgp.local_as).cloned().unwrap_or_default();
+            for n in bgp
+                .neighbors
+                .iter()
+                .filter(|n| !n.shutdown && n.vrf.is_none())
+            {
+                let BgpPeer::Address(peer) = n.peer else {
+                    continue;
+                };
+                if n.peer_asn.is_none() || n.peer_asn == bgp.local_as || owned(&peer.to_string())? {
+                    continue;
+                }
+                let mut s = Sent {
+                    device: h.clone(),
+                    peer: peer.to_string(),
+                    peer_asn: n.peer_asn,
+                    prefixes: BTreeSet::new(),
+                    maybe: BTreeSet::new(),
+                    unknown: None,
+                };
+                for p in &candidates {
+                    let by_list = match &n.prefix_list_out {
+                        None => Some(true),
+                        Some(pl) => prefix_list(cfg, pl, p),
+                    };
+                    let by_map = match &n.route_map_out {
+                        None => Ok(true),
+                        Some(rm) => route_map(cfg, rm, p),
+                    };
+                    match (by_list, by_map) {
+                        (Some(true), Ok(true)) => {
+                            s.prefixes.insert(*p);
+                        }
+                        (None, _) => {
+                            s.maybe.insert(*p);
+                            s.unknown = Some(format!(
+                                "prefix-list {} is not defined",
+                                n.prefix_list_out.as_deref().unwrap_or("")
+                            ))
+                        }
+                        (_, Err(why)) => {
+                            s.maybe.insert(*p);
+                            s.unknown = Some(why);
+                        }
+                        _ => {}
+                    }
+                }
+                sent.push(s);
+            }
+        }
+        sent.sort_by(|a, b| (&a.device, &a.peer).cmp(&(&b.device, &b.peer)));
+        if after {
+            out.after = sent;
+        } else {
+            out.before = sent;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::parse::parser_for;
+
+    const CFG: &str = "hostname b\n!\nip prefix-list OURS seq 10 permit 10.10.0.0/16\nip prefix-list OURS seq 20 permit 10.20.0.0/16 le 24\nip prefix-list NONE seq 5 deny 0.0.0.0/0 le 32\n!\nroute-map OUT deny 5\n match ip address prefix-list NONE\nroute-map OUT permit 10\n match ip address prefix-list OURS\nroute-map OUT deny 100\nroute-map TAGGED permit 10\n match community C1\n!\nend\n";
+
+    fn cfg() -> DeviceConfig {
+        parser_for(Vendor::CiscoIos).parse(CFG)
+    }
+
+    #[test]
+    fn prefix_lists_match_exactly_or_within_lengths() {
+        let c = cfg();
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        assert_eq!(prefix_list(&c, "OURS", &p("10.10.0.0/16")), Some(true));
+        assert_eq!(prefix_list(&c, "OURS", &p("10.10.1.0/24")), Some(false));
+        assert_eq!(prefix_list(&c, "OURS", &p("10.20.5.0/24")), Some(true));
+        assert_eq!(prefix_list(&c, "OURS", &p("10.20.5.0/25")), Some(false));
+        assert_eq!(prefix_list(&c, "MISSING", &p("10.20.5.0/25")), None);
+    }
+
+    #[test]
+    fn route_maps_take_the_first_matching_clause() {
+        let c = cfg();
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        // The deny clause's prefix-list denies everything, so it never matches.
+        assert_eq!(route_map(&c, "OUT", &p("10.10.0.0/16")), Ok(true));
+        assert_eq!(route_map(&c, "OUT", &p("192.0.2.0/24")), Ok(false));
+        assert!(route_map(&c, "TAGGED", &p("10.10.0.0/16")).is_err());
+        assert!(route_map(&c, "NOPE", &p("10.10.0.0/16")).is_err());
+    }
+}

@@ -3,18 +3,10 @@
 mod common;
 use common::copy_dir;
 
-use assert_cmd::Command;
+use common::olav;
 use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .current_dir(dir)
-        .timeout(Duration::from_secs(30));
-    c
-}
 
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)

@@ -908,3 +908,29 @@ fn against_a_real_batfish() {
         "{text}"
     );
 }
+
+/// A server that echoes request headers in its error bodies never gets the API key
+/// printed, written to a report or stored in the run records.
+#[test]
+fn the_api_key_never_leaks_from_an_echoing_server() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let bf = StandIn::start(Fault::EchoHeaders("/questions/"));
+    let out = verify(tmp.path(), &plan, bf.port, "60");
+    let text = all_output(&out);
+    assert!(text.contains("[redacted API key]"), "{text}");
+    assert!(!text.contains(KEY), "{text}");
+    for dir in ["exports/reports", ".olav"] {
+        for e in std::fs::read_dir(tmp.path().join(dir))
+            .expect("dir")
+            .flatten()
+        {
+            let bytes = std::fs::read(e.path()).unwrap_or_default();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(KEY),
+                "{} holds the key",
+                e.path().display()
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@
 mod common;
 use common::copy_dir;
 
-use assert_cmd::Command;
+use common::olav;
 use olav::agents::analyzer::draft::{self, Ctx};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, Resolution};
@@ -15,15 +15,6 @@ use olav::precheck::candidate::Candidate;
 use olav::state::StateDb;
 use olav::topology::Network;
 use std::path::Path;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 /// Drafts a plan with the real pipeline; returns its path relative to `dir`.
 fn draft_plan(dir: &Path, request: &str) -> String {

@@ -1,17 +1,9 @@
 //! The JSON every command prints for scripts: its top-level keys are stable (a snapshot
 //! guards them) and every finding carries a stable code.
 
-use assert_cmd::Command;
+mod common;
+use common::olav;
 use std::path::Path;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
     let out = olav(dir).args(args).output().expect("runs");

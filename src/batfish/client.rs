@@ -28,6 +28,14 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
+/// `text` with every occurrence of `key` replaced; keys too short to be secret are left.
+pub fn redact(text: &str, key: &str) -> String {
+    if key.len() < 8 {
+        return text.to_owned();
+    }
+    text.replace(key, "[redacted API key]")
+}
+
 /// The default API key Batfish accepts.
 pub const DEFAULT_APIKEY: &str = "00000000000000000000000000000000";
 
@@ -695,7 +703,12 @@ impl Client {
         if buf.len() as u64 > self.max_body {
             return Err(too_large());
         }
-        Ok(String::from_utf8_lossy(&buf).into_owned())
+        // Every text from the server passes here: the key it may echo (in an error body, a
+        // work log, an answer) is gone before anything prints, stores or writes it.
+        Ok(redact(
+            &String::from_utf8_lossy(&buf),
+            &self.endpoint.apikey,
+        ))
     }
 
     fn expect_ok(&self, what: &str, (status, body): (u16, String)) -> Result<String, BatfishError> {

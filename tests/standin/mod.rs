@@ -28,6 +28,9 @@ pub enum Fault {
     Slow(&'static str),
     /// Answer this status on requests whose path contains the text.
     Status(&'static str, u16),
+    /// Answer 500 with the request's headers echoed in the body (the API key among them),
+    /// as some proxies and debug servers do.
+    EchoHeaders(&'static str),
     /// Answer this status the first `n` times a path containing the text is requested.
     StatusTimes(&'static str, u16, u32),
     /// Close the connection without answering, the first time a path containing the text is requested.
@@ -627,6 +630,14 @@ fn handle(
         Fault::Slow(stage) if path.contains(stage) => std::thread::sleep(Duration::from_secs(4)),
         Fault::Status(stage, code) if path.contains(stage) => {
             return respond(req, code, format!("stand-in says {code}"));
+        }
+        Fault::EchoHeaders(stage) if path.contains(stage) => {
+            let echoed: Vec<String> = headers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            return respond(
+                req,
+                500,
+                format!("internal error; request was {}", echoed.join("; ")),
+            );
         }
         Fault::StatusTimes(stage, code, n) if path.contains(stage) => {
             let hits = st.hits.entry(stage).or_insert(0);

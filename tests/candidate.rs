@@ -632,3 +632,25 @@ fn what_the_internet_sees_before_and_after() {
         "unknown is not withdrawn: {f:#?}"
     );
 }
+
+/// BGP unnumbered sessions ride their interface: shutting it ends them, named by the
+/// interface, with no unknown peer in the blast radius.
+#[test]
+fn an_unnumbered_session_ends_with_its_interface() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fidelity/unnumbered"))
+        .assert()
+        .success();
+    let plan = draft_plan(tmp.path(), "shutdown leaf1 Ethernet1");
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(&f, "info", "leaf1 → Ethernet1", "session ended by the plan"),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter().any(|x| x.2.contains("not in the state DB")),
+        "{f:#?}"
+    );
+}

@@ -1166,7 +1166,12 @@ pub fn precheck(
     {
         spec.links.push((l.a.clone(), l.b.clone()));
     }
-    for s in &cand.lost_sessions {
+    // Unnumbered sessions (named by their interface) go with their shut interface.
+    for s in cand
+        .lost_sessions
+        .iter()
+        .filter(|s| s.peer.parse::<std::net::IpAddr>().is_ok())
+    {
         spec.peers.push((Some(s.device.clone()), s.peer.clone()));
     }
     let b = g.blast(&spec);

@@ -504,7 +504,23 @@ fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
         };
         // Nothing is removed: the round trip is a no-op change claiming 0.
         round.header.intent = "modify_interface".into();
-        round.header.targets.clear();
+        // The rollback is already in the implementation: nothing is left to undo.
+        round.rollback = round
+            .implementation
+            .iter()
+            .map(|b| ConfigBlock {
+                device: b.device.clone(),
+                os: b.os.clone(),
+                text: "!".into(),
+            })
+            .collect();
+        round.header.targets = round
+            .implementation
+            .iter()
+            .map(|b| olav::plan::Target::Device {
+                device: b.device.clone(),
+            })
+            .collect();
         round.claimed_blast_radius = Some(0);
         round.blast_radius = "**Blast-radius number: 0**".into();
         let c = Candidate::build(db, &round).expect("candidate");
@@ -651,6 +667,78 @@ fn an_unnumbered_session_ends_with_its_interface() {
     );
     assert!(
         !f.iter().any(|x| x.2.contains("not in the state DB")),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn an_uplink_shut_or_a_border_removed_withdraws_what_it_announced() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "shutdown alpha-border-1 GigabitEthernet0/0/0");
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "prefix 10.10.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "decommission alpha-border-1");
+    let (_, f, r) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "warning",
+            "prefix 10.20.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        !r["passed"]
+            .as_array()
+            .expect("passed")
+            .iter()
+            .any(|p| p.as_str().is_some_and(|p| p.contains("announced"))),
+        "{r:#}"
+    );
+}
+
+#[test]
+fn a_hand_edit_that_widens_announcements_or_breaks_the_rollback_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of alpha-border-1 GigabitEthernet0/0/3 to \"reserved\"",
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        " description reserved",
+        " description reserved\n!\nrouter bgp 65001\n address-family ipv4\n  no neighbor 203.0.113.2 route-map AARNET-OUT out",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-border-1 → 203.0.113.2",
+            "did not before"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-border-1",
+            "does not give back the stored configuration: BGP differ"
+        ),
         "{f:#?}"
     );
 }

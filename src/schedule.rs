@@ -35,6 +35,8 @@ pub struct CycleRow {
 pub struct Cycle {
     /// Cycle id in the DB.
     pub id: i64,
+    /// PASS when every open plan passed (or warned), else FAIL — for scripts.
+    pub verdict: &'static str,
     /// One row per open plan.
     pub rows: Vec<CycleRow>,
 }
@@ -137,7 +139,14 @@ pub fn precheck_all(
             }
         }
     }
-    let cycle = Cycle { id, rows };
+    let failing = rows
+        .iter()
+        .any(|r| r.verdict != "PASS" && r.verdict != "WARN");
+    let cycle = Cycle {
+        id,
+        verdict: if failing { "FAIL" } else { "PASS" },
+        rows,
+    };
     db.conn()
         .execute(
             "UPDATE schedule_cycle SET finished = ?2, status = ?3, plans = ?4, failed = ?5 WHERE id = ?1",

@@ -742,3 +742,65 @@ fn a_hand_edit_that_widens_announcements_or_breaks_the_rollback_fails() {
         "{f:#?}"
     );
 }
+
+/// A what-if is answered with a plan but is not a change: it claims nothing and blocks
+/// no honest plan; a file whose plan id was edited supersedes its old registration.
+#[test]
+fn what_ifs_and_re_identified_files_leave_no_phantom_open_plans() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    draft_plan(tmp.path(), "what if alpha-core-2 fails");
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of alpha-core-2 Ethernet10 to \"to beta\"",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "PASS", "{f:#?}");
+    let out = olav(tmp.path())
+        .args(["--format", "json", "plans", "list"])
+        .output()
+        .expect("runs");
+    let open: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(open.as_array().map(Vec::len), Some(1), "{open:#}");
+    // The same file, its id edited: one open plan, not two.
+    edit(tmp.path(), &plan, "plan_id: ", "plan_id: edited-");
+    precheck(tmp.path(), &plan);
+    let out = olav(tmp.path())
+        .args(["--format", "json", "plans", "list"])
+        .output()
+        .expect("runs");
+    let open: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ids: Vec<&str> = open
+        .as_array()
+        .expect("plans")
+        .iter()
+        .filter_map(|p| p["plan_id"].as_str())
+        .collect();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert!(ids[0].starts_with("edited-"), "{ids:?}");
+}
+
+/// What olav understood but cannot plan as asked is a refusal, with its reason.
+#[test]
+fn nothing_to_change_is_a_refusal_not_a_question() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "--agent",
+            "netops",
+            "shutdown alpha-core-1 Ethernet11",
+        ])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(v["clarification"]["kind"], "refusal", "{v:#}");
+    assert!(
+        v["clarification"]["refused"]
+            .as_str()
+            .is_some_and(|r| r.contains("already shut down")),
+        "{v:#}"
+    );
+}

@@ -1112,7 +1112,8 @@ pub fn precheck(
     ck.check("precheck.plan_conflict", "no conflict with other open plans", |ck| {
         let others = ck.db.claims_of_other_open_plans(&plan.header.plan_id)?;
         if others.is_empty() {
-            return Ok(Applies::NotApplicable);
+            // No other open plan claims anything: nothing to conflict with.
+            return Ok(Applies::Ran);
         }
         let mine = crate::plan::claims::claims(&plan);
         let has = |kind: &str, dev: &str, el: &str| {
@@ -1191,7 +1192,7 @@ pub fn precheck(
         // of the links it touches, the far ends of the sessions it changes.
         let mut deps: std::collections::BTreeSet<String> =
             crate::state::plans::plan_devices(&plan).into_iter().collect();
-        deps.extend(cand.devices.keys().cloned());
+        deps.extend(cand.touched_link_ends());
         deps.extend(cand.lost_sessions.iter().map(|s| s.device.clone()));
         match ck.db.changed_since(v)? {
             None => ck.add(
@@ -1426,6 +1427,17 @@ pub fn precheck(
                     h.remaining, h.endpoints
                 ),
                 "the remaining endpoints carry it; check their capacity",
+            );
+        } else if crit != "critical" && crit != "high" {
+            ck.add_as(
+                "precheck.service_down",
+                Severity::Info,
+                format!("service {name}"),
+                format!(
+                    "{crit} service down: none of its {} endpoint(s) remains",
+                    h.endpoints
+                ),
+                "move or announce it if it matters",
             );
         } else if crit == "critical" || crit == "high" {
             ck.add_as(

@@ -972,12 +972,19 @@ pub fn precheck(
             return Ok(Applies::NotApplicable);
         }
         let removal = plan.header.intent.starts_with("decommission")
-            || plan.header.intent == "remove_session"
-            || !cand.shut.is_empty();
+            || plan.header.intent == "remove_session";
         for s in &cand.lost_sessions {
             let el = format!("{} → {}", s.device, s.peer);
             if s.cause == candidate::Cause::NeighborRemoved || removal {
                 ck.add(Severity::Info, el, "session ended by the plan", "counted in the blast radius");
+            } else if !cand.shut.is_empty() {
+                // Declared by the shutdown, but worth a look: routing over it goes.
+                ck.add(
+                    Severity::Warning,
+                    el,
+                    "the session ends with the interface the plan shuts",
+                    "move what the session carries first, or confirm it is redundant",
+                );
             } else {
                 ck.add(
                     Severity::Error,
@@ -998,7 +1005,7 @@ pub fn precheck(
                 .iter()
                 .map(|b| (b.device.clone(), b.os.clone(), b.text.as_str()))
                 .collect();
-            match routes::check(&cand, &texts) {
+            match routes::check(ck.db, &cand, &texts) {
                 None => Ok(Applies::NotApplicable),
                 Some(found) => {
                     ck.findings.extend(found);

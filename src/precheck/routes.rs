@@ -33,7 +33,11 @@ fn finding(severity: Severity, element: String, message: String, suggestion: &st
 }
 
 /// The findings, or None when the plan touches no static route.
-pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<Finding>> {
+pub fn check(
+    db: &crate::state::StateDb,
+    cand: &Candidate,
+    blocks: &[(String, String, &str)],
+) -> Option<Vec<Finding>> {
     let mut out = Vec::new();
     let mut applies = false;
     for (dev, os, text) in blocks {
@@ -73,19 +77,22 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
                         "check the prefix and next hop against `olav state show routes`",
                     ));
                 } else if r.prefix.prefix_len() == 0
-                    && d.cand.bgp.is_none()
-                    && d.cand.ospf_networks.is_empty()
                     && !d
                         .cand
                         .static_routes
                         .iter()
                         .any(|o| o.prefix.prefix_len() == 0 && o.vrf == r.vrf)
                 {
+                    let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
                     out.push(finding(
                         Severity::Warning,
                         el,
-                        "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into(),
-                        "add the replacement route in the same plan, or confirm out-of-band access",
+                        if dynamic {
+                            "this is the device's last static default route: unless a routing protocol supplies a default (olav cannot see the RIB), the device loses every destination outside what it learns".into()
+                        } else {
+                            "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into()
+                        },
+                        "add the replacement route in the same plan, or confirm where the default comes from",
                     ));
                 }
                 continue;
@@ -124,6 +131,35 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
                     "a static route to a connected prefix does nothing; drop it",
                 ));
             }
+            // A subnet connected elsewhere in the network: the static route (distance 1 unless
+            // set) overrides what the IGP gives to it.
+            if r.prefix.prefix_len() > 0 {
+                if let Some((h, i, net)) = connected_elsewhere(db, dev, &r.prefix) {
+                    out.push(finding(
+                        Severity::Warning,
+                        el.clone(),
+                        format!("{} is inside {net}, connected on {h} {i}: this static route overrides the route the network's routing gives to it", r.prefix),
+                        "make sure the next hop leads to that subnet, or use a higher administrative distance",
+                    ));
+                }
+            }
+            let own: Vec<std::net::IpAddr> = d
+                .cand
+                .interfaces
+                .iter()
+                .flat_map(|i| i.addresses.iter().map(|a| a.address.addr()))
+                .collect();
+            if let Some(nh) = r.next_hop.filter(|nh| own.contains(nh)) {
+                out.push(finding(
+                    Severity::Error,
+                    el.clone(),
+                    format!(
+                        "next hop {nh} is an address of {dev} itself: the device refuses the route"
+                    ),
+                    "use the neighbour's address as the next hop",
+                ));
+                continue;
+            }
             if let Some(nh) = r.next_hop {
                 let is_connected = connected.iter().any(|c| c.contains(&nh));
                 let via_other = d.cand.static_routes.iter().any(|o| {
@@ -156,4 +192,30 @@ pub fn check(cand: &Candidate, blocks: &[(String, String, &str)]) -> Option<Vec<
         }
     }
     applies.then_some(out)
+}
+
+/// A subnet configured on another device that holds `p`: (device, interface, subnet).
+fn connected_elsewhere(
+    db: &crate::state::StateDb,
+    dev: &str,
+    p: &ipnet::IpNet,
+) -> Option<(String, String, ipnet::IpNet)> {
+    let mut st = db
+        .conn()
+        .prepare_cached("SELECT hostname, ifname FROM ip_address WHERE prefix = ?1 AND hostname != ?2 AND kind != 'virtual' LIMIT 1")
+        .ok()?;
+    for len in (8..=p.prefix_len()).rev() {
+        let Ok(net) = ipnet::IpNet::new(p.network(), len).map(|n| n.trunc()) else {
+            continue;
+        };
+        let hit: Option<(String, String)> = st
+            .query_row(rusqlite::params![net.to_string(), dev], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .ok();
+        if let Some((h, i)) = hit {
+            return Some((h, i, net));
+        }
+    }
+    None
 }

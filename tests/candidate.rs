@@ -662,7 +662,12 @@ fn an_unnumbered_session_ends_with_its_interface() {
     let plan = draft_plan(tmp.path(), "shutdown leaf1 Ethernet1");
     let (_, f, _) = precheck(tmp.path(), &plan);
     assert!(
-        has(&f, "info", "leaf1 → Ethernet1", "session ended by the plan"),
+        has(
+            &f,
+            "warning",
+            "leaf1 → Ethernet1",
+            "ends with the interface the plan shuts"
+        ),
         "{f:#?}"
     );
     assert!(

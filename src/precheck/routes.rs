@@ -138,7 +138,11 @@ pub fn check(
                     out.push(finding(
                         Severity::Warning,
                         el.clone(),
-                        format!("{} is inside {net}, connected on {h} {i}: this static route overrides the route the network's routing gives to it", r.prefix),
+                        format!(
+                            "{} is {}, connected on {h} {i}: this static route overrides the route the network's routing gives to it",
+                            r.prefix,
+                            if net == r.prefix { "the subnet".to_owned() } else { format!("inside {net}") }
+                        ),
                         "make sure the next hop leads to that subnet, or use a higher administrative distance",
                     ));
                 }

@@ -21,6 +21,7 @@ pub mod model;
 pub mod output;
 pub mod plan;
 pub mod precheck;
+pub mod report;
 pub mod schedule;
 pub mod state;
 pub mod synth;

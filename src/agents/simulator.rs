@@ -1,7 +1,8 @@
 //! The simulator: plan path → candidate snapshot → Batfish questions and a verdict; when
 //! Batfish is not running, deployment guidance plus the built-in static checks on the
 //! candidate network, labelled as such. Capabilities: read plans, read configs, write
-//! reports, call Batfish.
+//! reports, call Batfish. The result also goes into the plan's HTML page when the
+//! pre-check wrote one.
 
 use super::capability::{BatfishCaller, ConfigReader, PlanReader, ReportWriter};
 use super::{StepError, StepRunner};
@@ -136,6 +137,16 @@ impl Simulator {
         let report = self
             .reports
             .write(&format!("{stem}.verify.md"), &report_md)?;
+        // The plan's HTML page, written by the pre-check before this step, gets the result.
+        let page_name = crate::report::file_name(&stem);
+        if let (Some((page, _)), Some(v)) = (
+            self.reports.read(&page_name)?,
+            crate::report::html::Verified::from_markdown(&report_md),
+        ) {
+            if let Some(updated) = crate::report::html::with_verification(&page, &v, path) {
+                self.reports.write(&page_name, &updated)?;
+            }
+        }
         Ok(Verification {
             verdict,
             batfish,

@@ -99,6 +99,14 @@ enum Command {
         #[arg(long, default_value = "7d")]
         max_age: String,
     },
+    /// Write a plan's HTML report again from the current state (exports/reports/<plan>.html).
+    Report {
+        /// The plan file (inside the exports folder).
+        plan: PathBuf,
+        /// State collected longer ago than this is a warning (7d, 12h, 30m).
+        #[arg(long, default_value = "7d")]
+        max_age: String,
+    },
     /// What removing devices, interfaces, links or peers would take down (their union).
     BlastRadius {
         /// A device (repeatable).
@@ -113,6 +121,9 @@ enum Command {
         /// A BGP peer by name, AS (AS7575) or address, or one session as DEVICE:ADDRESS (repeatable).
         #[arg(long)]
         peer: Vec<String>,
+        /// Also write an HTML page with a picture of what it touches to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Static checks (not Batfish): duplicate IPs, overlapping subnets, BGP session compatibility, undefined references.
     Check {
@@ -305,12 +316,14 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::Verify { plan } => check::verify(cli, plan),
         Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),
+        Command::Report { plan, max_age } => check::report(cli, plan, max_age),
         Command::BlastRadius {
             device,
             interface,
             link,
             peer,
-        } => check::blast_radius(cli, device, interface, link, peer),
+            html,
+        } => check::blast_radius(cli, device, interface, link, peer, html.as_deref()),
         Command::Workflows(w) => workflows::run(cli, w),
         Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
         Command::State(StateCmd::Show { kind, device }) => {

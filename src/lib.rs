@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod batfish;
+pub mod calendar;
 pub mod checks;
 pub mod cli;
 pub mod demo;

@@ -329,7 +329,8 @@ fn blast_radius_html_writes_where_the_user_says() {
     let page = read(&tmp.path().join("tickets/what-if.html"));
     self_contained(&page);
     assert!(page.contains("What-if: blast radius 3 device(s)"));
-    assert!(page.contains("<code>--device alpha-br-3560</code>"));
+    assert!(page.contains("<h1>What if we remove alpha-br-3560?</h1>"));
+    assert!(page.contains("<code>olav blast-radius --device alpha-br-3560</code>"));
     let pic = svg(&page);
     assert_eq!(with_class(pic, "removed"), vec!["alpha-br-3560"]);
     assert_eq!(

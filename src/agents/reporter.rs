@@ -57,7 +57,6 @@ impl Reporter {
         let saved = self
             .reports
             .write(&format!("{stem}.precheck.md"), &report.to_markdown())?;
-        self.write_html(path, &stem, &text, &report)?;
         let recorded = match crate::plan::Plan::from_markdown(&text) {
             Ok(plan) => {
                 let counts = report.counts();
@@ -77,6 +76,8 @@ impl Reporter {
             }
             Err(_) => None,
         };
+        // After the record: a page that cannot be written never loses the pre-check.
+        self.write_html(path, &stem, &text, &report)?;
         Ok((report, saved, recorded))
     }
 

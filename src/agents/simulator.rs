@@ -137,15 +137,9 @@ impl Simulator {
         let report = self
             .reports
             .write(&format!("{stem}.verify.md"), &report_md)?;
-        // The plan's HTML page, written by the pre-check before this step, gets the result.
-        let page_name = crate::report::file_name(&stem);
-        if let (Some((page, _)), Some(v)) = (
-            self.reports.read(&page_name)?,
-            crate::report::html::Verified::from_markdown(&report_md),
-        ) {
-            if let Some(updated) = crate::report::html::with_verification(&page, &v, path) {
-                self.reports.write(&page_name, &updated)?;
-            }
+        // The page is secondary: failing to update it never fails the verification.
+        if let Err(e) = self.update_page(&stem, &report_md, path) {
+            tracing::warn!("the HTML report of {path} keeps its old verification: {e}");
         }
         Ok(Verification {
             verdict,
@@ -155,6 +149,28 @@ impl Simulator {
             text: body,
             report,
         })
+    }
+}
+
+impl Simulator {
+    /// Writes the verification into the plan's HTML page, which the pre-check wrote
+    /// before this step (nothing to do when there is none).
+    fn update_page(
+        &self,
+        stem: &str,
+        report_md: &str,
+        path: &str,
+    ) -> Result<(), crate::engine::breaker::ToolError> {
+        let name = crate::report::file_name(stem);
+        if let (Some((page, _)), Some(v)) = (
+            self.reports.read(&name)?,
+            crate::report::html::Verified::from_markdown(report_md),
+        ) {
+            if let Some(updated) = crate::report::html::with_verification(&page, &v, path) {
+                self.reports.write(&name, &updated)?;
+            }
+        }
+        Ok(())
     }
 }
 

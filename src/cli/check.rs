@@ -160,18 +160,9 @@ pub fn blast_radius(
         bail!("not in the state DB: {}", b.unknown.join(", "));
     }
     if let Some(file) = html {
-        let asked: Vec<String> = [
-            ("--device", devices),
-            ("--interface", interfaces),
-            ("--link", links),
-            ("--peer", peers),
-        ]
-        .iter()
-        .flat_map(|(flag, v)| v.iter().map(move |x| format!("{flag} {x}")))
-        .collect();
         let picture = Picture::load(&db, &Impact::of_spec(&spec), &b)?;
         let page = crate::report::html::what_if_page(
-            &asked.join(" "),
+            &spec,
             &b,
             &picture,
             db.state_version()?,

@@ -6,7 +6,7 @@
 use super::svg;
 use super::Picture;
 use crate::plan::{ConfigBlock, Plan};
-use crate::precheck::blast::Blast;
+use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::{Report, Severity};
 use std::fmt::Write as _;
 
@@ -507,14 +507,41 @@ fn replace_marked(page: &str, name: &str, inner: &str) -> Option<String> {
 
 /// A what-if question's page (`olav blast-radius … --html FILE`).
 pub fn what_if_page(
-    asked: &str,
+    spec: &Spec,
     b: &Blast,
     p: &Picture,
     state_version: i64,
     generated: &str,
 ) -> String {
+    let mut names: Vec<String> = spec.devices.clone();
+    let mut flags: Vec<String> = spec
+        .devices
+        .iter()
+        .map(|d| format!("--device {d}"))
+        .collect();
+    for (d, i) in &spec.interfaces {
+        names.push(format!("{d} {i}"));
+        flags.push(format!("--interface {d}:{i}"));
+    }
+    for ((da, ia), (db, ib)) in &spec.links {
+        names.push(format!("the link {da}:{ia} – {db}:{ib}"));
+        flags.push(format!("--link {da}:{ia}-{db}:{ib}"));
+    }
+    for (d, peer) in &spec.peers {
+        match d {
+            Some(d) => {
+                names.push(format!("the session {d} → {peer}"));
+                flags.push(format!("--peer {d}:{peer}"));
+            }
+            None => {
+                names.push(format!("the peer {peer}"));
+                flags.push(format!("--peer {peer}"));
+            }
+        }
+    }
+    let (names, flags) = (names.join(", "), flags.join(" "));
     let mut s = String::new();
-    head(&mut s, &format!("olav what-if — {asked}"));
+    head(&mut s, &format!("olav what-if — {names}"));
     let level = if b.number() > 0 || b.services.iter().any(|x| x.down()) {
         "WARN"
     } else {
@@ -531,9 +558,9 @@ pub fn what_if_page(
     );
     let _ = write!(
         s,
-        "<h1>What if we remove {}?</h1>\n<p class=\"meta\">Asked: <code>{}</code> · state v{state_version} · page written {} · a question, not a plan: nothing was drafted or pre-checked.</p>\n",
-        esc(asked),
-        esc(asked),
+        "<h1>What if we remove {}?</h1>\n<p class=\"meta\">Asked: <code>olav blast-radius {}</code> · state v{state_version} · page written {} · a question, not a plan: nothing was drafted or pre-checked.</p>\n",
+        esc(&names),
+        esc(&flags),
         esc(generated)
     );
     s.push_str("<h2>What it touches</h2>\n");

@@ -362,7 +362,9 @@ impl Picture {
                 mark(d, Mark::Context);
             }
         }
-        let focus: Vec<String> = marks.keys().cloned().collect();
+        let mut focus: Vec<(Mark, String)> = marks.iter().map(|(d, m)| (*m, d.clone())).collect();
+        focus.sort();
+        let focus: Vec<String> = focus.into_iter().map(|(_, d)| d).collect();
         let mut adjacent: HashMap<&str, BTreeSet<&str>> = HashMap::new();
         for ((a, _), (b, _)) in &links {
             adjacent.entry(a).or_default().insert(b);
@@ -544,8 +546,9 @@ fn service_devices(
     Ok(out)
 }
 
-/// The focus devices and everything within two hops, or fewer hops when that is too
-/// many to draw: (devices, hops drawn, devices within two hops left out).
+/// The focus devices (most affected first) and everything within two hops, or fewer
+/// hops when that is too many to draw: (devices by name, hops drawn, devices within two
+/// hops left out).
 fn neighbourhood(
     focus: &[String],
     adjacent: &HashMap<&str, BTreeSet<&str>>,
@@ -566,17 +569,20 @@ fn neighbourhood(
         seen
     };
     let two = within(2);
-    for hops in [2, 1, 0] {
+    for hops in [2, 1] {
         let set = if hops == 2 { two.clone() } else { within(hops) };
-        if set.len() <= MAX_DEVICES || hops == 0 {
-            let mut drawn: Vec<String> = set.into_iter().collect();
-            // Too many affected devices even alone: the first ones by name; the tables list all.
-            drawn.truncate(MAX_DEVICES.max(1));
-            let left_out = two.len() - drawn.len();
-            return (drawn, hops, left_out);
+        if set.len() <= MAX_DEVICES {
+            let left_out = two.len() - set.len();
+            return (set.into_iter().collect(), hops, left_out);
         }
     }
-    (Vec::new(), 0, two.len())
+    // Too many even one hop out: the focus alone, the most affected first when even
+    // that is too many (the tables list everything).
+    let mut drawn: Vec<String> = focus.iter().take(MAX_DEVICES).cloned().collect();
+    drawn.sort();
+    drawn.dedup();
+    let left_out = two.len() - drawn.len();
+    (drawn, 0, left_out)
 }
 
 #[cfg(test)]
@@ -603,6 +609,25 @@ mod tests {
         let (drawn, hops, left) = neighbourhood(&[names[5].clone()], &adj);
         assert_eq!(drawn, names[3..=7].to_vec());
         assert_eq!((hops, left), (2, 0));
+    }
+
+    #[test]
+    fn too_many_affected_devices_keeps_the_most_affected() {
+        // 60 focus devices in a ring: even alone they are too many to draw.
+        let names: Vec<String> = (0..60).map(|i| format!("f{i:02}")).collect();
+        let mut adj: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for i in 0..60 {
+            let (a, b) = (names[i].as_str(), names[(i + 1) % 60].as_str());
+            adj.entry(a).or_default().insert(b);
+            adj.entry(b).or_default().insert(a);
+        }
+        // Most affected first: the last names come first in the focus.
+        let focus: Vec<String> = names.iter().rev().cloned().collect();
+        let (drawn, hops, left) = neighbourhood(&focus, &adj);
+        assert_eq!(hops, 0);
+        assert_eq!(drawn.len(), MAX_DEVICES);
+        assert_eq!(drawn.first().map(String::as_str), Some("f12"));
+        assert_eq!(left, 60 - MAX_DEVICES);
     }
 
     #[test]

@@ -704,7 +704,7 @@ fn legend(s: &mut String, y0: f64, width: f64) {
             );
         }
         let text = match m {
-            Mark::Changed => "changed by the plan",
+            Mark::Changed => "changed or named",
             Mark::Removed => "removed",
             Mark::Isolated => "isolated (cut off)",
             Mark::Degraded => "degraded (new SPOF)",

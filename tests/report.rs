@@ -349,14 +349,32 @@ fn blast_radius_html_writes_where_the_user_says() {
     );
 }
 
+/// Replaces `from` by `to` in every file below `dir`.
+fn replace_everywhere(dir: &Path, from: &str, to: &str) {
+    for e in std::fs::read_dir(dir).expect("read_dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            replace_everywhere(&p, from, to);
+        } else {
+            let t = read(&p);
+            if t.contains(from) {
+                std::fs::write(&p, t.replace(from, to)).expect("write");
+            }
+        }
+    }
+}
+
 #[test]
 fn text_from_data_comes_out_inert() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let snap = tmp.path().join("snap");
     copy_dir(&demo_dir(), &snap);
+    // A hostname (config, roles, LLDP, services) and a service name carrying markup.
+    let host = "alpha-br-2960-1<script>alert(1)";
+    replace_everywhere(&snap, "alpha-br-2960-1", host);
     let state = snap.join("state.yaml");
     let t = read(&state);
-    let evil = "alpha-branch-data<script>alert(1)</script>";
+    let evil = "alpha-branch-data<script>alert(2)</script>";
     assert!(t.contains("  - name: alpha-branch-data\n"));
     std::fs::write(
         &state,
@@ -374,6 +392,16 @@ fn text_from_data_comes_out_inert() {
     let plan = request(tmp.path(), DECOM);
     let page = read(&page_of(tmp.path(), &plan));
     self_contained(&page);
-    assert!(page.contains("alpha-branch-data&lt;script&gt;alert(1)&lt;/script&gt;"));
-    assert!(svg(&page).contains("&lt;script&gt;"), "in the picture too");
+    let pic = svg(&page);
+    assert_eq!(
+        with_class(pic, "isolated"),
+        vec!["alpha-br-2960-1&lt;script&gt;alert(1)", "alpha-br-2960-2"],
+        "the isolated device is drawn, its name as text"
+    );
+    assert_eq!(
+        row(&page, "Isolated devices"),
+        "alpha-br-2960-1&lt;script&gt;alert(1), alpha-br-2960-2"
+    );
+    assert!(page.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
+    assert!(pic.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
 }

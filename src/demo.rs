@@ -24,6 +24,7 @@ pub fn snapshot() -> Snapshot {
         label: LABEL.to_owned(),
         configs,
         state_file,
+        batfish_files: Vec::new(),
         unreadable: Vec::new(),
     }
 }

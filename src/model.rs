@@ -185,6 +185,13 @@ pub struct Interface {
     pub trunk_vlans: Option<String>,
     /// Port-channel this member belongs to (`Port-channel1`; Junos: `ae0`).
     pub channel_group: Option<String>,
+    /// The 802.1Q tag a routed subinterface or unit carries (`encapsulation dot1q N`,
+    /// Junos `vlan-id N`), as Batfish's `encapsulationVlan`.
+    pub encapsulation_vlan: Option<u32>,
+    /// The (device, interface) at the far end of this interface's only link, from the
+    /// snapshot's links (layer-1 cables, LLDP, declared): what pairs BGP unnumbered peers.
+    /// Configs do not say it: parsers leave it empty, the checks' model fills it.
+    pub linked_to: Option<(String, String)>,
     /// Addresses in file order.
     pub addresses: Vec<InterfaceAddress>,
     /// Line of the `interface` stanza.
@@ -205,9 +212,22 @@ impl Interface {
             access_vlan: None,
             trunk_vlans: None,
             channel_group: None,
+            encapsulation_vlan: None,
+            linked_to: None,
             addresses: Vec::new(),
             line,
         }
+    }
+
+    /// The VLAN of a switched virtual interface (`Vlan10`, `vlan10`): the bridge domain it
+    /// routes for. None for every other interface.
+    pub fn svi_vlan(&self) -> Option<u32> {
+        let n = &self.name;
+        let digits = n
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("vlan"))
+            .map(|_| &n[4..])?;
+        digits.parse().ok()
     }
 }
 
@@ -241,6 +261,9 @@ pub enum BgpPeer {
     Address(IpAddr),
     /// A dynamic listen range.
     ListenRange(IpNet),
+    /// BGP unnumbered: the peer on the far end of this interface, reached by IPv6
+    /// link-local addresses (EOS `neighbor interface Ethernet1 peer-group G`).
+    Interface(String),
 }
 
 impl fmt::Display for BgpPeer {
@@ -248,6 +271,7 @@ impl fmt::Display for BgpPeer {
         match self {
             BgpPeer::Address(a) => write!(f, "{a}"),
             BgpPeer::ListenRange(n) => write!(f, "{n}"),
+            BgpPeer::Interface(i) => write!(f, "{i}"),
         }
     }
 }
@@ -421,8 +445,146 @@ pub struct StaticRoute {
     /// Administrative distance when configured (Junos: the route's `preference`, else its
     /// static block's `defaults preference`).
     pub distance: Option<u32>,
+    /// Whether the route can be installed, judged from the device's own configuration
+    /// ([`DeviceConfig::judge_static_routes`]); `Usable` until judged.
+    pub activity: RouteActivity,
     /// Source line.
     pub line: u32,
+}
+
+/// Whether a static route can be active, as far as the configuration alone tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouteActivity {
+    /// It can be installed: a discard route, an exit interface that is up, a next hop on
+    /// an active connected subnet, or (where the device resolves recursively) one covered
+    /// by another usable static route.
+    Usable,
+    /// Its exit interface is administratively down or not configured.
+    InterfaceDown,
+    /// Nothing resolves its next hop: no active connected subnet holds it, no usable
+    /// static route covers it and no routing protocol runs in its VRF (Junos without
+    /// `resolve`: it is not on a connected subnet).
+    Unresolved,
+    /// Its next hop is not connected; only routes a protocol learns (or, on Junos with
+    /// `resolve`, the resolution policy) can resolve it, which the configuration does not tell.
+    ViaRouting,
+}
+
+impl RouteActivity {
+    /// The `activity` column value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouteActivity::Usable => "usable",
+            RouteActivity::InterfaceDown => "interface-down",
+            RouteActivity::Unresolved => "unresolved",
+            RouteActivity::ViaRouting => "via-routing",
+        }
+    }
+}
+
+/// How a device resolves a static route's next hop beyond its connected subnets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextHopResolution {
+    /// Through any installed route, static ones included (IOS, EOS, NX-OS).
+    Recursive,
+    /// Through routing protocols' routes only, under a resolution policy (Junos `resolve`).
+    ProtocolsOnly,
+    /// Not at all: the next hop must be on a connected subnet (Junos' default).
+    ConnectedOnly,
+}
+
+impl DeviceConfig {
+    /// Judges every static route's [`RouteActivity`]. `resolution` tells how the device
+    /// resolves a route's next hop when no connected subnet holds it.
+    pub fn judge_static_routes(&mut self, resolution: impl Fn(&StaticRoute) -> NextHopResolution) {
+        let vrf_of = |v: &Option<String>| v.clone().unwrap_or_default();
+        let connected = |vrf: &Option<String>, nh: IpAddr| {
+            self.interfaces
+                .iter()
+                .filter(|i| i.admin_up && vrf_of(&i.vrf) == vrf_of(vrf))
+                .flat_map(|i| i.addresses.iter())
+                .any(|a| a.address.contains(&nh) && a.address.addr() != nh)
+        };
+        let mut activity: Vec<Option<RouteActivity>> = self
+            .static_routes
+            .iter()
+            .map(|r| match (&r.next_hop_interface, r.next_hop) {
+                (Some(name), _) => {
+                    let lower = name.to_ascii_lowercase();
+                    let discard =
+                        lower.starts_with("null") || lower == "discard" || lower == "reject";
+                    let up = self
+                        .interfaces
+                        .iter()
+                        .find(|i| crate::ifname::same(name, &i.name))
+                        .is_some_and(|i| i.admin_up);
+                    Some(if discard || up {
+                        RouteActivity::Usable
+                    } else {
+                        RouteActivity::InterfaceDown
+                    })
+                }
+                (None, Some(nh)) if connected(&r.vrf, nh) => Some(RouteActivity::Usable),
+                (None, Some(_)) => None,
+                (None, None) => Some(RouteActivity::Usable),
+            })
+            .collect();
+        // Recursive resolution through other usable static routes, to a fixed point; a
+        // route never resolves through itself.
+        loop {
+            let mut changed = false;
+            for i in 0..activity.len() {
+                let r = &self.static_routes[i];
+                let Some(nh) = r.next_hop else { continue };
+                if activity[i].is_some() || resolution(r) != NextHopResolution::Recursive {
+                    continue;
+                }
+                let covered = self.static_routes.iter().enumerate().any(|(j, o)| {
+                    j != i
+                        && activity[j] == Some(RouteActivity::Usable)
+                        && vrf_of(&o.vrf) == vrf_of(&r.vrf)
+                        && o.prefix.contains(&nh)
+                });
+                if covered {
+                    activity[i] = Some(RouteActivity::Usable);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (i, a) in activity.into_iter().enumerate() {
+            let r = &self.static_routes[i];
+            let judged = a.unwrap_or_else(|| match resolution(r) {
+                NextHopResolution::Recursive if self.routing_in(&r.vrf) => {
+                    RouteActivity::ViaRouting
+                }
+                NextHopResolution::ProtocolsOnly => RouteActivity::ViaRouting,
+                _ => RouteActivity::Unresolved,
+            });
+            self.static_routes[i].activity = judged;
+        }
+    }
+
+    /// Whether a routing protocol runs in `vrf`: a BGP neighbor there, or OSPF enabled on
+    /// one of its interfaces (directly or by a `network` statement covering its address).
+    fn routing_in(&self, vrf: &Option<String>) -> bool {
+        let bgp = self
+            .bgp
+            .as_ref()
+            .is_some_and(|b| b.neighbors.iter().any(|n| !n.shutdown && n.vrf == *vrf));
+        bgp || self.ospf_networks.iter().any(|o| {
+            self.interfaces.iter().filter(|i| i.vrf == *vrf).any(|i| {
+                o.interface
+                    .as_deref()
+                    .is_some_and(|n| crate::ifname::same(n, &i.name))
+                    || o.prefix
+                        .is_some_and(|p| i.addresses.iter().any(|a| p.contains(&a.address.addr())))
+            })
+        })
+    }
 }
 
 /// An OSPF enablement: a `network … area …` statement or `ip ospf … area …` on an interface.

@@ -72,3 +72,12 @@ fn cell(v: &serde_json::Value) -> String {
 pub fn json<T: Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
+
+/// The name to write in "Next:" lines: how the user invoked olav when that was a path
+/// (`./target/release/olav`, `target/debug/olav` under `cargo run`), else `olav`.
+pub fn invoked() -> String {
+    std::env::args()
+        .next()
+        .filter(|a| a.contains('/') && a.rsplit('/').next() == Some("olav"))
+        .unwrap_or_else(|| "olav".to_owned())
+}

@@ -195,15 +195,25 @@ pub fn precheck_all(
     let id = db.conn().last_insert_rowid();
     let plans = db.plans(false)?;
     let tools = Tools::default();
-    let reporter = Reporter::new(
-        StateReader::new(db_path, tools.clone()),
-        PlanReader::new(exports, tools.clone()),
-        ReportWriter::new(exports, db_path, tools),
-    )
-    .with_options(options.clone())
-    .in_cycle(id);
+    // Registered plans carry absolute paths: each is read in, and reported to, the exports
+    // folder it lives in, whatever directory the scheduler runs from.
+    let reporter_for = |plan: &str| {
+        let ex = Path::new(plan)
+            .parent()
+            .filter(|d| d.file_name().is_some_and(|n| n == "change_plans"))
+            .and_then(Path::parent)
+            .unwrap_or(exports);
+        Reporter::new(
+            StateReader::new(db_path, tools.clone()),
+            PlanReader::new(ex, tools.clone()),
+            ReportWriter::new(ex, db_path, tools.clone()),
+        )
+        .with_options(options.clone())
+        .in_cycle(id)
+    };
     let mut rows = Vec::new();
     for p in plans {
+        let reporter = reporter_for(&p.path);
         if !Path::new(&p.path).is_file() {
             let reason = format!("the plan file {} is gone", p.path);
             db.set_plan_status(&p.plan_id, "stale", Some(&reason))?;

@@ -502,6 +502,7 @@ impl Generated {
                 &self.state_yaml,
                 "",
             )),
+            batfish_files: Vec::new(),
             unreadable: Vec::new(),
         }
     }

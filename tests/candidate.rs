@@ -5,7 +5,7 @@
 mod common;
 use common::copy_dir;
 
-use assert_cmd::Command;
+use common::olav;
 use olav::agents::analyzer::draft::{self, Ctx};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, Resolution};
@@ -15,15 +15,6 @@ use olav::precheck::candidate::Candidate;
 use olav::state::StateDb;
 use olav::topology::Network;
 use std::path::Path;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 /// Drafts a plan with the real pipeline; returns its path relative to `dir`.
 fn draft_plan(dir: &Path, request: &str) -> String {
@@ -639,5 +630,27 @@ fn what_the_internet_sees_before_and_after() {
     assert!(
         !f.iter().any(|x| x.1.starts_with("prefix ")),
         "unknown is not withdrawn: {f:#?}"
+    );
+}
+
+/// BGP unnumbered sessions ride their interface: shutting it ends them, named by the
+/// interface, with no unknown peer in the blast radius.
+#[test]
+fn an_unnumbered_session_ends_with_its_interface() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fidelity/unnumbered"))
+        .assert()
+        .success();
+    let plan = draft_plan(tmp.path(), "shutdown leaf1 Ethernet1");
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(&f, "info", "leaf1 → Ethernet1", "session ended by the plan"),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter().any(|x| x.2.contains("not in the state DB")),
+        "{f:#?}"
     );
 }

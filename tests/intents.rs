@@ -2,17 +2,9 @@
 //! drafted, pre-checked and verified (the static fallback: no Batfish answers here), and
 //! `olav check --plan` finds no problem in the candidate network.
 
-use assert_cmd::Command;
+mod common;
+use common::olav;
 use std::path::Path;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 const REQUESTS: &[(&str, &str)] = &[
     ("add_uplink", "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),

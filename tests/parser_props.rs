@@ -33,6 +33,7 @@ fn model_addresses(d: &DeviceConfig) -> BTreeSet<String> {
         b.neighbors.iter().map(|n| match &n.peer {
             olav::model::BgpPeer::Address(a) => a.to_string(),
             olav::model::BgpPeer::ListenRange(r) => r.addr().to_string(),
+            olav::model::BgpPeer::Interface(i) => i.clone(),
         })
     });
     let addresses = d
@@ -420,5 +421,38 @@ proptest! {
         );
         let _ = olav::yaml::parse_value(&doc);
         let _ = opstate::parse(&doc);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Batfish answers come from a server olav does not control: any JSON, or a real
+    /// answer's shape with values garbled, decodes or is refused with a reason.
+    #[test]
+    fn batfish_answer_decoding_never_panics(
+        text in "\\PC{0,300}",
+        cols in prop::collection::vec(("[a-z_]{0,8}", "[A-Za-z_:<>]{0,12}"), 0..4),
+        cells in prop::collection::vec(prop_oneof![Just(serde_json::Value::Null), any::<i64>().prop_map(serde_json::Value::from), "\\PC{0,20}".prop_map(serde_json::Value::from)], 0..8),
+    ) {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
+            let _ = olav::batfish::client::decode_table(&v, "q");
+        }
+        let columns: Vec<serde_json::Value> = cols
+            .iter()
+            .map(|(n, t)| serde_json::json!({"name": n, "schema": t}))
+            .collect();
+        let row: serde_json::Map<String, serde_json::Value> = cols
+            .iter()
+            .zip(cells.iter().cycle())
+            .map(|((n, _), c)| (n.clone(), c.clone()))
+            .collect();
+        let answer = serde_json::json!({
+            "status": "SUCCESS",
+            "answerElements": [{"metadata": {"columnMetadata": columns}, "rows": [row]}],
+        });
+        let _ = olav::batfish::client::decode_table(&answer, "q");
+        let wrapped = serde_json::json!([["answer", answer.to_string()]]);
+        let _ = olav::batfish::client::decode_table(&wrapped, "q");
     }
 }

@@ -3,18 +3,10 @@
 mod common;
 use common::copy_dir;
 
-use assert_cmd::Command;
+use common::olav;
 use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .current_dir(dir)
-        .timeout(Duration::from_secs(30));
-    c
-}
 
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
@@ -407,4 +399,80 @@ fn errors_name_the_file_once_without_internal_calls() {
     );
     assert!(!t.contains("plans.read("), "{t}");
     assert_eq!(t.matches("nope.md").count(), 1, "{t}");
+}
+
+/// Plans are registered by absolute path: the scheduler finds them from any directory.
+#[test]
+fn the_scheduler_finds_plans_from_another_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    std::fs::create_dir_all(&a).expect("mkdir");
+    std::fs::create_dir_all(&b).expect("mkdir");
+    olav(&a)
+        .args(["-q", "--agent", "netops", "decommission alpha-br-3560"])
+        .assert()
+        .success();
+    let db = a.join(".olav/state.db");
+    let out = olav(&b)
+        .args(["--db"])
+        .arg(&db)
+        .args(["schedule", "--once"])
+        .output()
+        .expect("runs");
+    let t = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(!t.contains("MISSING"), "{t}");
+    assert!(t.contains("WARN"), "{t}");
+}
+
+/// A YAML alias bomb in `state.yaml` is refused at once, naming the file.
+#[test]
+fn a_yaml_alias_bomb_is_refused_at_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("snap");
+    copy_dir(&common::demo_dir(), &snap);
+    let big = "x".repeat(1 << 20);
+    let refs = vec!["*big"; 4000].join(", ");
+    std::fs::write(
+        snap.join("state.yaml"),
+        format!("collected_at: \"2026-11-28T06:00:00Z\"\npad: &big \"{big}\"\nmore: [{refs}]\n"),
+    )
+    .expect("write");
+    let started = std::time::Instant::now();
+    let out = olav(tmp.path())
+        .args(["state", "import"])
+        .arg(&snap)
+        .output()
+        .expect("runs");
+    let t = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("state.yaml") && t.contains("YAML aliases"),
+        "{t}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A FIFO among the workflow files is skipped with its reason, never waited for.
+#[test]
+fn a_fifo_workflow_file_is_skipped() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("agent");
+    std::fs::create_dir_all(dir.join("workflows")).expect("mkdir");
+    mkfifo(&dir.join("workflows/stuck.workflow.yaml"));
+    let out = olav(tmp.path())
+        .args(["workflows", "check", "--agent-dir"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    let t = stdout(&out);
+    assert!(
+        t.contains("stuck.workflow.yaml") && t.contains("not a regular file"),
+        "{t}"
+    );
 }

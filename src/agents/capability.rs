@@ -332,17 +332,44 @@ impl ConfigReader {
         StateDb::open(&self.db).map_err(|e| (ErrorClass::Environment, e.to_string()))
     }
 
-    /// Every device's configuration: (hostname, text).
-    pub fn configs(&self) -> Result<crate::batfish::Configs, ToolError> {
-        self.tools.call("configs.read", serde_json::json!({}), || {
-            let db = self.open()?;
-            let m = crate::checks::model::Model::from_state(&db)
-                .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
-            Ok(m.devices
-                .into_iter()
-                .map(|d| (d.hostname, d.text))
-                .collect())
-        })
+    /// What a Batfish verification of `plan` sends: every device's configuration, the
+    /// snapshot's other files the DB keeps, and an ISP-modeling file generated for base
+    /// and candidate when the snapshot has none.
+    pub fn batfish_inputs(
+        &self,
+        plan: &crate::plan::Plan,
+    ) -> Result<crate::batfish::Inputs, ToolError> {
+        self.tools.call(
+            "configs.batfish_inputs",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                let db = self.open()?;
+                let env = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
+                let base = crate::checks::model::Model::from_state(&db).map_err(env)?;
+                let extra = crate::batfish::snapshot::extra_files(&db).map_err(env)?;
+                let has_isp = extra
+                    .iter()
+                    .any(|(p, _)| p == crate::batfish::snapshot::ISP_CONFIG);
+                let (isp_base, isp_candidate) = if has_isp {
+                    (None, None)
+                } else {
+                    (
+                        crate::batfish::snapshot::isp_config(&base),
+                        crate::batfish::snapshot::isp_config(&base.candidate(plan)),
+                    )
+                };
+                Ok(crate::batfish::Inputs {
+                    configs: base
+                        .devices
+                        .into_iter()
+                        .map(|d| (d.hostname, d.text))
+                        .collect(),
+                    extra,
+                    isp_base,
+                    isp_candidate,
+                })
+            },
+        )
     }
 
     /// The network as imported and as the plan would leave it.
@@ -375,6 +402,8 @@ pub struct BatfishSettings {
     pub deadline: std::time::Duration,
     /// Fail instead of falling back when Batfish is absent.
     pub required: bool,
+    /// Candidate snapshots left in Batfish for debugging (0: each is deleted once read).
+    pub keep_snapshots: usize,
 }
 
 impl Default for BatfishSettings {
@@ -384,6 +413,7 @@ impl Default for BatfishSettings {
             probe: std::time::Duration::from_secs(2),
             deadline: std::time::Duration::from_secs(240),
             required: false,
+            keep_snapshots: 0,
         }
     }
 }
@@ -437,12 +467,20 @@ impl BatfishCaller {
         crate::batfish::probe(&self.tools, self.client()?, self.settings.probe)
     }
 
-    /// The formal verification of `plan` against `configs`.
+    /// The formal verification of `plan` against the network in `inputs`.
     pub fn verify(
         &self,
-        configs: &crate::batfish::Configs,
+        inputs: &crate::batfish::Inputs,
         plan: &crate::plan::Plan,
     ) -> Result<Vec<crate::batfish::Finding>, ToolError> {
-        crate::batfish::verify(&self.tools, self.client()?, configs, plan)
+        crate::batfish::verify(
+            &self.tools,
+            self.client()?,
+            inputs,
+            plan,
+            crate::batfish::Housekeeping {
+                keep_snapshots: self.settings.keep_snapshots,
+            },
+        )
     }
 }

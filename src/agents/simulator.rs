@@ -65,8 +65,8 @@ impl Simulator {
         let mut body = String::new();
         let (verdict, batfish, absent, findings) = match self.batfish.probe() {
             Ok(version) => {
-                let configs = self.configs.configs()?;
-                let found = self.batfish.verify(&configs, &plan)?;
+                let inputs = self.configs.batfish_inputs(&plan)?;
+                let found = self.batfish.verify(&inputs, &plan)?;
                 let verdict = if found.iter().any(|f| f.severity == "error") {
                     "FAIL"
                 } else if found.iter().any(|f| f.severity == "warning") {

@@ -28,6 +28,14 @@ impl std::fmt::Debug for Endpoint {
     }
 }
 
+/// `text` with every occurrence of `key` replaced; keys too short to be secret are left.
+pub fn redact(text: &str, key: &str) -> String {
+    if key.len() < 8 {
+        return text.to_owned();
+    }
+    text.replace(key, "[redacted API key]")
+}
+
 /// The default API key Batfish accepts.
 pub const DEFAULT_APIKEY: &str = "00000000000000000000000000000000";
 
@@ -86,7 +94,7 @@ pub enum BatfishError {
         secs: f64,
     },
     /// An HTTP error status.
-    #[error("Batfish answered {what} with HTTP {status}: {body}")]
+    #[error("Batfish answered {what} with HTTP {status}: {body}{}", if *attempts > 1 { format!(" (tried {attempts} times)") } else { String::new() })]
     Http {
         /// Which request.
         what: String,
@@ -94,6 +102,16 @@ pub enum BatfishError {
         status: u16,
         /// The body (trimmed).
         body: String,
+        /// How many times it was sent (429 and 5xx are retried).
+        attempts: u32,
+    },
+    /// A response body larger than olav reads.
+    #[error("Batfish answered {what} with a body over {limit_mb} MB; olav stops reading there (a proxy or another service on that port?)")]
+    TooLarge {
+        /// Which request.
+        what: String,
+        /// The cap, in MB.
+        limit_mb: u64,
     },
     /// Not the JSON expected.
     #[error("Batfish answered {what} with malformed JSON: {reason}")]
@@ -161,11 +179,13 @@ fn cell_text(schema: &str, v: &Value) -> String {
                 .trim_start_matches("Set<")
                 .trim_start_matches("List<")
                 .trim_end_matches('>');
+            // Traces are several lines each: one per line, never run together.
+            let sep = if inner == "Trace" { "\n" } else { ", " };
             items
                 .iter()
                 .map(|i| cell_text(inner, i))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(sep)
         }
         Value::Object(o) => match schema {
             "Node" => o
@@ -194,9 +214,186 @@ fn cell_text(schema: &str, v: &Value) -> String {
                 .get("value")
                 .map(|n| cell_text("String", n))
                 .unwrap_or_default(),
+            "Flow" => flow_text(o),
+            "Trace" => trace_text(o),
             _ => Value::Object(o.clone()).to_string(),
         },
     }
+}
+
+fn field<'a>(o: &'a serde_json::Map<String, Value>, k: &str) -> Option<&'a Value> {
+    o.get(k).filter(|v| !v.is_null())
+}
+
+fn field_text(o: &serde_json::Map<String, Value>, k: &str) -> String {
+    field(o, k)
+        .map(|v| cell_text("String", v))
+        .unwrap_or_default()
+}
+
+/// A flow as pybatfish's `Flow.__str__` prints it (`pybatfish/datamodel/flow.py`):
+/// `start=node [interface=…] [vrf=…] [src->dst PROTOCOL …]`, ports only for TCP/UDP/DCCP/SCTP.
+fn flow_text(o: &serde_json::Map<String, Value>) -> String {
+    let proto = field_text(o, "ipProtocol");
+    let num = |k: &str| field(o, k).and_then(Value::as_i64);
+    let has_ports = matches!(proto.as_str(), "TCP" | "UDP" | "DCCP" | "SCTP")
+        && num("srcPort").is_some()
+        && num("dstPort").is_some();
+    let ip_port = |ip: &str, port: &str| {
+        let ip = field_text(o, ip);
+        match num(port) {
+            Some(p) if has_ports => format!("{ip}:{p}"),
+            _ => ip,
+        }
+    };
+    let proto_text = if let Some(n) = proto
+        .strip_prefix("UNNAMED_")
+        .or_else(|| proto.strip_prefix("unnamed_"))
+    {
+        format!("ipProtocol={n}")
+    } else if proto.eq_ignore_ascii_case("tcp") {
+        let flags: Vec<&str> = [
+            ("tcpFlagsSyn", "SYN"),
+            ("tcpFlagsFin", "FIN"),
+            ("tcpFlagsAck", "ACK"),
+            ("tcpFlagsRst", "RST"),
+            ("tcpFlagsCwr", "CWR"),
+            ("tcpFlagsEce", "ECE"),
+            ("tcpFlagsPsh", "PSH"),
+            ("tcpFlagsUrg", "URG"),
+        ]
+        .iter()
+        .filter(|(k, _)| num(k).is_some_and(|v| v != 0))
+        .map(|(_, n)| *n)
+        .collect();
+        if flags.is_empty() {
+            "TCP (no flags set)".to_owned()
+        } else {
+            format!("TCP ({})", flags.join("-"))
+        }
+    } else if proto.eq_ignore_ascii_case("icmp") {
+        let show = |k: &str| num(k).map_or_else(|| "None".to_owned(), |v| v.to_string());
+        format!("ICMP (type={}, code={})", show("icmpVar"), show("icmpCode"))
+    } else {
+        proto.clone()
+    };
+    let mut extra = String::new();
+    for (k, label) in [
+        ("dscp", "dscp"),
+        ("ecn", "ecn"),
+        ("fragmentOffset", "fragmentOffset"),
+    ] {
+        if let Some(v) = num(k).filter(|v| *v != 0) {
+            extra.push_str(&format!(" {label}={v}"));
+        }
+    }
+    // 512 is Batfish's default packet length, which pybatfish leaves out.
+    if let Some(v) = num("packetLength").filter(|v| *v != 512) {
+        extra.push_str(&format!(" length={v}"));
+    }
+    let iface = field(o, "ingressInterface")
+        .map(|v| format!(" interface={}", cell_text("String", v)))
+        .unwrap_or_default();
+    let vrf = field(o, "ingressVrf")
+        .map(|v| cell_text("String", v))
+        .filter(|v| v != "default")
+        .map(|v| format!(" vrf={v}"))
+        .unwrap_or_default();
+    format!(
+        "start={}{iface}{vrf} [{}->{} {proto_text}{extra}]",
+        field_text(o, "ingressNode"),
+        ip_port("srcIp", "srcPort"),
+        ip_port("dstIp", "dstPort"),
+    )
+}
+
+/// A step's detail as pybatfish prints the common ones (interfaces, routes, filters).
+fn step_detail(kind: &str, d: &serde_json::Map<String, Value>) -> String {
+    let iface = |k: &str| {
+        field(d, k)
+            .and_then(|v| v.get("interface"))
+            .map(|v| cell_text("String", v))
+            .unwrap_or_default()
+    };
+    match kind {
+        "EnterInputInterface" => iface("inputInterface"),
+        "ExitOutputInterface" => iface("outputInterface"),
+        "Delivered" => {
+            let i = iface("outputInterface");
+            if i.is_empty() {
+                String::new()
+            } else {
+                format!("Output Interface: {i}")
+            }
+        }
+        "Originate" => field_text(d, "originatingVrf"),
+        "Routing" => field(d, "routes")
+            .and_then(Value::as_array)
+            .map(|routes| {
+                routes
+                    .iter()
+                    .map(|r| {
+                        let g = |k: &str| {
+                            r.get(k)
+                                .filter(|v| !v.is_null())
+                                .map(|v| cell_text("String", v))
+                                .unwrap_or_default()
+                        };
+                        format!(
+                            "{} (Network: {}, Next Hop IP:{})",
+                            g("protocol"),
+                            g("network"),
+                            g("nextHopIp")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default(),
+        "Filter" => format!("{} ({})", field_text(d, "filter"), field_text(d, "type")),
+        _ => String::new(),
+    }
+}
+
+/// A trace as pybatfish's `Trace.__str__` prints it: the disposition, then numbered hops,
+/// each `node: N` and its steps as `ACTION(detail)`.
+fn trace_text(o: &serde_json::Map<String, Value>) -> String {
+    let mut out = field_text(o, "disposition");
+    for (n, hop) in field(o, "hops")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let node = hop
+            .pointer("/node/name")
+            .map(|v| cell_text("String", v))
+            .unwrap_or_default();
+        out.push_str(&format!("\n{}. node: {node}", n + 1));
+        for step in hop
+            .get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let action = step
+                .get("action")
+                .map(|v| cell_text("String", v))
+                .unwrap_or_default();
+            let kind = step.get("type").and_then(Value::as_str).unwrap_or("");
+            let detail = step
+                .get("detail")
+                .and_then(Value::as_object)
+                .map(|d| step_detail(kind, d))
+                .unwrap_or_default();
+            if detail.is_empty() {
+                out.push_str(&format!("\n  {action}"));
+            } else {
+                out.push_str(&format!("\n  {action}({detail})"));
+            }
+        }
+    }
+    out
 }
 
 /// Decodes the first table answer element of an answer.
@@ -272,10 +469,62 @@ pub struct Client {
     total: Duration,
     /// Per-request timeout.
     pub request_timeout: Duration,
+    /// The largest response body read, in bytes.
+    pub max_body: u64,
+    /// How many times a request is sent when Batfish answers 429 or 5xx or the connection drops.
+    pub attempts: u32,
+    /// The first pause between two attempts (doubled after each).
+    pub backoff: Duration,
+}
+
+/// What uploading a snapshot did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upload {
+    /// The snapshot was created.
+    Created,
+    /// A snapshot of that name existed already (another run uploaded it first).
+    AlreadyExists,
+}
+
+/// A snapshot of a network and its processing status (`PARSED`, `PARSING_FAIL`, …).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotInfo {
+    /// Its name.
+    pub name: String,
+    /// `initializationMetadata.currentStatus`, when Batfish gave one.
+    pub status: Option<String>,
+    /// When it was created, in seconds since 1970 (0 when not given).
+    pub created: f64,
+}
+
+/// A `creationTimestamp` as Jackson writes an `Instant`: seconds (a number) or RFC 3339 text.
+fn seconds(v: Option<&Value>) -> f64 {
+    match v {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
+        Some(Value::String(s)) => chrono::DateTime::parse_from_rfc3339(s)
+            .map(|t| t.timestamp_millis() as f64 / 1000.0)
+            .unwrap_or(0.0),
+        _ => 0.0,
+    }
 }
 
 fn uuid() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// Whether a request is worth another attempt after this HTTP status, as pybatfish
+/// retries (`pybatfish/client/restv2helper.py`: `_STATUS_FORCELIST`, idempotent methods
+/// only): 429 refused the request before doing anything, so any method; 5xx only for a
+/// request that can be repeated (GET, PUT, DELETE) — a POST may have done its work.
+fn retryable(status: u16, idempotent: bool) -> bool {
+    status == 429 || (idempotent && matches!(status, 500 | 502 | 503 | 504))
+}
+
+/// One failed attempt: the error and, for a status worth retrying, how long the server asked to wait.
+struct Failure {
+    error: BatfishError,
+    retry: bool,
+    wait: Option<Duration>,
 }
 
 impl Client {
@@ -294,6 +543,9 @@ impl Client {
             deadline: Instant::now() + total,
             total,
             request_timeout: Duration::from_secs(30),
+            max_body: 8 * 1024 * 1024,
+            attempts: 5,
+            backoff: Duration::from_millis(250),
         })
     }
 
@@ -312,13 +564,64 @@ impl Client {
             })
     }
 
+    /// Sends a request, retrying 429, 5xx and dropped connections with a doubling pause,
+    /// all inside the overall deadline. Returns the status and the (capped) body.
     fn send(
+        &self,
+        what: &str,
+        build: impl Fn() -> reqwest::blocking::RequestBuilder,
+        timeout: Duration,
+    ) -> Result<(u16, String), BatfishError> {
+        self.send_with(what, build, timeout, self.attempts)
+    }
+
+    fn send_with(
+        &self,
+        what: &str,
+        build: impl Fn() -> reqwest::blocking::RequestBuilder,
+        timeout: Duration,
+        attempts: u32,
+    ) -> Result<(u16, String), BatfishError> {
+        // `what` starts with the method: only POST is not idempotent among those olav sends.
+        let idempotent = !what.starts_with("POST ");
+        let mut pause = self.backoff;
+        let mut attempt = 1;
+        loop {
+            match self.attempt(what, build(), timeout, attempt, idempotent) {
+                Ok(r) => return Ok(r),
+                Err(f) if f.retry && attempt < attempts.max(1) => {
+                    let wait = f.wait.unwrap_or(pause);
+                    // No time left for another attempt: the error itself says most.
+                    let Ok(left) = self.remaining(what) else {
+                        return Err(f.error);
+                    };
+                    if left <= wait {
+                        return Err(f.error);
+                    }
+                    tracing::debug!("{what}: {}; attempt {} in {wait:?}", f.error, attempt + 1);
+                    std::thread::sleep(wait);
+                    pause = pause.saturating_mul(2);
+                    attempt += 1;
+                }
+                Err(f) => return Err(f.error),
+            }
+        }
+    }
+
+    fn attempt(
         &self,
         what: &str,
         req: reqwest::blocking::RequestBuilder,
         timeout: Duration,
-    ) -> Result<(u16, String), BatfishError> {
-        let limit = timeout.min(self.remaining(what)?);
+        attempt: u32,
+        idempotent: bool,
+    ) -> Result<(u16, String), Failure> {
+        let fail = |error| Failure {
+            error,
+            retry: false,
+            wait: None,
+        };
+        let limit = timeout.min(self.remaining(what).map_err(fail)?);
         let resp = req
             .header("X-Batfish-Apikey", &self.endpoint.apikey)
             .header(
@@ -329,29 +632,83 @@ impl Client {
             .send()
             .map_err(|e| {
                 if e.is_timeout() {
-                    BatfishError::Timeout {
+                    fail(BatfishError::Timeout {
                         address: self.endpoint.address(),
                         what: what.to_owned(),
                         secs: limit.as_secs_f64(),
-                    }
+                    })
                 } else {
-                    BatfishError::Unreachable {
-                        address: self.endpoint.address(),
-                        reason: if e.is_connect() {
-                            "connection refused or no route".to_owned()
-                        } else {
-                            e.to_string()
+                    // Refused: the request never reached the service, so any method may be
+                    // sent again; reset or closed mid-way: only one that can be repeated.
+                    Failure {
+                        error: BatfishError::Unreachable {
+                            address: self.endpoint.address(),
+                            reason: if e.is_connect() {
+                                "connection refused or no route".to_owned()
+                            } else {
+                                e.to_string()
+                            },
                         },
+                        retry: e.is_connect() || idempotent,
+                        wait: None,
                     }
                 }
             })?;
         let status = resp.status().as_u16();
-        let body = resp.text().map_err(|e| BatfishError::Timeout {
-            address: self.endpoint.address(),
-            what: format!("{what} (reading the body: {e})"),
-            secs: limit.as_secs_f64(),
-        })?;
+        let wait = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let body = self.read_body(what, resp, limit).map_err(fail)?;
+        if retryable(status, idempotent) {
+            return Err(Failure {
+                error: BatfishError::Http {
+                    what: what.to_owned(),
+                    status,
+                    body: body.chars().take(300).collect(),
+                    attempts: attempt,
+                },
+                retry: true,
+                wait,
+            });
+        }
         Ok((status, body))
+    }
+
+    /// Reads at most `max_body` bytes: a declared or streamed larger body is an error, never read whole.
+    fn read_body(
+        &self,
+        what: &str,
+        resp: reqwest::blocking::Response,
+        limit: Duration,
+    ) -> Result<String, BatfishError> {
+        use std::io::Read;
+        let too_large = || BatfishError::TooLarge {
+            what: what.to_owned(),
+            limit_mb: self.max_body / (1024 * 1024),
+        };
+        if resp.content_length().is_some_and(|n| n > self.max_body) {
+            return Err(too_large());
+        }
+        let mut buf = Vec::new();
+        resp.take(self.max_body + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| BatfishError::Timeout {
+                address: self.endpoint.address(),
+                what: format!("{what} (reading the body: {e})"),
+                secs: limit.as_secs_f64(),
+            })?;
+        if buf.len() as u64 > self.max_body {
+            return Err(too_large());
+        }
+        // Every text from the server passes here: the key it may echo (in an error body, a
+        // work log, an answer) is gone before anything prints, stores or writes it.
+        Ok(redact(
+            &String::from_utf8_lossy(&buf),
+            &self.endpoint.apikey,
+        ))
     }
 
     fn expect_ok(&self, what: &str, (status, body): (u16, String)) -> Result<String, BatfishError> {
@@ -362,6 +719,7 @@ impl Client {
                 what: what.to_owned(),
                 status,
                 body: body.chars().take(300).collect(),
+                attempts: 1,
             })
         }
     }
@@ -373,14 +731,17 @@ impl Client {
         })
     }
 
-    /// `GET /v2/version` with a short timeout: the probe.
+    /// Waits `d` (less when the deadline comes first; an error when it has come).
+    pub fn pause(&self, d: Duration, what: &str) -> Result<(), BatfishError> {
+        std::thread::sleep(d.min(self.remaining(what)?));
+        Ok(())
+    }
+
+    /// `GET /v2/version` with a short timeout and one attempt: the probe.
     pub fn version(&self, probe: Duration) -> Result<String, BatfishError> {
         let what = "GET /v2/version";
-        let r = self.send(
-            what,
-            self.http.get(format!("{}/version", self.endpoint.base())),
-            probe,
-        )?;
+        let url = format!("{}/version", self.endpoint.base());
+        let r = self.send_with(what, || self.http.get(&url), probe, 1)?;
         let body = self.expect_ok(what, r)?;
         let v = self.json(what, &body)?;
         Ok(v.get("Batfish")
@@ -390,72 +751,111 @@ impl Client {
             .to_owned())
     }
 
-    /// Creates the network unless it exists.
+    /// Creates the network unless it exists. Another run creating it at the same time is
+    /// no error: the coordinator answers 400 "Network '…' already exists!" (`WorkMgr.initNetwork`).
     pub fn ensure_network(&self, net: &str) -> Result<(), BatfishError> {
         let base = self.endpoint.base();
         let what = format!("GET /v2/networks/{net}");
-        let (status, body) = self.send(
-            &what,
-            self.http.get(format!("{base}/networks/{net}")),
-            self.request_timeout,
-        )?;
+        let url = format!("{base}/networks/{net}");
+        let (status, body) = self.send(&what, || self.http.get(&url), self.request_timeout)?;
         if status == 404 {
             let what = format!("POST /v2/networks?name={net}");
-            let r = self.send(
+            let url = format!("{base}/networks");
+            let (status, body) = self.send(
                 &what,
-                self.http
-                    .post(format!("{base}/networks"))
-                    .query(&[("name", net)]),
+                || self.http.post(&url).query(&[("name", net)]),
                 self.request_timeout,
             )?;
-            self.expect_ok(&what, r)?;
+            if status == 400 && body.contains("already exists") {
+                return Ok(());
+            }
+            self.expect_ok(&what, (status, body))?;
             return Ok(());
         }
         self.expect_ok(&what, (status, body)).map(|_| ())
     }
 
-    /// The snapshots of a network.
-    pub fn snapshots(&self, net: &str) -> Result<Vec<String>, BatfishError> {
+    /// The snapshots of a network with their processing status (`?verbose=true`, as
+    /// pybatfish's `list_snapshots(verbose=True)` asks).
+    pub fn snapshots(&self, net: &str) -> Result<Vec<SnapshotInfo>, BatfishError> {
         let what = format!("GET /v2/networks/{net}/snapshots");
+        let url = format!("{}/networks/{net}/snapshots", self.endpoint.base());
         let r = self.send(
             &what,
-            self.http
-                .get(format!("{}/networks/{net}/snapshots", self.endpoint.base())),
+            || self.http.get(&url).query(&[("verbose", "true")]),
             self.request_timeout,
         )?;
         let body = self.expect_ok(&what, r)?;
         let v = self.json(&what, &body)?;
-        Ok(v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| {
-                        x.as_str()
-                            .map(str::to_owned)
-                            .or_else(|| x.get("name").and_then(Value::as_str).map(str::to_owned))
-                    })
-                    .collect()
+        let items = v.as_array().ok_or_else(|| BatfishError::Malformed {
+            what: what.clone(),
+            reason: "not a list".into(),
+        })?;
+        Ok(items
+            .iter()
+            .filter_map(|x| match x {
+                Value::String(s) => Some(SnapshotInfo {
+                    name: s.clone(),
+                    status: None,
+                    created: 0.0,
+                }),
+                other => other
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(|n| SnapshotInfo {
+                        name: n.to_owned(),
+                        status: other
+                            .pointer("/metadata/initializationMetadata/currentStatus")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        created: seconds(other.pointer("/metadata/creationTimestamp")),
+                    }),
             })
-            .unwrap_or_default())
+            .collect())
     }
 
-    /// Uploads a snapshot zip (one top folder with `configs/`).
-    pub fn upload_snapshot(&self, net: &str, ss: &str, zip: Vec<u8>) -> Result<(), BatfishError> {
+    /// Deletes a snapshot; `false` when there was none of that name.
+    pub fn delete_snapshot(&self, net: &str, ss: &str) -> Result<bool, BatfishError> {
+        let what = format!("DELETE /v2/networks/{net}/snapshots/{ss}");
+        let url = format!("{}/networks/{net}/snapshots/{ss}", self.endpoint.base());
+        let (status, body) = self.send(&what, || self.http.delete(&url), self.request_timeout)?;
+        if status == 404 {
+            return Ok(false);
+        }
+        self.expect_ok(&what, (status, body)).map(|_| true)
+    }
+
+    /// Uploads a snapshot zip (one top folder). A snapshot of that name already there is
+    /// reported, not an error: the coordinator answers 400 "… already exists" (`SnapshotResource`).
+    pub fn upload_snapshot(
+        &self,
+        net: &str,
+        ss: &str,
+        zip: Vec<u8>,
+    ) -> Result<Upload, BatfishError> {
         let what = format!("POST /v2/networks/{net}/snapshots/{ss}");
-        let r = self.send(
+        let url = format!("{}/networks/{net}/snapshots/{ss}", self.endpoint.base());
+        let (status, body) = self.send(
             &what,
-            self.http
-                .post(format!(
-                    "{}/networks/{net}/snapshots/{ss}",
-                    self.endpoint.base()
-                ))
-                .header("Content-Type", "application/octet-stream")
-                .body(zip),
-            self.request_timeout,
+            || {
+                self.http
+                    .post(&url)
+                    .header("Content-Type", "application/octet-stream")
+                    .body(zip.clone())
+            },
+            // Sending a snapshot takes as long as its size needs: only the deadline bounds it
+            // (as pybatfish gives uploads no timeout of their own).
+            Duration::MAX,
         )?;
-        self.expect_ok(&what, r).map(|_| ())
+        if status == 400 && body.contains("already exists") {
+            return Ok(Upload::AlreadyExists);
+        }
+        self.expect_ok(&what, (status, body))
+            .map(|_| Upload::Created)
     }
 
     /// Forks `base` into `new` with replaced files and deactivated nodes and interfaces.
+    /// The body has the keys pybatfish's `Session.fork_snapshot` sends.
     pub fn fork(
         &self,
         net: &str,
@@ -469,27 +869,21 @@ impl Client {
         let body = json!({
             "snapshotBase": base,
             "snapshotNew": new,
-            "deactivateNodes": if deactivate_nodes.is_empty() { Value::Null } else { json!(deactivate_nodes) },
             "deactivateInterfaces": if deactivate_interfaces.is_empty() {
                 Value::Null
             } else {
                 Value::Array(deactivate_interfaces.iter().map(|(h, i)| json!({"hostname": h, "interface": i})).collect())
             },
+            "deactivateNodes": if deactivate_nodes.is_empty() { Value::Null } else { json!(deactivate_nodes) },
             "restoreInterfaces": null,
             "restoreNodes": null,
-            "deactivateLinks": null,
-            "restoreLinks": null,
             "zipFile": zip.map(|z| base64::engine::general_purpose::STANDARD.encode(z)),
         });
         let what = format!("POST /v2/networks/{net}/snapshots:fork");
+        let url = format!("{}/networks/{net}/snapshots:fork", self.endpoint.base());
         let r = self.send(
             &what,
-            self.http
-                .post(format!(
-                    "{}/networks/{net}/snapshots:fork",
-                    self.endpoint.base()
-                ))
-                .json(&body),
+            || self.http.post(&url).json(&body),
             self.request_timeout,
         )?;
         self.expect_ok(&what, r).map(|_| ())
@@ -497,14 +891,17 @@ impl Client {
 
     fn queue(&self, net: &str, item: &Value) -> Result<(), BatfishError> {
         let what = format!("POST /v2/networks/{net}/work");
-        let r = self.send(
+        let url = format!("{}/networks/{net}/work", self.endpoint.base());
+        let (status, body) = self.send(
             &what,
-            self.http
-                .post(format!("{}/networks/{net}/work", self.endpoint.base()))
-                .json(item),
+            || self.http.post(&url).json(item),
             self.request_timeout,
         )?;
-        self.expect_ok(&what, r).map(|_| ())
+        // A retry after a dropped connection finds the first attempt queued (`WorkResource.queueWork`).
+        if status == 400 && body.contains("is a duplicate of existing WorkID") {
+            return Ok(());
+        }
+        self.expect_ok(&what, (status, body)).map(|_| ())
     }
 
     /// Polls a work item to its end (0.1 s, ×1.5, capped at 1 s), bounded by the deadline.
@@ -512,12 +909,8 @@ impl Client {
         let mut sleep = Duration::from_millis(100);
         loop {
             let req = format!("GET /v2/networks/{net}/work/{id}");
-            let r = self.send(
-                &req,
-                self.http
-                    .get(format!("{}/networks/{net}/work/{id}", self.endpoint.base())),
-                self.request_timeout,
-            )?;
+            let url = format!("{}/networks/{net}/work/{id}", self.endpoint.base());
+            let r = self.send(&req, || self.http.get(&url), self.request_timeout)?;
             let body = self.expect_ok(&req, r)?;
             let v = self.json(&req, &body)?;
             let code = v
@@ -536,17 +929,14 @@ impl Client {
                 | "REQUEUEFAILURE" => {
                     let log = if code == "TERMINATEDABNORMALLY" {
                         let lreq = format!("GET /v2/networks/{net}/snapshots/{ss}/worklog/{id}");
-                        self.send(
-                            &lreq,
-                            self.http.get(format!(
-                                "{}/networks/{net}/snapshots/{ss}/worklog/{id}",
-                                self.endpoint.base()
-                            )),
-                            self.request_timeout,
-                        )
-                        .ok()
-                        .filter(|(s, _)| (200..300).contains(s))
-                        .map(|(_, b)| b.chars().take(2000).collect())
+                        let url = format!(
+                            "{}/networks/{net}/snapshots/{ss}/worklog/{id}",
+                            self.endpoint.base()
+                        );
+                        self.send(&lreq, || self.http.get(&url), self.request_timeout)
+                            .ok()
+                            .filter(|(s, _)| (200..300).contains(s))
+                            .map(|(_, b)| b.chars().take(2000).collect())
                     } else {
                         None
                     };
@@ -565,7 +955,7 @@ impl Client {
         }
     }
 
-    /// Parses a snapshot (queued work).
+    /// Parses a snapshot (queued work, the parameters of pybatfish's `get_workitem_parse`).
     pub fn parse(&self, net: &str, ss: &str) -> Result<(), BatfishError> {
         let id = uuid();
         let item = json!({"containerName": net, "id": id, "testrigName": ss,
@@ -574,7 +964,8 @@ impl Client {
         self.wait(net, ss, &id, &format!("parsing snapshot {ss}"))
     }
 
-    /// Asks a question of `ss` (against `reference` for differential questions).
+    /// Asks a question of `ss` (against `reference` for differential questions). The
+    /// question is sent as pybatfish sends it: its JSON text as an octet stream.
     pub fn ask(
         &self,
         net: &str,
@@ -589,11 +980,16 @@ impl Client {
             .to_owned();
         let base = self.endpoint.base();
         let what = format!("PUT /v2/networks/{net}/questions/{qname}");
+        let url = format!("{base}/networks/{net}/questions/{qname}");
+        let text = question.to_string();
         let r = self.send(
             &what,
-            self.http
-                .put(format!("{base}/networks/{net}/questions/{qname}"))
-                .json(question),
+            || {
+                self.http
+                    .put(&url)
+                    .header("Content-Type", "application/octet-stream")
+                    .body(text.clone())
+            },
             self.request_timeout,
         )?;
         self.expect_ok(&what, r)?;
@@ -609,14 +1005,18 @@ impl Client {
         )?;
         self.wait(net, ss, &id, &format!("answering {qname}"))?;
         let what = format!("GET /v2/networks/{net}/questions/{qname}/answer");
-        let mut req = self
-            .http
-            .get(format!("{base}/networks/{net}/questions/{qname}/answer"))
-            .query(&[("snapshot", ss)]);
-        if let Some(reference) = reference {
-            req = req.query(&[("referenceSnapshot", reference)]);
-        }
-        let r = self.send(&what, req, self.request_timeout)?;
+        let url = format!("{base}/networks/{net}/questions/{qname}/answer");
+        let r = self.send(
+            &what,
+            || {
+                let mut req = self.http.get(&url).query(&[("snapshot", ss)]);
+                if let Some(reference) = reference {
+                    req = req.query(&[("referenceSnapshot", reference)]);
+                }
+                req
+            },
+            self.request_timeout,
+        )?;
         let body = self.expect_ok(&what, r)?;
         let v = self.json(&what, &body)?;
         decode_table(&v, &qname)
@@ -636,20 +1036,61 @@ pub fn question(class: &str, name: &str, differential: bool, params: Value) -> V
     q
 }
 
-/// A snapshot zip: one top folder holding `configs/<file>`.
-pub fn snapshot_zip(top: &str, files: &[(String, String)]) -> Result<Vec<u8>, std::io::Error> {
+/// A snapshot zip: one top folder holding the configs (`configs/<file>`, text) and the
+/// extra files of the snapshot (`batfish/isp_config.json`, `hosts/…`; bytes; may be none),
+/// each at its path relative to the snapshot's root.
+pub fn snapshot_zip(
+    top: &str,
+    configs: &[(String, String)],
+    extra: &[(String, Vec<u8>)],
+) -> Result<Vec<u8>, std::io::Error> {
     use std::io::Write;
     let mut buf = std::io::Cursor::new(Vec::new());
     {
         let mut z = zip::ZipWriter::new(&mut buf);
         let opts = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated);
-        for (path, text) in files {
+        let files = configs
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_bytes()))
+            .chain(extra.iter().map(|(p, b)| (p.as_str(), b.as_slice())));
+        for (path, bytes) in files {
             z.start_file(format!("{top}/{path}"), opts)
                 .map_err(std::io::Error::other)?;
-            z.write_all(text.as_bytes())?;
+            z.write_all(bytes)?;
         }
         z.finish().map_err(std::io::Error::other)?;
     }
     Ok(buf.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flows_print_as_pybatfish_prints_them() {
+        let tcp = json!({"dscp": 0, "dstIp": "10.0.0.2", "dstPort": 22, "ecn": 0, "fragmentOffset": 0,
+            "ingressNode": "r1", "ingressVrf": "mgmt", "ipProtocol": "TCP", "packetLength": 512,
+            "srcIp": "10.0.0.1", "srcPort": 49152, "tcpFlagsSyn": 1, "tcpFlagsAck": 1});
+        assert_eq!(
+            cell_text("Flow", &tcp),
+            "start=r1 vrf=mgmt [10.0.0.1:49152->10.0.0.2:22 TCP (SYN-ACK)]"
+        );
+        let icmp = json!({"dscp": 0, "dstIp": "10.0.0.2", "ecn": 0, "fragmentOffset": 0, "icmpCode": 0,
+            "icmpVar": 8, "ingressInterface": "Gi0/1", "ingressNode": "r1", "ingressVrf": "default",
+            "ipProtocol": "ICMP", "packetLength": 100, "srcIp": "10.0.0.1"});
+        assert_eq!(
+            cell_text("Flow", &icmp),
+            "start=r1 interface=Gi0/1 [10.0.0.1->10.0.0.2 ICMP (type=8, code=0) length=100]"
+        );
+    }
+
+    #[test]
+    fn only_requests_that_can_be_repeated_are_retried_after_a_server_error() {
+        assert!(retryable(429, false));
+        assert!(retryable(503, true));
+        assert!(!retryable(503, false));
+        assert!(!retryable(400, true));
+    }
 }

@@ -97,7 +97,8 @@ pub struct Session {
     pub remote_node: Option<String>,
     /// Remote interface.
     pub remote_interface: Option<String>,
-    /// Remote IP (or the listen range for dynamic peerings).
+    /// Remote IP (or the listen range for dynamic peerings; empty for unnumbered ones,
+    /// which Batfish shows without one and names by `local_interface`).
     pub remote_ip: String,
     /// Session type.
     pub session_type: Option<SessionType>,
@@ -180,6 +181,8 @@ fn local_end(
     let peer_v4 = match &n.peer {
         BgpPeer::Address(a) => a.is_ipv4(),
         BgpPeer::ListenRange(r) => r.addr().is_ipv4(),
+        // Unnumbered peerings use IPv6 link-local addresses no config names.
+        BgpPeer::Interface(_) => return Err(Status::NoLocalIp),
     };
     // Junos `local-address`: the address itself is the source, owned or not.
     if let Some(ip) = n.local_address {
@@ -226,6 +229,32 @@ fn local_end(
         SessionType::EbgpSinglehop => Status::NoLocalIp,
         _ => Status::LocalIpUnknownStatically,
     })
+}
+
+/// The far end of device `di`'s interface `ifname` when a point-to-point link joins them:
+/// each end's only link leads to the other, and the far interface is up.
+fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)> {
+    let host = &m.devices[di].hostname;
+    let (far_host, far_if) = m.devices[di]
+        .config
+        .interfaces
+        .iter()
+        .find(|i| i.name == ifname)?
+        .linked_to
+        .clone()?;
+    let fd = m.devices.iter().position(|d| d.hostname == far_host)?;
+    m.devices[fd]
+        .config
+        .interfaces
+        .iter()
+        .any(|i| {
+            i.name == far_if
+                && i.admin_up
+                && i.linked_to
+                    .as_ref()
+                    .is_some_and(|(h, n)| h == host && n == ifname)
+        })
+        .then_some((fd, far_if))
 }
 
 fn session_type(local_as: &[u32], remote_as: u32, n: &BgpNeighbor) -> SessionType {
@@ -300,6 +329,39 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
             };
             row.session_type = Some(stype);
             match &n.peer {
+                BgpPeer::Interface(name) => {
+                    // Unnumbered: the peer on the far end of a point-to-point link whose
+                    // own unnumbered peering names that end (Batfish's rule).
+                    let local = d
+                        .config
+                        .interfaces
+                        .iter()
+                        .find(|i| crate::ifname::same(name, &i.name));
+                    row.local_interface =
+                        Some(local.map_or_else(|| name.clone(), |i| i.name.clone()));
+                    row.remote_ip = String::new();
+                    let far = local
+                        .filter(|i| i.admin_up)
+                        .and_then(|i| point_to_point(m, di, &i.name));
+                    let compatible = far.as_ref().map_or(0, |(fd, fi)| {
+                        ends.iter()
+                            .filter(|e| e.dev == *fd && as_compatible(e))
+                            .filter(|e| {
+                                matches!(&e.n.peer, BgpPeer::Interface(x) if crate::ifname::same(x, fi))
+                            })
+                            .count()
+                    });
+                    if let Some((fd, fi)) = far {
+                        row.remote_node = Some(m.devices[fd].hostname.clone());
+                        row.remote_interface = Some(fi);
+                    }
+                    row.configured_status = match compatible {
+                        0 => Status::HalfOpen,
+                        1 => Status::UniqueMatch,
+                        _ => Status::MultipleRemotes,
+                    };
+                    out.push(row);
+                }
                 BgpPeer::ListenRange(range) => {
                     // Dynamic: one row per active remote peering inside the range that points back.
                     let mut any = false;
@@ -351,6 +413,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         .filter(|e| match &e.n.peer {
                             BgpPeer::Address(a) => *a == lip,
                             BgpPeer::ListenRange(r) => r.contains(&lip),
+                            BgpPeer::Interface(_) => false,
                         })
                         .filter(|e| as_compatible(e))
                         .filter(|e| e.local_ip.is_none_or(|ip| ip == *peer))

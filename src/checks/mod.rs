@@ -104,6 +104,12 @@ impl Findings {
 
     /// Problems as one line each, for replies and reports.
     pub fn problem_lines(&self) -> Vec<String> {
+        self.problems().into_iter().map(|p| p.message).collect()
+    }
+
+    /// Every problem as a row with a stable code (`check.duplicate_ip`, `check.overlap`,
+    /// `check.bgp.half_open`, `check.undefined_reference`), for people and scripts.
+    pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         let mut by_ip: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
         for d in &self.duplicates {
@@ -113,35 +119,72 @@ impl Findings {
                 .push(format!("{}:{}", d.node, d.interface));
         }
         for ((vrf, ip), owners) in by_ip {
-            out.push(format!(
-                "duplicate IP {ip} (vrf {vrf}) on {}",
-                owners.join(", ")
-            ));
+            out.push(Problem {
+                code: "check.duplicate_ip".into(),
+                element: format!("{ip} (vrf {vrf})"),
+                message: format!("duplicate IP {ip} (vrf {vrf}) on {}", owners.join(", ")),
+            });
         }
         for o in &self.overlaps {
-            out.push(format!(
-                "overlapping subnets (vrf {}): {} {} and {} {}",
-                o.vrf, o.interface_a, o.subnet_a, o.interface_b, o.subnet_b
-            ));
+            out.push(Problem {
+                code: "check.overlap".into(),
+                element: format!("{} {}", o.interface_a, o.subnet_a),
+                message: format!(
+                    "overlapping subnets (vrf {}): {} {} and {} {}",
+                    o.vrf, o.interface_a, o.subnet_a, o.interface_b, o.subnet_b
+                ),
+            });
         }
         for s in self.bgp_problems() {
-            out.push(format!(
-                "BGP {} {} → {} ({}): {}",
-                s.node,
-                s.vrf,
-                s.remote_ip,
-                s.session_type.map_or("?", |t| t.as_str()),
-                s.configured_status.as_str()
-            ));
+            // An unnumbered peering has no remote IP: it is known by its interface.
+            let remote = if s.remote_ip.is_empty() {
+                format!(
+                    "unnumbered over {}",
+                    s.local_interface.as_deref().unwrap_or("?")
+                )
+            } else {
+                s.remote_ip.clone()
+            };
+            out.push(Problem {
+                code: format!(
+                    "check.bgp.{}",
+                    s.configured_status.as_str().to_ascii_lowercase()
+                ),
+                element: format!("{} {} → {}", s.node, s.vrf, remote),
+                message: format!(
+                    "BGP {} {} → {} ({}): {}",
+                    s.node,
+                    s.vrf,
+                    remote,
+                    s.session_type.map_or("?", |t| t.as_str()),
+                    s.configured_status.as_str()
+                ),
+            });
         }
         for r in &self.references {
-            out.push(format!(
-                "undefined {} {} on {} ({}, {}:{})",
-                r.struct_type, r.ref_name, r.node, r.context, r.file_name, r.line
-            ));
+            out.push(Problem {
+                code: "check.undefined_reference".into(),
+                element: format!("{} {} {}", r.node, r.struct_type, r.ref_name),
+                message: format!(
+                    "undefined {} {} on {} ({}, {}:{})",
+                    r.struct_type, r.ref_name, r.node, r.context, r.file_name, r.line
+                ),
+            });
         }
         out
     }
+}
+
+/// One problem the static checks found. Every one is an error: the static checks report
+/// only what Batfish would count as a problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Stable code.
+    pub code: String,
+    /// The element it is about.
+    pub element: String,
+    /// In words.
+    pub message: String,
 }
 
 /// Runs the selected checks (all when `only` is empty).

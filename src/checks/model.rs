@@ -2,7 +2,7 @@
 //! again, either as imported or as a candidate with a plan's lines merged in.
 
 use crate::import::parse::parser_for;
-use crate::model::{DeviceConfig, Vendor};
+use crate::model::{DeviceConfig, LinkEnds, Vendor};
 use crate::plan::{Plan, Target};
 use crate::state::{StateDb, StateError};
 
@@ -79,12 +79,52 @@ fn load_texts(db: &StateDb) -> Result<Vec<(String, String, String, String)>, Sta
     rows.collect::<Result<_, _>>().map_err(e)
 }
 
+fn load_links(db: &StateDb) -> Result<Vec<LinkEnds>, StateError> {
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let mut st = db
+        .conn()
+        .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link")
+        .map_err(e)?;
+    let rows = st
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
+        .map_err(e)?;
+    rows.collect::<Result<_, _>>().map_err(e)
+}
+
+/// Sets each interface's `linked_to` where exactly one stored link ends on it.
+fn link_interfaces(devices: &mut [ModelDevice], links: &[LinkEnds]) {
+    let mut count: std::collections::HashMap<(&str, &str), usize> =
+        std::collections::HashMap::new();
+    for (a, b) in links {
+        for (h, i) in [a, b] {
+            *count.entry((h.as_str(), i.as_str())).or_default() += 1;
+        }
+    }
+    for (a, b) in links {
+        for (near, far) in [(a, b), (b, a)] {
+            if count.get(&(near.0.as_str(), near.1.as_str())) != Some(&1) {
+                continue;
+            }
+            let iface = devices
+                .iter_mut()
+                .find(|d| d.hostname == near.0)
+                .and_then(|d| d.config.interfaces.iter_mut().find(|i| i.name == near.1));
+            if let Some(i) = iface {
+                i.linked_to = Some(far.clone());
+            }
+        }
+    }
+}
+
 impl Model {
     /// The network as imported.
     pub fn from_state(db: &StateDb) -> Result<Model, StateError> {
-        Ok(Model {
-            devices: parse_all(load_texts(db)?),
-        })
+        let mut devices = parse_all(load_texts(db)?);
+        link_interfaces(&mut devices, &load_links(db)?);
+        Ok(Model { devices })
     }
 
     /// The network as it would be after `plan`: its configuration lines appended to
@@ -123,7 +163,19 @@ impl Model {
                 d.text.push_str(b);
                 d.text.push('\n');
             }
+            // The cabling stays as imported; a port the plan shuts is down in its config.
+            let linked: Vec<(String, Option<(String, String)>)> = d
+                .config
+                .interfaces
+                .iter()
+                .map(|i| (i.name.clone(), i.linked_to.clone()))
+                .collect();
             d.config = parser_for(Vendor::from_os(&d.os)).parse(&d.text);
+            for i in d.config.interfaces.iter_mut() {
+                if let Some((_, far)) = linked.iter().find(|(n, _)| *n == i.name) {
+                    i.linked_to.clone_from(far);
+                }
+            }
         }
         Model { devices }
     }

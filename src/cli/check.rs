@@ -49,7 +49,7 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
             println!("Report: {}", saved.display());
             println!("HTML report: {}", crate::report::beside(&saved).display());
             if report.verdict != "FAIL" {
-                println!("Next: olav verify {named}");
+                println!("Next: {} verify {named}", crate::output::invoked());
             }
         }
     }
@@ -234,7 +234,18 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
     let f = checks::run(&model, only);
     let problems = f.problem_lines();
     match cli.format {
-        Format::Json => println!("{}", output::json(&f)),
+        Format::Json => println!(
+            "{}",
+            output::json(&serde_json::json!({
+                "verdict": if problems.is_empty() { "PASS" } else { "FAIL" },
+                "scope": label,
+                "problems": f.problems(),
+                "duplicates": f.duplicates,
+                "overlaps": f.overlaps,
+                "bgp": f.bgp,
+                "references": f.references,
+            }))
+        ),
         Format::Text => {
             let peerings = f.bgp.len();
             let bad_bgp = f.bgp_problems().count();
@@ -250,7 +261,8 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             }
             if !problems.is_empty() {
                 println!(
-                    "Next: olav check --format json   # every row, with Batfish's column names"
+                    "Next: {} check --format json   # every row, with Batfish's column names",
+                    crate::output::invoked()
                 );
             }
         }

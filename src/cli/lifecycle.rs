@@ -51,7 +51,7 @@ fn print_cycle(cli: &Cli, c: &Cycle) {
                 print!("{}", t.to_text());
             }
             if c.failed() > 0 {
-                println!("Next: olav plans show <plan>");
+                println!("Next: {} plans show <plan>", crate::output::invoked());
             }
         }
     }
@@ -159,7 +159,11 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                         p.workflow, p.intent, p.created, p.state_version
                     );
                     if history.rows.is_empty() {
-                        println!("\nNo pre-check yet. Next: olav precheck {}", p.path);
+                        println!(
+                            "\nNo pre-check yet. Next: {} precheck {}",
+                            crate::output::invoked(),
+                            p.path
+                        );
                     } else {
                         println!();
                         print!("{}", history.to_text());

@@ -74,6 +74,9 @@ pub struct Cli {
     /// Seconds the whole Batfish verification may take.
     #[arg(long, global = true, default_value_t = 240)]
     pub batfish_deadline: u64,
+    /// Candidate snapshots left in Batfish for debugging (the newest N; 0 deletes each once read).
+    #[arg(long, global = true, default_value_t = 0)]
+    pub keep_snapshots: usize,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]
@@ -245,12 +248,13 @@ enum RunsCmd {
 
 #[derive(Debug, Subcommand)]
 enum StateCmd {
-    /// Import a Batfish-layout snapshot folder (configs/ plus an optional state.yaml).
+    /// Import a Batfish-layout snapshot folder (configs/, an optional state.yaml and batfish/).
     Import {
         /// The snapshot folder.
         snapshot_dir: PathBuf,
     },
-    /// List devices, interfaces, links, BGP sessions, services, static routes or warnings.
+    /// List devices, interfaces, links, BGP sessions, services, static routes, warnings or
+    /// the snapshot's batfish/ files.
     Show {
         /// What to list.
         #[arg(value_enum)]
@@ -258,6 +262,11 @@ enum StateCmd {
         /// Only this device.
         #[arg(long)]
         device: Option<String>,
+    },
+    /// Print a file of the imported snapshot's batfish/ folder as it was imported.
+    File {
+        /// Its path in the snapshot (`batfish/layer1_topology.json`).
+        path: String,
     },
     /// Row counts, state version, collected_at and the last import's warnings.
     Stats,
@@ -345,7 +354,7 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::State(StateCmd::Show { kind, device }) => {
             let db = open_or_demo(cli)?;
             if let Some(d) = device {
-                if !db.has_device(d)? && *kind != ShowKind::Warnings {
+                if !db.has_device(d)? && !matches!(kind, ShowKind::Warnings | ShowKind::Files) {
                     let names: Vec<String> = db.hostnames()?;
                     anyhow::bail!(
                         "no device '{d}' in {}{}",
@@ -363,6 +372,27 @@ fn run(cli: &Cli) -> Result<Exit> {
                 Format::Text => print!("{}", table.to_text()),
             }
             Ok(Exit::Ok)
+        }
+        Command::State(StateCmd::File { path }) => {
+            let db = open_or_demo(cli)?;
+            match db.snapshot_file(path)? {
+                Some(bytes) => {
+                    use std::io::Write;
+                    std::io::stdout().write_all(&bytes)?;
+                    Ok(Exit::Ok)
+                }
+                None => {
+                    let paths = db.snapshot_file_paths()?;
+                    anyhow::bail!(
+                        "no file '{path}' in the imported snapshot; stored: {}",
+                        if paths.is_empty() {
+                            "none (the snapshot had no batfish/ folder)".to_owned()
+                        } else {
+                            paths.join(", ")
+                        }
+                    )
+                }
+            }
         }
         Command::State(StateCmd::Check) => {
             let db = crate::state::StateDb::open(&cli.db)?;
@@ -404,7 +434,7 @@ fn run(cli: &Cli) -> Result<Exit> {
                         println!("  {t:<width$}  {n:>8}");
                     }
                     if s.warnings + s.files_skipped > 0 {
-                        println!("\nNext: olav state show warnings");
+                        println!("\nNext: {} state show warnings", crate::output::invoked());
                     }
                 }
             }
@@ -428,7 +458,11 @@ fn run(cli: &Cli) -> Result<Exit> {
                         summary.config_lines,
                         out_dir.display()
                     );
-                    println!("Next: olav state import {}", out_dir.display());
+                    println!(
+                        "Next: {} state import {}",
+                        crate::output::invoked(),
+                        out_dir.display()
+                    );
                 }
             }
             Ok(Exit::Ok)
@@ -446,7 +480,7 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
                 Format::Text if t.rows.is_empty() => println!("(no runs yet)"),
                 Format::Text => {
                     print!("{}", t.to_text());
-                    println!("\nNext: olav runs show <id>");
+                    println!("\nNext: {} runs show <id>", crate::output::invoked());
                 }
             }
             Ok(Exit::Ok)
@@ -500,6 +534,7 @@ pub fn batfish_settings(cli: &Cli) -> crate::agents::capability::BatfishSettings
         ),
         deadline: std::time::Duration::from_secs(cli.batfish_deadline.max(1)),
         required: cli.require_batfish,
+        keep_snapshots: cli.keep_snapshots,
         ..Default::default()
     }
 }

@@ -56,7 +56,7 @@ pub fn agents(cli: &Cli) -> Result<Exit> {
                 }
                 print!("{}", t.to_text());
             }
-            println!("\nNext: olav workflows list");
+            println!("\nNext: {} workflows list", crate::output::invoked());
         }
     }
     Ok(Exit::Ok)
@@ -137,7 +137,7 @@ pub fn run(cli: &Cli, cmd: &WorkflowsCmd) -> Result<Exit> {
                 println!("  {label}: {}", finding.message);
                 println!("           → {}", finding.suggestion);
             }
-            println!("\nNext: olav workflows render");
+            println!("\nNext: {} workflows render", crate::output::invoked());
             Ok(exit)
         }
     }

@@ -425,8 +425,9 @@ pub fn assemble(o: &RunOutcome) -> String {
         .unwrap_or_default();
     match o.run_id {
         Some(id) => s.push_str(&format!(
-            "---\nRun {id} · {} · {label}{verdict} · olav runs show {id}\n",
-            o.workflow
+            "---\nRun {id} · {} · {label}{verdict} · {} runs show {id}\n",
+            o.workflow,
+            crate::output::invoked()
         )),
         None => s.push_str(&format!(
             "---\nRun not recorded · {} · {label}{verdict}\n",

@@ -1,17 +1,29 @@
 //! Links between devices: from LLDP and declared links in the state file, otherwise
 //! inferred from interfaces sharing a subnet, as Batfish infers layer-3 edges.
 //!
-//! Decision: management interfaces (named Management*/mgmt*, Junos fxp0/em0/me0, or in a
-//! management VRF) never make inferred links; nor do two interfaces sharing an address. Every device's management port sits in one out-of-band
-//! subnet; inferring from it would join every device to every other and hide all
-//! single points of failure.
+//! Decisions:
+//! - Management interfaces (named Management*/mgmt*, Junos fxp0/em0/me0, or in a
+//!   management VRF) never make inferred links; nor do two interfaces sharing an address.
+//!   Every device's management port sits in one out-of-band subnet; inferring from it
+//!   would join every device to every other and hide all single points of failure.
+//! - Two interfaces in one subnet are adjacent only on the same VLAN (`vlan_compatible`):
+//!   two SVIs on the same VLAN, a tagged subinterface with the SVI of its tag or a
+//!   subinterface with the same tag; an untagged routed port meets SVIs (through an access
+//!   port) and untagged ports, never a tagged subinterface. VRF names play no part: they
+//!   are device-local, and a VRF on one device peers with the global table or a VRF of
+//!   another name on its neighbour (route leaking), as Batfish's layer-3 edges ignore VRFs.
+//! - With Batfish's layer-1 topology (`batfish/layer1_topology.json`), a device the file
+//!   names is adjacent only through its cables: directly, through port-channels whose
+//!   members are cabled, or through switched ports on the same VLAN (`Layer2`). Devices
+//!   the file does not name keep subnet inference (Batfish's HybridL3Adjacencies).
 
+use super::layer1::Layer1;
 use super::opstate::OpState;
 use super::{FileIssue, ParsedDevice};
 use crate::ifname;
-use crate::model::{AddressKind, Interface};
+use crate::model::{AddressKind, BgpPeer, DeviceConfig, Interface, SwitchportMode};
 use ipnet::IpNet;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Where a link came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -101,8 +113,10 @@ fn ordered(x: Side, y: Side) -> (Side, Side) {
 pub fn build(
     devices: &[ParsedDevice],
     opstate: &OpState,
+    layer1: Option<&Layer1>,
     warnings: &mut Vec<FileIssue>,
 ) -> Vec<Link> {
+    let layer2 = layer1.map(|l1| Layer2::new(devices, l1));
     let mut out: BTreeMap<(Side, Side), Link> = BTreeMap::new();
     let mut lldp_hosts: HashSet<&str> = HashSet::new();
     let push =
@@ -208,18 +222,336 @@ pub fn build(
                 }
                 // Two interfaces holding the same address are a duplicate, not a link
                 // (Batfish's rule: every vQFX has 169.254.0.2/24 on its internal em1).
+                // Shared VRRP/HSRP/VARP addresses are the point of a redundant pair.
                 let (ia_if, ib_if) = (&dev_a.config.interfaces[ia], &dev_b.config.interfaces[ib]);
-                if ia_if.addresses.iter().any(|x| {
-                    ib_if
-                        .addresses
+                let own = |i: &'_ Interface| {
+                    i.addresses
                         .iter()
-                        .any(|y| x.address.addr() == y.address.addr())
-                }) {
+                        .filter(|a| a.kind != AddressKind::Virtual)
+                        .map(|a| a.address.addr())
+                        .collect::<Vec<_>>()
+                };
+                let (own_a, own_b) = (own(ia_if), own(ib_if));
+                if own_a.iter().any(|x| own_b.contains(x)) {
+                    continue;
+                }
+                if !vlan_compatible(ia_if, ib_if)
+                    || layer2
+                        .as_ref()
+                        .is_some_and(|l2| !l2.adjacent((da, ia), (db, ib)))
+                {
                     continue;
                 }
                 push(a, b, LinkSource::Inferred, Some(subnet), &mut out);
             }
         }
     }
+    // BGP unnumbered: a cable between two routed ports, one of which peers over it,
+    // carries a layer-3 adjacency of link-local addresses.
+    if let Some(l2) = &layer2 {
+        for &((da, pa), (db, pb)) in &l2.cables {
+            let (dev_a, dev_b) = (&devices[da], &devices[db]);
+            if lldp_hosts.contains(dev_a.hostname.as_str())
+                && lldp_hosts.contains(dev_b.hostname.as_str())
+            {
+                continue;
+            }
+            let (ia, ib) = (&dev_a.config.interfaces[pa], &dev_b.config.interfaces[pb]);
+            let routed = switched(ia).is_none() && switched(ib).is_none();
+            if routed
+                && (peers_over(&dev_a.config, &ia.name) || peers_over(&dev_b.config, &ib.name))
+            {
+                push(
+                    (dev_a.hostname.clone(), ia.name.clone()),
+                    (dev_b.hostname.clone(), ib.name.clone()),
+                    LinkSource::Inferred,
+                    None,
+                    &mut out,
+                );
+            }
+        }
+    }
     out.into_values().collect()
+}
+
+/// Whether a device has an unnumbered BGP peering over interface `ifname`.
+fn peers_over(d: &DeviceConfig, ifname: &str) -> bool {
+    d.bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .any(|n| !n.shutdown && matches!(&n.peer, BgpPeer::Interface(i) if ifname::same(i, ifname)))
+}
+
+/// What a routed interface sends and receives on its wire, for adjacency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// An SVI: the frames of its VLAN, tagged on trunks or untagged on access ports.
+    Svi(u32),
+    /// A subinterface or unit carrying one 802.1Q tag.
+    Tagged(u32),
+    /// A routed port sending untagged frames.
+    Untagged,
+    /// A VLAN interface whose VLAN the model does not know (Junos `irb.N`, `vlan.N`).
+    Unknown,
+}
+
+fn framing(i: &Interface) -> Framing {
+    if let Some(v) = i.svi_vlan() {
+        return Framing::Svi(v);
+    }
+    if let Some(t) = i.encapsulation_vlan {
+        return Framing::Tagged(t);
+    }
+    let lower = i.name.to_ascii_lowercase();
+    if lower.starts_with("irb.") || lower.starts_with("vlan.") {
+        Framing::Unknown
+    } else {
+        Framing::Untagged
+    }
+}
+
+/// Whether two interfaces of one subnet can be in one broadcast domain by their VLANs
+/// (Batfish's layer-2 rules: tags must agree; a tagged frame never reaches an untagged
+/// routed port).
+pub fn vlan_compatible(a: &Interface, b: &Interface) -> bool {
+    use Framing::*;
+    match (framing(a), framing(b)) {
+        (Unknown, _) | (_, Unknown) => true,
+        (Svi(x) | Tagged(x), Svi(y) | Tagged(y)) => x == y,
+        (Tagged(_), Untagged) | (Untagged, Tagged(_)) => false,
+        (Svi(_) | Untagged, Untagged) | (Untagged, Svi(_)) => true,
+    }
+}
+
+/// The port an interface's frames leave by: a subinterface's or unit's parent, and a
+/// port-channel member's channel (Batfish's logical layer-1 node).
+fn port_of(d: &DeviceConfig, i: usize) -> usize {
+    let find = |name: &str| {
+        d.interfaces
+            .iter()
+            .position(|x| ifname::same(name, &x.name))
+    };
+    let name = &d.interfaces[i].name;
+    let base = name
+        .split_once('.')
+        .and_then(|(parent, _)| find(parent))
+        .unwrap_or(i);
+    d.interfaces[base]
+        .channel_group
+        .as_deref()
+        .and_then(find)
+        .unwrap_or(base)
+}
+
+/// VLANs a trunk allows: `10,20,30-40`, `all` (or none written), `none`. A range olav
+/// cannot read allows everything rather than cut a link.
+fn trunk_allows(list: Option<&str>, vlan: u32) -> bool {
+    let Some(list) = list.map(str::trim).filter(|l| !l.is_empty() && *l != "all") else {
+        return true;
+    };
+    if list == "none" {
+        return false;
+    }
+    list.split(',').any(|part| {
+        let part = part.trim();
+        match part.split_once('-') {
+            Some((lo, hi)) => match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(lo), Ok(hi)) => (lo..=hi).contains(&vlan),
+                _ => true,
+            },
+            None => part.parse::<u32>().map_or(true, |v| v == vlan),
+        }
+    })
+}
+
+/// How an interface switches: its mode, or access when it names an access VLAN and
+/// routes nothing (`switchport access vlan 10` alone, as EOS and NX-OS print it).
+fn switched(i: &Interface) -> Option<SwitchportMode> {
+    i.switchport_mode.or_else(|| {
+        (i.access_vlan.is_some() && i.encapsulation_vlan.is_none() && i.addresses.is_empty())
+            .then_some(SwitchportMode::Access)
+    })
+}
+
+/// A point of a broadcast domain: a port's wire carrying one tag (None: untagged), a
+/// device's VLAN bridge, or a routed interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Point {
+    Wire(usize, usize, Option<u32>),
+    Bridge(usize, u32),
+    Routed(usize, usize),
+}
+
+/// The broadcast domains of the devices a layer-1 topology names, as Batfish computes
+/// them from cables, port-channels, switchports and VLANs (union-find over `Point`s).
+struct Layer2 {
+    cabled: Vec<bool>,
+    /// Cables between active ports, as (device, logical port) pairs.
+    cables: Vec<((usize, usize), (usize, usize))>,
+    index: HashMap<Point, usize>,
+    parent: Vec<usize>,
+}
+
+impl Layer2 {
+    fn new(devices: &[ParsedDevice], l1: &Layer1) -> Layer2 {
+        let named = l1.hostnames();
+        let cabled: Vec<bool> = devices
+            .iter()
+            .map(|d| named.contains(&d.hostname.to_ascii_lowercase()))
+            .collect();
+        let mut l2 = Layer2 {
+            cabled,
+            cables: Vec::new(),
+            index: HashMap::new(),
+            parent: Vec::new(),
+        };
+        // Only VLANs something routes or switches in matter; VLAN 1 is every trunk's
+        // native (untagged) VLAN.
+        let mut vlans: BTreeSet<u32> = [1].into();
+        for d in devices {
+            for i in &d.config.interfaces {
+                vlans.extend(i.svi_vlan());
+                vlans.extend(i.encapsulation_vlan);
+                if i.switchport_mode.is_some() {
+                    vlans.extend(i.access_vlan);
+                }
+            }
+        }
+        let tags: Vec<Option<u32>> = std::iter::once(None)
+            .chain(vlans.iter().map(|v| Some(*v)))
+            .collect();
+        let names: Vec<(&str, Vec<&str>)> = devices
+            .iter()
+            .map(|d| {
+                (
+                    d.hostname.as_str(),
+                    d.config
+                        .interfaces
+                        .iter()
+                        .map(|i| i.name.as_str())
+                        .collect(),
+                )
+            })
+            .collect();
+        for ((da, ia), (db, ib)) in l1.resolve(&names) {
+            let (ca, cb) = (&devices[da].config, &devices[db].config);
+            let (pa, pb) = (port_of(ca, ia), port_of(cb, ib));
+            // Batfish keeps only cables between active interfaces.
+            if !(ca.interfaces[pa].admin_up && cb.interfaces[pb].admin_up) {
+                continue;
+            }
+            for t in &tags {
+                l2.union(Point::Wire(da, pa, *t), Point::Wire(db, pb, *t));
+            }
+            l2.cables.push(((da, pa), (db, pb)));
+        }
+        for (di, d) in devices.iter().enumerate() {
+            if !l2.cabled[di] {
+                continue;
+            }
+            for (ii, i) in d.config.interfaces.iter().enumerate() {
+                if !i.admin_up {
+                    continue;
+                }
+                let port = port_of(&d.config, ii);
+                match switched(i) {
+                    Some(SwitchportMode::Access) => {
+                        let v = i.access_vlan.unwrap_or(1);
+                        l2.union(Point::Wire(di, port, None), Point::Bridge(di, v));
+                    }
+                    Some(SwitchportMode::Trunk) => {
+                        for &v in vlans
+                            .iter()
+                            .filter(|v| trunk_allows(i.trunk_vlans.as_deref(), **v))
+                        {
+                            let tag = (v != 1).then_some(v);
+                            l2.union(Point::Wire(di, port, tag), Point::Bridge(di, v));
+                        }
+                    }
+                    None => match framing(i) {
+                        Framing::Svi(v) => l2.union(Point::Routed(di, ii), Point::Bridge(di, v)),
+                        Framing::Tagged(t) => {
+                            l2.union(Point::Routed(di, ii), Point::Wire(di, port, Some(t)))
+                        }
+                        Framing::Untagged | Framing::Unknown => {
+                            l2.union(Point::Routed(di, ii), Point::Wire(di, port, None))
+                        }
+                    },
+                }
+            }
+        }
+        l2
+    }
+
+    fn id(&mut self, p: Point) -> usize {
+        let next = self.parent.len();
+        let id = *self.index.entry(p).or_insert(next);
+        if id == next {
+            self.parent.push(next);
+        }
+        id
+    }
+
+    fn root(&self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            x = self.parent[x];
+        }
+        x
+    }
+
+    fn union(&mut self, a: Point, b: Point) {
+        let (a, b) = (self.id(a), self.id(b));
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra != rb {
+            self.parent[ra] = rb;
+        }
+    }
+
+    /// Whether two routed interfaces can be adjacent: either device is not cabled in the
+    /// file (its broadcast domains are unknown), or both sit in one broadcast domain.
+    fn adjacent(&self, a: (usize, usize), b: (usize, usize)) -> bool {
+        if !(self.cabled[a.0] && self.cabled[b.0]) {
+            return true;
+        }
+        let at =
+            |(d, i): (usize, usize)| self.index.get(&Point::Routed(d, i)).map(|x| self.root(*x));
+        matches!((at(a), at(b)), (Some(x), Some(y)) if x == y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iface(name: &str) -> Interface {
+        Interface::new(name.to_owned(), 1)
+    }
+
+    #[test]
+    fn vlans_decide_adjacency() {
+        let mut tagged100 = iface("GigabitEthernet1.100");
+        tagged100.encapsulation_vlan = Some(100);
+        let mut tagged200 = iface("GigabitEthernet1.200");
+        tagged200.encapsulation_vlan = Some(200);
+        let (svi100, svi200, routed) = (iface("Vlan100"), iface("Vlan200"), iface("Ethernet1"));
+        assert!(vlan_compatible(&svi100, &svi100.clone()));
+        assert!(!vlan_compatible(&svi100, &svi200));
+        assert!(vlan_compatible(&svi100, &tagged100));
+        assert!(!vlan_compatible(&tagged100, &tagged200));
+        assert!(!vlan_compatible(&tagged100, &routed));
+        assert!(vlan_compatible(&svi200, &routed));
+        assert!(vlan_compatible(&routed, &routed.clone()));
+        assert!(vlan_compatible(&iface("irb.10"), &tagged200));
+    }
+
+    #[test]
+    fn trunk_lists() {
+        assert!(trunk_allows(None, 7));
+        assert!(trunk_allows(Some("2-4094"), 3004));
+        assert!(!trunk_allows(Some("2-4094"), 1));
+        assert!(trunk_allows(Some("10,2000"), 2000));
+        assert!(!trunk_allows(Some("10,2000"), 20));
+        assert!(!trunk_allows(Some("none"), 10));
+        assert!(trunk_allows(Some("x"), 10));
+    }
 }

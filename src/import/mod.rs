@@ -1,10 +1,11 @@
 //! Snapshot import: a Batfish-layout folder (`configs/` read recursively, one device
-//! per file, plus an optional `state.yaml`) → parsed devices, links and services ready
-//! for the state store.
+//! per file, plus an optional `state.yaml` and Batfish's own `batfish/` folder) → parsed
+//! devices, links and services ready for the state store.
 //!
 //! Reading never stops at one bad file: binary, empty and non-config files are skipped
 //! and named; malformed lines become warnings with file and line.
 
+pub mod layer1;
 pub mod links;
 pub mod opstate;
 pub mod parse;
@@ -18,6 +19,9 @@ use std::time::SystemTime;
 
 /// Files larger than this are not configurations (the largest real ones are a few MB).
 pub const MAX_CONFIG_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Batfish's own folder in a snapshot (`batfish/layer1_topology.json`, `isp_config.json`, …).
+pub const BATFISH_DIR: &str = "batfish";
 
 /// Errors that stop an import before anything is written.
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +77,9 @@ pub struct Snapshot {
     pub configs: Vec<SourceFile>,
     /// The state file, if present.
     pub state_file: Option<SourceFile>,
+    /// Every file of the snapshot's `batfish/` folder (`layer1_topology.json`,
+    /// `isp_config.json`, `runtime_data.json`, …), in path order: kept as they are.
+    pub batfish_files: Vec<SourceFile>,
     /// Files passed over while reading (too large, unreadable), with the reason.
     pub unreadable: Vec<FileIssue>,
 }
@@ -87,42 +94,15 @@ impl Snapshot {
         let mut paths = Vec::new();
         walk(&configs_dir, &mut paths)?;
         paths.sort();
-        let mut configs = Vec::new();
         let mut unreadable = Vec::new();
-        for p in paths {
-            let rel = p.strip_prefix(dir).unwrap_or(&p);
-            let rel_str = rel.to_string_lossy().replace('\\', "/");
-            // One bad entry never stops the import: it is skipped and named.
-            let meta = match std::fs::metadata(&p) {
-                Ok(m) => m,
-                Err(e) => {
-                    unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")));
-                    continue;
-                }
-            };
-            if meta.len() > MAX_CONFIG_BYTES {
-                unreadable.push(FileIssue::whole_file(
-                    &rel_str,
-                    format!(
-                        "{} bytes: larger than any configuration ({} MiB limit)",
-                        meta.len(),
-                        MAX_CONFIG_BYTES >> 20
-                    ),
-                ));
-                continue;
-            }
-            match crate::fsutil::read_regular(&p, MAX_CONFIG_BYTES) {
-                Ok(bytes) => configs.push(SourceFile {
-                    name_hint: name_hint(rel),
-                    path: rel_str,
-                    bytes,
-                    modified: meta.modified().ok(),
-                }),
-                Err(e) => {
-                    unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")))
-                }
-            }
+        let configs = read_files(dir, paths, &mut unreadable);
+        let batfish_dir = dir.join(BATFISH_DIR);
+        let mut batfish_paths = Vec::new();
+        if batfish_dir.is_dir() {
+            walk(&batfish_dir, &mut batfish_paths)?;
         }
+        batfish_paths.sort();
+        let batfish_files = read_files(dir, batfish_paths, &mut unreadable);
         let state_path = dir.join(opstate::FILE_NAME);
         let state_file = if state_path.is_file() {
             let bytes = crate::fsutil::read_regular(&state_path, crate::fsutil::TEXT_LIMIT)
@@ -143,6 +123,7 @@ impl Snapshot {
             label: dir.display().to_string(),
             configs,
             state_file,
+            batfish_files,
             unreadable,
         })
     }
@@ -150,7 +131,12 @@ impl Snapshot {
     /// A digest of every file's path and bytes: equal digests mean the same snapshot.
     pub fn content_hash(&self) -> String {
         let mut h = Sha256::new();
-        for f in self.configs.iter().chain(self.state_file.as_ref()) {
+        for f in self
+            .configs
+            .iter()
+            .chain(self.state_file.as_ref())
+            .chain(&self.batfish_files)
+        {
             h.update(f.path.as_bytes());
             h.update([0]);
             h.update((f.bytes.len() as u64).to_le_bytes());
@@ -158,6 +144,45 @@ impl Snapshot {
         }
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// Reads `paths` (files under `dir`) into memory; files too large to be a snapshot's are
+/// passed over and named in `unreadable`.
+fn read_files(dir: &Path, paths: Vec<PathBuf>, unreadable: &mut Vec<FileIssue>) -> Vec<SourceFile> {
+    let mut files = Vec::new();
+    for p in paths {
+        let rel = p.strip_prefix(dir).unwrap_or(&p);
+        let rel_str = rel.to_string_lossy().replace('\\', "/");
+        // One bad entry never stops the import: it is skipped and named.
+        let meta = match std::fs::metadata(&p) {
+            Ok(m) => m,
+            Err(e) => {
+                unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")));
+                continue;
+            }
+        };
+        if meta.len() > MAX_CONFIG_BYTES {
+            unreadable.push(FileIssue::whole_file(
+                &rel_str,
+                format!(
+                    "{} bytes: larger than any configuration ({} MiB limit)",
+                    meta.len(),
+                    MAX_CONFIG_BYTES >> 20
+                ),
+            ));
+            continue;
+        }
+        match crate::fsutil::read_regular(&p, MAX_CONFIG_BYTES) {
+            Ok(bytes) => files.push(SourceFile {
+                name_hint: name_hint(rel),
+                path: rel_str,
+                bytes,
+                modified: meta.modified().ok(),
+            }),
+            Err(e) => unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}"))),
+        }
+    }
+    files
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ImportError> {
@@ -271,6 +296,8 @@ pub struct ParsedSnapshot {
     pub devices: Vec<ParsedDevice>,
     /// Links (LLDP, declared, inferred).
     pub links: Vec<links::Link>,
+    /// The snapshot's `batfish/` files, stored as they are.
+    pub batfish_files: Vec<SourceFile>,
     /// The state file's contents (empty when absent).
     pub opstate: OpState,
     /// When the snapshot was collected.
@@ -423,7 +450,26 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
     }
     apply_facts(&mut devices, &opstate, &mut warnings);
     roles::infer(&mut devices);
-    let links = links::build(&devices, &opstate, &mut warnings);
+    let layer1 = snap
+        .batfish_files
+        .iter()
+        .find(|f| f.path == layer1::FILE_NAME)
+        .and_then(
+            |f| match layer1::Layer1::parse(&String::from_utf8_lossy(&f.bytes)) {
+                Ok(l1) => Some(l1),
+                Err(e) => {
+                    // Batfish ignores an unreadable file too; links are then inferred.
+                    warnings.push(FileIssue::whole_file(
+                        &f.path,
+                        format!(
+                            "not Batfish's layer-1 topology ({e}); links are inferred from subnets"
+                        ),
+                    ));
+                    None
+                }
+            },
+        );
+    let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
     let collected_at = opstate.collected_at.clone().or_else(|| {
         snap.configs
             .iter()
@@ -438,6 +484,7 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         label: snap.label.clone(),
         devices,
         links,
+        batfish_files: snap.batfish_files.clone(),
         opstate,
         collected_at,
         skipped,

@@ -332,6 +332,29 @@ impl Candidate {
                 continue;
             };
             for n0 in b0.neighbors.iter().filter(|n| !n.shutdown) {
+                // Unnumbered: the session rides its interface.
+                if let BgpPeer::Interface(ifname) = &n0.peer {
+                    let n1 = b1
+                        .neighbors
+                        .iter()
+                        .find(|n| n.peer == n0.peer && n.vrf == n0.vrf);
+                    let cause = match n1 {
+                        None => Some(Cause::NeighborRemoved),
+                        Some(n) if n.shutdown => Some(Cause::NeighborRemoved),
+                        Some(_) if !find(&dev.cand, ifname).is_some_and(|i| i.admin_up) => {
+                            Some(Cause::Down)
+                        }
+                        Some(_) => None,
+                    };
+                    if let Some(cause) = cause {
+                        self.lost_sessions.push(LostSession {
+                            device: d.clone(),
+                            peer: ifname.clone(),
+                            cause,
+                        });
+                    }
+                    continue;
+                }
                 let BgpPeer::Address(peer) = n0.peer else {
                     continue;
                 };

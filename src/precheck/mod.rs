@@ -42,6 +42,8 @@ impl Severity {
 /// One evidence row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
+    /// Stable code of the check that found it (`precheck.links`), for scripts.
+    pub code: &'static str,
     /// Severity.
     pub severity: Severity,
     /// What it is about (`alpha-border-1 GigabitEthernet0/0/3`).
@@ -99,6 +101,8 @@ pub struct Report {
 }
 
 struct Checker<'a> {
+    /// The code of the check running now (findings added outside a check name theirs).
+    current: &'static str,
     findings: Vec<Finding>,
     passed: Vec<String>,
     not_applicable: Vec<String>,
@@ -121,7 +125,20 @@ impl Checker<'_> {
         message: impl Into<String>,
         suggestion: impl Into<String>,
     ) {
+        let code = self.current;
+        self.add_as(code, severity, element, message, suggestion);
+    }
+
+    fn add_as(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+    ) {
         self.findings.push(Finding {
+            code,
             severity,
             element: element.into(),
             message: message.into(),
@@ -132,9 +149,11 @@ impl Checker<'_> {
     /// Runs a named check; it passes when it ran and added no error or warning.
     fn check(
         &mut self,
+        code: &'static str,
         name: &str,
         f: impl FnOnce(&mut Self) -> Result<Applies, StateError>,
     ) -> Result<(), StateError> {
+        self.current = code;
         let before = self
             .findings
             .iter()
@@ -402,6 +421,7 @@ pub fn precheck(
         Ok(p) => p,
         Err(e) => {
             report.findings.push(Finding {
+                code: "precheck.plan_unreadable",
                 severity: Severity::Error,
                 element: plan_path.to_owned(),
                 message: format!("the plan cannot be read: {e}"),
@@ -417,6 +437,7 @@ pub fn precheck(
     report.plan_state_version = Some(plan.header.state_version);
     let st = load(db)?;
     let mut ck = Checker {
+        current: "precheck.other",
         findings: Vec::new(),
         passed: Vec::new(),
         not_applicable: Vec::new(),
@@ -424,6 +445,7 @@ pub fn precheck(
     };
     let adding = plan.header.intent.starts_with("add_");
     ck.check(
+        "precheck.targets",
         "targets and configured devices exist and are active",
         |ck| {
             let mut devices: Vec<String> = Vec::new();
@@ -462,66 +484,70 @@ pub fn precheck(
             Ok(Applies::Ran)
         },
     )?;
-    ck.check("interfaces exist and, for additions, are free", |ck| {
-        if !plan
-            .header
-            .targets
-            .iter()
-            .any(|t| matches!(t, Target::Interface { .. } | Target::Link { .. }))
-        {
-            return Ok(Applies::NotApplicable);
-        }
-        for t in &plan.header.targets {
-            let ends: Vec<(&String, &String)> = match t {
-                Target::Interface { device, interface } => vec![(device, interface)],
-                Target::Link {
-                    device_a,
-                    interface_a,
-                    device_b,
-                    interface_b,
-                } => vec![(device_a, interface_a), (device_b, interface_b)],
-                _ => Vec::new(),
-            };
-            for (d, i) in ends {
-                if !st.devices.contains_key(d) {
-                    continue;
-                }
-                let Some((real, _)) = st.iface(d, i)? else {
-                    ck.add(
+    ck.check(
+        "precheck.interfaces",
+        "interfaces exist and, for additions, are free",
+        |ck| {
+            if !plan
+                .header
+                .targets
+                .iter()
+                .any(|t| matches!(t, Target::Interface { .. } | Target::Link { .. }))
+            {
+                return Ok(Applies::NotApplicable);
+            }
+            for t in &plan.header.targets {
+                let ends: Vec<(&String, &String)> = match t {
+                    Target::Interface { device, interface } => vec![(device, interface)],
+                    Target::Link {
+                        device_a,
+                        interface_a,
+                        device_b,
+                        interface_b,
+                    } => vec![(device_a, interface_a), (device_b, interface_b)],
+                    _ => Vec::new(),
+                };
+                for (d, i) in ends {
+                    if !st.devices.contains_key(d) {
+                        continue;
+                    }
+                    let Some((real, _)) = st.iface(d, i)? else {
+                        ck.add(
                         Severity::Error,
                         format!("{d} {i}"),
                         "interface does not exist",
                         "check the interface name against `olav state show interfaces --device`",
                     );
-                    continue;
-                };
-                if adding {
-                    let addrs: Vec<String> = st
-                        .addresses_on(d, &real)?
-                        .iter()
-                        .map(|a| a.to_string())
-                        .collect();
-                    if !addrs.is_empty() {
-                        ck.add(
-                            Severity::Error,
-                            format!("{d} {real}"),
-                            format!("interface is not free: it has {}", addrs.join(", ")),
-                            "pick another free interface (re-draft the plan)",
-                        );
-                    }
-                    if st.is_linked(d, &real)? {
-                        ck.add(
-                            Severity::Error,
-                            format!("{d} {real}"),
-                            "interface is not free: a link ends on it",
-                            "pick another free interface (re-draft the plan)",
-                        );
+                        continue;
+                    };
+                    if adding {
+                        let addrs: Vec<String> = st
+                            .addresses_on(d, &real)?
+                            .iter()
+                            .map(|a| a.to_string())
+                            .collect();
+                        if !addrs.is_empty() {
+                            ck.add(
+                                Severity::Error,
+                                format!("{d} {real}"),
+                                format!("interface is not free: it has {}", addrs.join(", ")),
+                                "pick another free interface (re-draft the plan)",
+                            );
+                        }
+                        if st.is_linked(d, &real)? {
+                            ck.add(
+                                Severity::Error,
+                                format!("{d} {real}"),
+                                "interface is not free: a link ends on it",
+                                "pick another free interface (re-draft the plan)",
+                            );
+                        }
                     }
                 }
             }
-        }
-        Ok(Applies::Ran)
-    })?;
+            Ok(Applies::Ran)
+        },
+    )?;
     // The plan's configuration, parsed with the importer's own parsers.
     let blocks: Vec<(String, crate::model::DeviceConfig, &str)> = plan
         .implementation
@@ -535,72 +561,80 @@ pub fn precheck(
         })
         .collect();
     let cand = candidate::Candidate::build(db, &plan)?;
-    ck.check("new addresses duplicate and overlap nothing", |ck| {
-        if !blocks
-            .iter()
-            .any(|(_, c, _)| c.interfaces.iter().any(|i| !i.addresses.is_empty()))
-        {
-            return Ok(Applies::NotApplicable);
-        }
-        for (dev, cfg, _) in &blocks {
-            for i in &cfg.interfaces {
-                let vrf = match &i.vrf {
-                    Some(v) => v.clone(),
-                    None => st
-                        .iface(dev, &i.name)?
-                        .map_or_else(|| "default".into(), |(_, v)| v),
-                };
-                for a in i
-                    .addresses
-                    .iter()
-                    .filter(|a| a.kind != AddressKind::Virtual)
-                {
-                    for (h, ifn, v, existing) in st.all_addresses()? {
-                        let same_place = h == dev && crate::ifname::same(&i.name, ifn);
-                        if same_place {
-                            continue;
-                        }
-                        if existing.addr() == a.address.addr() {
-                            ck.add(
-                                Severity::Error,
-                                format!("{dev} {}", i.name),
-                                format!("{} is already configured on {h} {ifn}", a.address.addr()),
-                                "choose an unused address",
-                            );
-                        } else if *v == vrf
-                            && (existing.contains(&a.address.network())
-                                || a.address.contains(&existing.network()))
-                        {
-                            if existing.trunc() == a.address.trunc() && a.address.prefix_len() >= 30
-                            {
-                                ck.add(
-                                    Severity::Info,
-                                    format!("{dev} {}", i.name),
-                                    format!(
-                                        "{} joins the link subnet of {h} {ifn} ({existing})",
-                                        a.address
-                                    ),
-                                    "intended: the other end of the new link",
-                                );
-                            } else {
+    ck.check(
+        "precheck.addresses",
+        "new addresses duplicate and overlap nothing",
+        |ck| {
+            if !blocks
+                .iter()
+                .any(|(_, c, _)| c.interfaces.iter().any(|i| !i.addresses.is_empty()))
+            {
+                return Ok(Applies::NotApplicable);
+            }
+            for (dev, cfg, _) in &blocks {
+                for i in &cfg.interfaces {
+                    let vrf = match &i.vrf {
+                        Some(v) => v.clone(),
+                        None => st
+                            .iface(dev, &i.name)?
+                            .map_or_else(|| "default".into(), |(_, v)| v),
+                    };
+                    for a in i
+                        .addresses
+                        .iter()
+                        .filter(|a| a.kind != AddressKind::Virtual)
+                    {
+                        for (h, ifn, v, existing) in st.all_addresses()? {
+                            let same_place = h == dev && crate::ifname::same(&i.name, ifn);
+                            if same_place {
+                                continue;
+                            }
+                            if existing.addr() == a.address.addr() {
                                 ck.add(
                                     Severity::Error,
                                     format!("{dev} {}", i.name),
                                     format!(
-                                        "{} overlaps {existing} on {h} {ifn} (vrf {v})",
-                                        a.address
+                                        "{} is already configured on {h} {ifn}",
+                                        a.address.addr()
                                     ),
-                                    "allocate a subnet that overlaps nothing",
+                                    "choose an unused address",
                                 );
+                            } else if *v == vrf
+                                && (existing.contains(&a.address.network())
+                                    || a.address.contains(&existing.network()))
+                            {
+                                if existing.trunc() == a.address.trunc()
+                                    && a.address.prefix_len() >= 30
+                                {
+                                    ck.add(
+                                        Severity::Info,
+                                        format!("{dev} {}", i.name),
+                                        format!(
+                                            "{} joins the link subnet of {h} {ifn} ({existing})",
+                                            a.address
+                                        ),
+                                        "intended: the other end of the new link",
+                                    );
+                                } else {
+                                    ck.add(
+                                        Severity::Error,
+                                        format!("{dev} {}", i.name),
+                                        format!(
+                                            "{} overlaps {existing} on {h} {ifn} (vrf {v})",
+                                            a.address
+                                        ),
+                                        "allocate a subnet that overlaps nothing",
+                                    );
+                                }
                             }
                         }
                     }
                 }
             }
-        }
-        Ok(Applies::Ran)
-    })?;
-    ck.check("new BGP neighbors are reachable, match the peer's AS and are new", |ck| {
+            Ok(Applies::Ran)
+        },
+    )?;
+    ck.check("precheck.new_neighbors", "new BGP neighbors are reachable, match the peer's AS and are new", |ck| {
         // New: on the device as the plan leaves it, not on it before (settings inherited
         // from peer-groups included); a plan that re-adds what exists adds nothing.
         let mut new_neighbors: Vec<(String, crate::model::BgpNeighbor)> = Vec::new();
@@ -760,68 +794,77 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    ck.check("sessions the plan relies on are up", |ck| {
-        if plan.header.intent != "add_uplink" {
-            return Ok(Applies::NotApplicable);
-        }
-        for t in &plan.header.targets {
-            let Target::Peer {
-                asn: Some(asn),
-                name,
-                ..
-            } = t
-            else {
-                continue;
-            };
-            for (h, p, _, _) in st.sessions.iter().filter(|s| s.2 == Some(*asn)) {
-                if let Some(state) = st.observed.get(&(h.clone(), p.clone())) {
-                    if !state.eq_ignore_ascii_case("established") {
-                        ck.add(
-                            Severity::Error,
-                            format!("{h} neighbor {p}"),
-                            format!(
+    ck.check(
+        "precheck.sessions_relied_on",
+        "sessions the plan relies on are up",
+        |ck| {
+            if plan.header.intent != "add_uplink" {
+                return Ok(Applies::NotApplicable);
+            }
+            for t in &plan.header.targets {
+                let Target::Peer {
+                    asn: Some(asn),
+                    name,
+                    ..
+                } = t
+                else {
+                    continue;
+                };
+                for (h, p, _, _) in st.sessions.iter().filter(|s| s.2 == Some(*asn)) {
+                    if let Some(state) = st.observed.get(&(h.clone(), p.clone())) {
+                        if !state.eq_ignore_ascii_case("established") {
+                            ck.add(
+                                Severity::Error,
+                                format!("{h} neighbor {p}"),
+                                format!(
                                 "the existing session to {} (AS{asn}) is {state}, not Established",
                                 name.as_deref().unwrap_or("the peer")
                             ),
-                            "find out why before adding a redundant session to the same peer",
+                                "find out why before adding a redundant session to the same peer",
+                            );
+                        }
+                    }
+                }
+            }
+            Ok(Applies::Ran)
+        },
+    )?;
+    ck.check(
+        "precheck.references",
+        "route-maps and prefix-lists referenced exist",
+        |ck| {
+            if blocks.iter().all(|(_, c, _)| c.references.is_empty()) {
+                return Ok(Applies::NotApplicable);
+            }
+            for (dev, cfg, _) in &blocks {
+                for r in &cfg.references {
+                    let kind = r.kind.as_str();
+                    let in_state = st.is_defined(dev, kind, &r.name)?;
+                    let in_plan = cfg
+                        .structures
+                        .iter()
+                        .any(|s| s.kind == r.kind && s.name == r.name);
+                    if !in_state && !in_plan {
+                        ck.add(
+                            Severity::Error,
+                            dev,
+                            format!(
+                                "{kind} {} ({}) is not defined on the device or in the plan",
+                                r.name, r.context
+                            ),
+                            format!(
+                                "define {kind} {} in the plan, or reference an existing one",
+                                r.name
+                            ),
                         );
                     }
                 }
             }
-        }
-        Ok(Applies::Ran)
-    })?;
-    ck.check("route-maps and prefix-lists referenced exist", |ck| {
-        if blocks.iter().all(|(_, c, _)| c.references.is_empty()) {
-            return Ok(Applies::NotApplicable);
-        }
-        for (dev, cfg, _) in &blocks {
-            for r in &cfg.references {
-                let kind = r.kind.as_str();
-                let in_state = st.is_defined(dev, kind, &r.name)?;
-                let in_plan = cfg
-                    .structures
-                    .iter()
-                    .any(|s| s.kind == r.kind && s.name == r.name);
-                if !in_state && !in_plan {
-                    ck.add(
-                        Severity::Error,
-                        dev,
-                        format!(
-                            "{kind} {} ({}) is not defined on the device or in the plan",
-                            r.name, r.context
-                        ),
-                        format!(
-                            "define {kind} {} in the plan, or reference an existing one",
-                            r.name
-                        ),
-                    );
-                }
-            }
-        }
-        Ok(Applies::Ran)
-    })?;
+            Ok(Applies::Ran)
+        },
+    )?;
     ck.check(
+        "precheck.links",
         "links the plan touches stay up, share a subnet and are routed or switched at both ends",
         |ck| {
             if cand.links.is_empty() {
@@ -848,7 +891,7 @@ pub fn precheck(
             Ok(Applies::Ran)
         },
     )?;
-    ck.check("MTU equal at both ends of links the plan touches", |ck| {
+    ck.check("precheck.mtu", "MTU equal at both ends of links the plan touches", |ck| {
         let changes_mtu = cand.touched.iter().any(|d| {
             cand.devices.get(d).is_some_and(|x| {
                 x.base
@@ -874,7 +917,7 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    ck.check("BGP sessions the plan ends are the ones it means to end", |ck| {
+    ck.check("precheck.sessions_lost", "BGP sessions the plan ends are the ones it means to end", |ck| {
         let touches_bgp = cand
             .touched
             .iter()
@@ -901,6 +944,7 @@ pub fn precheck(
         Ok(Applies::Ran)
     })?;
     ck.check(
+        "precheck.static_routes",
         "static routes are new, not connected, resolvable; removed ones exist",
         |ck| {
             let texts: Vec<(String, String, &str)> = plan
@@ -917,7 +961,7 @@ pub fn precheck(
             }
         },
     )?;
-    ck.check("the file is the plan registered under its id", |ck| {
+    ck.check("precheck.registered_file", "the file is the plan registered under its id", |ck| {
         let Some(registered) = ck.db.plan(&plan.header.plan_id)? else {
             return Ok(Applies::NotApplicable);
         };
@@ -935,7 +979,7 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    ck.check("no conflict with other open plans", |ck| {
+    ck.check("precheck.plan_conflict", "no conflict with other open plans", |ck| {
         let others = ck.db.claims_of_other_open_plans(&plan.header.plan_id)?;
         if others.is_empty() {
             return Ok(Applies::NotApplicable);
@@ -1008,7 +1052,7 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    ck.check("drafted against the current state version", |ck| {
+    ck.check("precheck.drift", "drafted against the current state version", |ck| {
         let v = plan.header.state_version;
         if v == state_version {
             return Ok(Applies::Ran);
@@ -1060,7 +1104,7 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    ck.check("state is fresh", |ck| {
+    ck.check("precheck.freshness", "state is fresh", |ck| {
         let Some(at) = st.collected_at.as_deref() else {
             ck.add(
                 Severity::Warning,
@@ -1122,12 +1166,17 @@ pub fn precheck(
     {
         spec.links.push((l.a.clone(), l.b.clone()));
     }
-    for s in &cand.lost_sessions {
+    // Unnumbered sessions (named by their interface) go with their shut interface.
+    for s in cand
+        .lost_sessions
+        .iter()
+        .filter(|s| s.peer.parse::<std::net::IpAddr>().is_ok())
+    {
         spec.peers.push((Some(s.device.clone()), s.peer.clone()));
     }
     let b = g.blast(&spec);
     let recomputed = b.number();
-    ck.check("the claimed blast radius matches the recomputed one", |ck| {
+    ck.check("precheck.blast_claim", "the claimed blast radius matches the recomputed one", |ck| {
         match plan.claimed_blast_radius {
             None => ck.add(Severity::Error, "blast radius", format!("the plan quotes no blast-radius number; recomputed: {recomputed}"), "add 'Blast-radius number: N' to the Blast radius section"),
             Some(c) if c as usize != recomputed => ck.add(
@@ -1142,7 +1191,7 @@ pub fn precheck(
     })?;
     let ann = announce::evaluate(db, &cand)?;
     let mut b = b;
-    ck.check("every prefix announced to a provider before is announced after", |ck| {
+    ck.check("precheck.announcements", "every prefix announced to a provider before is announced after", |ck| {
         if ann.before.is_empty() && ann.after.is_empty() {
             return Ok(Applies::NotApplicable);
         }
@@ -1195,7 +1244,8 @@ pub fn precheck(
     }
     report.announcements = Some(ann);
     if !b.unknown.is_empty() {
-        ck.add(
+        ck.add_as(
+            "precheck.blast_unknown",
             Severity::Warning,
             "blast radius",
             format!(
@@ -1206,7 +1256,8 @@ pub fn precheck(
         );
     }
     if !b.degraded.is_empty() {
-        ck.add(
+        ck.add_as(
+            "precheck.degraded",
             Severity::Warning,
             "blast radius",
             format!("new single point of failure for: {}", b.degraded.join(", ")),
@@ -1216,7 +1267,8 @@ pub fn precheck(
     for h in &b.services {
         let (name, crit) = (&h.name, &h.criticality);
         if !h.down() {
-            ck.add(
+            ck.add_as(
+                "precheck.service_degraded",
                 Severity::Info,
                 format!("service {name}"),
                 format!(
@@ -1226,7 +1278,8 @@ pub fn precheck(
                 "the remaining endpoints carry it; check their capacity",
             );
         } else if crit == "critical" || crit == "high" {
-            ck.add(
+            ck.add_as(
+                "precheck.service_down",
                 Severity::Warning,
                 format!("service {name}"),
                 format!(
@@ -1264,7 +1317,8 @@ pub fn precheck(
                         .join(", ")
                 )
             };
-            ck.add(
+            ck.add_as(
+                "precheck.redundancy",
                 Severity::Info,
                 format!("redundancy to AS{asn}"),
                 format!(

@@ -24,6 +24,7 @@ fn show(r: &StaticRoute) -> String {
 
 fn finding(severity: Severity, element: String, message: String, suggestion: &str) -> Finding {
     Finding {
+        code: "precheck.static_routes",
         severity,
         element,
         message,

@@ -47,6 +47,8 @@ pub enum ShowKind {
     Routes,
     /// Import warnings and skipped files.
     Warnings,
+    /// The snapshot's `batfish/` files (layer-1 topology, ISP and runtime data), as stored.
+    Files,
 }
 
 impl ShowKind {
@@ -71,7 +73,7 @@ impl ShowKind {
                  ORDER BY hostname_a, ifname_a, hostname_b, ifname_b"
             }
             ShowKind::Bgp => {
-                "SELECT hostname, vrf, local_as, local_ip, COALESCE(peer_address, listen_range) AS peer,
+                "SELECT hostname, vrf, local_as, local_ip, COALESCE(peer_address, listen_range, peer_interface) AS peer,
                         peer_asn, peer_group, description, route_map_in, route_map_out,
                         CASE WHEN shutdown THEN 'shutdown' ELSE COALESCE(state, '') END AS state
                  FROM bgp_session WHERE (?1 IS NULL OR hostname = ?1) ORDER BY hostname, vrf, source_line"
@@ -84,8 +86,13 @@ impl ShowKind {
                  GROUP BY s.name ORDER BY s.name"
             }
             ShowKind::Routes => {
-                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance
+                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity
                  FROM static_route WHERE (?1 IS NULL OR hostname = ?1) ORDER BY hostname, vrf, prefix"
+            }
+            // Files belong to the snapshot, not to a device: `--device` selects them all.
+            ShowKind::Files => {
+                "SELECT path, bytes, sha256 FROM batfish_file
+                 WHERE ?1 IS NULL OR ?1 IS NOT NULL ORDER BY path"
             }
             ShowKind::Warnings => {
                 "SELECT severity, source_file, source_line, message
@@ -153,6 +160,29 @@ impl StateDb {
             })
     }
 
+    /// A file of the snapshot's `batfish/` folder as imported (`batfish/isp_config.json`).
+    pub fn snapshot_file(&self, path: &str) -> Result<Option<Vec<u8>>, StateError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row(
+                "SELECT content FROM batfish_file WHERE path = ?1",
+                [path],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Paths of the stored `batfish/` files, sorted.
+    pub fn snapshot_file_paths(&self) -> Result<Vec<String>, StateError> {
+        let mut st = self
+            .conn
+            .prepare("SELECT path FROM batfish_file ORDER BY path")
+            .map_err(|e| self.err(e))?;
+        let rows = st.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
     /// Whether a device exists.
     pub fn has_device(&self, hostname: &str) -> Result<bool, StateError> {
         self.conn
@@ -192,6 +222,7 @@ impl StateDb {
             "service",
             "service_endpoint",
             "import_warning",
+            "batfish_file",
         ] {
             let n: i64 = self
                 .conn

@@ -282,10 +282,66 @@ CREATE TABLE plan_claim (
 CREATE INDEX plan_claim_by_element ON plan_claim(kind, hostname, element);
 CREATE INDEX plan_claim_by_plan ON plan_claim(plan_id);
 "#,
+    // Whether a static route can be installed (model::RouteActivity): usable,
+    // interface-down, unresolved, via-routing. NULL for rows written before it existed.
+    r#"
+ALTER TABLE static_route ADD COLUMN activity TEXT
+    CHECK (activity IN ('usable', 'interface-down', 'unresolved', 'via-routing'));
+"#,
+    // Every file of the snapshot's batfish/ folder, byte for byte, to show and to send
+    // to Batfish with the configs.
+    r#"
+CREATE TABLE batfish_file (
+    path              TEXT PRIMARY KEY,
+    content           BLOB NOT NULL,
+    bytes             INTEGER NOT NULL,
+    sha256            TEXT NOT NULL,
+    collected_at      TEXT
+);
+"#,
+    // BGP unnumbered sessions name an interface, not an address: the table is rebuilt
+    // with `peer_interface` and a CHECK that exactly one of the three is set.
+    r#"
+CREATE TABLE bgp_session_v8 (
+    hostname          TEXT NOT NULL REFERENCES device(hostname),
+    vrf               TEXT NOT NULL DEFAULT 'default',
+    local_as          INTEGER,
+    local_ip          TEXT,
+    update_source     TEXT,
+    peer_address      TEXT,
+    listen_range      TEXT,
+    peer_interface    TEXT,
+    peer_asn          INTEGER,
+    peer_group        TEXT,
+    description       TEXT,
+    route_map_in      TEXT,
+    route_map_out     TEXT,
+    ebgp_multihop     INTEGER,
+    shutdown          INTEGER NOT NULL DEFAULT 0,
+    address_families  TEXT NOT NULL DEFAULT '',
+    state             TEXT,
+    source_file       TEXT NOT NULL,
+    source_line       INTEGER,
+    collected_at      TEXT,
+    CHECK ((peer_address IS NOT NULL) + (listen_range IS NOT NULL) + (peer_interface IS NOT NULL) = 1)
+);
+INSERT INTO bgp_session_v8 (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range,
+    peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown,
+    address_families, state, source_file, source_line, collected_at)
+SELECT hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range,
+    peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown,
+    address_families, state, source_file, source_line, collected_at
+FROM bgp_session;
+DROP TABLE bgp_session;
+ALTER TABLE bgp_session_v8 RENAME TO bgp_session;
+CREATE INDEX bgp_session_by_host ON bgp_session(hostname);
+CREATE INDEX bgp_session_by_peer ON bgp_session(peer_address);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.
 pub const STATE_TABLES: &[&str] = &[
+    "batfish_file",
     "import_warning",
     "service_endpoint",
     "service",

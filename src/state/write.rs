@@ -46,8 +46,14 @@ fn state_file_issue(message: String) -> FileIssue {
 
 /// The local address a session uses: the update-source's address, else the address of
 /// the interface whose subnet holds the peer (eBGP single-hop, as Batfish computes it).
+/// None for unnumbered peerings: they use IPv6 link-local addresses no config names.
 fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
     let vrf_of = |v: &Option<String>| v.as_deref().unwrap_or("default").to_owned();
+    let peer_v4 = match &n.peer {
+        BgpPeer::Address(p) => p.is_ipv4(),
+        BgpPeer::ListenRange(r) => r.addr().is_ipv4(),
+        BgpPeer::Interface(_) => return None,
+    };
     if n.local_address.is_some() {
         return n.local_address;
     }
@@ -56,10 +62,7 @@ fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
         return iface
             .addresses
             .iter()
-            .find(|a| match &n.peer {
-                BgpPeer::Address(p) => a.address.addr().is_ipv4() == p.is_ipv4(),
-                BgpPeer::ListenRange(r) => a.address.addr().is_ipv4() == r.addr().is_ipv4(),
-            })
+            .find(|a| a.address.addr().is_ipv4() == peer_v4)
             .map(|a| a.address.addr());
     }
     let BgpPeer::Address(peer) = &n.peer else {
@@ -139,8 +142,8 @@ impl StateDb {
                 .map_err(wrap)?;
             let mut bgp_st = tx
                 .prepare(
-                    "INSERT INTO bgp_session (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range, peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown, address_families, state, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                    "INSERT INTO bgp_session (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range, peer_interface, peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown, address_families, state, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
                 )
                 .map_err(wrap)?;
             let mut net_st = tx
@@ -148,8 +151,8 @@ impl StateDb {
                 .map_err(wrap)?;
             let mut sr_st = tx
                 .prepare(
-                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity, source_file, source_line, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )
                 .map_err(wrap)?;
             let mut ospf_st = tx
@@ -249,9 +252,10 @@ impl StateDb {
                 if let Some(b) = bgp {
                     for n in &b.neighbors {
                         let vrf = n.vrf.as_deref().unwrap_or("default");
-                        let (peer_address, listen_range) = match &n.peer {
-                            BgpPeer::Address(a) => (Some(a.to_string()), None),
-                            BgpPeer::ListenRange(r) => (None, Some(r.to_string())),
+                        let (peer_address, listen_range, peer_interface) = match &n.peer {
+                            BgpPeer::Address(a) => (Some(a.to_string()), None, None),
+                            BgpPeer::ListenRange(r) => (None, Some(r.to_string()), None),
+                            BgpPeer::Interface(i) => (None, None, Some(i.as_str())),
                         };
                         let state = peer_address
                             .as_deref()
@@ -265,6 +269,7 @@ impl StateDb {
                                 n.update_source,
                                 peer_address,
                                 listen_range,
+                                peer_interface,
                                 n.peer_asn,
                                 n.peer_group,
                                 n.description,
@@ -303,6 +308,7 @@ impl StateDb {
                             r.next_hop.map(|h| h.to_string()),
                             r.next_hop_interface,
                             r.distance,
+                            r.activity.as_str(),
                             f,
                             r.line,
                             at
@@ -447,6 +453,20 @@ s.name
                     ep.execute(params![s.name, host, ifn, prefix])
                         .map_err(wrap)?;
                 }
+            }
+        }
+        {
+            use sha2::{Digest, Sha256};
+            let mut st = tx
+                .prepare("INSERT INTO batfish_file (path, content, bytes, sha256, collected_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .map_err(wrap)?;
+            for f in &snap.batfish_files {
+                let digest: String = Sha256::digest(&f.bytes)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                st.execute(params![f.path, f.bytes, f.bytes.len() as i64, digest, at])
+                    .map_err(wrap)?;
             }
         }
         {

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The bundled demo snapshot.
 #[allow(dead_code)]
@@ -21,4 +22,17 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(e.path(), &target).expect("copy");
         }
     }
+}
+
+/// The olav binary run in `dir`, with no DB from the environment and Batfish pointed at
+/// a port where nothing answers (the static fallback), bounded in time.
+#[allow(dead_code)]
+pub fn olav(dir: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("olav").expect("binary builds");
+    c.env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .current_dir(dir)
+        .timeout(Duration::from_secs(120));
+    c
 }

@@ -5,11 +5,22 @@
 
 use super::common::{self, BgpBuilder, Scope, StructureBlock};
 use super::lines::{ConfigLines, ContextStack};
-use crate::model::{DeviceConfig, Interface, StructureKind};
+use crate::model::{DeviceConfig, Interface, NextHopResolution, StructureKind};
+
+/// What the dialects do differently inside the shared walk.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dialect {
+    /// Whether `interface VlanN` starts administratively down until `no shutdown` (NX-OS:
+    /// its SVIs are shut by default; IOS and EOS bring them up).
+    pub svi_shut_by_default: bool,
+}
 
 #[derive(Debug, Clone)]
 enum Ctx {
     Interface(usize),
+    /// A first-hop redundancy group block under an interface (NX-OS `hsrp 10` / `vrrp 10`,
+    /// IOS-XE `vrrp 10 address-family ipv4`): its `ip` / `address` lines are virtual addresses.
+    Fhrp(usize),
     Bgp {
         vrf: Option<String>,
         af: Option<String>,
@@ -31,7 +42,7 @@ enum Ctx {
 }
 
 /// Parses a Cisco-style configuration into the device model.
-pub fn parse(text: &str) -> DeviceConfig {
+pub fn parse(text: &str, dialect: Dialect) -> DeviceConfig {
     let mut dev = DeviceConfig::default();
     let mut bgp = BgpBuilder::default();
     let mut stack: ContextStack<Ctx> = ContextStack::default();
@@ -45,7 +56,7 @@ pub fn parse(text: &str) -> DeviceConfig {
         words.extend(line.text.split_ascii_whitespace());
         stack.enter_line(line.indent);
         let next = match stack.top() {
-            None => top_level(&mut dev, &mut bgp, &mut if_index, &words, line.no),
+            None => top_level(&mut dev, &mut bgp, &mut if_index, dialect, &words, line.no),
             Some(ctx) => {
                 let ctx = ctx.clone();
                 nested(&mut dev, &mut bgp, &ctx, &words, line.text, line.no)
@@ -62,6 +73,7 @@ pub fn parse(text: &str) -> DeviceConfig {
         }
     }
     bgp.finish(&mut dev);
+    dev.judge_static_routes(|_| NextHopResolution::Recursive);
     dev.lines_total = lines.lines_read();
     dev.lines_unrecognised = unknown;
     dev
@@ -74,10 +86,20 @@ enum Step {
     UnknownBlock,
 }
 
+/// A new interface as the dialect brings it up: NX-OS SVIs start shut.
+fn new_interface(name: String, no: u32, dialect: Dialect) -> Interface {
+    let mut i = Interface::new(name, no);
+    if dialect.svi_shut_by_default && i.svi_vlan().is_some() {
+        i.admin_up = false;
+    }
+    i
+}
+
 fn top_level(
     dev: &mut DeviceConfig,
     bgp: &mut BgpBuilder,
     if_index: &mut std::collections::HashMap<String, usize>,
+    dialect: Dialect,
     w: &[&str],
     no: u32,
 ) -> Step {
@@ -105,7 +127,7 @@ fn top_level(
                 Some(i) => *i,
                 None => {
                     if_index.insert(name.clone(), dev.interfaces.len());
-                    dev.interfaces.push(Interface::new(name, no));
+                    dev.interfaces.push(new_interface(name, no, dialect));
                     dev.interfaces.len() - 1
                 }
             };
@@ -114,7 +136,7 @@ fn top_level(
         // Running-config amendments (plans and rollbacks appended to a config).
         ["default", "interface", name] => {
             if let Some(i) = if_index.get(*name).and_then(|i| dev.interfaces.get_mut(*i)) {
-                *i = Interface::new((*name).to_owned(), i.line);
+                *i = new_interface((*name).to_owned(), i.line, dialect);
             }
             Step::Known
         }
@@ -180,7 +202,27 @@ fn nested(
     no: u32,
 ) -> Step {
     match ctx {
-        Ctx::Interface(idx) => known(common::interface_line(dev, *idx, text, w, no)),
+        Ctx::Interface(idx) => match w {
+            // NX-OS `hsrp 10 [ipv4]`, `vrrp 10`; IOS-XE VRRPv3 `vrrp 10 address-family ipv4`.
+            ["hsrp" | "vrrp", group]
+            | ["hsrp", group, "ipv4"]
+            | ["vrrp", group, "address-family", "ipv4"]
+                if group.parse::<u32>().is_ok() =>
+            {
+                Step::Push(Ctx::Fhrp(*idx))
+            }
+            ["hsrp", _, "ipv6"] | ["vrrp", _, "address-family", "ipv6"] => Step::Push(Ctx::Opaque),
+            _ => known(common::interface_line(dev, *idx, text, w, no)),
+        },
+        Ctx::Fhrp(idx) => {
+            match w {
+                ["ip" | "address", addr, ..] if addr.parse::<std::net::IpAddr>().is_ok() => {
+                    common::push_virtual(dev, *idx, addr, no)
+                }
+                _ => {}
+            }
+            Step::Known
+        }
         Ctx::Bgp { vrf, af } => bgp_line(dev, bgp, vrf.as_deref(), af.as_deref(), w, text, no),
         Ctx::BgpNeighbor { vrf, af, id } => match w {
             ["address-family", rest @ ..] => Step::Push(Ctx::BgpNeighbor {
@@ -327,9 +369,11 @@ fn bgp_line(
             });
         }
         ["template", ..] => return Step::Push(Ctx::Opaque),
+        ["no", "neighbor", "interface", range, ..] => bgp.remove_interface_neighbors(vrf, range),
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
         ["no", "neighbor", id, attr @ ..] => bgp.unset(Scope { vrf, af }, id, attr, no),
+        ["neighbor", "interface", rest @ ..] => bgp.interface_neighbors(dev, vrf, rest, no),
         ["neighbor", id, attr @ ..] => {
             bgp.neighbor(dev, Scope { vrf, af }, id, attr, text, no);
             // NX-OS puts a neighbor's settings in a block under it.
@@ -358,7 +402,7 @@ mod tests {
     #[test]
     fn ios_vrf_peer_groups_inherit_remote_as() {
         let cfg = "hostname d1\n!\ninterface GigabitEthernet1\n vrf forwarding vrf2\n ip address 10.12.11.1 255.255.255.252\n ip address 10.9.9.1 255.255.255.0 secondary\n!\nrouter bgp 65001\n bgp router-id 192.168.1.1\n address-family ipv4 vrf vrf2\n  neighbor d2 peer-group\n  neighbor d2 remote-as 65002\n  neighbor d2 route-map IN in\n  neighbor 10.12.11.2 peer-group d2\n  neighbor 10.12.11.2 activate\n exit-address-family\n!\nend\n";
-        let dev = parse(cfg);
+        let dev = parse(cfg, Dialect::default());
         assert_eq!(dev.hostname.as_deref(), Some("d1"));
         assert!(dev.saw_end);
         let i = &dev.interfaces[0];
@@ -382,7 +426,7 @@ mod tests {
     #[test]
     fn nxos_neighbor_blocks_and_templates() {
         let cfg = "hostname r1\nrouter bgp 65001\n  router-id 1.1.1.1\n  template peer UP\n    remote-as 65100\n    update-source loopback0\n  neighbor 10.0.0.1\n    remote-as 65002\n    description to r2\n    address-family ipv4 unicast\n      route-map RM-IN in\n  neighbor 10.0.0.9\n    inherit peer UP\n";
-        let dev = parse(cfg);
+        let dev = parse(cfg, Dialect::default());
         let n = dev
             .bgp
             .as_ref()
@@ -399,8 +443,100 @@ mod tests {
     #[test]
     fn malformed_lines_warn_with_line_numbers() {
         let cfg = "hostname x\ninterface Gi1\n ip address 10.0.0.300 255.255.255.0\nrouter bgp 65000\n neighbor 10.0.0.2 remote-as sixty\n";
-        let dev = parse(cfg);
+        let dev = parse(cfg, Dialect::default());
         let lines: Vec<u32> = dev.warnings.iter().map(|w| w.line).collect();
         assert_eq!(lines, vec![3, 5]);
+    }
+
+    #[test]
+    fn nxos_svis_start_shut_and_hsrp_blocks_are_virtual() {
+        let cfg = "hostname n1\ninterface Vlan1\ninterface Vlan10\n  no shutdown\n  ip address 10.10.10.2/24\n  hsrp version 2\n  hsrp 10\n    preempt\n    ip 10.10.10.1\ninterface Vlan20\n  ip address 10.20.0.2/24\n  vrrp 20\n    address 10.20.0.1\n";
+        let nx = parse(
+            cfg,
+            Dialect {
+                svi_shut_by_default: true,
+            },
+        );
+        let up: Vec<(&str, bool)> = nx
+            .interfaces
+            .iter()
+            .map(|i| (i.name.as_str(), i.admin_up))
+            .collect();
+        assert_eq!(
+            up,
+            vec![("Vlan1", false), ("Vlan10", true), ("Vlan20", false)]
+        );
+        let virtuals = |d: &DeviceConfig| -> Vec<String> {
+            d.interfaces
+                .iter()
+                .flat_map(|i| {
+                    i.addresses
+                        .iter()
+                        .filter(|a| a.kind == AddressKind::Virtual)
+                })
+                .map(|a| a.address.to_string())
+                .collect()
+        };
+        assert_eq!(virtuals(&nx), vec!["10.10.10.1/24", "10.20.0.1/24"]);
+        assert_eq!(nx.lines_unrecognised, 0);
+        // IOS and EOS bring an SVI up without `no shutdown`.
+        assert!(parse(cfg, Dialect::default())
+            .interfaces
+            .iter()
+            .all(|i| i.admin_up));
+    }
+
+    #[test]
+    fn virtual_addresses_keep_their_written_length() {
+        let cfg = "hostname e1\ninterface Vlan150\n   ip address virtual 10.1.40.1/24\ninterface Vlan100\n   ip address 10.1.100.2/24\n   ip virtual-router address 10.1.100.1\ninterface GigabitEthernet1\n standby ip 10.2.0.1\n ip address 10.2.0.2 255.255.255.0\n standby 5 ip 10.2.0.5\n";
+        let d = parse(cfg, Dialect::default());
+        let addrs: Vec<(String, AddressKind)> = d
+            .interfaces
+            .iter()
+            .flat_map(|i| i.addresses.iter().map(|a| (a.address.to_string(), a.kind)))
+            .collect();
+        assert_eq!(
+            addrs,
+            vec![
+                ("10.1.40.1/24".into(), AddressKind::Virtual),
+                ("10.1.100.2/24".into(), AddressKind::Primary),
+                ("10.1.100.1/24".into(), AddressKind::Virtual),
+                // Written before the primary address: a host address until one exists.
+                ("10.2.0.1/32".into(), AddressKind::Virtual),
+                ("10.2.0.2/24".into(), AddressKind::Primary),
+                ("10.2.0.5/24".into(), AddressKind::Virtual),
+            ]
+        );
+    }
+
+    #[test]
+    fn eos_unnumbered_neighbors_and_their_removal() {
+        let cfg = "hostname s\nrouter bgp 65000\n   neighbor LEAVES peer group\n   neighbor LEAVES remote-as 65001\n   neighbor interface Ethernet1-3 peer-group LEAVES\n   neighbor interface Ethernet9 peer group LEAVES remote-as 65009\n   no neighbor interface Ethernet2\n";
+        let d = parse(cfg, Dialect::default());
+        let peers: Vec<(String, Option<u32>, Option<String>)> = d
+            .bgp
+            .iter()
+            .flat_map(|b| &b.neighbors)
+            .map(|n| (n.peer.to_string(), n.peer_asn, n.peer_group.clone()))
+            .collect();
+        let g = Some("LEAVES".to_owned());
+        assert_eq!(
+            peers,
+            vec![
+                ("Ethernet1".into(), Some(65001), g.clone()),
+                ("Ethernet3".into(), Some(65001), g.clone()),
+                ("Ethernet9".into(), Some(65009), g),
+            ]
+        );
+        assert!(d.warnings.is_empty() && d.lines_unrecognised == 0);
+    }
+
+    #[test]
+    fn dot1q_tags_of_subinterfaces() {
+        let cfg = "hostname r\ninterface GigabitEthernet1.100\n encapsulation dot1Q 100\ninterface Ethernet1.200\n   encapsulation dot1q vlan 200\ninterface Ethernet1.300\n   encapsulation dot1q vlan x\ninterface GigabitEthernet1.1\n encapsulation dot1Q 1 native\n";
+        let d = parse(cfg, Dialect::default());
+        let tags: Vec<Option<u32>> = d.interfaces.iter().map(|i| i.encapsulation_vlan).collect();
+        assert_eq!(tags, vec![Some(100), Some(200), None, None]);
+        assert_eq!(d.warnings.len(), 1);
     }
 }

@@ -6,8 +6,8 @@
 
 use crate::model::{
     AddressKind, BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, InterfaceAddress,
-    OspfNetwork, PrefixListEntry, RouteMapClause, StaticRoute, StructureDef, StructureKind,
-    StructureRef, SwitchportMode,
+    OspfNetwork, PrefixListEntry, RouteActivity, RouteMapClause, StaticRoute, StructureDef,
+    StructureKind, StructureRef, SwitchportMode,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
@@ -408,8 +408,23 @@ pub fn interface_line(
         ["ip", "address", "virtual", addr, ..] | ["ip", "virtual-router", "address", addr, ..] => {
             push_virtual(dev, idx, addr, line);
         }
-        ["vrrp", _, "ip" | "ipv4", addr, ..] | ["standby", _, "ip", addr, ..] => {
+        ["vrrp", _, "ip" | "ipv4", addr, ..]
+        | ["standby", _, "ip", addr, ..]
+        | ["standby", "ip", addr, ..] => {
             push_virtual(dev, idx, addr, line);
+        }
+        // IOS `encapsulation dot1Q 100 [native]`, EOS `encapsulation dot1q vlan 100`; the
+        // native VLAN's frames go untagged, so a `native` subinterface carries no tag.
+        ["encapsulation", kind, rest @ ..] if kind.eq_ignore_ascii_case("dot1q") => {
+            let tag = rest.iter().find(|x| **x != "vlan").copied().unwrap_or("");
+            match tag.parse() {
+                Ok(_) if rest.contains(&"native") => iface.encapsulation_vlan = None,
+                Ok(t) => iface.encapsulation_vlan = Some(t),
+                Err(_) => dev.warn(
+                    line,
+                    format!("encapsulation dot1q: '{tag}' is not a VLAN id"),
+                ),
+            }
         }
         ["ip", "access-group", name, dir] => {
             let context = if *dir == "out" {
@@ -445,12 +460,12 @@ pub fn interface_line(
         }
         ["ip" | "ipv6" | "no" | "negotiation" | "duplex" | "media-type" | "load-interval"
         | "spanning-tree" | "storm-control" | "bandwidth" | "encapsulation" | "cdp" | "lldp"
-        | "logging" | "service-policy" | "mac-address" | "standby" | "vrrp" | "carrier-delay"
-        | "keepalive" | "delay" | "hold-queue" | "power" | "udld" | "flowcontrol" | "bfd"
-        | "isis" | "mpls" | "pim" | "mop" | "arp" | "qos" | "mls" | "priority-queue"
-        | "srr-queue" | "auto" | "tunnel" | "errdisable" | "mode" | "lacp" | "port-channel"
-        | "medium" | "dot1x" | "authentication" | "snmp" | "peer-gateway" | "vpc" | "sflow"
-        | "traffic-loopback", ..] => {}
+        | "logging" | "service-policy" | "mac-address" | "standby" | "vrrp" | "hsrp"
+        | "carrier-delay" | "keepalive" | "delay" | "hold-queue" | "power" | "udld"
+        | "flowcontrol" | "bfd" | "isis" | "mpls" | "pim" | "mop" | "arp" | "qos" | "mls"
+        | "priority-queue" | "srr-queue" | "auto" | "tunnel" | "errdisable" | "mode" | "lacp"
+        | "port-channel" | "medium" | "dot1x" | "authentication" | "snmp" | "peer-gateway"
+        | "vpc" | "sflow" | "traffic-loopback", ..] => {}
         _ => return false,
     }
     true
@@ -471,7 +486,18 @@ fn parse_speed(v: &str) -> Option<u32> {
     }
 }
 
-fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+/// Adds a first-hop-redundancy or anycast virtual address (VRRP, HSRP, VARP, EOS `ip
+/// address virtual`) to interface `idx`. A written prefix length is kept (EOS `ip address
+/// virtual 10.1.40.1/24`); without one the address lives in the primary subnet.
+pub fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+    if let Some(net) = addr.contains('/').then(|| parse_prefix(addr)).flatten() {
+        dev.interfaces[idx].addresses.push(InterfaceAddress {
+            address: net,
+            kind: AddressKind::Virtual,
+            line,
+        });
+        return;
+    }
     let addr_only = addr.split('/').next().unwrap_or(addr);
     let Ok(ip) = addr_only.parse::<IpAddr>() else {
         dev.warn(line, format!("virtual address: cannot read '{addr}'"));
@@ -545,6 +571,7 @@ fn read_static_route(
         next_hop: None,
         next_hop_interface: None,
         distance: None,
+        activity: RouteActivity::Usable,
         line,
     };
     let mut it = rest.iter().peekable();
@@ -837,6 +864,73 @@ impl BgpBuilder {
         self.neighbors.push((key.0, key.1, line, s));
     }
 
+    /// `neighbor interface Ethernet1-2,4 peer-group G [remote-as N]` (EOS BGP unnumbered):
+    /// one interface peering per interface the range names.
+    pub fn interface_neighbors(
+        &mut self,
+        dev: &mut DeviceConfig,
+        vrf: Option<&str>,
+        w: &[&str],
+        line: u32,
+    ) {
+        let Some(names) = w
+            .first()
+            .map(|r| interface_range(r))
+            .filter(|n| !n.is_empty())
+        else {
+            dev.warn(line, "neighbor interface: cannot read the interfaces");
+            return;
+        };
+        let mut s = Settings::default();
+        let mut i = 1;
+        while i < w.len() {
+            match (w[i], w.get(i + 1), w.get(i + 2)) {
+                ("peer-group", Some(g), _) | ("peer", Some(&"group"), Some(g)) => {
+                    s.peer_group = Some((*g).to_owned());
+                    reference(
+                        dev,
+                        StructureKind::PeerGroup,
+                        g,
+                        "bgp neighbor peer-group",
+                        line,
+                    );
+                    i += if w[i] == "peer" { 3 } else { 2 };
+                }
+                ("remote-as", Some(a), _) => {
+                    s.peer_asn = parse_asn(a);
+                    if s.peer_asn.is_none() {
+                        dev.warn(
+                            line,
+                            format!("neighbor interface: '{a}' is not an AS number"),
+                        );
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        for name in names {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            match self.index.get(&key) {
+                Some(&k) => self.neighbors[k].3 = s.clone(),
+                None => {
+                    self.index.insert(key.clone(), self.neighbors.len());
+                    self.neighbors.push((key.0, key.1, line, s.clone()));
+                }
+            }
+        }
+    }
+
+    /// `no neighbor interface RANGE …`: those unnumbered peerings are gone.
+    pub fn remove_interface_neighbors(&mut self, vrf: Option<&str>, range: &str) {
+        for name in interface_range(range) {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            if let Some(i) = self.index.remove(&key) {
+                self.removed.insert(i);
+            }
+        }
+    }
+
     /// Defines a peer-group / peer group / template.
     pub fn define_group(&mut self, dev: &mut DeviceConfig, name: &str, line: u32) {
         define(dev, StructureKind::PeerGroup, name, line);
@@ -1074,6 +1168,34 @@ impl BgpBuilder {
     }
 }
 
+/// The interfaces an EOS range names: `Ethernet1-3,5` → Ethernet1, Ethernet2, Ethernet3,
+/// Ethernet5; `Ethernet1/1-2` → Ethernet1/1, Ethernet1/2. A piece without a type takes
+/// the previous piece's.
+fn interface_range(spec: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut base = String::new();
+    for piece in spec.split(',').filter(|p| !p.is_empty()) {
+        // The part before the last number is the type and slot (`Ethernet`, `Ethernet1/`).
+        let (head, tail) = match piece.rfind(|c: char| !c.is_ascii_digit() && c != '-') {
+            Some(i) => (&piece[..=i], &piece[i + 1..]),
+            None => (base.as_str(), piece),
+        };
+        let head = head.to_owned();
+        match tail.split_once('-') {
+            Some((lo, hi)) => match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(lo), Ok(hi)) if lo <= hi && hi - lo < 4096 => {
+                    out.extend((lo..=hi).map(|n| format!("{head}{n}")));
+                }
+                _ => return Vec::new(),
+            },
+            None if !tail.is_empty() => out.push(format!("{head}{tail}")),
+            None => return Vec::new(),
+        }
+        base = head;
+    }
+    out
+}
+
 /// The classful network of an address (IOS `network 10.0.0.0` without a mask).
 fn classful(a: Ipv4Addr) -> IpNet {
     let first = a.octets()[0];
@@ -1141,6 +1263,21 @@ mod tests {
         assert_eq!(parse_asn("1.100"), Some(65636));
         assert_eq!(parse_asn("7575"), Some(7575));
         assert_eq!(parse_asn("x"), None);
+    }
+
+    #[test]
+    fn eos_interface_ranges() {
+        assert_eq!(interface_range("Ethernet1"), vec!["Ethernet1"]);
+        assert_eq!(
+            interface_range("Ethernet1-3,5"),
+            vec!["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet5"]
+        );
+        assert_eq!(
+            interface_range("Ethernet1/1-2"),
+            vec!["Ethernet1/1", "Ethernet1/2"]
+        );
+        assert!(interface_range("Ethernet3-1").is_empty());
+        assert!(interface_range("").is_empty());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Arista EOS.
 
-use super::{cisco_style, ConfigParser};
+use super::cisco_style::{self, Dialect};
+use super::ConfigParser;
 use crate::model::{DeviceConfig, Vendor};
 
 /// Parser for Arista EOS running configurations.
@@ -31,7 +32,7 @@ impl ConfigParser for EosParser {
     }
 
     fn parse(&self, text: &str) -> DeviceConfig {
-        let mut dev = cisco_style::parse(text);
+        let mut dev = cisco_style::parse(text, Dialect::default());
         // `! device: r1 (vEOS, EOS-4.23.0.1F)` names the model and the version.
         if let Some(banner) = text
             .lines()

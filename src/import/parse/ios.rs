@@ -1,6 +1,7 @@
 //! Cisco IOS and IOS-XE.
 
-use super::{cisco_style, ConfigParser};
+use super::cisco_style::{self, Dialect};
+use super::ConfigParser;
 use crate::model::{DeviceConfig, Vendor};
 
 /// Parser for Cisco IOS and IOS-XE running configurations.
@@ -32,6 +33,6 @@ impl ConfigParser for IosParser {
     }
 
     fn parse(&self, text: &str) -> DeviceConfig {
-        cisco_style::parse(text)
+        cisco_style::parse(text, Dialect::default())
     }
 }

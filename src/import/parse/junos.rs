@@ -23,7 +23,8 @@ use super::common::{define, parse_asn, reference};
 use super::ConfigParser;
 use crate::model::{
     AddressKind, BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Interface, InterfaceAddress,
-    OspfNetwork, StaticRoute, StructureKind, SwitchportMode, Vendor,
+    NextHopResolution, OspfNetwork, RouteActivity, StaticRoute, StructureKind, SwitchportMode,
+    Vendor,
 };
 use ipnet::IpNet;
 use statements::Statement;
@@ -183,6 +184,8 @@ struct StaticSpec {
     reject: Option<u32>,
     next_table: Option<u32>,
     preference: Option<u32>,
+    /// `resolve`: the next hop may be resolved recursively (default: connected only).
+    resolve: bool,
 }
 
 /// An import or export policy chain set at one BGP level.
@@ -276,6 +279,8 @@ struct Junos {
     confederation: Option<u32>,
     confederation_members: Vec<u32>,
     statics: Vec<StaticBlock>,
+    /// Static prefixes (per VRF) configured with `resolve`.
+    resolving: HashSet<(Option<String>, IpNet)>,
     bgp: Vec<BgpInstance>,
     bgp_line: Option<u32>,
     ospf: Vec<(Option<String>, String, String, u32, bool)>,
@@ -452,7 +457,11 @@ impl Junos {
             ["description", d @ ..] => self.dev.interfaces[idx].description = Some(d.join(" ")),
             ["disable", ..] => self.dev.interfaces[idx].admin_up = false,
             ["vlan-id", v] => match v.parse() {
-                Ok(n) => self.dev.interfaces[idx].access_vlan = Some(n),
+                Ok(n) => {
+                    let unit = &mut self.dev.interfaces[idx];
+                    unit.access_vlan = Some(n);
+                    unit.encapsulation_vlan = Some(n);
+                }
                 Err(_) => self
                     .dev
                     .warn(line, format!("vlan-id: '{v}' is not a VLAN id")),
@@ -731,6 +740,7 @@ impl Junos {
                             reject: None,
                             next_table: None,
                             preference: None,
+                            resolve: false,
                         });
                         routes.len() - 1
                     }
@@ -766,6 +776,8 @@ impl Junos {
                     ["discard", ..] => r.discard = Some(st.line_of(tail)),
                     ["reject", ..] => r.reject = Some(st.line_of(tail)),
                     ["next-table", ..] => r.next_table = Some(st.line_of(tail)),
+                    ["resolve"] => r.resolve = true,
+                    ["no-resolve"] => r.resolve = false,
                     ["preference", p, ..] => match p.parse() {
                         Ok(p) => r.preference = Some(p),
                         Err(_) => self.dev.warn(
@@ -987,6 +999,14 @@ impl Junos {
         self.finish_statics();
         self.finish_bgp();
         self.finish_ospf();
+        let resolving = std::mem::take(&mut self.resolving);
+        self.dev.judge_static_routes(|r| {
+            if resolving.contains(&(r.vrf.clone(), r.prefix)) {
+                NextHopResolution::ProtocolsOnly
+            } else {
+                NextHopResolution::ConnectedOnly
+            }
+        });
         for (name, line, has_entries) in std::mem::take(&mut self.prefix_lists) {
             if !has_entries {
                 self.dev.warn(
@@ -1126,6 +1146,9 @@ impl Junos {
     fn finish_statics(&mut self) {
         for b in std::mem::take(&mut self.statics) {
             for r in b.routes {
+                if r.resolve {
+                    self.resolving.insert((b.vrf.clone(), r.prefix));
+                }
                 let distance = r.preference.or(b.default_preference);
                 let row = |line: u32| StaticRoute {
                     vrf: b.vrf.clone(),
@@ -1133,6 +1156,7 @@ impl Junos {
                     next_hop: None,
                     next_hop_interface: None,
                     distance,
+                    activity: RouteActivity::Usable,
                     line,
                 };
                 let mut rows = Vec::new();

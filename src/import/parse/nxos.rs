@@ -1,6 +1,7 @@
 //! Cisco NX-OS.
 
-use super::{cisco_style, ConfigParser};
+use super::cisco_style::{self, Dialect};
+use super::ConfigParser;
 use crate::model::{DeviceConfig, Vendor};
 
 /// Parser for Cisco NX-OS running configurations.
@@ -28,6 +29,11 @@ impl ConfigParser for NxosParser {
     }
 
     fn parse(&self, text: &str) -> DeviceConfig {
-        cisco_style::parse(text)
+        cisco_style::parse(
+            text,
+            Dialect {
+                svi_shut_by_default: true,
+            },
+        )
     }
 }

@@ -287,6 +287,24 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             br.external_peers_lost.join(", ")
         );
     }
+    let external: Vec<String> = br
+        .sessions_lost
+        .iter()
+        .filter(|s| s.peer_asn.is_some() && !r.sessions.is_empty())
+        .filter(|s| {
+            net.sessions
+                .iter()
+                .any(|x| x.peer.to_string() == s.peer && x.peer_device.is_none())
+        })
+        .map(|s| format!("{} → {}", s.hostname, s.peer))
+        .collect();
+    if !external.is_empty() {
+        let _ = writeln!(
+            risks,
+            "- Sessions to external peers end ({}): what the internet stops hearing is evaluated by the pre-check, through each provider's outbound policy (\"What the internet sees\").",
+            external.join(", ")
+        );
+    }
     let mut verification = String::from("After the change:\n");
     for b in &implementation_blocks {
         let mut cmds: Vec<&str> = Vec::new();

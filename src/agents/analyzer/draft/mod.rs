@@ -139,14 +139,17 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
         ),
         ("BGP sessions lost", list(&sessions)),
         ("External peers lost", list(&br.external_peers_lost)),
-        ("Prefixes withdrawn", list(&br.prefixes_withdrawn)),
+        (
+            "Prefixes withdrawn (held only by removed or cut-off devices)",
+            list(&br.prefixes_withdrawn),
+        ),
         ("Services affected", list(&services)),
     ];
     for (k, v) in rows {
         let _ = writeln!(s, "| {k} | {v} |");
     }
     let cite = format!(
-        "blast radius {} device(s) ({} removed, {} isolated); services affected: {}",
+        "blast radius {} device(s) ({} removed, {} isolated); services hit by removed or cut-off elements: {}",
         br.number(),
         br.removed_devices.len(),
         br.isolated.len(),

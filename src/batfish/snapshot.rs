@@ -1,0 +1,273 @@
+//! What a Batfish snapshot holds besides `configs/`: the snapshot's other files as the
+//! state DB keeps them (`batfish/layer1_topology.json`, `batfish/isp_config.json`,
+//! `batfish/runtime_data.json`, `hosts/…`), and, when the snapshot has no
+//! `isp_config.json`, one generated from the network's external BGP sessions so that
+//! Batfish models the providers instead of answering UNKNOWN_REMOTE.
+
+use crate::checks::model::Model;
+use crate::model::{AddressKind, BgpPeer};
+use crate::state::{StateDb, StateError};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+/// Where Batfish reads its ISP-modeling file (`FileBasedStorage`: `batfish/` + `BfConsts.RELPATH_ISP_CONFIG_FILE`).
+pub const ISP_CONFIG: &str = "batfish/isp_config.json";
+
+/// Tables that may hold the snapshot's own files, with the column names tried for each
+/// file's path and its content. The table is another module's (the fidelity work keeps
+/// the `batfish/` folder in the state DB); it is read only when it exists.
+const FILE_TABLES: &[&str] = &[
+    "snapshot_file",
+    "snapshot_files",
+    "batfish_file",
+    "batfish_files",
+];
+const PATH_COLUMNS: &[&str] = &["path", "relpath", "relative_path", "file_path", "name"];
+const CONTENT_COLUMNS: &[&str] = &["content", "contents", "body", "data", "text"];
+
+/// The snapshot's files other than configs, from the state DB, when it keeps them:
+/// (path relative to the snapshot root, bytes). A path without a folder is taken as one
+/// of the `batfish/` folder's files. Empty when no such table exists.
+pub fn extra_files(db: &StateDb) -> Result<Vec<(String, Vec<u8>)>, StateError> {
+    let e = |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    };
+    let conn = db.conn();
+    let mut found = None;
+    for table in FILE_TABLES {
+        let exists: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .map_err(e)?;
+        if exists > 0 {
+            found = Some(*table);
+            break;
+        }
+    }
+    let Some(table) = found else {
+        return Ok(Vec::new());
+    };
+    let mut st = conn
+        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+        .map_err(e)?;
+    let columns: Vec<String> = st
+        .query_map([], |r| r.get(0))
+        .map_err(e)?
+        .collect::<Result<_, _>>()
+        .map_err(e)?;
+    let pick = |names: &[&'static str]| -> Option<&'static str> {
+        names
+            .iter()
+            .find(|n| columns.iter().any(|c| c == *n))
+            .copied()
+    };
+    let (Some(path_col), Some(content_col)) = (pick(PATH_COLUMNS), pick(CONTENT_COLUMNS)) else {
+        tracing::warn!("table {table} has no path/content columns olav knows; its files are not sent to Batfish");
+        return Ok(Vec::new());
+    };
+    let mut st = conn
+        .prepare(&format!(
+            "SELECT {path_col}, {content_col} FROM {table} ORDER BY {path_col}"
+        ))
+        .map_err(e)?;
+    let rows = st
+        .query_map([], |r| {
+            let path: String = r.get(0)?;
+            // Text or blob alike: the bytes as stored.
+            let bytes = match r.get_ref(1)? {
+                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
+                    t.to_vec()
+                }
+                _ => Vec::new(),
+            };
+            Ok((path, bytes))
+        })
+        .map_err(e)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (path, bytes) = row.map_err(e)?;
+        let path = path.trim_start_matches("./").trim_start_matches('/');
+        // The configs go in from the device table; a stored copy would be a second one.
+        if path.is_empty() || path.starts_with("configs/") {
+            continue;
+        }
+        let path = if path.contains('/') {
+            path.to_owned()
+        } else {
+            format!("batfish/{path}")
+        };
+        out.push((path, bytes));
+    }
+    Ok(out)
+}
+
+/// An `isp_config.json` generated from the network's external BGP sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedIsp {
+    /// The file's content.
+    pub json: Vec<u8>,
+    /// Border interfaces listed (`node:interface`, hostnames as stored).
+    pub border_interfaces: Vec<String>,
+    /// Sessions listed as BGP peers without an interface facing the peer (`node → peer`).
+    pub bgp_peers: Vec<String>,
+    /// The providers' AS numbers.
+    pub asns: BTreeSet<u32>,
+}
+
+/// Generates Batfish's ISP-modeling file from the external eBGP sessions of `model`: a
+/// session whose peer address no device of the network owns and whose peer AS is not
+/// the device's own. A session on an interface whose subnet holds the peer becomes a
+/// `borderInterfaces` entry (Batfish wires an ISP node to that interface); one without
+/// (multihop, loopback-sourced) becomes a `bgpPeers` entry. Format:
+/// `IspConfiguration`, `BorderInterfaceInfo`, `BgpPeerInfo` in Batfish's
+/// `org.batfish.datamodel.isp_configuration`. Hostnames are lowercase, as Batfish names
+/// nodes. `None` when the network has no external session.
+pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
+    let owned: BTreeSet<IpAddr> = model
+        .devices
+        .iter()
+        .flat_map(|d| d.config.interfaces.iter())
+        .flat_map(|i| i.addresses.iter())
+        .filter(|a| a.kind != AddressKind::Virtual)
+        .map(|a| a.address.addr())
+        .collect();
+    // (hostname, interface) → stored hostname, for the summary; BTreeMap for a stable file.
+    let mut border: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut peers: BTreeMap<(String, IpAddr, String), String> = BTreeMap::new();
+    let mut asns = BTreeSet::new();
+    for d in &model.devices {
+        let Some(bgp) = &d.config.bgp else { continue };
+        for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
+            let (BgpPeer::Address(peer), Some(asn)) = (&n.peer, n.peer_asn) else {
+                continue;
+            };
+            if owned.contains(peer) || bgp.presented_as(n).contains(&asn) {
+                continue;
+            }
+            asns.insert(asn);
+            let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
+            let facing = d.config.interfaces.iter().find(|i| {
+                i.admin_up
+                    && i.vrf.clone().unwrap_or_else(|| "default".into()) == vrf
+                    && i.addresses.iter().any(|a| {
+                        a.kind != AddressKind::Virtual
+                            && a.address.contains(peer)
+                            && a.address.addr() != *peer
+                    })
+            });
+            match facing {
+                Some(i) if n.ebgp_multihop.is_none() => {
+                    border.insert(
+                        (d.hostname.to_lowercase(), i.name.clone()),
+                        format!("{}:{}", d.hostname, i.name),
+                    );
+                }
+                _ => {
+                    peers.insert(
+                        (d.hostname.to_lowercase(), *peer, vrf),
+                        format!("{} → {peer}", d.hostname),
+                    );
+                }
+            }
+        }
+    }
+    if border.is_empty() && peers.is_empty() {
+        return None;
+    }
+    let file = json!({
+        "borderInterfaces": border.keys().map(|(h, i)| json!({"borderInterface": {"hostname": h, "interface": i}})).collect::<Vec<_>>(),
+        "bgpPeers": peers.keys().map(|(h, ip, vrf)| {
+            let mut p = json!({"hostname": h, "peerAddress": ip.to_string()});
+            if vrf != "default" {
+                if let Some(o) = p.as_object_mut() {
+                    o.insert("vrf".into(), Value::String(vrf.clone()));
+                }
+            }
+            p
+        }).collect::<Vec<_>>(),
+    });
+    Some(GeneratedIsp {
+        json: serde_json::to_vec_pretty(&file).unwrap_or_default(),
+        border_interfaces: border.into_values().collect(),
+        bgp_peers: peers.into_values().collect(),
+        asns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::model::ModelDevice;
+    use crate::import::parse::parser_for;
+    use crate::model::Vendor;
+
+    fn model(devices: &[(&str, &str)]) -> Model {
+        Model {
+            devices: devices
+                .iter()
+                .map(|(h, text)| ModelDevice {
+                    hostname: (*h).to_owned(),
+                    os: "ios".into(),
+                    source_file: format!("configs/{h}.cfg"),
+                    text: (*text).to_owned(),
+                    config: parser_for(Vendor::from_os("ios")).parse(text),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn external_sessions_become_border_interfaces_or_bgp_peers() {
+        let edge = [
+            "hostname Edge-1",
+            "interface GigabitEthernet0/0",
+            " ip address 203.0.113.1 255.255.255.252",
+            "interface Loopback0",
+            " ip address 192.0.2.1 255.255.255.255",
+            "interface GigabitEthernet0/1",
+            " ip address 10.0.0.1 255.255.255.254",
+            "router bgp 65000",
+            " neighbor 203.0.113.2 remote-as 7575",
+            " neighbor 198.51.100.9 remote-as 174",
+            " neighbor 198.51.100.9 ebgp-multihop 2",
+            " neighbor 198.51.100.9 update-source Loopback0",
+            " neighbor 10.0.0.0 remote-as 65000",
+        ]
+        .join("\n");
+        let core = [
+            "hostname core-1",
+            "interface GigabitEthernet0/1",
+            " ip address 10.0.0.0 255.255.255.254",
+            "router bgp 65000",
+            " neighbor 10.0.0.1 remote-as 65000",
+        ]
+        .join("\n");
+        let m = model(&[("Edge-1", &edge), ("core-1", &core)]);
+        let isp = isp_config(&m).expect("external sessions");
+        let v: Value = serde_json::from_slice(&isp.json).expect("json");
+        assert_eq!(
+            v["borderInterfaces"],
+            json!([{"borderInterface": {"hostname": "edge-1", "interface": "GigabitEthernet0/0"}}])
+        );
+        assert_eq!(
+            v["bgpPeers"],
+            json!([{"hostname": "edge-1", "peerAddress": "198.51.100.9"}])
+        );
+        assert_eq!(isp.asns, BTreeSet::from([174, 7575]));
+        assert_eq!(isp.border_interfaces, vec!["Edge-1:GigabitEthernet0/0"]);
+    }
+
+    #[test]
+    fn a_network_without_external_sessions_gets_no_file() {
+        let m = model(&[(
+            "core-1",
+            "hostname core-1\ninterface Gi0/1\n ip address 10.0.0.0 255.255.255.254\nrouter bgp 65000\n neighbor 10.0.0.1 remote-as 65000\n",
+        )]);
+        assert_eq!(isp_config(&m), None);
+    }
+}

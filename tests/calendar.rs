@@ -4,7 +4,9 @@
 //! exactly the next times the built-in scheduler (croner) computes. Without it, the
 //! expected strings are the test.
 
-use assert_cmd::Command;
+mod common;
+use common::olav;
+
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use olav::calendar::Cron;
 use std::collections::BTreeSet;
@@ -158,8 +160,8 @@ fn what_systemd_cannot_express_is_refused_by_name() {
             .contains("'15W' (W, the weekday nearest a day) has no systemd calendar form"),
         "{err}"
     );
-    let out = Command::cargo_bin("olav")
-        .expect("binary")
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
         .args(["schedule", "--cron", "0 9 15W * *", "--print-systemd"])
         .assert()
         .code(2);
@@ -173,10 +175,7 @@ fn print_systemd_carries_the_exact_calendar_and_the_snapshot_folder() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let snap = tmp.path().join("backups");
     std::fs::create_dir_all(snap.join("configs")).expect("mkdir");
-    let out = Command::cargo_bin("olav")
-        .expect("binary")
-        .current_dir(tmp.path())
-        .env_remove("OLAV_DB")
+    let out = olav(tmp.path())
         .args([
             "schedule",
             "--cron",
@@ -198,10 +197,7 @@ fn print_systemd_carries_the_exact_calendar_and_the_snapshot_folder() {
         units.contains(&format!(" schedule --once --import {}\n", real.display())),
         "{units}"
     );
-    let out = Command::cargo_bin("olav")
-        .expect("binary")
-        .current_dir(tmp.path())
-        .env_remove("OLAV_DB")
+    let out = olav(tmp.path())
         .args([
             "schedule",
             "--cron",
@@ -223,9 +219,7 @@ fn print_systemd_carries_the_exact_calendar_and_the_snapshot_folder() {
         "printing an entry creates no state DB"
     );
     // A folder that is not a snapshot is refused before anything is printed.
-    Command::cargo_bin("olav")
-        .expect("binary")
-        .current_dir(tmp.path())
+    olav(tmp.path())
         .args(["schedule", "--import", "nowhere", "--print-systemd"])
         .assert()
         .code(2)

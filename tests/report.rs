@@ -4,24 +4,13 @@
 //! text from data (a service name, a request) coming out inert.
 
 mod common;
-use common::{copy_dir, demo_dir};
+use common::{copy_dir, demo_dir, olav};
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    // No Batfish answers on port 9: the simulator takes its documented fallback.
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 /// Runs a request; returns the plan's path (relative to `dir`).
 fn request(dir: &Path, text: &str) -> String {
@@ -266,6 +255,17 @@ fn olav_report_writes_the_page_again_without_recording_a_precheck() {
         before,
         "olav report records no pre-check"
     );
+    let out = olav(tmp.path())
+        .args(["--format", "json", "report", &plan])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let keys: Vec<&String> = v
+        .as_object()
+        .map(|m| m.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["html_path", "verdict"], "docs/json.md");
+    assert_eq!(v["verdict"], "WARN");
     // A plan outside the exports folder is refused, as for every plan reader.
     olav(tmp.path())
         .args(["report", "/etc/hostname"])

@@ -242,7 +242,11 @@ impl Impact {
             };
             let before = dev.base.bgp.as_ref().map_or(&[][..], |b| &b.neighbors[..]);
             let after = dev.cand.bgp.as_ref().map_or(&[][..], |b| &b.neighbors[..]);
-            for n in after.iter().filter(|n| !n.shutdown) {
+            // Address peers only: an unnumbered or listen-range neighbor has no one peer to draw.
+            let drawable = |n: &&crate::model::BgpNeighbor| {
+                !n.shutdown && matches!(n.peer, crate::model::BgpPeer::Address(_))
+            };
+            for n in after.iter().filter(drawable) {
                 if !before.iter().any(|o| o.peer == n.peer && o.vrf == n.vrf) {
                     i.new_sessions.push(new_session(d, n));
                 }

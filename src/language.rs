@@ -185,7 +185,7 @@ pub fn normalise(request: &str) -> String {
 }
 
 /// "what if X fails", "what do we lose if X goes away": the impact of X's removal.
-fn what_if(s: &str) -> bool {
+pub fn what_if(s: &str) -> bool {
     let l = s.to_lowercase();
     [
         "what if",

@@ -38,6 +38,8 @@ pub struct CycleRow {
 pub struct Cycle {
     /// Cycle id in the DB.
     pub id: i64,
+    /// PASS when every open plan passed (or warned), else FAIL — for scripts.
+    pub verdict: &'static str,
     /// One row per open plan.
     pub rows: Vec<CycleRow>,
     /// What the cycle did with the snapshot folder it re-imports (`--import`), if any.
@@ -262,8 +264,12 @@ pub fn precheck_all(
             }
         }
     }
+    let failing = rows
+        .iter()
+        .any(|r| r.verdict != "PASS" && r.verdict != "WARN");
     let cycle = Cycle {
         id,
+        verdict: if failing { "FAIL" } else { "PASS" },
         rows,
         refresh: None,
     };

@@ -504,7 +504,23 @@ fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
         };
         // Nothing is removed: the round trip is a no-op change claiming 0.
         round.header.intent = "modify_interface".into();
-        round.header.targets.clear();
+        // The rollback is already in the implementation: nothing is left to undo.
+        round.rollback = round
+            .implementation
+            .iter()
+            .map(|b| ConfigBlock {
+                device: b.device.clone(),
+                os: b.os.clone(),
+                text: "!".into(),
+            })
+            .collect();
+        round.header.targets = round
+            .implementation
+            .iter()
+            .map(|b| olav::plan::Target::Device {
+                device: b.device.clone(),
+            })
+            .collect();
         round.claimed_blast_radius = Some(0);
         round.blast_radius = "**Blast-radius number: 0**".into();
         let c = Candidate::build(db, &round).expect("candidate");
@@ -652,5 +668,139 @@ fn an_unnumbered_session_ends_with_its_interface() {
     assert!(
         !f.iter().any(|x| x.2.contains("not in the state DB")),
         "{f:#?}"
+    );
+}
+
+#[test]
+fn an_uplink_shut_or_a_border_removed_withdraws_what_it_announced() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "shutdown alpha-border-1 GigabitEthernet0/0/0");
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "prefix 10.10.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "decommission alpha-border-1");
+    let (_, f, r) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "warning",
+            "prefix 10.20.0.0/16",
+            "withdrawn from the internet"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        !r["passed"]
+            .as_array()
+            .expect("passed")
+            .iter()
+            .any(|p| p.as_str().is_some_and(|p| p.contains("announced"))),
+        "{r:#}"
+    );
+}
+
+#[test]
+fn a_hand_edit_that_widens_announcements_or_breaks_the_rollback_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of alpha-border-1 GigabitEthernet0/0/3 to \"reserved\"",
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        " description reserved",
+        " description reserved\n!\nrouter bgp 65001\n address-family ipv4\n  no neighbor 203.0.113.2 route-map AARNET-OUT out",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-border-1 → 203.0.113.2",
+            "did not before"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-border-1",
+            "does not give back the stored configuration: BGP differ"
+        ),
+        "{f:#?}"
+    );
+}
+
+/// A what-if is answered with a plan but is not a change: it claims nothing and blocks
+/// no honest plan; a file whose plan id was edited supersedes its old registration.
+#[test]
+fn what_ifs_and_re_identified_files_leave_no_phantom_open_plans() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    draft_plan(tmp.path(), "what if alpha-core-2 fails");
+    let plan = draft_plan(
+        tmp.path(),
+        "set the description of alpha-core-2 Ethernet10 to \"to beta\"",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "PASS", "{f:#?}");
+    let out = olav(tmp.path())
+        .args(["--format", "json", "plans", "list"])
+        .output()
+        .expect("runs");
+    let open: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(open.as_array().map(Vec::len), Some(1), "{open:#}");
+    // The same file, its id edited: one open plan, not two.
+    edit(tmp.path(), &plan, "plan_id: ", "plan_id: edited-");
+    precheck(tmp.path(), &plan);
+    let out = olav(tmp.path())
+        .args(["--format", "json", "plans", "list"])
+        .output()
+        .expect("runs");
+    let open: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ids: Vec<&str> = open
+        .as_array()
+        .expect("plans")
+        .iter()
+        .filter_map(|p| p["plan_id"].as_str())
+        .collect();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert!(ids[0].starts_with("edited-"), "{ids:?}");
+}
+
+/// What olav understood but cannot plan as asked is a refusal, with its reason.
+#[test]
+fn nothing_to_change_is_a_refusal_not_a_question() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "--agent",
+            "netops",
+            "shutdown alpha-core-1 Ethernet11",
+        ])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(v["clarification"]["kind"], "refusal", "{v:#}");
+    assert!(
+        v["clarification"]["refused"]
+            .as_str()
+            .is_some_and(|r| r.contains("already shut down")),
+        "{v:#}"
     );
 }

@@ -75,6 +75,10 @@ pub struct Header {
     /// olav's reading of the request ("Understood: …"), shown first.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub understood: String,
+    /// A what-if analysis ("what if X fails"): answered with a plan, but not a change to
+    /// make — registered closed, claiming nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub what_if: bool,
 }
 
 /// A fenced configuration block labelled with its device.
@@ -343,6 +347,7 @@ mod tests {
                 created: "2026-11-30T10:00:00Z".into(),
                 request: "Decommission alpha-br-3560: what do we lose?".into(),
                 understood: "Understood: decommission alpha-br-3560".into(),
+                what_if: false,
             },
             title: "Decommission alpha-br-3560".into(),
             summary: "Remove it.\n\n- point one".into(),

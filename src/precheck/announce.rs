@@ -59,6 +59,27 @@ impl Announcements {
             .collect()
     }
 
+    /// Prefixes a session that existed before hears after the plan and did not before —
+    /// a wider announcement (a route leak, when it is a provider): (device, peer, prefix).
+    pub fn newly_announced(&self) -> Vec<(String, String, IpNet)> {
+        let mut out = Vec::new();
+        for a in &self.after {
+            let Some(b) = self
+                .before
+                .iter()
+                .find(|b| b.device == a.device && b.peer == a.peer)
+            else {
+                continue;
+            };
+            for p in a.prefixes.difference(&b.prefixes) {
+                if !b.maybe.contains(p) {
+                    out.push((a.device.clone(), a.peer.clone(), *p));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
     pub fn unknown_after(&self) -> Vec<String> {
         self.after
@@ -185,7 +206,13 @@ fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
 }
 
 /// The announcements of every external session, before and after the plan.
-pub fn evaluate(db: &StateDb, cand: &Candidate) -> Result<Announcements, StateError> {
+/// `removed`: devices the plan takes out of the network (a decommission); after the plan
+/// they announce nothing and originate nothing.
+pub fn evaluate(
+    db: &StateDb,
+    cand: &Candidate,
+    removed: &[String],
+) -> Result<Announcements, StateError> {
     let e = sql(db);
     // Speakers of BGP and their AS, and every address the network owns.
     let mut asn_of: HashMap<String, Option<u32>> = HashMap::new();
@@ -282,7 +309,11 @@ pub fn evaluate(db: &StateDb, cand: &Candidate) -> Result<Announcements, StateEr
     for after in [false, true] {
         // What each AS originates, from every speaker in this state.
         let mut by_as: BTreeMap<Option<u32>, BTreeSet<IpNet>> = learned.clone();
+        let gone = |h: &str| after && removed.iter().any(|r| r == h);
         for (h, (b, a)) in &parsed {
+            if gone(h) {
+                continue;
+            }
             let cfg = if after { a } else { b };
             let asn = cfg
                 .bgp
@@ -303,6 +334,9 @@ pub fn evaluate(db: &StateDb, cand: &Candidate) -> Result<Announcements, StateEr
         }
         let mut sent = Vec::new();
         for (h, (b, a)) in &parsed {
+            if gone(h) {
+                continue;
+            }
             let cfg = if after { a } else { b };
             let Some(bgp) = &cfg.bgp else { continue };
             let candidates = by_as.get(&bgp.local_as).cloned().unwrap_or_default();
@@ -315,6 +349,15 @@ pub fn evaluate(db: &StateDb, cand: &Candidate) -> Result<Announcements, StateEr
                     continue;
                 };
                 if n.peer_asn.is_none() || n.peer_asn == bgp.local_as || owned(&peer.to_string())? {
+                    continue;
+                }
+                // A session the plan ends (its interface shut, its address gone) hears nothing.
+                if after
+                    && cand
+                        .lost_sessions
+                        .iter()
+                        .any(|l| l.device == *h && l.peer == peer.to_string())
+                {
                     continue;
                 }
                 let mut s = Sent {

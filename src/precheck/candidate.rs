@@ -426,6 +426,22 @@ impl Candidate {
         Ok(())
     }
 
+    /// Devices at either end of a link whose interface the plan changes.
+    pub fn touched_link_ends(&self) -> Vec<String> {
+        let changed = |x: &(String, String)| {
+            self.touched.contains(&x.0)
+                && self
+                    .devices
+                    .get(&x.0)
+                    .is_some_and(|d| find(&d.base, &x.1) != find(&d.cand, &x.1))
+        };
+        self.links
+            .iter()
+            .filter(|(a, b)| changed(a) || changed(b))
+            .flat_map(|(a, b)| [a.0.clone(), b.0.clone()])
+            .collect()
+    }
+
     /// Static routes the plan adds and removes on `device`.
     pub fn route_changes(&self, device: &str) -> (Vec<&StaticRoute>, Vec<&StaticRoute>) {
         let Some(d) = self.devices.get(device) else {

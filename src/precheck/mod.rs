@@ -332,6 +332,52 @@ impl State<'_> {
     }
 }
 
+/// A device model in comparable sections, line numbers and statement order aside (a
+/// rollback re-adds lines at the end).
+fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
+    let mut c = c.clone();
+    for i in &mut c.interfaces {
+        i.line = 0;
+        for a in &mut i.addresses {
+            a.line = 0;
+        }
+    }
+    if let Some(b) = &mut c.bgp {
+        b.line = 0;
+        for n in &mut b.neighbors {
+            n.line = 0;
+            n.address_families.sort();
+        }
+        b.neighbors
+            .sort_by_key(|n| (n.vrf.clone(), n.peer.to_string()));
+        for n in &mut b.networks {
+            n.line = 0;
+        }
+        b.networks.sort_by_key(|n| (n.vrf.clone(), n.prefix));
+    }
+    for r in &mut c.static_routes {
+        r.line = 0;
+    }
+    c.static_routes.sort_by_key(|r| format!("{r:?}"));
+    for e in &mut c.prefix_lists {
+        e.line = 0;
+    }
+    c.prefix_lists.sort_by_key(|e| format!("{e:?}"));
+    for r in &mut c.route_map_clauses {
+        r.line = 0;
+    }
+    c.route_map_clauses.sort_by_key(|r| format!("{r:?}"));
+    [
+        ("interfaces", format!("{:?}", c.interfaces)),
+        ("BGP", format!("{:?}", c.bgp)),
+        ("static routes", format!("{:?}", c.static_routes)),
+        (
+            "routing policy",
+            format!("{:?}{:?}", c.prefix_lists, c.route_map_clauses),
+        ),
+    ]
+}
+
 /// Services hit by prefixes no provider hears any more: a prefix endpoint inside one is
 /// lost; an internet service whose devices are all borders that fell silent is down.
 fn service_hits(
@@ -961,6 +1007,90 @@ pub fn precheck(
             }
         },
     )?;
+    ck.check(
+        "precheck.rollback",
+        "the rollback restores every device the plan configures",
+        |ck| {
+            if plan.implementation.is_empty() {
+                return Ok(Applies::NotApplicable);
+            }
+            let targets: std::collections::BTreeSet<&str> = plan
+                .header
+                .targets
+                .iter()
+                .flat_map(|t| match t {
+                    Target::Device { device }
+                    | Target::Interface { device, .. }
+                    | Target::Peer { device, .. } => vec![device.as_str()],
+                    Target::Link {
+                        device_a, device_b, ..
+                    } => vec![device_a.as_str(), device_b.as_str()],
+                })
+                .collect();
+            let decommission = plan.header.intent.starts_with("decommission");
+            let devices: std::collections::BTreeSet<&str> =
+                plan.implementation.iter().map(|b| b.device.as_str()).collect();
+            for d in devices {
+                if !decommission && !targets.contains(d) {
+                    ck.add(
+                        Severity::Warning,
+                        d,
+                        "the plan configures this device, which its header's targets do not name (edited after drafting?)",
+                        "re-draft the plan, or review every block by hand",
+                    );
+                }
+                let Some(text) = ck.db.config_text(d)? else {
+                    continue;
+                };
+                let os = plan
+                    .implementation
+                    .iter()
+                    .find(|b| b.device == d)
+                    .map_or("ios", |b| b.os.as_str());
+                let lines = |blocks: &[crate::plan::ConfigBlock]| {
+                    blocks
+                        .iter()
+                        .filter(|b| b.device == d)
+                        .map(|b| format!("\n{}\n", b.text))
+                        .collect::<String>()
+                };
+                let rollback = lines(&plan.rollback);
+                if rollback.trim().is_empty() {
+                    ck.add(
+                        Severity::Error,
+                        d,
+                        "the plan configures this device and has no rollback for it",
+                        "add the rollback block (the lines that restore the stored config)",
+                    );
+                    continue;
+                }
+                let parser = parser_for(Vendor::from_os(os));
+                let before = sections(&parser.parse(&text));
+                let after = sections(&parser.parse(&format!(
+                    "{text}{}{rollback}",
+                    lines(&plan.implementation)
+                )));
+                let differ: Vec<&str> = before
+                    .iter()
+                    .zip(&after)
+                    .filter(|(a, b)| a.1 != b.1)
+                    .map(|(a, _)| a.0)
+                    .collect();
+                if !differ.is_empty() {
+                    ck.add(
+                        Severity::Error,
+                        d,
+                        format!(
+                            "the plan followed by its rollback does not give back the stored configuration: {} differ",
+                            differ.join(", ")
+                        ),
+                        "make the rollback undo every line of the implementation",
+                    );
+                }
+            }
+            Ok(Applies::Ran)
+        },
+    )?;
     ck.check("precheck.registered_file", "the file is the plan registered under its id", |ck| {
         let Some(registered) = ck.db.plan(&plan.header.plan_id)? else {
             return Ok(Applies::NotApplicable);
@@ -982,7 +1112,8 @@ pub fn precheck(
     ck.check("precheck.plan_conflict", "no conflict with other open plans", |ck| {
         let others = ck.db.claims_of_other_open_plans(&plan.header.plan_id)?;
         if others.is_empty() {
-            return Ok(Applies::NotApplicable);
+            // No other open plan claims anything: nothing to conflict with.
+            return Ok(Applies::Ran);
         }
         let mine = crate::plan::claims::claims(&plan);
         let has = |kind: &str, dev: &str, el: &str| {
@@ -1061,7 +1192,7 @@ pub fn precheck(
         // of the links it touches, the far ends of the sessions it changes.
         let mut deps: std::collections::BTreeSet<String> =
             crate::state::plans::plan_devices(&plan).into_iter().collect();
-        deps.extend(cand.devices.keys().cloned());
+        deps.extend(cand.touched_link_ends());
         deps.extend(cand.lost_sessions.iter().map(|s| s.device.clone()));
         match ck.db.changed_since(v)? {
             None => ck.add(
@@ -1189,7 +1320,19 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    let ann = announce::evaluate(db, &cand)?;
+    let removed_devices: Vec<String> = if plan.header.intent == "decommission_device" {
+        plan.header
+            .targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::Device { device } => Some(device.clone()),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ann = announce::evaluate(db, &cand, &removed_devices)?;
     let mut b = b;
     ck.check("precheck.announcements", "every prefix announced to a provider before is announced after", |ck| {
         if ann.before.is_empty() && ann.after.is_empty() {
@@ -1208,6 +1351,14 @@ pub fn precheck(
                 format!("prefix {p}"),
                 format!("no provider hears {p} after the plan (announced before via {}): it is withdrawn from the internet", was.join(", ")),
                 "keep another session announcing it, or accept the outage for what lives in it",
+            );
+        }
+        for (d, peer, p) in ann.newly_announced() {
+            ck.add(
+                Severity::Error,
+                format!("{d} → {peer}"),
+                format!("the plan makes {d} announce {p} to {peer}, which it did not before (an undeclared wider announcement: a route leak if {peer} is a provider)"),
+                "keep the outbound policy as it was, or declare the new announcement in its own plan",
             );
         }
         for u in ann.unknown_after() {
@@ -1276,6 +1427,17 @@ pub fn precheck(
                     h.remaining, h.endpoints
                 ),
                 "the remaining endpoints carry it; check their capacity",
+            );
+        } else if crit != "critical" && crit != "high" {
+            ck.add_as(
+                "precheck.service_down",
+                Severity::Info,
+                format!("service {name}"),
+                format!(
+                    "{crit} service down: none of its {} endpoint(s) remains",
+                    h.endpoints
+                ),
+                "move or announce it if it matters",
             );
         } else if crit == "critical" || crit == "high" {
             ck.add_as(

@@ -130,9 +130,16 @@ impl StateDb {
         let path = path.as_str();
         // The plan and its claims land together or not at all.
         let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
-        tx.execute(
-                "INSERT OR IGNORE INTO plan (plan_id, path, workflow, intent, title, created, state_version, status, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'draft', ?8)",
+        // A what-if is an analysis, not a change to make: registered closed.
+        let (status, reason) = if plan.header.what_if {
+            ("withdrawn", Some("a what-if analysis: no change to make"))
+        } else {
+            ("draft", None)
+        };
+        let inserted = tx
+            .execute(
+                "INSERT OR IGNORE INTO plan (plan_id, path, workflow, intent, title, created, state_version, status, status_reason, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     plan.header.plan_id,
                     path,
@@ -141,10 +148,26 @@ impl StateDb {
                     plan.title,
                     plan.header.created,
                     plan.header.state_version,
+                    status,
+                    reason,
                     now()
                 ],
             )
             .map_err(|e| self.err(e))?;
+        // A file that now carries another plan id supersedes what was registered for it.
+        if inserted > 0 {
+            tx.execute(
+                "UPDATE plan SET status = 'withdrawn', status_reason = ?3, updated = ?4
+                 WHERE path = ?1 AND plan_id != ?2 AND status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')",
+                params![
+                    path,
+                    plan.header.plan_id,
+                    format!("superseded: the file now carries plan id {}", plan.header.plan_id),
+                    now()
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        }
         // The claims are the plan's own: stored once, with the plan.
         let have: bool = tx
             .query_row(
@@ -153,7 +176,7 @@ impl StateDb {
                 |r| r.get(0),
             )
             .map_err(|e| self.err(e))?;
-        if !have {
+        if !have && !plan.header.what_if {
             let mut st = tx
                 .prepare_cached(
                     "INSERT INTO plan_claim (plan_id, kind, hostname, element) VALUES (?1, ?2, ?3, ?4)",

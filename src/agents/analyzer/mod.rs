@@ -107,11 +107,11 @@ impl StepRunner for Analyzer {
         };
         let d = match draft::draft(&intent, &facts, &net, &ctx) {
             Ok(d) => d,
+            // What was understood cannot be planned as asked: a refusal with the reason.
             Err(reason) => {
-                return Ok(format!(
-                    "{reading}\n{}",
-                    clarification(&format!("cannot plan this: {reason}"), &[])
-                ))
+                let mut r = clarification(&format!("cannot plan this: {reason}"), &[]);
+                r.push_str(&format!("{REFUSED} {}\n", one_line(&reason)));
+                return Ok(format!("{reading}\n{r}"));
             }
         };
         let md = d.plan.to_markdown();

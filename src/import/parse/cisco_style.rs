@@ -150,6 +150,34 @@ fn top_level(
                 .collect();
             Step::Known
         }
+        // `no ip prefix-list L [seq N …]`: the entry, or the whole list.
+        ["no", "ip", "prefix-list", name, rest @ ..] => {
+            let seq = match rest {
+                ["seq", n, ..] => n.parse::<u32>().ok(),
+                _ => None,
+            };
+            dev.prefix_lists.retain(|e| {
+                !(e.name == *name && (rest.is_empty() || (seq.is_some() && e.seq == seq)))
+            });
+            if rest.is_empty() {
+                dev.structures.retain(|d| {
+                    !(d.kind == crate::model::StructureKind::PrefixList && d.name == *name)
+                });
+            }
+            Step::Known
+        }
+        // `no route-map M [permit|deny N]`: the clause, or the whole route-map.
+        ["no", "route-map", name, rest @ ..] => {
+            let seq = rest.get(1).and_then(|n| n.parse::<u32>().ok());
+            dev.route_map_clauses
+                .retain(|c| !(c.name == *name && seq.is_none_or(|n| c.seq == n)));
+            if seq.is_none() {
+                dev.structures.retain(|d| {
+                    !(d.kind == crate::model::StructureKind::RouteMap && d.name == *name)
+                });
+            }
+            Step::Known
+        }
         ["no", "ip", "route", "vrf", vrf, rest @ ..] => {
             common::remove_static_route(dev, Some((*vrf).to_owned()), rest, no);
             Step::Known
@@ -384,6 +412,7 @@ fn bgp_line(
             });
         }
         ["network", rest @ ..] => bgp.network(dev, vrf, rest, no),
+        ["no", "network", rest @ ..] => bgp.remove_network(vrf, rest),
         ["redistribute", ..] => {
             bgp.origination(vrf, w);
             common::redistribute(dev, w, "bgp redistribute route-map", no)

@@ -523,7 +523,16 @@ pub fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
 /// Adds the static route after `ip route [vrf V]`: `PREFIX [MASK] [IF] [NH] [AD] …`.
 pub fn static_route(dev: &mut DeviceConfig, vrf: Option<String>, w: &[&str], line: u32) {
     if let Some(route) = read_static_route(dev, vrf, w, line) {
-        dev.static_routes.push(route);
+        // The same route configured again is one route, as on the device.
+        let same = |r: &StaticRoute| {
+            r.vrf == route.vrf
+                && r.prefix == route.prefix
+                && r.next_hop == route.next_hop
+                && r.next_hop_interface == route.next_hop_interface
+        };
+        if !dev.static_routes.iter().any(same) {
+            dev.static_routes.push(route);
+        }
     }
 }
 
@@ -812,6 +821,20 @@ impl BgpBuilder {
             }),
             (None, _) => dev.warn(line, format!("network: cannot read '{}'", w.join(" "))),
             _ => {}
+        }
+    }
+
+    /// `no network …`: the statement is gone.
+    pub fn remove_network(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let prefix = match w {
+            [a, "mask", m, ..] => parse_addr_mask(a, m),
+            [p, ..] if p.contains('/') => parse_prefix(p),
+            [a, ..] => a.parse::<Ipv4Addr>().ok().map(classful),
+            [] => None,
+        };
+        if let (Some(prefix), Some(p)) = (prefix, &mut self.process) {
+            p.networks
+                .retain(|n| !(n.vrf.as_deref() == vrf && n.prefix == prefix.trunc()));
         }
     }
 

@@ -192,6 +192,7 @@ pub(super) fn header(
         created: ctx.now.to_owned(),
         request: ctx.request.to_owned(),
         understood: ctx.reading.to_owned(),
+        what_if: crate::language::what_if(&crate::language::normalise(ctx.request)),
     }
 }
 

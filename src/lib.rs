@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod batfish;
+pub mod calendar;
 pub mod checks;
 pub mod cli;
 pub mod demo;
@@ -21,6 +22,7 @@ pub mod model;
 pub mod output;
 pub mod plan;
 pub mod precheck;
+pub mod report;
 pub mod schedule;
 pub mod state;
 pub mod synth;

@@ -1,9 +1,12 @@
 //! Scheduled pre-checks: `precheck --all` re-checks every open plan against the current
 //! state and records drift; the scheduler runs it on a cron schedule, one cycle at a
-//! time, and stops cleanly on SIGINT / SIGTERM.
+//! time, and stops cleanly on SIGINT / SIGTERM. With a snapshot folder, each cycle first
+//! re-imports it when its contents changed. Crontab lines and systemd units carry the
+//! same cycle for the system's own schedulers.
 
 use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
 use crate::agents::reporter::Reporter;
+use crate::calendar::{CalendarError, Cron};
 use crate::precheck::Options;
 use crate::state::{now, StateDb, StateError};
 use serde::Serialize;
@@ -39,6 +42,128 @@ pub struct Cycle {
     pub verdict: &'static str,
     /// One row per open plan.
     pub rows: Vec<CycleRow>,
+    /// What the cycle did with the snapshot folder it re-imports (`--import`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh: Option<Refresh>,
+}
+
+/// What a cycle did with the snapshot folder it keeps the state DB in step with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Refresh {
+    /// The folder's contents differed from the last import's: imported.
+    Imported {
+        /// The folder.
+        dir: String,
+        /// The new state version.
+        state_version: i64,
+        /// Devices imported.
+        devices: usize,
+        /// Files skipped (`olav state show warnings` lists them).
+        skipped: usize,
+    },
+    /// The same contents as the last import: nothing imported.
+    Unchanged {
+        /// The folder.
+        dir: String,
+        /// The state version kept.
+        state_version: i64,
+    },
+    /// The import failed; the state is as it was and the plans were re-checked against it.
+    Failed {
+        /// The folder.
+        dir: String,
+        /// Why.
+        error: String,
+    },
+}
+
+impl Refresh {
+    /// Whether the cycle's result is partial: the import failed or skipped files.
+    pub fn partial(&self) -> bool {
+        match self {
+            Refresh::Imported { skipped, .. } => *skipped > 0,
+            Refresh::Unchanged { .. } => false,
+            Refresh::Failed { .. } => true,
+        }
+    }
+}
+
+impl std::fmt::Display for Refresh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refresh::Imported {
+                dir,
+                state_version,
+                devices,
+                skipped,
+            } => {
+                write!(
+                    f,
+                    "snapshot {dir} changed: imported {devices} devices → state v{state_version}"
+                )?;
+                if *skipped > 0 {
+                    write!(f, " ({skipped} file(s) skipped: olav state show warnings)")?;
+                }
+                Ok(())
+            }
+            Refresh::Unchanged { dir, state_version } => {
+                write!(f, "snapshot {dir} unchanged since state v{state_version}")
+            }
+            Refresh::Failed { dir, error } => write!(
+                f,
+                "snapshot {dir} not imported: {error}; plans re-checked against the state as it was"
+            ),
+        }
+    }
+}
+
+/// Imports the snapshot folder `dir` when its contents differ from the last import's
+/// (the digest of every file's path and bytes, kept in `import_run`).
+pub fn refresh(db_path: &Path, dir: &Path) -> Refresh {
+    let shown = dir.display().to_string();
+    let run = || -> Result<Refresh, String> {
+        let snap = crate::import::Snapshot::from_dir(dir).map_err(|e| e.to_string())?;
+        let mut db = StateDb::open(db_path).map_err(|e| e.to_string())?;
+        if let Some(last) = db.last_import().map_err(|e| e.to_string())? {
+            if last.content_hash == snap.content_hash() {
+                return Ok(Refresh::Unchanged {
+                    dir: shown.clone(),
+                    state_version: last.state_version,
+                });
+            }
+        }
+        let parsed = crate::import::parse_snapshot(&snap).map_err(|e| e.to_string())?;
+        let s = db.import(&parsed).map_err(|e| e.to_string())?;
+        Ok(Refresh::Imported {
+            dir: shown.clone(),
+            state_version: s.state_version,
+            devices: s.devices,
+            skipped: s.skipped.len(),
+        })
+    };
+    run().unwrap_or_else(|error| Refresh::Failed {
+        dir: shown.clone(),
+        error,
+    })
+}
+
+/// One cycle: re-imports `import` when it changed, then re-checks every open plan.
+pub fn cycle(
+    db_path: &Path,
+    exports: &Path,
+    options: &Options,
+    note: &str,
+    import: Option<&Path>,
+) -> Result<Cycle, StateError> {
+    let refresh = import.map(|dir| refresh(db_path, dir));
+    let note = match &refresh {
+        Some(r) => format!("{note}; {r}"),
+        None => note.to_owned(),
+    };
+    let mut c = precheck_all(db_path, exports, options, Some(&note))?;
+    c.refresh = refresh;
+    Ok(c)
 }
 
 impl Cycle {
@@ -146,6 +271,7 @@ pub fn precheck_all(
         id,
         verdict: if failing { "FAIL" } else { "PASS" },
         rows,
+        refresh: None,
     };
     db.conn()
         .execute(
@@ -199,6 +325,9 @@ impl Schedule {
 
 /// How the scheduler logs a cycle.
 fn log_cycle(c: &Cycle) {
+    if let Some(r) = &c.refresh {
+        eprintln!("olav schedule: {r}");
+    }
     let stale: Vec<&str> = c
         .rows
         .iter()
@@ -221,11 +350,13 @@ fn log_cycle(c: &Cycle) {
 /// Runs cycles on the schedule until SIGINT or SIGTERM. A cycle in progress is finished
 /// (each record is its own transaction) before the process ends; a cycle that outlasts
 /// its slot makes the scheduler skip the slots it missed, and say so.
+/// With `import`, each cycle first re-imports that snapshot folder when it changed.
 pub fn run(
     schedule: &Schedule,
     db: PathBuf,
     exports: PathBuf,
     options: Options,
+    import: Option<PathBuf>,
 ) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -272,10 +403,11 @@ pub fn run(
                 }
                 _ = tokio::time::sleep(wait) => {}
             }
-            let (db, exports, options) = (db.clone(), exports.clone(), options.clone());
+            let (db, exports, options, import) =
+                (db.clone(), exports.clone(), options.clone(), import.clone());
             let slot = at;
             let cycle = tokio::task::spawn_blocking(move || {
-                precheck_all(&db, &exports, &options, Some("scheduled"))
+                cycle(&db, &exports, &options, "scheduled", import.as_deref())
             });
             tokio::pin!(cycle);
             let result = tokio::select! {
@@ -316,36 +448,94 @@ pub fn run(
     Ok(())
 }
 
-/// A crontab line running one cycle.
-pub fn crontab(expr: &str, exe: &Path, cwd: &Path, db: &Path, exports: &Path) -> String {
+/// Where and how a scheduled `schedule --once` runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Invocation<'a> {
+    /// The olav binary.
+    pub exe: &'a Path,
+    /// Its working directory.
+    pub cwd: &'a Path,
+    /// The state DB.
+    pub db: &'a Path,
+    /// The exports folder.
+    pub exports: &'a Path,
+    /// The snapshot folder to re-import each cycle, if any.
+    pub import: Option<&'a Path>,
+}
+
+/// A word for `sh`: quoted when it holds anything but plain path characters; `%` is
+/// escaped for cron, which would read it as a newline.
+fn sh_word(p: &Path) -> String {
+    let s = p.display().to_string();
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-+=:,@%".contains(c));
+    let quoted = if plain {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    };
+    quoted.replace('%', "\\%")
+}
+
+/// A word for a systemd unit: quoted when it holds a space or a quote; `%` and `$`
+/// doubled (systemd's specifiers and variables).
+fn unit_word(p: &Path) -> String {
+    let s = p
+        .display()
+        .to_string()
+        .replace('%', "%%")
+        .replace('$', "$$");
+    if s.chars()
+        .any(|c| c.is_whitespace() || c == '"' || c == '\'' || c == '\\')
+    {
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        s
+    }
+}
+
+fn once_args(word: fn(&Path) -> String, inv: &Invocation<'_>) -> String {
     format!(
-        "# olav: pre-check open plans ({expr})\n{expr} cd {} && {} --db {} --exports {} schedule --once >> {}/olav-schedule.log 2>&1\n",
-        cwd.display(),
-        exe.display(),
-        db.display(),
-        exports.display(),
-        exports.display()
+        "{} --db {} --exports {} schedule --once{}",
+        word(inv.exe),
+        word(inv.db),
+        word(inv.exports),
+        inv.import
+            .map(|d| format!(" --import {}", word(d)))
+            .unwrap_or_default()
     )
 }
 
-/// systemd service and timer units running one cycle.
-pub fn systemd(expr: &str, exe: &Path, cwd: &Path, db: &Path, exports: &Path) -> String {
-    let f: Vec<&str> = expr.split_whitespace().collect();
-    let calendar = match f.as_slice() {
-        [m, "*", "*", "*", "*"] if m.starts_with("*/") => format!("*:0/{}", &m[2..]),
-        [m, h, "*", "*", "*"] if m.parse::<u32>().is_ok() && h.parse::<u32>().is_ok() => {
-            format!("*-*-* {h:0>2}:{m:0>2}:00")
-        }
-        [m, "*", "*", "*", "*"] if m.parse::<u32>().is_ok() => format!("*:{m:0>2}"),
-        _ => "hourly   # adjust: no exact OnCalendar form for the cron expression given".to_owned(),
-    };
-    format!(
-        "# /etc/systemd/system/olav-precheck.service\n[Unit]\nDescription=olav: pre-check open change plans\n\n[Service]\nType=oneshot\nWorkingDirectory={}\nExecStart={} --db {} --exports {} schedule --once\n\n# /etc/systemd/system/olav-precheck.timer\n[Unit]\nDescription=olav: pre-check open change plans ({expr})\n\n[Timer]\nOnCalendar={calendar}\nPersistent=true\n\n[Install]\nWantedBy=timers.target\n\n# then: systemctl daemon-reload && systemctl enable --now olav-precheck.timer\n",
-        cwd.display(),
-        exe.display(),
-        db.display(),
-        exports.display()
-    )
+/// A crontab line running one cycle; refused (saying why) for what cron cannot express.
+pub fn crontab(expr: &str, inv: &Invocation<'_>) -> Result<String, CalendarError> {
+    let when = Cron::parse(expr)?.crontab()?;
+    Ok(format!(
+        "# olav: pre-check open plans ({expr}{})\n{when} cd {} && {} >> {}/olav-schedule.log 2>&1\n",
+        inv.import
+            .map(|d| format!("; re-import {} when it changes", d.display()))
+            .unwrap_or_default(),
+        sh_word(inv.cwd),
+        once_args(sh_word, inv),
+        sh_word(inv.exports)
+    ))
+}
+
+/// systemd service and timer units running one cycle, with the exact `OnCalendar=`
+/// lines of the cron expression (several when cron's day-of-month OR day-of-week rule
+/// needs it).
+pub fn systemd(expr: &str, inv: &Invocation<'_>) -> Result<String, CalendarError> {
+    let calendars: String = Cron::parse(expr)?
+        .on_calendar()
+        .iter()
+        .map(|c| format!("OnCalendar={c}\n"))
+        .collect();
+    Ok(format!(
+        "# /etc/systemd/system/olav-precheck.service\n[Unit]\nDescription=olav: pre-check open change plans\n\n[Service]\nType=oneshot\nWorkingDirectory={}\nExecStart={}\n\n# /etc/systemd/system/olav-precheck.timer\n[Unit]\nDescription=olav: pre-check open change plans (cron {})\n\n[Timer]\n{calendars}Persistent=true\n\n[Install]\nWantedBy=timers.target\n\n# then: systemctl daemon-reload && systemctl enable --now olav-precheck.timer\n",
+        inv.cwd.display().to_string().replace('%', "%%"),
+        once_args(unit_word, inv),
+        expr.replace('%', "%%")
+    ))
 }
 
 #[cfg(test)]
@@ -370,20 +560,66 @@ mod tests {
 
     #[test]
     fn systemd_calendars() {
-        let u = |e: &str| {
-            systemd(
-                e,
-                Path::new("/usr/bin/olav"),
-                Path::new("/srv"),
-                Path::new("/srv/db"),
-                Path::new("/srv/exports"),
-            )
+        let inv = Invocation {
+            exe: Path::new("/usr/bin/olav"),
+            cwd: Path::new("/srv"),
+            db: Path::new("/srv/db"),
+            exports: Path::new("/srv/exports"),
+            import: None,
         };
-        assert!(u("*/15 * * * *").contains("OnCalendar=*:0/15\n"));
-        assert!(u("30 6 * * *").contains("OnCalendar=*-*-* 06:30:00\n"));
-        assert!(u("5 * * * *").contains("OnCalendar=*:05\n"));
-        assert!(u("0 6 * * 1-5").contains("OnCalendar=hourly   # adjust"));
-        assert!(crontab("*/15 * * * *", Path::new("/usr/bin/olav"), Path::new("/srv"), Path::new("/srv/db"), Path::new("/srv/exports"))
-            .contains("*/15 * * * * cd /srv && /usr/bin/olav --db /srv/db --exports /srv/exports schedule --once"));
+        let u = |e: &str| systemd(e, &inv).map_err(|e| e.to_string());
+        assert!(u("*/15 * * * *").is_ok_and(|t| t.contains("OnCalendar=*-*-* *:00/15:00\n")));
+        assert!(u("30 6 * * *").is_ok_and(|t| t.contains("OnCalendar=*-*-* 06:30:00\n")));
+        assert!(u("0 6 * * 1-5").is_ok_and(|t| t.contains("OnCalendar=Mon..Fri *-*-* 06:00:00\n")));
+        assert!(u("0 6 15W * *").is_err_and(|e| e.contains("W, the weekday nearest a day")));
+        assert_eq!(
+            crontab("*/15 * * * *", &inv).ok().as_deref(),
+            Some("# olav: pre-check open plans (*/15 * * * *)\n*/15 * * * * cd /srv && /usr/bin/olav --db /srv/db --exports /srv/exports schedule --once >> /srv/exports/olav-schedule.log 2>&1\n")
+        );
+    }
+
+    #[test]
+    fn scheduled_commands_quote_what_needs_it() {
+        let inv = Invocation {
+            exe: Path::new("/opt/my tools/olav"),
+            cwd: Path::new("/srv"),
+            db: Path::new("/srv/100%/db"),
+            exports: Path::new("/srv/exports"),
+            import: Some(Path::new("/backups/it's configs")),
+        };
+        let line = crontab("0 6 * * *", &inv).unwrap_or_default();
+        assert!(
+            line.contains("'/opt/my tools/olav' --db /srv/100\\%/db --exports /srv/exports schedule --once --import '/backups/it'\\''s configs'"),
+            "{line}"
+        );
+        let units = systemd("0 6 * * *", &inv).unwrap_or_default();
+        assert!(
+            units.contains("ExecStart=\"/opt/my tools/olav\" --db /srv/100%%/db --exports /srv/exports schedule --once --import \"/backups/it's configs\"\n"),
+            "{units}"
+        );
+        assert!(crontab("30 0 6 * * *", &inv)
+            .is_err_and(|e| e.to_string().contains("no seconds field")));
+        assert!(crontab("0 0 6 * * *", &inv).is_ok_and(|l| l.contains("\n0 6 * * * cd ")));
+        assert!(crontab("0 6 L * *", &inv).is_err());
+        assert!(crontab("0 6 * * 5#2", &inv).is_err());
+    }
+
+    #[test]
+    fn refresh_outcomes_read_as_sentences() {
+        let r = Refresh::Unchanged {
+            dir: "/snap".into(),
+            state_version: 4,
+        };
+        assert_eq!(r.to_string(), "snapshot /snap unchanged since state v4");
+        assert!(!r.partial());
+        let f = Refresh::Failed {
+            dir: "/snap".into(),
+            error: "no configs/ folder".into(),
+        };
+        assert!(
+            f.partial()
+                && f.to_string()
+                    .contains("re-checked against the state as it was")
+        );
     }
 }

@@ -422,3 +422,137 @@ fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
     assert_eq!(open, 0, "no half-written cycle");
     assert!(db.integrity_ok().expect("integrity"));
 }
+
+#[test]
+fn schedule_once_with_import_picks_up_a_changed_snapshot() {
+    let tmp = setup();
+    let snap = tmp.path().join("backups");
+    copy_dir(&demo(), &snap);
+    let once = |expect: i32| -> String {
+        let out = olav(tmp.path())
+            .args(["schedule", "--once", "--import", "backups"])
+            .assert()
+            .code(expect);
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    // The same files as the network the state DB holds: nothing imported.
+    let text = once(0);
+    assert!(
+        text.starts_with("snapshot backups unchanged since state v1\n"),
+        "{text}"
+    );
+    assert_eq!(
+        statuses(tmp.path())
+            .iter()
+            .map(|s| s.1.as_str())
+            .collect::<Vec<_>>(),
+        vec!["prechecked", "prechecked"]
+    );
+    // The backup tool saves a new config: the uplink's free interface is now in use.
+    replace(
+        &snap.join("configs/alpha-border-1.cfg"),
+        "interface GigabitEthernet0/0/3\n description spare\n no ip address\n shutdown",
+        "interface GigabitEthernet0/0/3\n description new customer\n ip address 192.0.2.1 255.255.255.0",
+    );
+    let text = once(1);
+    assert!(
+        text.starts_with("snapshot backups changed: imported 17 devices → state v2\n"),
+        "{text}"
+    );
+    assert!(text.contains("prechecked → stale"), "{text}");
+    let s = statuses(tmp.path());
+    assert_eq!(
+        s[0].1, "prechecked",
+        "the decommission plan still passes: {s:?}"
+    );
+    assert_eq!(s[1].1, "stale", "{s:?}");
+    assert!(
+        s[1].2
+            .contains("interface is not free: it has 192.0.2.1/24"),
+        "{s:?}"
+    );
+    // Next cycle: the folder is as imported, so no new state version.
+    let text = once(1);
+    assert!(
+        text.starts_with("snapshot backups unchanged since state v2\n"),
+        "{text}"
+    );
+    let out = olav(tmp.path())
+        .args([
+            "--format", "json", "schedule", "--once", "--import", "backups",
+        ])
+        .assert()
+        .code(1);
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert_eq!(v["refresh"]["outcome"], "unchanged");
+    assert_eq!(v["refresh"]["state_version"], 2);
+    // The cycle records say what each cycle did with the folder.
+    let db = olav::state::StateDb::open(&tmp.path().join(".olav/state.db")).expect("db");
+    let notes: Vec<String> = {
+        let mut st = db
+            .conn()
+            .prepare("SELECT note FROM schedule_cycle WHERE note LIKE 'once;%' ORDER BY id")
+            .expect("sql");
+        st.query_map([], |r| r.get(0))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("notes")
+    };
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(
+        notes[1].contains("imported 17 devices → state v2"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_snapshot_that_cannot_be_imported_leaves_the_state_and_says_so() {
+    let tmp = setup();
+    let snap = tmp.path().join("backups");
+    copy_dir(&demo(), &snap);
+    olav(tmp.path())
+        .args(["-q", "schedule", "--once", "--import", "backups"])
+        .assert()
+        .success();
+    // Every config gone: an import with no device is refused, the state kept.
+    for e in std::fs::read_dir(snap.join("configs")).expect("configs") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            std::fs::remove_dir_all(&p).expect("rm");
+        } else {
+            std::fs::remove_file(&p).expect("rm");
+        }
+    }
+    let out = olav(tmp.path())
+        .args(["schedule", "--once", "--import", "backups"])
+        .assert()
+        .code(3);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with("snapshot backups not imported: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("plans re-checked against the state as it was"),
+        "{text}"
+    );
+    assert!(text.contains("PASS — 2 open plan(s) pre-checked"), "{text}");
+}
+
+#[test]
+fn schedule_with_import_starts_from_the_snapshot_not_the_demo() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("backups");
+    copy_dir(&demo(), &snap);
+    let out = olav(tmp.path())
+        .args(["schedule", "--once", "--import", "backups"])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with("snapshot backups changed: imported 17 devices → state v1\n"),
+        "{text}"
+    );
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!err.contains("bundled demo network"), "{err}");
+}

@@ -276,6 +276,27 @@ impl ReportWriter {
         )
     }
 
+    /// Reads a report written earlier, with its modification time; None when there is none.
+    pub fn read(
+        &self,
+        name: &str,
+    ) -> Result<Option<(String, Option<std::time::SystemTime>)>, ToolError> {
+        self.tools
+            .call("reports.read", serde_json::json!({"name": name}), || {
+                let path = self.dir.join(name);
+                let modified = match std::fs::metadata(&path) {
+                    Ok(m) => m.modified().ok(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(e) => {
+                        return Err((io_class(&e), format!("cannot read {}: {e}", path.display())))
+                    }
+                };
+                let text = crate::fsutil::read_text(&path, crate::fsutil::TEXT_LIMIT)
+                    .map_err(|e| (io_class(&e), format!("cannot read {}: {e}", path.display())))?;
+                Ok(Some((text, modified)))
+            })
+    }
+
     /// Writes `name` atomically (replacing an older report of the same name).
     pub fn write(&self, name: &str, content: &str) -> Result<PathBuf, ToolError> {
         self.tools

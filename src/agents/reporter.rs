@@ -1,14 +1,18 @@
 //! The reporter: plan path → pre-check against the state DB, blast radius recomputed
 //! independently, verdict and validation report. Capabilities: read state, read plans,
-//! write reports. `olav precheck` runs the same code.
+//! write reports. `olav precheck` runs the same code. Beside the Markdown report it
+//! writes the HTML page (`report`) engineers attach to the change ticket.
 
 use super::capability::{PlanReader, ReportWriter, StateReader};
 use super::{StepError, StepRunner};
 use crate::engine::breaker::ToolError;
 use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
 use crate::precheck::{self, Options, Report};
+use crate::report::html::{self, PlanPage, Verified};
+use crate::report::{self, Impact, Picture};
 use crate::state::plans::{PrecheckRecord, Recorded};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// The reporter step agent.
 pub struct Reporter {
@@ -43,20 +47,13 @@ impl Reporter {
         self
     }
 
-    /// Pre-checks the plan at `path` (a path from text), saves the report and records
-    /// the result in the plan's history (when the plan can be read).
+    /// Pre-checks the plan at `path` (a path from text), saves the report (Markdown, and
+    /// the HTML page beside it) and records the result in the plan's history (when the
+    /// plan can be read).
     pub fn check(&self, path: &str) -> Result<(Report, PathBuf, Option<Recorded>), ToolError> {
         let (file, text) = self.plans.read(path)?;
-        let opts = self.options.clone();
-        let report =
-            self.state
-                .query("state.precheck", serde_json::json!({"plan": path}), |db| {
-                    precheck::precheck(db, path, &text, &opts)
-                })?;
-        let stem = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let report = self.precheck(path, &text)?;
+        let stem = stem(&file);
         let saved = self
             .reports
             .write(&format!("{stem}.precheck.md"), &report.to_markdown())?;
@@ -79,15 +76,96 @@ impl Reporter {
             }
             Err(_) => None,
         };
+        // After the record: a page that cannot be written never loses the pre-check.
+        self.write_html(path, &stem, &text, &report)?;
         Ok((report, saved, recorded))
+    }
+
+    /// Writes the HTML report of the plan at `path` again from the current state. The
+    /// pre-check runs but is not recorded in the plan's history, nor is its Markdown
+    /// report replaced.
+    pub fn render(&self, path: &str) -> Result<(Report, PathBuf), ToolError> {
+        let (file, text) = self.plans.read(path)?;
+        let report = self.precheck(path, &text)?;
+        let page = self.write_html(path, &stem(&file), &text, &report)?;
+        Ok((report, page))
+    }
+
+    fn precheck(&self, path: &str, text: &str) -> Result<Report, ToolError> {
+        let opts = self.options.clone();
+        self.state
+            .query("state.precheck", serde_json::json!({"plan": path}), |db| {
+                precheck::precheck(db, path, text, &opts)
+            })
+    }
+
+    /// The HTML page: the pre-check, the picture of what the plan touches, and the
+    /// formal verification when one was saved (with a caution when the state was
+    /// imported again after it).
+    fn write_html(
+        &self,
+        path: &str,
+        stem: &str,
+        text: &str,
+        report: &Report,
+    ) -> Result<PathBuf, ToolError> {
+        let plan = crate::plan::Plan::from_markdown(text).ok();
+        let (picture, imported_at) =
+            self.state
+                .query("state.picture", serde_json::json!({"plan": path}), |db| {
+                    let picture = match (&plan, &report.blast) {
+                        (Some(plan), Some(blast)) => {
+                            Some(Picture::load(db, &Impact::of_plan(db, plan)?, blast)?)
+                        }
+                        _ => None,
+                    };
+                    Ok((picture, db.last_import()?.map(|l| l.imported_at)))
+                })?;
+        let verified = self
+            .reports
+            .read(&format!("{stem}.verify.md"))?
+            .and_then(|(md, saved)| {
+                let mut v = Verified::from_markdown(&md)?;
+                v.caution = caution(saved, imported_at.as_deref());
+                Some(v)
+            });
+        let page = html::plan_page(&PlanPage {
+            path,
+            plan: plan.as_ref(),
+            report,
+            picture: picture.as_ref(),
+            verified: verified.as_ref(),
+            generated: &crate::state::now(),
+        });
+        self.reports.write(&report::file_name(stem), &page)
     }
 }
 
-/// The reply: the summary, then the contract lines.
-pub fn reply(report: &Report, plan: &str, saved: &std::path::Path) -> String {
+fn stem(file: &Path) -> String {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A verification saved before the state's last import was made against another network.
+fn caution(saved: Option<SystemTime>, imported_at: Option<&str>) -> Option<String> {
+    let saved: chrono::DateTime<chrono::Utc> = saved?.into();
+    let imported = chrono::DateTime::parse_from_rfc3339(imported_at?).ok()?;
+    (saved < imported).then(|| {
+        format!(
+            "This verification was saved at {}, before the state DB was last imported ({}): it checked an older network. Verify again.",
+            saved.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            imported.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        )
+    })
+}
+
+/// The reply: the summary, where the HTML page is, then the contract lines.
+pub fn reply(report: &Report, plan: &str, saved: &Path) -> String {
     format!(
-        "{}\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
+        "{}  HTML report: {}\n\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
         report.summary(),
+        report::beside(saved).display(),
         saved.display(),
         report.verdict
     )

@@ -1,7 +1,8 @@
 //! The simulator: plan path → candidate snapshot → Batfish questions and a verdict; when
 //! Batfish is not running, deployment guidance plus the built-in static checks on the
 //! candidate network, labelled as such. Capabilities: read plans, read configs, write
-//! reports, call Batfish.
+//! reports, call Batfish. The result also goes into the plan's HTML page when the
+//! pre-check wrote one.
 
 use super::capability::{BatfishCaller, ConfigReader, PlanReader, ReportWriter};
 use super::{StepError, StepRunner};
@@ -136,6 +137,10 @@ impl Simulator {
         let report = self
             .reports
             .write(&format!("{stem}.verify.md"), &report_md)?;
+        // The page is secondary: failing to update it never fails the verification.
+        if let Err(e) = self.update_page(&stem, &report_md, path) {
+            tracing::warn!("the HTML report of {path} keeps its old verification: {e}");
+        }
         Ok(Verification {
             verdict,
             batfish,
@@ -144,6 +149,28 @@ impl Simulator {
             text: body,
             report,
         })
+    }
+}
+
+impl Simulator {
+    /// Writes the verification into the plan's HTML page, which the pre-check wrote
+    /// before this step (nothing to do when there is none).
+    fn update_page(
+        &self,
+        stem: &str,
+        report_md: &str,
+        path: &str,
+    ) -> Result<(), crate::engine::breaker::ToolError> {
+        let name = crate::report::file_name(stem);
+        if let (Some((page, _)), Some(v)) = (
+            self.reports.read(&name)?,
+            crate::report::html::Verified::from_markdown(report_md),
+        ) {
+            if let Some(updated) = crate::report::html::with_verification(&page, &v, path) {
+                self.reports.write(&name, &updated)?;
+            }
+        }
+        Ok(())
     }
 }
 

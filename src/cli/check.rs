@@ -1,4 +1,4 @@
-//! `olav precheck` and `olav blast-radius`.
+//! `olav precheck`, `olav report` and `olav blast-radius`.
 
 use super::{open_or_demo, Cli, Exit};
 use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
@@ -6,7 +6,8 @@ use crate::agents::reporter::Reporter;
 use crate::output::{self, Format};
 use crate::precheck::blast::{Graph, Spec};
 use crate::precheck::Options;
-use anyhow::{anyhow, bail, Result};
+use crate::report::{Impact, Picture};
+use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 
 /// Parses `7d`, `12h`, `30m`.
@@ -46,6 +47,7 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
         Format::Text => {
             print!("{}", report.summary());
             println!("Report: {}", saved.display());
+            println!("HTML report: {}", crate::report::beside(&saved).display());
             if report.verdict != "FAIL" {
                 println!("Next: {} verify {named}", crate::output::invoked());
             }
@@ -56,6 +58,37 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// `olav report <plan.md>`: the plan's HTML page again, from the current state.
+pub fn report(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
+    let options = Options {
+        max_age: parse_age(max_age)?,
+    };
+    drop(open_or_demo(cli)?);
+    let tools = Tools::default();
+    let reporter = Reporter::new(
+        StateReader::new(&cli.db, tools.clone()),
+        PlanReader::new(&cli.exports, tools.clone()),
+        ReportWriter::new(&cli.exports, &cli.db, tools),
+    )
+    .with_options(options);
+    let (report, page) = reporter
+        .render(&plan.to_string_lossy())
+        .map_err(|e| anyhow!("{e}"))?;
+    match cli.format {
+        Format::Json => println!(
+            "{}",
+            output::json(&serde_json::json!({"verdict": report.verdict, "html_path": page}))
+        ),
+        Format::Text => println!(
+            "HTML report: {} (pre-check {} on state version {})",
+            page.display(),
+            report.verdict,
+            report.state_version
+        ),
+    }
+    Ok(Exit::Ok)
 }
 
 fn split_end(s: &str) -> Option<(String, String)> {
@@ -82,13 +115,14 @@ fn split_link(l: &str) -> Option<(End, End)> {
         })
 }
 
-/// `olav blast-radius --device X --interface D:I --link A:I-B:J --peer NAME|IP`.
+/// `olav blast-radius --device X --interface D:I --link A:I-B:J --peer NAME|IP [--html FILE]`.
 pub fn blast_radius(
     cli: &Cli,
     devices: &[String],
     interfaces: &[String],
     links: &[String],
     peers: &[String],
+    html: Option<&Path>,
 ) -> Result<Exit> {
     if devices.is_empty() && interfaces.is_empty() && links.is_empty() && peers.is_empty() {
         bail!("name at least one element: --device, --interface DEV:IF, --link DEV:IF-DEV:IF or --peer NAME|IP|DEVICE:IP");
@@ -125,6 +159,18 @@ pub fn blast_radius(
     if !b.unknown.is_empty() {
         bail!("not in the state DB: {}", b.unknown.join(", "));
     }
+    if let Some(file) = html {
+        let picture = Picture::load(&db, &Impact::of_spec(&spec), &b)?;
+        let page = crate::report::html::what_if_page(
+            &spec,
+            &b,
+            &picture,
+            db.state_version()?,
+            &crate::state::now(),
+        );
+        crate::fsutil::write_atomic(file, page.as_bytes())
+            .with_context(|| format!("writing the HTML page {}", file.display()))?;
+    }
     match cli.format {
         Format::Json => println!(
             "{}",
@@ -157,6 +203,9 @@ pub fn blast_radius(
             ];
             for (k, v) in rows {
                 println!("  {k:<14} {v}");
+            }
+            if let Some(file) = html {
+                println!("HTML page: {}", file.display());
             }
         }
     }

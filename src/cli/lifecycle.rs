@@ -6,11 +6,15 @@ use crate::output::{self, Format, Table};
 use crate::precheck::Options;
 use crate::schedule::{self, Cycle, Schedule};
 use anyhow::{anyhow, bail, Result};
+use std::path::Path;
 
 fn print_cycle(cli: &Cli, c: &Cycle) {
     match cli.format {
         Format::Json => println!("{}", output::json(c)),
         Format::Text => {
+            if let Some(r) = &c.refresh {
+                println!("{r}");
+            }
             println!(
                 "{} — {} open plan(s) pre-checked, {} failing (cycle {})",
                 if c.failed() == 0 { "PASS" } else { "FAIL" },
@@ -61,11 +65,30 @@ pub fn precheck_all(cli: &Cli, max_age: &str, note: Option<&str>) -> Result<Exit
     drop(open_or_demo(cli)?);
     let c = schedule::precheck_all(&cli.db, &cli.exports, &options, note)?;
     print_cycle(cli, &c);
-    Ok(if c.failed() == 0 {
-        Exit::Ok
-    } else {
+    Ok(cycle_exit(&c))
+}
+
+/// A plan that fails makes the cycle FAIL; else an import that failed or skipped files
+/// makes it partial.
+fn cycle_exit(c: &Cycle) -> Exit {
+    if c.failed() > 0 {
         Exit::Fail
-    })
+    } else if c.refresh.as_ref().is_some_and(schedule::Refresh::partial) {
+        Exit::Partial
+    } else {
+        Exit::Ok
+    }
+}
+
+/// What `olav schedule` prints instead of running, if anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Print {
+    /// Run.
+    Nothing,
+    /// A crontab line.
+    Crontab,
+    /// systemd units.
+    Systemd,
 }
 
 /// `olav plans …`.
@@ -193,39 +216,63 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
 pub fn schedule(
     cli: &Cli,
     cron: &str,
+    import: Option<&Path>,
     once: bool,
-    print_crontab: bool,
-    print_systemd: bool,
+    print: Print,
 ) -> Result<Exit> {
     let s = Schedule::parse(cron).map_err(|e| anyhow!(e))?;
     let exe = std::env::current_exe().unwrap_or_else(|_| "olav".into());
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let abs = |p: &std::path::Path| {
+    let abs = |p: &Path| {
         if p.is_absolute() {
             p.to_path_buf()
         } else {
             cwd.join(p)
         }
     };
-    if print_crontab {
-        print!(
-            "{}",
-            schedule::crontab(&s.expr, &exe, &cwd, &abs(&cli.db), &abs(&cli.exports))
-        );
-        return Ok(Exit::Ok);
+    if let Some(dir) = import {
+        if !dir.join("configs").is_dir() {
+            bail!(
+                "--import {}: not a snapshot folder (no configs/ folder in it)",
+                dir.display()
+            );
+        }
     }
-    if print_systemd {
-        print!(
-            "{}",
-            schedule::systemd(&s.expr, &exe, &cwd, &abs(&cli.db), &abs(&cli.exports))
-        );
-        return Ok(Exit::Ok);
+    let (db, exports, import_abs) = (abs(&cli.db), abs(&cli.exports), import.map(abs));
+    let inv = schedule::Invocation {
+        exe: &exe,
+        cwd: &cwd,
+        db: &db,
+        exports: &exports,
+        import: import_abs.as_deref(),
+    };
+    match print {
+        Print::Crontab => {
+            print!("{}", schedule::crontab(&s.expr, &inv)?);
+            return Ok(Exit::Ok);
+        }
+        Print::Systemd => {
+            print!("{}", schedule::systemd(&s.expr, &inv)?);
+            return Ok(Exit::Ok);
+        }
+        Print::Nothing => {}
+    }
+    // With a snapshot folder the state comes from it: no demo network first.
+    if import.is_none() {
+        drop(open_or_demo(cli)?);
     }
     if once {
-        return precheck_all(cli, "7d", Some("once"));
+        let c = schedule::cycle(&cli.db, &cli.exports, &Options::default(), "once", import)?;
+        print_cycle(cli, &c);
+        return Ok(cycle_exit(&c));
     }
-    drop(open_or_demo(cli)?);
-    schedule::run(&s, cli.db.clone(), cli.exports.clone(), Options::default())
-        .map_err(|e| anyhow!(e))?;
+    schedule::run(
+        &s,
+        cli.db.clone(),
+        cli.exports.clone(),
+        Options::default(),
+        import.map(Path::to_path_buf),
+    )
+    .map_err(|e| anyhow!(e))?;
     Ok(Exit::Ok)
 }

@@ -102,6 +102,14 @@ enum Command {
         #[arg(long, default_value = "7d")]
         max_age: String,
     },
+    /// Write a plan's HTML report again from the current state (exports/reports/<plan>.html).
+    Report {
+        /// The plan file (inside the exports folder).
+        plan: PathBuf,
+        /// State collected longer ago than this is a warning (7d, 12h, 30m).
+        #[arg(long, default_value = "7d")]
+        max_age: String,
+    },
     /// What removing devices, interfaces, links or peers would take down (their union).
     BlastRadius {
         /// A device (repeatable).
@@ -116,6 +124,9 @@ enum Command {
         /// A BGP peer by name, AS (AS7575) or address, or one session as DEVICE:ADDRESS (repeatable).
         #[arg(long)]
         peer: Vec<String>,
+        /// Also write an HTML page with a picture of what it touches to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Static checks (not Batfish): duplicate IPs, overlapping subnets, BGP session compatibility, undefined references.
     Check {
@@ -139,16 +150,19 @@ enum Command {
     Plans(PlansCmd),
     /// Run `precheck --all` on a cron schedule (or once), or print a crontab / systemd entry.
     Schedule {
-        /// Cron expression: minute hour day-of-month month day-of-week ("*/15 * * * *").
+        /// Cron expression: minute hour day-of-month month day-of-week ("*/15 * * * *"), or 6 fields with seconds first.
         #[arg(long, default_value = "0 * * * *")]
         cron: String,
-        /// Run one cycle and exit with its status (0 all pass, 1 one fails).
+        /// A snapshot folder to re-import at the start of each cycle when its contents changed (e.g. the folder a config-backup tool keeps up to date); printed entries carry it.
+        #[arg(long, value_name = "SNAPSHOT_DIR")]
+        import: Option<PathBuf>,
+        /// Run one cycle and exit with its status (0 all pass, 1 one fails, 3 the --import failed or skipped files).
         #[arg(long)]
         once: bool,
         /// Print a crontab line instead of running.
         #[arg(long, conflicts_with_all = ["once", "print_systemd"])]
         print_crontab: bool,
-        /// Print systemd service and timer units instead of running.
+        /// Print systemd service and timer units (exact OnCalendar= lines) instead of running.
         #[arg(long, conflicts_with = "once")]
         print_systemd: bool,
     },
@@ -307,19 +321,34 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::Plans(p) => lifecycle::plans(cli, p),
         Command::Schedule {
             cron,
+            import,
             once,
             print_crontab,
             print_systemd,
-        } => lifecycle::schedule(cli, cron, *once, *print_crontab, *print_systemd),
+        } => lifecycle::schedule(
+            cli,
+            cron,
+            import.as_deref(),
+            *once,
+            if *print_crontab {
+                lifecycle::Print::Crontab
+            } else if *print_systemd {
+                lifecycle::Print::Systemd
+            } else {
+                lifecycle::Print::Nothing
+            },
+        ),
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::Verify { plan } => check::verify(cli, plan),
         Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),
+        Command::Report { plan, max_age } => check::report(cli, plan, max_age),
         Command::BlastRadius {
             device,
             interface,
             link,
             peer,
-        } => check::blast_radius(cli, device, interface, link, peer),
+            html,
+        } => check::blast_radius(cli, device, interface, link, peer, html.as_deref()),
         Command::Workflows(w) => workflows::run(cli, w),
         Command::State(StateCmd::Import { snapshot_dir }) => import_cmd(cli, snapshot_dir),
         Command::State(StateCmd::Show { kind, device }) => {

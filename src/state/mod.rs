@@ -54,6 +54,17 @@ pub enum StateError {
     },
 }
 
+/// The last import's record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastImport {
+    /// The state version it created.
+    pub state_version: i64,
+    /// The digest of the snapshot's files (`import::Snapshot::content_hash`).
+    pub content_hash: String,
+    /// When it ran (RFC 3339).
+    pub imported_at: String,
+}
+
 /// Devices that differ between two state versions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Changes {
@@ -183,6 +194,25 @@ impl StateDb {
                 [],
                 |r| r.get(0),
             )
+            .map_err(|e| self.err(e))
+    }
+
+    /// The last import, None before the first.
+    pub fn last_import(&self) -> Result<Option<LastImport>, StateError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row(
+                "SELECT state_version, content_hash, imported_at FROM import_run ORDER BY state_version DESC LIMIT 1",
+                [],
+                |r| {
+                    Ok(LastImport {
+                        state_version: r.get(0)?,
+                        content_hash: r.get(1)?,
+                        imported_at: r.get(2)?,
+                    })
+                },
+            )
+            .optional()
             .map_err(|e| self.err(e))
     }
 

@@ -1,0 +1,657 @@
+//! The HTML report engineers attach to a change ticket: one self-contained file (inline
+//! CSS and SVG, no script, no outside address) beside each plan's pre-check report, and
+//! for what-if questions. This module gathers what the picture shows from the state DB
+//! and the recomputed blast radius; `svg` lays it out and draws it, `html` writes the
+//! document around it.
+
+pub mod html;
+pub mod svg;
+
+use crate::model::LinkEnds;
+use crate::plan::{Plan, Target};
+use crate::precheck::blast::{Blast, Spec};
+use crate::precheck::candidate::{Candidate, LostLink};
+use crate::state::{StateDb, StateError};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+/// The HTML report's file name for a plan's file stem (beside `<stem>.precheck.md`).
+pub fn file_name(stem: &str) -> String {
+    format!("{stem}.html")
+}
+
+/// The HTML report written beside a pre-check report (`<stem>.precheck.md`).
+pub fn beside(precheck_md: &std::path::Path) -> std::path::PathBuf {
+    let name = precheck_md
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name.strip_suffix(".precheck.md").unwrap_or(&name);
+    precheck_md.with_file_name(file_name(stem))
+}
+
+/// How a device is affected; the most serious mark wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// Removed by the change.
+    Removed,
+    /// No path to an anchor any more.
+    Isolated,
+    /// Still connected, through a new single point of failure.
+    Degraded,
+    /// Configured or named by the change, and not removed.
+    Changed,
+    /// Within two hops of the change, not affected.
+    Context,
+}
+
+impl Mark {
+    /// The word the picture and the legend use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mark::Removed => "removed",
+            Mark::Isolated => "isolated",
+            Mark::Degraded => "degraded",
+            Mark::Changed => "changed",
+            Mark::Context => "unaffected",
+        }
+    }
+}
+
+/// A device in the picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// Hostname.
+    pub name: String,
+    /// Role from the state DB (`border`, `core`, …), if any.
+    pub role: Option<String>,
+    /// Site from the state DB, if any.
+    pub site: Option<String>,
+    /// How the change affects it.
+    pub mark: Mark,
+}
+
+/// A link between two drawn devices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// One end: device, interface.
+    pub a: (String, String),
+    /// The other end.
+    pub b: (String, String),
+    /// Lost by the change.
+    pub lost: bool,
+}
+
+/// What happens to a BGP session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Stays.
+    Kept,
+    /// Ended by the change.
+    Lost,
+    /// Added by the change.
+    New,
+}
+
+/// An external BGP peer (one per AS, or per address when the AS is unknown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Peer {
+    /// What identifies it: `AS7575`, or the address.
+    pub key: String,
+    /// What the picture prints (`AARNet · AS7575`).
+    pub label: String,
+    /// Every session to it is lost.
+    pub lost: bool,
+}
+
+/// A session drawn in the picture: to an external peer (`to` is the peer's key), or a
+/// lost internal session (`to` is the far device).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The device.
+    pub device: String,
+    /// The peer's key or the far device.
+    pub to: String,
+    /// Whether `to` is an external peer.
+    pub external: bool,
+    /// Peer address.
+    pub address: String,
+    /// What the change does to it.
+    pub fate: Fate,
+}
+
+/// A service the change reaches, with its endpoint devices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Service {
+    /// Name.
+    pub name: String,
+    /// Criticality.
+    pub criticality: String,
+    /// Endpoints in all.
+    pub endpoints: usize,
+    /// Endpoints that remain.
+    pub remaining: usize,
+    /// Devices holding an endpoint (prefix endpoints have none).
+    pub devices: Vec<String>,
+}
+
+impl Service {
+    /// No endpoint remains.
+    pub fn down(&self) -> bool {
+        self.remaining == 0
+    }
+}
+
+/// The affected part of the network: what the SVG draws.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Picture {
+    /// Devices, by hostname.
+    pub nodes: Vec<Node>,
+    /// Links between drawn devices.
+    pub edges: Vec<Edge>,
+    /// External peers of drawn devices.
+    pub peers: Vec<Peer>,
+    /// Sessions to external peers, and lost internal sessions.
+    pub sessions: Vec<Session>,
+    /// Affected services.
+    pub services: Vec<Service>,
+    /// How many hops around the changed elements are drawn (2, or fewer on a large network).
+    pub hops: usize,
+    /// Devices within two hops left out to keep the picture readable.
+    pub left_out: usize,
+}
+
+/// A session the change adds: device, peer address, peer AS, peer name.
+pub type NewSession = (String, String, Option<u32>, Option<String>);
+
+/// What a change does, as the picture needs it: the recomputed blast radius and what
+/// the change names or configures.
+#[derive(Debug, Clone, Default)]
+pub struct Impact {
+    /// Devices the change configures or names (targets, configured devices).
+    pub changed: Vec<String>,
+    /// Interfaces removed or shut: (device, interface).
+    pub interfaces: Vec<(String, String)>,
+    /// Links lost by name (both ends).
+    pub links: Vec<LinkEnds>,
+    /// Sessions the change adds.
+    pub new_sessions: Vec<NewSession>,
+}
+
+impl Impact {
+    /// A what-if question's removal.
+    pub fn of_spec(spec: &Spec) -> Impact {
+        let mut changed: Vec<String> = spec.devices.clone();
+        changed.extend(spec.interfaces.iter().map(|(d, _)| d.clone()));
+        changed.extend(
+            spec.links
+                .iter()
+                .flat_map(|((a, _), (b, _))| [a.clone(), b.clone()]),
+        );
+        changed.extend(spec.peers.iter().filter_map(|(d, _)| d.clone()));
+        Impact {
+            changed,
+            interfaces: spec.interfaces.clone(),
+            links: spec.links.clone(),
+            new_sessions: Vec::new(),
+        }
+    }
+
+    /// A plan's change: its targets, configured devices, and what its candidate network
+    /// loses and gains (shut interfaces, broken links, new neighbors).
+    pub fn of_plan(db: &StateDb, plan: &Plan) -> Result<Impact, StateError> {
+        let mut i = Impact::default();
+        for t in &plan.header.targets {
+            match t {
+                Target::Device { device } | Target::Peer { device, .. } => {
+                    i.changed.push(device.clone())
+                }
+                Target::Interface { device, interface } => {
+                    i.changed.push(device.clone());
+                    if plan.header.intent == "decommission_interface" {
+                        i.interfaces.push((device.clone(), interface.clone()));
+                    }
+                }
+                Target::Link {
+                    device_a,
+                    interface_a,
+                    device_b,
+                    interface_b,
+                } => {
+                    i.changed.extend([device_a.clone(), device_b.clone()]);
+                    if plan.header.intent == "decommission_link" {
+                        i.links.push((
+                            (device_a.clone(), interface_a.clone()),
+                            (device_b.clone(), interface_b.clone()),
+                        ));
+                    }
+                }
+            }
+        }
+        i.changed
+            .extend(plan.implementation.iter().map(|b| b.device.clone()));
+        let cand = Candidate::build(db, plan)?;
+        i.interfaces.extend(cand.shut.iter().cloned());
+        i.links.extend(
+            cand.lost_links
+                .iter()
+                .map(|LostLink { a, b, .. }| (a.clone(), b.clone())),
+        );
+        for d in &cand.touched {
+            let Some(dev) = cand.devices.get(d) else {
+                continue;
+            };
+            let before = dev.base.bgp.as_ref().map_or(&[][..], |b| &b.neighbors[..]);
+            let after = dev.cand.bgp.as_ref().map_or(&[][..], |b| &b.neighbors[..]);
+            // Address peers only: an unnumbered or listen-range neighbor has no one peer to draw.
+            let drawable = |n: &&crate::model::BgpNeighbor| {
+                !n.shutdown && matches!(n.peer, crate::model::BgpPeer::Address(_))
+            };
+            for n in after.iter().filter(drawable) {
+                if !before.iter().any(|o| o.peer == n.peer && o.vrf == n.vrf) {
+                    i.new_sessions.push(new_session(d, n));
+                }
+            }
+        }
+        Ok(i)
+    }
+}
+
+fn new_session(device: &str, n: &crate::model::BgpNeighbor) -> NewSession {
+    let name = n
+        .description
+        .as_deref()
+        .and_then(|d| d.split_whitespace().next())
+        .map(str::to_owned);
+    (device.to_owned(), n.peer.to_string(), n.peer_asn, name)
+}
+
+/// Most devices the picture draws; past this it draws fewer hops, then only the
+/// affected devices, and says how many it left out.
+pub const MAX_DEVICES: usize = 48;
+
+fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
+    |source| StateError::Sqlite {
+        path: db.path().to_path_buf(),
+        source,
+    }
+}
+
+/// A stored session: device, peer address, peer AS, description, shut down.
+type StoredSession = (String, String, Option<u32>, Option<String>, bool);
+
+impl Picture {
+    /// The affected part of the network: the changed elements and everything within two
+    /// hops, marked with what the blast radius says of each.
+    pub fn load(db: &StateDb, impact: &Impact, blast: &Blast) -> Result<Picture, StateError> {
+        let e = sql(db);
+        let conn = db.conn();
+        let mut devices: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
+        let mut st = conn
+            .prepare("SELECT hostname, role, site FROM device")
+            .map_err(&e)?;
+        let rows = st
+            .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+            .map_err(&e)?;
+        for row in rows {
+            let (h, rs): (String, (Option<String>, Option<String>)) = row.map_err(&e)?;
+            devices.insert(h, rs);
+        }
+        let mut links: Vec<LinkEnds> = Vec::new();
+        let mut st = conn
+            .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link WHERE status = 'up' ORDER BY hostname_a, ifname_a, hostname_b, ifname_b")
+            .map_err(&e)?;
+        let rows = st
+            .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
+            .map_err(&e)?;
+        for row in rows {
+            links.push(row.map_err(&e)?);
+        }
+        let removed: BTreeSet<&str> = blast.removed.iter().map(String::as_str).collect();
+        let link_lost = |(a, b): &LinkEnds| {
+            let end_gone = |(d, i): &(String, String)| {
+                removed.contains(d.as_str())
+                    || impact
+                        .interfaces
+                        .iter()
+                        .any(|(x, y)| x == d && crate::ifname::same(y, i))
+            };
+            let same = |p: &(String, String), q: &(String, String)| {
+                p.0 == q.0 && crate::ifname::same(&p.1, &q.1)
+            };
+            end_gone(a)
+                || end_gone(b)
+                || impact
+                    .links
+                    .iter()
+                    .any(|(x, y)| (same(x, a) && same(y, b)) || (same(x, b) && same(y, a)))
+        };
+        let lost_sessions: Vec<(&str, &str)> = blast
+            .sessions_lost
+            .iter()
+            .filter_map(|s| s.split_once(" → "))
+            .collect();
+        // The devices the picture is about, then everything within two hops of them.
+        let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
+        let mut mark = |d: &str, m: Mark| {
+            if devices.contains_key(d) {
+                let slot = marks.entry(d.to_owned()).or_insert(m);
+                *slot = (*slot).min(m);
+            }
+        };
+        for d in &blast.removed {
+            mark(d, Mark::Removed);
+        }
+        for d in &blast.isolated {
+            mark(d, Mark::Isolated);
+        }
+        for d in &blast.degraded {
+            mark(d, Mark::Degraded);
+        }
+        for d in &impact.changed {
+            mark(d, Mark::Changed);
+        }
+        for (a, b) in links.iter().filter(|l| link_lost(l)) {
+            mark(&a.0, Mark::Context);
+            mark(&b.0, Mark::Context);
+        }
+        for (d, _) in &lost_sessions {
+            mark(d, Mark::Context);
+        }
+        for (d, ..) in &impact.new_sessions {
+            mark(d, Mark::Changed);
+        }
+        let endpoints = service_devices(db, blast)?;
+        for devs in endpoints.values() {
+            for d in devs {
+                mark(d, Mark::Context);
+            }
+        }
+        let mut focus: Vec<(Mark, String)> = marks.iter().map(|(d, m)| (*m, d.clone())).collect();
+        focus.sort();
+        let focus: Vec<String> = focus.into_iter().map(|(_, d)| d).collect();
+        let mut adjacent: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for ((a, _), (b, _)) in &links {
+            adjacent.entry(a).or_default().insert(b);
+            adjacent.entry(b).or_default().insert(a);
+        }
+        let (drawn, hops, left_out) = neighbourhood(&focus, &adjacent);
+        let mut pic = Picture {
+            hops,
+            left_out,
+            ..Picture::default()
+        };
+        for d in &drawn {
+            let (role, site) = devices.get(d).cloned().unwrap_or_default();
+            pic.nodes.push(Node {
+                name: d.clone(),
+                role,
+                site,
+                mark: marks.get(d).copied().unwrap_or(Mark::Context),
+            });
+        }
+        let drawn_set: BTreeSet<&str> = drawn.iter().map(String::as_str).collect();
+        for l in links
+            .iter()
+            .filter(|(a, b)| drawn_set.contains(a.0.as_str()) && drawn_set.contains(b.0.as_str()))
+        {
+            pic.edges.push(Edge {
+                a: l.0.clone(),
+                b: l.1.clone(),
+                lost: link_lost(l),
+            });
+        }
+        pic.sessions_and_peers(db, &drawn_set, &lost_sessions, impact, blast)?;
+        for s in &blast.services {
+            pic.services.push(Service {
+                name: s.name.clone(),
+                criticality: s.criticality.clone(),
+                endpoints: s.endpoints,
+                remaining: s.remaining,
+                devices: endpoints.get(&s.name).cloned().unwrap_or_default(),
+            });
+        }
+        Ok(pic)
+    }
+
+    /// External peers of drawn devices with their sessions (kept, lost, new), and the
+    /// lost internal sessions between drawn devices.
+    fn sessions_and_peers(
+        &mut self,
+        db: &StateDb,
+        drawn: &BTreeSet<&str>,
+        lost: &[(&str, &str)],
+        impact: &Impact,
+        blast: &Blast,
+    ) -> Result<(), StateError> {
+        let e = sql(db);
+        let conn = db.conn();
+        let mut stored: Vec<StoredSession> = Vec::new();
+        let mut st = conn
+            .prepare_cached("SELECT hostname, peer_address, peer_asn, description, shutdown FROM bgp_session WHERE hostname = ?1 AND peer_address IS NOT NULL ORDER BY peer_address")
+            .map_err(&e)?;
+        for d in drawn {
+            let rows = st
+                .query_map([d], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .map_err(&e)?;
+            for row in rows {
+                stored.push(row.map_err(&e)?);
+            }
+        }
+        let mut owner_of = conn
+            .prepare_cached("SELECT hostname FROM ip_address WHERE address = ?1 AND kind != 'virtual' ORDER BY hostname LIMIT 1")
+            .map_err(&e)?;
+        let mut owner = |addr: &str| -> Result<Option<String>, StateError> {
+            let mut rows = owner_of.query([addr]).map_err(&e)?;
+            match rows.next().map_err(&e)? {
+                Some(r) => Ok(Some(r.get(0).map_err(&e)?)),
+                None => Ok(None),
+            }
+        };
+        let mut peers: BTreeMap<String, Peer> = BTreeMap::new();
+        let mut add_peer = |key: &str, name: Option<&str>, asn: Option<u32>| {
+            let label = match (name, asn) {
+                (Some(n), Some(a)) => format!("{n} · AS{a}"),
+                (Some(n), None) => n.to_owned(),
+                (None, _) => key.to_owned(),
+            };
+            let lost = asn.is_some_and(|a| {
+                let tail = format!("(AS{a})");
+                blast.peers_lost.iter().any(|p| p.ends_with(&tail))
+            });
+            peers.entry(key.to_owned()).or_insert(Peer {
+                key: key.to_owned(),
+                label,
+                lost,
+            });
+        };
+        let mut internal_lost: BTreeSet<(String, String, String)> = BTreeSet::new();
+        for (dev, addr, asn, descr, shutdown) in &stored {
+            let is_lost = lost.iter().any(|(d, p)| d == dev && p == addr);
+            match owner(addr)? {
+                Some(far) => {
+                    if is_lost && drawn.contains(far.as_str()) && far != *dev {
+                        // One line per pair of devices, whichever end lists it.
+                        let (x, y) = if *dev < far {
+                            (dev.clone(), far)
+                        } else {
+                            (far, dev.clone())
+                        };
+                        internal_lost.insert((x, y, addr.clone()));
+                    }
+                }
+                None if *shutdown && !is_lost => {}
+                None => {
+                    let key = peer_key(*asn, addr);
+                    let name = descr.as_deref().and_then(|d| d.split_whitespace().next());
+                    add_peer(&key, name, *asn);
+                    self.sessions.push(Session {
+                        device: dev.clone(),
+                        to: key,
+                        external: true,
+                        address: addr.clone(),
+                        fate: if is_lost { Fate::Lost } else { Fate::Kept },
+                    });
+                }
+            }
+        }
+        let mut seen_pairs: BTreeSet<(String, String)> = BTreeSet::new();
+        for (a, b, addr) in internal_lost {
+            if seen_pairs.insert((a.clone(), b.clone())) {
+                self.sessions.push(Session {
+                    device: a,
+                    to: b,
+                    external: false,
+                    address: addr,
+                    fate: Fate::Lost,
+                });
+            }
+        }
+        for (dev, addr, asn, name) in &impact.new_sessions {
+            if !drawn.contains(dev.as_str()) || owner(addr)?.is_some() {
+                continue;
+            }
+            let key = peer_key(*asn, addr);
+            add_peer(&key, name.as_deref(), *asn);
+            self.sessions.push(Session {
+                device: dev.clone(),
+                to: key,
+                external: true,
+                address: addr.clone(),
+                fate: Fate::New,
+            });
+        }
+        self.peers = peers.into_values().collect();
+        Ok(())
+    }
+}
+
+fn peer_key(asn: Option<u32>, addr: &str) -> String {
+    asn.map_or_else(|| addr.to_owned(), |a| format!("AS{a}"))
+}
+
+/// The devices holding an endpoint of each affected service.
+fn service_devices(
+    db: &StateDb,
+    blast: &Blast,
+) -> Result<BTreeMap<String, Vec<String>>, StateError> {
+    let e = sql(db);
+    let mut st = db
+        .conn()
+        .prepare_cached("SELECT DISTINCT hostname FROM service_endpoint WHERE service = ?1 AND hostname IS NOT NULL ORDER BY hostname")
+        .map_err(&e)?;
+    let mut out = BTreeMap::new();
+    for s in &blast.services {
+        let rows = st.query_map([&s.name], |r| r.get(0)).map_err(&e)?;
+        let devs: Vec<String> = rows.collect::<Result<_, _>>().map_err(&e)?;
+        out.insert(s.name.clone(), devs);
+    }
+    Ok(out)
+}
+
+/// The focus devices (most affected first) and everything within two hops, or fewer
+/// hops when that is too many to draw: (devices by name, hops drawn, devices within two
+/// hops left out).
+fn neighbourhood(
+    focus: &[String],
+    adjacent: &HashMap<&str, BTreeSet<&str>>,
+) -> (Vec<String>, usize, usize) {
+    let within = |hops: usize| -> BTreeSet<String> {
+        let mut seen: BTreeSet<String> = focus.iter().cloned().collect();
+        let mut queue: VecDeque<(String, usize)> = focus.iter().map(|d| (d.clone(), 0)).collect();
+        while let Some((d, k)) = queue.pop_front() {
+            if k == hops {
+                continue;
+            }
+            for n in adjacent.get(d.as_str()).into_iter().flatten() {
+                if seen.insert((*n).to_owned()) {
+                    queue.push_back(((*n).to_owned(), k + 1));
+                }
+            }
+        }
+        seen
+    };
+    let two = within(2);
+    for hops in [2, 1] {
+        let set = if hops == 2 { two.clone() } else { within(hops) };
+        if set.len() <= MAX_DEVICES {
+            let left_out = two.len() - set.len();
+            return (set.into_iter().collect(), hops, left_out);
+        }
+    }
+    // Too many even one hop out: the focus alone, the most affected first when even
+    // that is too many (the tables list everything).
+    let mut drawn: Vec<String> = focus.iter().take(MAX_DEVICES).cloned().collect();
+    drawn.sort();
+    drawn.dedup();
+    let left_out = two.len() - drawn.len();
+    (drawn, 0, left_out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(n: usize) -> (Vec<String>, Vec<(String, String)>) {
+        let names: Vec<String> = (0..n).map(|i| format!("d{i:03}")).collect();
+        let pairs = names
+            .windows(2)
+            .map(|w| (w[0].clone(), w[1].clone()))
+            .collect();
+        (names, pairs)
+    }
+
+    #[test]
+    fn two_hops_around_the_focus() {
+        let (names, pairs) = chain(10);
+        let mut adj: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for (a, b) in &pairs {
+            adj.entry(a).or_default().insert(b);
+            adj.entry(b).or_default().insert(a);
+        }
+        let (drawn, hops, left) = neighbourhood(&[names[5].clone()], &adj);
+        assert_eq!(drawn, names[3..=7].to_vec());
+        assert_eq!((hops, left), (2, 0));
+    }
+
+    #[test]
+    fn too_many_affected_devices_keeps_the_most_affected() {
+        // 60 focus devices in a ring: even alone they are too many to draw.
+        let names: Vec<String> = (0..60).map(|i| format!("f{i:02}")).collect();
+        let mut adj: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for i in 0..60 {
+            let (a, b) = (names[i].as_str(), names[(i + 1) % 60].as_str());
+            adj.entry(a).or_default().insert(b);
+            adj.entry(b).or_default().insert(a);
+        }
+        // Most affected first: the last names come first in the focus.
+        let focus: Vec<String> = names.iter().rev().cloned().collect();
+        let (drawn, hops, left) = neighbourhood(&focus, &adj);
+        assert_eq!(hops, 0);
+        assert_eq!(drawn.len(), MAX_DEVICES);
+        assert_eq!(drawn.first().map(String::as_str), Some("f12"));
+        assert_eq!(left, 60 - MAX_DEVICES);
+    }
+
+    #[test]
+    fn a_hub_with_many_neighbours_is_drawn_with_fewer_hops() {
+        // One hub with 30 spokes, each spoke with 2 leaves: 91 devices within two hops.
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for s in 0..30 {
+            pairs.push(("hub".into(), format!("s{s:02}")));
+            for l in 0..2 {
+                pairs.push((format!("s{s:02}"), format!("s{s:02}-l{l}")));
+            }
+        }
+        let mut adj: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+        for (a, b) in &pairs {
+            adj.entry(a).or_default().insert(b);
+            adj.entry(b).or_default().insert(a);
+        }
+        let (drawn, hops, left) = neighbourhood(&["hub".to_owned()], &adj);
+        assert_eq!(hops, 1);
+        assert_eq!(drawn.len(), 31);
+        assert_eq!(left, 60);
+    }
+}

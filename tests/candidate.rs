@@ -809,3 +809,48 @@ fn nothing_to_change_is_a_refusal_not_a_question() {
         "{v:#}"
     );
 }
+
+/// Both links between the sites shut: every iBGP session across them ends, though each
+/// site still reaches its own anchors.
+#[test]
+fn splitting_the_network_ends_the_sessions_across_the_split() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "shutdown alpha-core-1 Ethernet10");
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        !f.iter().any(|x| x.2.contains("splits the network")),
+        "one link left: {f:#?}"
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        "interface Ethernet10\n   shutdown\n```",
+        "interface Ethernet10\n   shutdown\n```\n\n```config device=alpha-core-2 os=eos\ninterface Ethernet10\n   shutdown\n```",
+    );
+    edit(
+        tmp.path(),
+        &plan,
+        "interface Ethernet10\n   no shutdown\n```",
+        "interface Ethernet10\n   no shutdown\n```\n\n```config device=alpha-core-2 os=eos\ninterface Ethernet10\n   no shutdown\n```",
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(v, "WARN", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "warning",
+            "alpha-core-1 → 10.255.2.2",
+            "splits the network"
+        ),
+        "{f:#?}"
+    );
+    assert!(
+        has(
+            &f,
+            "warning",
+            "beta-core-2 → 10.255.1.3",
+            "splits the network"
+        ),
+        "{f:#?}"
+    );
+}

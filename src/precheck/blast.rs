@@ -64,6 +64,9 @@ pub struct Blast {
     pub degraded: Vec<String>,
     /// Sessions lost: `device → peer`.
     pub sessions_lost: Vec<String>,
+    /// Of those, sessions lost only because the change splits the network between their
+    /// two ends (both still up, no path left between them).
+    pub sessions_split: Vec<String>,
     /// External peers with no session left.
     pub peers_lost: Vec<String>,
     /// Prefixes originated only by removed or isolated devices.
@@ -586,6 +589,30 @@ impl Graph {
         (Csr::new(kinds.len(), &edges), root, kinds)
     }
 
+    /// Connected components of the devices over the links that survive `cut` (a label per
+    /// device; removed devices are alone).
+    fn components(&self, cut: &Cut) -> Vec<u32> {
+        let n = self.names.len();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        fn root(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            if cut.link[i] || cut.dev[l.a as usize] || cut.dev[l.b as usize] {
+                continue;
+            }
+            let (ra, rb) = (root(&mut parent, l.a), root(&mut parent, l.b));
+            if ra != rb {
+                parent[ra as usize] = rb;
+            }
+        }
+        (0..n as u32).map(|x| root(&mut parent, x)).collect()
+    }
+
     /// Devices with two independent paths (no single device or link in common) to the anchors.
     fn protection(&self, cut: &Cut) -> Vec<bool> {
         let (csr, root, _) = self.subdivided(cut, &[], None);
@@ -716,9 +743,26 @@ impl Graph {
             }
         }
         b.links_removed = cut.link.iter().filter(|x| **x).count();
+        // Sessions between two devices of the network need a path between them: when the
+        // change splits the network, those across the split end even though both ends
+        // still reach an anchor of their own.
+        let before_parts = self.components(&self.no_cut());
+        let after_parts = self.components(&cut);
         let mut lost_by_asn: HashMap<u32, (usize, usize)> = HashMap::new();
         for (i, s) in self.sessions.iter().enumerate() {
-            let lost = cut.sess[i] || gone[s.dev as usize];
+            let split = s.peer_dev.is_some_and(|p| {
+                before_parts[s.dev as usize] == before_parts[p as usize]
+                    && after_parts[s.dev as usize] != after_parts[p as usize]
+            });
+            let lost = cut.sess[i] || gone[s.dev as usize] || split;
+            if split
+                && !cut.sess[i]
+                && !gone[s.dev as usize]
+                && !s.peer_dev.is_some_and(|p| gone[p as usize])
+            {
+                b.sessions_split
+                    .push(format!("{} → {}", self.names[s.dev as usize], s.peer));
+            }
             if lost {
                 b.sessions_lost
                     .push(format!("{} → {}", self.names[s.dev as usize], s.peer));

@@ -1401,6 +1401,23 @@ pub fn precheck(
         b.services.sort_by(|x, y| x.name.cmp(&y.name));
     }
     report.announcements = Some(ann);
+    // Sessions the recomputed blast radius loses that the candidate did not end itself:
+    // the change splits the network between their two ends.
+    for lost in &b.sessions_split {
+        let ended_here = cand
+            .lost_sessions
+            .iter()
+            .any(|s| format!("{} → {}", s.device, s.peer) == *lost);
+        if !ended_here {
+            ck.add_as(
+                "precheck.sessions_lost",
+                Severity::Warning,
+                lost.clone(),
+                "no path is left between the two ends of this session: the change splits the network",
+                "keep a second path between the two parts, or accept that routing between them stops",
+            );
+        }
+    }
     if !b.unknown.is_empty() {
         ck.add_as(
             "precheck.blast_unknown",

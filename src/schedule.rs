@@ -38,7 +38,7 @@ pub struct CycleRow {
 pub struct Cycle {
     /// Cycle id in the DB.
     pub id: i64,
-    /// PASS when every open plan passed (or warned), else FAIL — for scripts.
+    /// The worst verdict of the open plans: FAIL, WARN, else PASS — for scripts.
     pub verdict: &'static str,
     /// One row per open plan.
     pub rows: Vec<CycleRow>,
@@ -269,7 +269,14 @@ pub fn precheck_all(
         .any(|r| r.verdict != "PASS" && r.verdict != "WARN");
     let cycle = Cycle {
         id,
-        verdict: if failing { "FAIL" } else { "PASS" },
+        // The worst row: a warning anywhere is a WARN cycle.
+        verdict: if failing {
+            "FAIL"
+        } else if rows.iter().any(|r| r.verdict == "WARN") {
+            "WARN"
+        } else {
+            "PASS"
+        },
         rows,
         refresh: None,
     };

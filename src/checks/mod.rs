@@ -214,17 +214,39 @@ pub fn run(m: &Model, only: &[Only]) -> Findings {
     }
 }
 
-/// Addresses owned by more than one active interface in one VRF. Virtual addresses
-/// (VRRP, HSRP, VARP) are shared by design and do not count.
+/// Addresses owned by more than one active interface in one VRF. Shared by design and so
+/// not counted: virtual addresses (VRRP, HSRP, VARP), management interfaces (out-of-band
+/// networks reuse addresses), link-local addresses, and an MLAG pair's anycast VTEP
+/// loopback (the VXLAN source interface).
 pub fn duplicates(m: &Model) -> Vec<IpOwner> {
     let mut owners: HashMap<(&str, std::net::IpAddr), Vec<IpOwner>> = HashMap::new();
     for d in &m.devices {
-        for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
+        // The loopback a VXLAN interface sources from is an anycast VTEP address that an
+        // MLAG pair shares by design.
+        let vtep: Vec<&str> = d
+            .text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("vxlan source-interface "))
+            .map(str::trim)
+            .collect();
+        for i in d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && !crate::import::links::is_management(i))
+            .filter(|i| !vtep.iter().any(|v| crate::ifname::same(v, &i.name)))
+        {
             let vrf = i.vrf.as_deref().unwrap_or("default");
+            // Link-local addresses never leave their link: the same one on many devices
+            // (a vQFX's em1 169.254.0.2) is not a conflict.
+            let link_local = |ip: std::net::IpAddr| match ip {
+                std::net::IpAddr::V4(v) => v.is_link_local(),
+                std::net::IpAddr::V6(v) => (v.segments()[0] & 0xffc0) == 0xfe80,
+            };
             for a in i
                 .addresses
                 .iter()
-                .filter(|a| a.kind != AddressKind::Virtual)
+                .filter(|a| a.kind != AddressKind::Virtual && !link_local(a.address.addr()))
             {
                 owners
                     .entry((vrf, a.address.addr()))

@@ -17,7 +17,7 @@ fn print_cycle(cli: &Cli, c: &Cycle) {
             }
             println!(
                 "{} — {} open plan(s) pre-checked, {} failing (cycle {})",
-                if c.failed() == 0 { "PASS" } else { "FAIL" },
+                c.verdict,
                 c.rows.len(),
                 c.failed(),
                 c.id

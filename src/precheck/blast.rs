@@ -913,7 +913,12 @@ impl Graph {
         (sessions, out)
     }
 
-    /// Device count.
+    /// Anchors: border and core devices and external peers' devices, by role.
+    pub fn anchor_count(&self) -> usize {
+        self.anchor.iter().filter(|a| **a).count()
+    }
+
+    /// Devices in the graph.
     pub fn device_count(&self) -> usize {
         self.names.len()
     }

@@ -332,6 +332,20 @@ impl State<'_> {
     }
 }
 
+/// Whether a VLAN list as configured (`10,20,30-40`, `all`, `add …` already folded) holds `vlan`.
+fn vlan_list_contains(list: &str, vlan: u32) -> bool {
+    list.split(',')
+        .map(str::trim)
+        .any(|part| match part.split_once('-') {
+            _ if part.eq_ignore_ascii_case("all") => true,
+            Some((a, b)) => match (a.parse::<u32>(), b.parse::<u32>()) {
+                (Ok(a), Ok(b)) => (a..=b).contains(&vlan),
+                _ => false,
+            },
+            None => part.parse::<u32>() == Ok(vlan),
+        })
+}
+
 /// A device model in comparable sections, line numbers and statement order aside (a
 /// rollback re-adds lines at the end).
 fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
@@ -937,6 +951,47 @@ pub fn precheck(
             Ok(Applies::Ran)
         },
     )?;
+    // A switched port the plan shuts may be the only layer-2 path of the device's SVIs:
+    // olav does not model layer-2 paths, so it says so and names them.
+    for (d, ifn) in &cand.shut {
+        let Some(dev) = cand.devices.get(d) else {
+            continue;
+        };
+        let Some(port) = dev.base.interfaces.iter().find(|i| i.name == *ifn) else {
+            continue;
+        };
+        if port.switchport_mode.is_none() {
+            continue;
+        }
+        let carried = |vlan: u32| match (&port.trunk_vlans, port.access_vlan) {
+            (Some(list), _) => vlan_list_contains(list, vlan),
+            (None, Some(a)) => a == vlan,
+            (None, None) => true,
+        };
+        let svis: Vec<String> = dev
+            .base
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && !i.addresses.is_empty())
+            .filter_map(|i| {
+                let n = i.name.to_ascii_lowercase();
+                let vlan: u32 = n.strip_prefix("vlan")?.parse().ok()?;
+                carried(vlan).then(|| i.name.clone())
+            })
+            .collect();
+        if !svis.is_empty() {
+            ck.add_as(
+                "precheck.links",
+                Severity::Warning,
+                format!("{d} {ifn}"),
+                format!(
+                    "a switched port that carries the VLANs of {}: if it is their only layer-2 path, they and what rides them (BGP sessions, gateways) go — olav does not model layer-2 paths",
+                    svis.join(", ")
+                ),
+                "check the VLANs have another path (`show spanning-tree`, `show vlan`) before the window",
+            );
+        }
+    }
     ck.check("precheck.mtu", "MTU equal at both ends of links the plan touches", |ck| {
         let changes_mtu = cand.touched.iter().any(|d| {
             cand.devices.get(d).is_some_and(|x| {
@@ -1417,6 +1472,15 @@ pub fn precheck(
                 "keep a second path between the two parts, or accept that routing between them stops",
             );
         }
+    }
+    if g.anchor_count() == 0 {
+        ck.add_as(
+            "precheck.blast_unknown",
+            Severity::Warning,
+            "blast radius",
+            "no device has a border or core role and no external peer is known: which devices the change cuts off cannot be computed (isolation is unknown, not none)",
+            "give the devices roles in state.yaml (border, core, distribution, access) and re-import",
+        );
     }
     if !b.unknown.is_empty() {
         ck.add_as(

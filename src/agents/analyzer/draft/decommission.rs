@@ -130,20 +130,24 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             ));
         }
         let e = implementation.entry(dev.clone()).or_default();
-        // Shut first so the peer sees a clean CEASE, then remove.
-        if os == "nxos" {
-            let _ = writeln!(
-                e.0,
-                "router bgp {local_as}\n{i}neighbor {}\n{i}{i}shutdown\n{i}no neighbor {}\n!",
-                s.peer, s.peer
-            );
-        } else {
-            let _ = writeln!(
-                e.0,
-                "router bgp {local_as}\n{i}neighbor {} shutdown\n{i}no neighbor {}\n!",
-                s.peer, s.peer
-            );
-        }
+        // Shut first so the peer sees a clean CEASE, then remove — where the neighbor
+        // lives: the global table, or its VRF.
+        let vrf = (s.vrf != "default").then_some(s.vrf.as_str());
+        let p = &s.peer;
+        let body = match (os, vrf) {
+            ("nxos", None) => format!("{i}neighbor {p}\n{i}{i}shutdown\n{i}no neighbor {p}"),
+            ("nxos", Some(v)) => {
+                format!("{i}vrf {v}\n{i}{i}neighbor {p}\n{i}{i}{i}shutdown\n{i}{i}no neighbor {p}")
+            }
+            ("eos", Some(v)) => {
+                format!("{i}vrf {v}\n{i}{i}neighbor {p} shutdown\n{i}{i}no neighbor {p}")
+            }
+            (_, Some(v)) => format!(
+                "{i}address-family ipv4 vrf {v}\n{i}{i}neighbor {p} shutdown\n{i}{i}no neighbor {p}"
+            ),
+            (_, None) => format!("{i}neighbor {p} shutdown\n{i}no neighbor {p}"),
+        };
+        let _ = writeln!(e.0, "router bgp {local_as}\n{body}\n!");
         let mut restore = lines.join("\n");
         restore.push_str("\n!\n");
         e.1.push_str(&restore);

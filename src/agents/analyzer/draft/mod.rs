@@ -47,9 +47,13 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// A device's stored running configuration, or why a faithful rollback is impossible.
     fn running(&self, device: &str) -> Result<String, String> {
-        (self.config)(device).ok_or_else(|| {
+        let text = (self.config)(device).ok_or_else(|| {
             format!("the stored configuration of {device} is missing from the state DB; a faithful rollback cannot be written")
-        })
+        })?;
+        if crate::import::parse::detect(&text) == Ok(crate::model::Vendor::JuniperJunos) {
+            return Err(junos_refusal(device));
+        }
+        Ok(text)
     }
 }
 
@@ -214,11 +218,15 @@ pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         .map(|b| b.device.as_str())
         .collect();
     if let Some(dev) = junos.first() {
-        return Err(format!(
-            "the plan would configure the Junos device {dev}, and olav does not draft Junos configuration yet (it reads, checks and computes the blast radius of Junos devices)"
-        ));
+        return Err(junos_refusal(dev));
     }
     Ok(d)
+}
+
+fn junos_refusal(dev: &str) -> String {
+    format!(
+        "the plan would configure the Junos device {dev}, and olav does not draft Junos configuration yet (it reads, checks and computes the blast radius of Junos devices)"
+    )
 }
 
 fn draft_any(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {

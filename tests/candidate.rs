@@ -854,3 +854,59 @@ fn splitting_the_network_ends_the_sessions_across_the_split() {
         "{f:#?}"
     );
 }
+
+/// A neighbor that lives in a VRF is removed inside that VRF; and on a network with no
+/// border or core role, isolation is said to be unknown, not none.
+#[test]
+fn a_vrf_neighbor_is_removed_in_its_vrf_and_unknown_isolation_is_said() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/checks/bgp-fidelity"))
+        .assert()
+        .success();
+    let plan = draft_plan(tmp.path(), "decommission leak-global");
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(
+        text.contains(" address-family ipv4 vrf CUSTOMER\n  neighbor 10.4.0.0 shutdown\n  no neighbor 10.4.0.0"),
+        "{text}"
+    );
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "info",
+            "leak-vrf → 10.4.0.0",
+            "session ended by the plan"
+        ),
+        "{f:#?}"
+    );
+    assert!(!f.iter().any(|x| x.0 == "error"), "{f:#?}");
+    // Two routers with no role and no external peer: nothing to measure isolation from.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("snap");
+    std::fs::create_dir_all(snap.join("configs")).expect("mkdir");
+    for (h, a) in [("r1", "10.5.0.0"), ("r2", "10.5.0.1")] {
+        std::fs::write(
+            snap.join(format!("configs/{h}.cfg")),
+            format!("hostname {h}\ninterface GigabitEthernet1\n ip address {a} 255.255.255.254\n!\nend\n"),
+        )
+        .expect("write");
+    }
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(&snap)
+        .assert()
+        .success();
+    let plan = draft_plan(tmp.path(), "decommission r2");
+    let (_, f, _) = precheck(tmp.path(), &plan);
+    assert!(
+        has(
+            &f,
+            "warning",
+            "blast radius",
+            "isolation is unknown, not none"
+        ),
+        "{f:#?}"
+    );
+}

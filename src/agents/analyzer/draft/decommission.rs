@@ -2,7 +2,8 @@
 //! neighbours must change is drafted; each rollback restores the stored lines.
 
 use super::{
-    blast_section, capitalise, header, ind, list, os_of, pre_change, service_list, Ctx, Draft,
+    blast_section, capitalise, header, igp_checks, ind, list, os_of, pre_change, service_list, Ctx,
+    Draft,
 };
 use crate::agents::analyzer::facts::Facts;
 use crate::agents::analyzer::running::Running;
@@ -317,7 +318,12 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         }
         if b.text.contains("interface ") {
             cmds.push("show ip interface brief");
-            cmds.push("show ip ospf neighbor");
+            cmds.extend(
+                texts
+                    .get(&b.device)
+                    .map(|t| igp_checks(t))
+                    .unwrap_or_default(),
+            );
         }
         let _ = write!(
             verification,

@@ -2,7 +2,8 @@
 //! rollback restores each changed attribute to the line the stored config has.
 
 use super::{
-    addr_line, blast_section, capitalise, header, ind, list, os_of, pre_change, slug, Ctx, Draft,
+    addr_line, blast_section, capitalise, header, igp_checks, ind, list, os_of, pre_change, slug,
+    Ctx, Draft,
 };
 use crate::agents::analyzer::facts::Facts;
 use crate::agents::analyzer::intent::IfChange;
@@ -215,9 +216,9 @@ pub fn modify_interface(
         verification: format!(
             "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}{}\n```",
             if current.linked && changes.iter().any(|c| matches!(c, IfChange::Mtu(_) | IfChange::Address(_) | IfChange::NoShutdown)) {
-                "\nshow ip ospf neighbor"
+                igp_checks(&text).iter().map(|c| format!("\n{c}")).collect::<String>()
             } else {
-                ""
+                String::new()
             }
         ),
         blast_radius: blast,

@@ -57,6 +57,25 @@ impl Ctx<'_> {
     }
 }
 
+/// The IGP adjacency checks worth running on a device: only for the IGPs its stored
+/// configuration runs, so no `show ip ospf neighbor` is suggested where there is no OSPF.
+pub(super) fn igp_checks(running: &str) -> Vec<&'static str> {
+    let runs = |igp: &str| {
+        running.lines().any(|l| {
+            let mut w = l.split_whitespace();
+            !l.starts_with(' ') && w.next() == Some("router") && w.next() == Some(igp)
+        })
+    };
+    let mut v = Vec::new();
+    if runs("ospf") {
+        v.push("show ip ospf neighbor");
+    }
+    if runs("isis") {
+        v.push("show isis neighbors");
+    }
+    v
+}
+
 pub(super) fn ind(os: &str) -> &'static str {
     match os {
         "eos" => "   ",
@@ -464,5 +483,24 @@ pub(super) fn capitalise(s: &str) -> String {
     match c.next() {
         Some(first) => first.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::igp_checks;
+
+    #[test]
+    fn igp_checks_follow_the_configured_igps() {
+        assert_eq!(
+            igp_checks("hostname a\nrouter ospf 1\n network 10.0.0.0 0.0.0.255 area 0\n"),
+            ["show ip ospf neighbor"]
+        );
+        assert_eq!(
+            igp_checks("router isis CORE\n net 49.0001.0000.0000.0001.00\n"),
+            ["show isis neighbors"]
+        );
+        // BGP only, and an OSPF word inside another stanza: nothing to suggest.
+        assert!(igp_checks("router bgp 65000\n description router ospf\n").is_empty());
     }
 }

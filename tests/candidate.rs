@@ -319,10 +319,16 @@ fn open_plans_that_cannot_both_be_applied_name_each_other() {
             && x.2.contains(&decom)),
         "{f:#?}"
     );
-    // Two plans giving the same subnet: a hand-written copy with another plan id.
+    // Two plans giving the same subnet: a hand-written copy with another plan id and
+    // other lines (an identical copy would be a duplicate, not a conflict).
     let path = tmp.path().join(&uplink);
     let text = std::fs::read_to_string(&path).expect("plan");
-    let copy = text.replacen("plan_id: ", "plan_id: copy-", 1);
+    let copy = text.replacen("plan_id: ", "plan_id: copy-", 1).replacen(
+        " description AARNet transit (AS7575) - redundant uplink",
+        " description second AARNet circuit",
+        1,
+    );
+    assert_ne!(copy, text.replacen("plan_id: ", "plan_id: copy-", 1));
     std::fs::write(tmp.path().join("exports/change_plans/copy.md"), copy).expect("write");
     olav(tmp.path())
         .args(["precheck", "exports/change_plans/copy.md"])

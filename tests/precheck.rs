@@ -419,3 +419,31 @@ proptest! {
         prop_assert_eq!(sa, sb);
     }
 }
+
+#[test]
+fn the_same_request_asked_twice_is_named_a_duplicate_not_a_conflict_per_element() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let request = "shutdown alpha-core-1 Ethernet10";
+    let first = draft(tmp.path(), request);
+    let second = draft(tmp.path(), request);
+    assert_ne!(first, second, "a second file, not an overwrite");
+    let (code, v) = precheck(tmp.path(), &second);
+    let findings = v["report"]["findings"].as_array().expect("findings");
+    let conflicts: Vec<&serde_json::Value> = findings
+        .iter()
+        .filter(|f| f["code"] == "precheck.plan_conflict")
+        .collect();
+    assert_eq!(conflicts.len(), 1, "{conflicts:?}");
+    let f = conflicts[0];
+    assert_eq!(f["severity"], "warning");
+    let msg = f["message"].as_str().unwrap_or("");
+    assert!(msg.contains("drafts the same change: a duplicate"), "{msg}");
+    assert!(msg.contains(&first), "{msg}");
+    assert!(
+        f["suggestion"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("keep one: olav plans withdraw ")),
+        "{f}"
+    );
+    assert_eq!(code, 0, "a duplicate is a warning: {v}");
+}

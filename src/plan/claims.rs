@@ -1,5 +1,5 @@
 //! What a plan lays claim to — the interfaces, addresses, subnets and sessions it
-//! configures, and the devices it configures or removes — so that two open plans that
+//! configures, the devices it configures or removes, and a digest of its lines — so that two open plans that
 //! cannot both be applied are told apart before the window.
 
 use super::{Plan, Target};
@@ -16,6 +16,16 @@ pub struct Claim {
     pub device: String,
     /// The element (interface name, address, subnet, peer address; empty for devices).
     pub element: String,
+}
+
+fn text_digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for l in text.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
+        h.update(l.as_bytes());
+        h.update([b'\n']);
+    }
+    format!("{:x}", h.finalize())
 }
 
 /// The plan's claims, sorted and without duplicates.
@@ -35,6 +45,9 @@ pub fn claims(plan: &Plan) -> Vec<Claim> {
     }
     for b in &plan.implementation {
         out.push(claim("configures", &b.device, String::new()));
+        // The lines themselves, as a digest: two plans with the same claims and the same
+        // text are one change drafted twice; the same claims with other text conflict.
+        out.push(claim("text", &b.device, text_digest(&b.text)));
         let cfg = parser_for(Vendor::from_os(&b.os)).parse(&b.text);
         for i in &cfg.interfaces {
             out.push(claim("interface", &b.device, i.name.clone()));

@@ -1182,8 +1182,37 @@ pub fn precheck(
             mine.iter()
                 .any(|c| c.kind == kind && c.device == dev && c.element == el)
         };
-        let mut seen: BTreeMap<(String, String), (Severity, String)> = BTreeMap::new();
+        // A plan claiming exactly what this one claims is the same change drafted twice
+        // (the same request asked again): said once, not as a conflict per element.
+        type ClaimSet<'a> = std::collections::BTreeSet<(&'a str, &'a str, &'a str)>;
+        let my_set: ClaimSet = mine
+            .iter()
+            .map(|c| (c.kind, c.device.as_str(), c.element.as_str()))
+            .collect();
+        let mut by_plan: BTreeMap<&str, (&str, ClaimSet)> = BTreeMap::new();
         for o in &others {
+            by_plan
+                .entry(o.plan_id.as_str())
+                .or_insert_with(|| (o.path.as_str(), Default::default()))
+                .1
+                .insert((o.kind.as_str(), o.device.as_str(), o.element.as_str()));
+        }
+        let duplicates: Vec<&str> = by_plan
+            .iter()
+            .filter(|(_, (_, set))| !my_set.is_empty() && *set == my_set)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &duplicates {
+            let path = by_plan.get(id).map_or("", |p| p.0);
+            ck.add(
+                Severity::Warning,
+                plan_path,
+                format!("plan {id} ({path}) drafts the same change: a duplicate"),
+                format!("keep one: olav plans withdraw {id}"),
+            );
+        }
+        let mut seen: BTreeMap<(String, String), (Severity, String)> = BTreeMap::new();
+        for o in others.iter().filter(|o| !duplicates.contains(&o.plan_id.as_str())) {
             let (id, kind, dev, el) = (&o.plan_id, &o.kind, &o.device, &o.element);
             let other = format!("plan {id} ({})", o.path);
             let hit = match kind.as_str() {

@@ -405,3 +405,31 @@ fn text_from_data_comes_out_inert() {
     assert!(page.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
     assert!(pic.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
 }
+
+#[test]
+fn a_lost_internal_session_is_titled_by_its_two_devices() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), "decommission alpha-border-1");
+    let page = read(&page_of(tmp.path(), &plan));
+    let pic = svg(&page);
+    let devices: Vec<String> = boxes(pic).into_iter().map(|(_, d)| d).collect();
+    // The titles of internal lost sessions: "BGP session a – b (lost)", both devices drawn.
+    let titles: Vec<&str> = pic
+        .split("<title>BGP session ")
+        .skip(1)
+        .filter_map(|t| t.split_once("</title>").map(|x| x.0))
+        .filter(|t| t.contains(" – "))
+        .collect();
+    assert!(
+        !titles.is_empty(),
+        "the border's iBGP sessions are drawn lost"
+    );
+    for t in &titles {
+        let (pair, fate) = t.split_once(" (").expect("a fate");
+        assert_eq!(fate, "lost)", "{t}");
+        let (a, b) = pair.split_once(" – ").expect("two ends");
+        assert!(devices.iter().any(|d| d == a), "{a} is drawn");
+        assert!(devices.iter().any(|d| d == b), "{b} is drawn");
+        assert_ne!(a, b);
+    }
+}

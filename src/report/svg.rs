@@ -594,7 +594,13 @@ pub fn render(p: &Picture) -> String {
             Fate::Lost => (SESSION_LOST, "session lost", " (lost)"),
             Fate::New => (SESSION_NEW, "session new", " (new)"),
         };
-        let title = format!("BGP session {} → {}{word}", x.device, x.address);
+        // An internal session is one line per device pair, so its title names both
+        // devices: the address may be either end's.
+        let title = if x.external {
+            format!("BGP session {} → {}{word}", x.device, x.address)
+        } else {
+            format!("BGP session {} – {}{word}", x.device, x.to)
+        };
         line(
             &mut s,
             *a,

@@ -41,6 +41,45 @@ pub struct Announcements {
 }
 
 impl Announcements {
+    /// One row per external session, in order: its label ("device → peer (ASn)"), what
+    /// it is sent before and after ("no session", "none", or the prefixes and any unknown).
+    pub fn rows(&self) -> Vec<[String; 3]> {
+        let show = |x: Option<&Sent>| match x {
+            None => "no session".to_owned(),
+            Some(x) => {
+                let mut v: Vec<String> = x.prefixes.iter().map(|p| p.to_string()).collect();
+                if let Some(u) = &x.unknown {
+                    v.push(format!("unknown: {u}"));
+                }
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            }
+        };
+        let mut keys: Vec<(&str, &str, Option<u32>)> = self
+            .before
+            .iter()
+            .chain(&self.after)
+            .map(|x| (x.device.as_str(), x.peer.as_str(), x.peer_asn))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .map(|(d, p, asn)| {
+                [
+                    format!(
+                        "{d} → {p}{}",
+                        asn.map(|a| format!(" (AS{a})")).unwrap_or_default()
+                    ),
+                    show(self.before.iter().find(|x| x.device == d && x.peer == p)),
+                    show(self.after.iter().find(|x| x.device == d && x.peer == p)),
+                ]
+            })
+            .collect()
+    }
+
     fn union(v: &[Sent]) -> BTreeSet<IpNet> {
         v.iter().flat_map(|s| s.prefixes.iter().copied()).collect()
     }

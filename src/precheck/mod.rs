@@ -1748,39 +1748,8 @@ impl Report {
         if let Some(a) = &self.announcements {
             if !a.before.is_empty() || !a.after.is_empty() {
                 s.push_str("\n## What the internet sees\n\nPrefixes announced to each provider, through its outbound policy:\n\n| session | before | after |\n|---|---|---|\n");
-                let show = |x: Option<&announce::Sent>| match x {
-                    None => "no session".to_owned(),
-                    Some(x) => {
-                        let mut v: Vec<String> = x.prefixes.iter().map(|p| p.to_string()).collect();
-                        if let Some(u) = &x.unknown {
-                            v.push(format!("unknown: {u}"));
-                        }
-                        if v.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            v.join(", ")
-                        }
-                    }
-                };
-                let mut keys: Vec<(&str, &str, Option<u32>)> = a
-                    .before
-                    .iter()
-                    .chain(&a.after)
-                    .map(|x| (x.device.as_str(), x.peer.as_str(), x.peer_asn))
-                    .collect();
-                keys.sort();
-                keys.dedup();
-                for (d, p, asn) in keys {
-                    let find = |v: &[announce::Sent]| {
-                        v.iter().find(|x| x.device == d && x.peer == p).cloned()
-                    };
-                    let _ = writeln!(
-                        s,
-                        "| {d} → {p}{} | {} | {} |",
-                        asn.map(|a| format!(" (AS{a})")).unwrap_or_default(),
-                        show(find(&a.before).as_ref()),
-                        show(find(&a.after).as_ref())
-                    );
+                for [session, before, after] in a.rows() {
+                    let _ = writeln!(s, "| {session} | {before} | {after} |");
                 }
             }
         }

@@ -444,41 +444,13 @@ fn announcements(s: &mut String, r: &Report) {
         return;
     }
     s.push_str("<h2>What the internet sees</h2>\n<table>\n<tr><th>session</th><th>before</th><th>after</th></tr>\n");
-    let show = |x: Option<&crate::precheck::announce::Sent>| match x {
-        None => "no session".to_owned(),
-        Some(x) => {
-            let mut v: Vec<String> = x.prefixes.iter().map(|p| p.to_string()).collect();
-            if let Some(u) = &x.unknown {
-                v.push(format!("unknown: {u}"));
-            }
-            if v.is_empty() {
-                "none".to_owned()
-            } else {
-                v.join(", ")
-            }
-        }
-    };
-    let mut keys: Vec<(&str, &str, Option<u32>)> = a
-        .before
-        .iter()
-        .chain(&a.after)
-        .map(|x| (x.device.as_str(), x.peer.as_str(), x.peer_asn))
-        .collect();
-    keys.sort();
-    keys.dedup();
-    for (d, peer, asn) in keys {
-        let find = |v: &[crate::precheck::announce::Sent]| {
-            v.iter().find(|x| x.device == d && x.peer == peer).cloned()
-        };
+    for [session, before, after] in a.rows() {
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&format!(
-                "{d} → {peer}{}",
-                asn.map(|a| format!(" (AS{a})")).unwrap_or_default()
-            )),
-            esc(&show(find(&a.before).as_ref())),
-            esc(&show(find(&a.after).as_ref()))
+            esc(&session),
+            esc(&before),
+            esc(&after)
         );
     }
     s.push_str("</table>\n");

@@ -563,6 +563,20 @@ fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Resolution> {
     Ok(found)
 }
 
+/// The AS number token `i` gives: "AS7575", or "AS"/"ASN" followed by the number.
+fn asn_at(toks: &[String], i: usize) -> Option<u32> {
+    let lt = toks.get(i)?.to_ascii_lowercase();
+    let digits = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
+    match lt.strip_prefix("as").filter(|r| digits(r)) {
+        Some(n) => n.parse().ok(),
+        None if lt == "as" || lt == "asn" => toks
+            .get(i + 1)
+            .filter(|n| digits(n))
+            .and_then(|n| n.parse().ok()),
+        None => None,
+    }
+}
+
 /// External peers named by name (a word of a session description), AS or address.
 fn peers(toks: &[String], facts: &Facts) -> Vec<Peer> {
     let mut out: Vec<Peer> = Vec::new();
@@ -570,17 +584,7 @@ fn peers(toks: &[String], facts: &Facts) -> Vec<Peer> {
     let mut asns: BTreeSet<u32> = BTreeSet::new();
     for (i, t) in toks.iter().enumerate() {
         let lt = t.to_ascii_lowercase();
-        let asn_tok = lt
-            .strip_prefix("as")
-            .filter(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
-            .map(str::to_owned)
-            .or_else(|| {
-                (lt == "as" || lt == "asn")
-                    .then(|| toks.get(i + 1).cloned())
-                    .flatten()
-                    .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
-            });
-        if let Some(n) = asn_tok.and_then(|n| n.parse::<u32>().ok()) {
+        if let Some(n) = asn_at(toks, i) {
             if ext.iter().any(|s| s.peer_asn == Some(n)) {
                 asns.insert(n);
             }
@@ -1104,24 +1108,9 @@ fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>)
         "redundant",
         "for",
     ];
-    let mut asn = None;
+    // The last AS number the request gives.
+    let asn = (0..toks.len()).rev().find_map(|i| asn_at(toks, i));
     let mut name = None;
-    for (i, t) in toks.iter().enumerate() {
-        let lt = t.to_ascii_lowercase();
-        let n = lt
-            .strip_prefix("as")
-            .filter(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
-            .map(str::to_owned)
-            .or_else(|| {
-                (lt == "as" || lt == "asn")
-                    .then(|| toks.get(i + 1).cloned())
-                    .flatten()
-                    .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
-            });
-        if let Some(a) = n.and_then(|n| n.parse::<u32>().ok()) {
-            asn = Some(a);
-        }
-    }
     let known = |t: &str| {
         facts.devices.keys().any(|h| h.eq_ignore_ascii_case(t))
             || facts.devices.values().any(|d| {

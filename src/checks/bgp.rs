@@ -242,7 +242,10 @@ fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)>
         .find(|i| i.name == ifname)?
         .linked_to
         .clone()?;
-    let fd = m.devices.iter().position(|d| d.hostname == far_host)?;
+    let fd = m
+        .devices
+        .binary_search_by(|d| d.hostname.as_str().cmp(far_host.as_str()))
+        .ok()?;
     m.devices[fd]
         .config
         .interfaces
@@ -293,6 +296,15 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
             });
         }
     }
+    // Ends are pushed in device order: `ends[start[d]..start[d + 1]]` are device d's.
+    let mut start = vec![0usize; m.devices.len() + 1];
+    for e in &ends {
+        start[e.dev + 1] += 1;
+    }
+    for d in 0..m.devices.len() {
+        start[d + 1] += start[d];
+    }
+    let ends_of = |dev: usize| &ends[start[dev]..start[dev + 1]];
     let mut out = Vec::new();
     for (di, d) in m.devices.iter().enumerate() {
         let Some(bgp) = &d.config.bgp else { continue };
@@ -344,8 +356,9 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         .filter(|i| i.admin_up)
                         .and_then(|i| point_to_point(m, di, &i.name));
                     let compatible = far.as_ref().map_or(0, |(fd, fi)| {
-                        ends.iter()
-                            .filter(|e| e.dev == *fd && as_compatible(e))
+                        ends_of(*fd)
+                            .iter()
+                            .filter(|e| as_compatible(e))
                             .filter(|e| {
                                 matches!(&e.n.peer, BgpPeer::Interface(x) if crate::ifname::same(x, fi))
                             })
@@ -407,8 +420,12 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     };
                     // Candidates sit in a VRF where their device owns the peer address,
                     // point back at our local address, and agree on the AS numbers.
-                    let mut compatible: Vec<&End<'_>> = ends
+                    let mut devs: Vec<usize> = remotes.iter().map(|o| o.dev).collect();
+                    devs.sort_unstable();
+                    devs.dedup();
+                    let mut compatible: Vec<&End<'_>> = devs
                         .iter()
+                        .flat_map(|&dev| ends_of(dev))
                         .filter(|e| remotes.iter().any(|o| o.dev == e.dev && o.vrf == e.vrf))
                         .filter(|e| match &e.n.peer {
                             BgpPeer::Address(a) => *a == lip,

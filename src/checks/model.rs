@@ -5,6 +5,7 @@ use crate::import::parse::parser_for;
 use crate::model::{DeviceConfig, LinkEnds, Vendor};
 use crate::plan::{Plan, Target};
 use crate::state::{StateDb, StateError};
+use std::collections::HashMap;
 
 /// One device of the model.
 #[derive(Debug, Clone)]
@@ -96,24 +97,19 @@ fn load_links(db: &StateDb) -> Result<Vec<LinkEnds>, StateError> {
 
 /// Sets each interface's `linked_to` where exactly one stored link ends on it.
 fn link_interfaces(devices: &mut [ModelDevice], links: &[LinkEnds]) {
-    let mut count: std::collections::HashMap<(&str, &str), usize> =
-        std::collections::HashMap::new();
-    for (a, b) in links {
-        for (h, i) in [a, b] {
-            *count.entry((h.as_str(), i.as_str())).or_default() += 1;
-        }
-    }
+    let mut far_of: HashMap<(&str, &str), Option<&(String, String)>> = HashMap::new();
     for (a, b) in links {
         for (near, far) in [(a, b), (b, a)] {
-            if count.get(&(near.0.as_str(), near.1.as_str())) != Some(&1) {
-                continue;
-            }
-            let iface = devices
-                .iter_mut()
-                .find(|d| d.hostname == near.0)
-                .and_then(|d| d.config.interfaces.iter_mut().find(|i| i.name == near.1));
-            if let Some(i) = iface {
-                i.linked_to = Some(far.clone());
+            far_of
+                .entry((near.0.as_str(), near.1.as_str()))
+                .and_modify(|f| *f = None)
+                .or_insert(Some(far));
+        }
+    }
+    for d in devices.iter_mut() {
+        for i in d.config.interfaces.iter_mut() {
+            if let Some(Some(far)) = far_of.get(&(d.hostname.as_str(), i.name.as_str())) {
+                i.linked_to = Some((*far).clone());
             }
         }
     }

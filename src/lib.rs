@@ -19,6 +19,7 @@ pub mod ifname;
 pub mod import;
 pub mod language;
 pub mod model;
+pub mod network;
 pub mod output;
 pub mod plan;
 pub mod precheck;

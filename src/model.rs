@@ -4,12 +4,12 @@
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
 use ipnet::IpNet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::net::IpAddr;
 
 /// The network operating systems olav can read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Vendor {
     /// Cisco IOS and IOS-XE.
@@ -63,7 +63,7 @@ impl fmt::Display for Vendor {
 pub type LinkEnds = ((String, String), (String, String));
 
 /// Everything one configuration file says about one device.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct DeviceConfig {
     /// Hostname from the config's own `hostname` line, if any.
     pub hostname: Option<String>,
@@ -109,7 +109,7 @@ impl DeviceConfig {
 }
 
 /// A warning tied to a line of the source file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineWarning {
     /// 1-based line number.
     pub line: u32,
@@ -118,7 +118,7 @@ pub struct LineWarning {
 }
 
 /// How an address sits on an interface.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AddressKind {
     /// The interface's primary address.
@@ -141,7 +141,7 @@ impl AddressKind {
 }
 
 /// An IP address configured on an interface.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InterfaceAddress {
     /// Address with prefix length (host bits kept).
     pub address: IpNet,
@@ -152,7 +152,7 @@ pub struct InterfaceAddress {
 }
 
 /// Layer-2 mode of a switchport.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SwitchportMode {
     /// Access port.
@@ -162,7 +162,7 @@ pub enum SwitchportMode {
 }
 
 /// One interface.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interface {
     /// Canonical name as the config spells it (`GigabitEthernet0/1`, `Ethernet1`; Junos
     /// physical `ge-0/0/0` and unit `ge-0/0/0.0`).
@@ -232,7 +232,7 @@ impl Interface {
 }
 
 /// The BGP process of a device.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BgpProcess {
     /// Local AS from `router bgp <asn>`.
     pub local_as: Option<u32>,
@@ -255,7 +255,7 @@ pub struct BgpProcess {
 }
 
 /// Who a BGP neighbor statement addresses.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BgpPeer {
     /// One peer address.
     Address(IpAddr),
@@ -277,7 +277,7 @@ impl fmt::Display for BgpPeer {
 }
 
 /// One configured BGP neighbor (or listen range).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BgpNeighbor {
     /// VRF (None for the default VRF).
     pub vrf: Option<String>,
@@ -367,7 +367,7 @@ impl BgpProcess {
 }
 
 /// A prefix announced by a BGP `network` statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BgpNetwork {
     /// VRF (None for default).
     pub vrf: Option<String>,
@@ -378,7 +378,7 @@ pub struct BgpNetwork {
 }
 
 /// One entry of an IP prefix-list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PrefixListEntry {
     /// List name.
     pub name: String,
@@ -414,7 +414,7 @@ impl PrefixListEntry {
 }
 
 /// One clause of a route-map, as far as olav evaluates it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteMapClause {
     /// Route-map name.
     pub name: String,
@@ -431,7 +431,7 @@ pub struct RouteMapClause {
 }
 
 /// A static route.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StaticRoute {
     /// VRF (None for default).
     pub vrf: Option<String>,
@@ -453,7 +453,7 @@ pub struct StaticRoute {
 }
 
 /// Whether a static route can be active, as far as the configuration alone tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RouteActivity {
     /// It can be installed: a discard route, an exit interface that is up, a next hop on
@@ -484,7 +484,7 @@ impl RouteActivity {
 }
 
 /// How a device resolves a static route's next hop beyond its connected subnets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NextHopResolution {
     /// Through any installed route, static ones included (IOS, EOS, NX-OS).
     Recursive,
@@ -588,7 +588,7 @@ impl DeviceConfig {
 }
 
 /// An OSPF enablement: a `network … area …` statement or `ip ospf … area …` on an interface.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OspfNetwork {
     /// OSPF process id as configured (Junos: the routing instance, `default` for the master).
     pub process: String,
@@ -603,7 +603,7 @@ pub struct OspfNetwork {
 }
 
 /// Kinds of named structures that can be defined and referenced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StructureKind {
     /// `route-map`.
@@ -648,7 +648,7 @@ impl StructureKind {
 }
 
 /// A named structure defined in the config.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureDef {
     /// Kind.
     pub kind: StructureKind,
@@ -659,7 +659,7 @@ pub struct StructureDef {
 }
 
 /// A reference to a named structure.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureRef {
     /// Kind referenced.
     pub kind: StructureKind,

@@ -355,15 +355,13 @@ impl ConfigReader {
                 } else {
                     (
                         crate::batfish::snapshot::isp_config(&base),
-                        crate::batfish::snapshot::isp_config(&base.candidate(plan)),
+                        crate::batfish::snapshot::isp_config(
+                            &base.candidate(&db, plan).map_err(env)?,
+                        ),
                     )
                 };
                 Ok(crate::batfish::Inputs {
-                    configs: base
-                        .devices
-                        .into_iter()
-                        .map(|d| (d.hostname, d.text))
-                        .collect(),
+                    configs: db.config_texts().map_err(env)?,
                     extra,
                     isp_base,
                     isp_candidate,
@@ -384,7 +382,9 @@ impl ConfigReader {
                 let db = self.open()?;
                 let base = crate::checks::model::Model::from_state(&db)
                     .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
-                let candidate = base.candidate(plan);
+                let candidate = base
+                    .candidate(&db, plan)
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
                 Ok((base, candidate))
             },
         )

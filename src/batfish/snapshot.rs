@@ -202,20 +202,22 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::model::ModelDevice;
     use crate::import::parse::parser_for;
     use crate::model::Vendor;
+    use crate::network::ParsedDevice;
 
     fn model(devices: &[(&str, &str)]) -> Model {
         Model {
             devices: devices
                 .iter()
-                .map(|(h, text)| ModelDevice {
-                    hostname: (*h).to_owned(),
-                    os: "ios".into(),
-                    source_file: format!("configs/{h}.cfg"),
-                    text: (*text).to_owned(),
-                    config: parser_for(Vendor::from_os("ios")).parse(text),
+                .map(|(h, text)| {
+                    std::sync::Arc::new(ParsedDevice {
+                        hostname: (*h).to_owned(),
+                        os: "ios".into(),
+                        source_file: format!("configs/{h}.cfg"),
+                        vtep: Vec::new(),
+                        config: parser_for(Vendor::from_os("ios")).parse(text),
+                    })
                 })
                 .collect(),
         }

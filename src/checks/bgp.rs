@@ -129,22 +129,22 @@ struct End<'a> {
 }
 
 /// Where an address is owned: device, interface, VRF.
-struct Owner {
+struct Owner<'a> {
     dev: usize,
-    iface: String,
-    vrf: String,
+    iface: &'a str,
+    vrf: &'a str,
 }
 
 /// Address → its owners (active interfaces, non-virtual addresses), in every VRF: VRF
 /// names are device-local, so a peering may cross from one VRF name to another.
-type Owners = HashMap<IpAddr, Vec<Owner>>;
+type Owners<'a> = HashMap<IpAddr, Vec<Owner<'a>>>;
 
 fn vrf_name(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "default".into())
 }
 
-fn owners(m: &Model) -> Owners {
-    let mut o: Owners = HashMap::new();
+fn owners(m: &Model) -> Owners<'_> {
+    let mut o: Owners<'_> = HashMap::with_capacity(m.devices.len() * 8);
     for (di, d) in m.devices.iter().enumerate() {
         for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
             for a in i
@@ -154,8 +154,8 @@ fn owners(m: &Model) -> Owners {
             {
                 o.entry(a.address.addr()).or_default().push(Owner {
                     dev: di,
-                    iface: i.name.clone(),
-                    vrf: vrf_name(&i.vrf),
+                    iface: &i.name,
+                    vrf: i.vrf.as_deref().unwrap_or("default"),
                 });
             }
         }
@@ -163,7 +163,7 @@ fn owners(m: &Model) -> Owners {
     o
 }
 
-fn owns(own: &Owners, ip: IpAddr, dev: usize, vrf: &str) -> bool {
+fn owns(own: &Owners<'_>, ip: IpAddr, dev: usize, vrf: &str) -> bool {
     own.get(&ip)
         .is_some_and(|v| v.iter().any(|o| o.dev == dev && o.vrf == vrf))
 }
@@ -174,7 +174,7 @@ fn local_end(
     di: usize,
     n: &BgpNeighbor,
     stype: SessionType,
-    own: &Owners,
+    own: &Owners<'_>,
 ) -> Result<(Option<String>, IpAddr), Status> {
     let d = &m.devices[di];
     let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
@@ -445,7 +445,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         .and_then(|e| remotes.iter().find(|o| o.dev == e.dev && o.vrf == e.vrf))
                         .unwrap_or(&remotes[0]);
                     row.remote_node = Some(m.devices[owner.dev].hostname.clone());
-                    row.remote_interface = Some(owner.iface.clone());
+                    row.remote_interface = Some(owner.iface.to_owned());
                     row.configured_status = match compatible.len() {
                         0 => Status::HalfOpen,
                         1 => Status::UniqueMatch,

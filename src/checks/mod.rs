@@ -219,16 +219,24 @@ pub fn run(m: &Model, only: &[Only]) -> Findings {
 /// networks reuse addresses), link-local addresses, and an MLAG pair's anycast VTEP
 /// loopback (the VXLAN source interface).
 pub fn duplicates(m: &Model) -> Vec<IpOwner> {
-    let mut owners: HashMap<(&str, std::net::IpAddr), Vec<IpOwner>> = HashMap::new();
+    // Link-local addresses never leave their link: the same one on many devices
+    // (a vQFX's em1 169.254.0.2) is not a conflict.
+    let link_local = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(v) => v.is_link_local(),
+        std::net::IpAddr::V6(v) => (v.segments()[0] & 0xffc0) == 0xfe80,
+    };
+    // Owners by reference first: only the few duplicated addresses are written out.
+    type Owned<'a> = (
+        &'a str,
+        &'a crate::model::Interface,
+        &'a crate::model::InterfaceAddress,
+    );
+    let mut owners: HashMap<(&str, std::net::IpAddr), Vec<Owned<'_>>> =
+        HashMap::with_capacity(m.devices.len() * 8);
     for d in &m.devices {
         // The loopback a VXLAN interface sources from is an anycast VTEP address that an
         // MLAG pair shares by design.
-        let vtep: Vec<&str> = d
-            .text
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("vxlan source-interface "))
-            .map(str::trim)
-            .collect();
+        let vtep = &d.vtep;
         for i in d
             .config
             .interfaces
@@ -237,12 +245,6 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
             .filter(|i| !vtep.iter().any(|v| crate::ifname::same(v, &i.name)))
         {
             let vrf = i.vrf.as_deref().unwrap_or("default");
-            // Link-local addresses never leave their link: the same one on many devices
-            // (a vQFX's em1 169.254.0.2) is not a conflict.
-            let link_local = |ip: std::net::IpAddr| match ip {
-                std::net::IpAddr::V4(v) => v.is_link_local(),
-                std::net::IpAddr::V6(v) => (v.segments()[0] & 0xffc0) == 0xfe80,
-            };
             for a in i
                 .addresses
                 .iter()
@@ -251,21 +253,23 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
                 owners
                     .entry((vrf, a.address.addr()))
                     .or_default()
-                    .push(IpOwner {
-                        node: d.hostname.clone(),
-                        vrf: vrf.to_owned(),
-                        interface: i.name.clone(),
-                        ip: a.address.addr().to_string(),
-                        mask: a.address.prefix_len(),
-                        active: i.admin_up,
-                    });
+                    .push((&d.hostname, i, a));
             }
         }
     }
     let mut out: Vec<IpOwner> = owners
-        .into_values()
-        .filter(|v| v.len() > 1)
-        .flatten()
+        .into_iter()
+        .filter(|(_, v)| v.len() > 1)
+        .flat_map(|((vrf, _), v)| {
+            v.into_iter().map(move |(node, i, a)| IpOwner {
+                node: node.to_owned(),
+                vrf: vrf.to_owned(),
+                interface: i.name.clone(),
+                ip: a.address.addr().to_string(),
+                mask: a.address.prefix_len(),
+                active: i.admin_up,
+            })
+        })
         .collect();
     out.sort();
     out

@@ -1,102 +1,25 @@
-//! The model the static checks run over: every device's stored configuration parsed
-//! again, either as imported or as a candidate with a plan's lines merged in.
+//! The model the static checks run over: every device's configuration as parsed once
+//! per state version (crate::network), either as imported or as a candidate with a
+//! plan's lines merged into the devices it configures.
 
 use crate::import::parse::parser_for;
-use crate::model::{DeviceConfig, LinkEnds, Vendor};
+use crate::model::{LinkEnds, Vendor};
+use crate::network::{ParsedConfigs, ParsedDevice};
 use crate::plan::{Plan, Target};
 use crate::state::{StateDb, StateError};
 use std::collections::HashMap;
+use std::sync::Arc;
 
-/// One device of the model.
-#[derive(Debug, Clone)]
-pub struct ModelDevice {
-    /// Hostname.
-    pub hostname: String,
-    /// OS (`ios`, `eos`, `nxos`, `junos`).
-    pub os: String,
-    /// Config file it came from.
-    pub source_file: String,
-    /// The configuration text (with a plan's lines appended for a candidate).
-    pub text: String,
-    /// The parsed configuration.
-    pub config: DeviceConfig,
-}
-
-/// All devices.
+/// All devices, sorted by hostname. Devices are shared: a candidate copies only the
+/// devices the plan changes.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
     /// Devices, by hostname.
-    pub devices: Vec<ModelDevice>,
-}
-
-/// Parses texts on every core: re-parsing a large network is the bulk of a check.
-fn parse_all(raw: Vec<(String, String, String, String)>) -> Vec<ModelDevice> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .max(1);
-    let chunk = raw.len().div_ceil(threads).max(1);
-    let mut out: Vec<ModelDevice> = Vec::with_capacity(raw.len());
-    std::thread::scope(|s| {
-        let handles: Vec<_> = raw
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|(h, os, file, text)| ModelDevice {
-                            hostname: h.clone(),
-                            os: os.clone(),
-                            source_file: file.clone(),
-                            config: parser_for(Vendor::from_os(os)).parse(text),
-                            text: text.clone(),
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            if let Ok(v) = h.join() {
-                out.extend(v);
-            }
-        }
-    });
-    out
-}
-
-fn load_texts(db: &StateDb) -> Result<Vec<(String, String, String, String)>, StateError> {
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
-    let mut st = db
-        .conn()
-        .prepare(
-            "SELECT d.hostname, d.os, c.source_file, c.config_text FROM device d
-             JOIN device_config c ON c.hostname = d.hostname ORDER BY d.hostname",
-        )
-        .map_err(e)?;
-    let rows = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .map_err(e)?;
-    rows.collect::<Result<_, _>>().map_err(e)
-}
-
-fn load_links(db: &StateDb) -> Result<Vec<LinkEnds>, StateError> {
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
-    let mut st = db
-        .conn()
-        .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link")
-        .map_err(e)?;
-    let rows = st
-        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
-        .map_err(e)?;
-    rows.collect::<Result<_, _>>().map_err(e)
+    pub devices: Vec<Arc<ParsedDevice>>,
 }
 
 /// Sets each interface's `linked_to` where exactly one stored link ends on it.
-fn link_interfaces(devices: &mut [ModelDevice], links: &[LinkEnds]) {
+pub fn link_interfaces(devices: &mut [ParsedDevice], links: &[LinkEnds]) {
     let mut far_of: HashMap<(&str, &str), Option<&(String, String)>> = HashMap::new();
     for (a, b) in links {
         for (near, far) in [(a, b), (b, a)] {
@@ -118,15 +41,16 @@ fn link_interfaces(devices: &mut [ModelDevice], links: &[LinkEnds]) {
 impl Model {
     /// The network as imported.
     pub fn from_state(db: &StateDb) -> Result<Model, StateError> {
-        let mut devices = parse_all(load_texts(db)?);
-        link_interfaces(&mut devices, &load_links(db)?);
-        Ok(Model { devices })
+        Ok(Model {
+            devices: ParsedConfigs::shared(db)?.devices.clone(),
+        })
     }
 
     /// The network as it would be after `plan`: its configuration lines appended to
-    /// each device's configuration (running-config semantics: later lines amend), and
-    /// decommissioned devices removed. Only the devices the plan touches are parsed again.
-    pub fn candidate(&self, plan: &Plan) -> Model {
+    /// each device's stored configuration (running-config semantics: later lines amend),
+    /// and decommissioned devices removed. Only the devices the plan touches are read
+    /// and parsed again.
+    pub fn candidate(&self, db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
         let removed: Vec<&str> = plan
             .header
             .targets
@@ -138,7 +62,7 @@ impl Model {
                 _ => None,
             })
             .collect();
-        let mut devices: Vec<ModelDevice> = self
+        let mut devices: Vec<Arc<ParsedDevice>> = self
             .devices
             .iter()
             .filter(|d| !removed.contains(&d.hostname.as_str()))
@@ -154,25 +78,28 @@ impl Model {
             if blocks.is_empty() {
                 continue;
             }
+            let mut text = db.config_text(&d.hostname)?.unwrap_or_default();
             for b in blocks {
-                d.text.push('\n');
-                d.text.push_str(b);
-                d.text.push('\n');
+                text.push('\n');
+                text.push_str(b);
+                text.push('\n');
             }
+            let mut config = parser_for(Vendor::from_os(&d.os)).parse(&text);
+            config.warnings = Vec::new();
             // The cabling stays as imported; a port the plan shuts is down in its config.
-            let linked: Vec<(String, Option<(String, String)>)> = d
-                .config
-                .interfaces
-                .iter()
-                .map(|i| (i.name.clone(), i.linked_to.clone()))
-                .collect();
-            d.config = parser_for(Vendor::from_os(&d.os)).parse(&d.text);
-            for i in d.config.interfaces.iter_mut() {
-                if let Some((_, far)) = linked.iter().find(|(n, _)| *n == i.name) {
-                    i.linked_to.clone_from(far);
+            for i in config.interfaces.iter_mut() {
+                if let Some(old) = d.config.interfaces.iter().find(|o| o.name == i.name) {
+                    i.linked_to.clone_from(&old.linked_to);
                 }
             }
+            *d = Arc::new(ParsedDevice {
+                hostname: d.hostname.clone(),
+                os: d.os.clone(),
+                source_file: d.source_file.clone(),
+                vtep: crate::network::vtep_interfaces(&text),
+                config,
+            });
         }
-        Model { devices }
+        Ok(Model { devices })
     }
 }

@@ -226,7 +226,7 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             let parsed =
                 crate::plan::Plan::from_markdown(&text).map_err(|e| anyhow!("{named}: {e}"))?;
             (
-                Model::from_state(&db)?.candidate(&parsed),
+                Model::from_state(&db)?.candidate(&db, &parsed)?,
                 format!("the candidate network of {named}"),
             )
         }

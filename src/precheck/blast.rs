@@ -128,8 +128,10 @@ pub struct Graph {
     /// External peer ASes, node ids after the devices.
     peer_asns: Vec<u32>,
     peer_names: Vec<String>,
-    /// (device, interface, subnet, address).
-    addresses: Vec<(u32, String, IpNet, String)>,
+    /// (device, interface name in `ifnames`, subnet, address).
+    addresses: Vec<(u32, u32, IpNet, std::net::IpAddr)>,
+    /// The names address rows refer to (the network model's table).
+    ifnames: Vec<String>,
     /// Address indices per device.
     addr_by_dev: Vec<Vec<usize>>,
     /// Who has each prefix: (device, address index, or None for a `network` statement).
@@ -279,13 +281,15 @@ enum Elem {
 }
 
 impl Graph {
-    /// Loads the graph (its own SQL, independent of the analyzer's).
+    /// Loads the graph from the state version's model (its own reading of it,
+    /// independent of the analyzer's).
     pub fn load(db: &StateDb) -> Result<Graph, StateError> {
-        let conn = db.conn();
-        let e = |source| StateError::Sqlite {
-            path: db.path().to_path_buf(),
-            source,
-        };
+        let m = crate::network::NetworkModel::shared(db)?;
+        Ok(Graph::from_model(&m))
+    }
+
+    /// The graph of a network model.
+    pub fn from_model(m: &crate::network::NetworkModel) -> Graph {
         let mut g = Graph {
             names: Vec::new(),
             index: HashMap::new(),
@@ -295,6 +299,7 @@ impl Graph {
             peer_asns: Vec::new(),
             peer_names: Vec::new(),
             addresses: Vec::new(),
+            ifnames: m.names.clone(),
             addr_by_dev: Vec::new(),
             holders: HashMap::new(),
             originated: Vec::new(),
@@ -302,127 +307,84 @@ impl Graph {
             protected_before: Vec::new(),
             reachable_before: Vec::new(),
         };
-        let mut st = conn
-            .prepare("SELECT hostname, COALESCE(role, '') FROM device WHERE status NOT IN ('offline', 'decommissioned') ORDER BY hostname")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let h: String = r.get(0).map_err(e)?;
-            let role: String = r.get(1).map_err(e)?;
-            g.index.insert(h.clone(), g.names.len() as u32);
-            g.names.push(h);
+        for d in m
+            .devices
+            .iter()
+            .filter(|d| d.status != "offline" && d.status != "decommissioned")
+        {
+            g.index.insert(d.hostname.clone(), g.names.len() as u32);
+            g.names.push(d.hostname.clone());
             g.anchor.push(matches!(
-                role.as_str(),
+                d.role.as_deref().unwrap_or(""),
                 "border" | "core" | "edge" | "spine"
             ));
         }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link WHERE status = 'up'",
-            )
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let (ha, ia, hb, ib): (String, String, String, String) = (
-                r.get(0).map_err(e)?,
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-                r.get(3).map_err(e)?,
-            );
-            if let (Some(&a), Some(&b)) = (g.index.get(&ha), g.index.get(&hb)) {
-                g.links.push(LinkE { a, ia, b, ib });
+        let n = |s| m.name(s);
+        let up = m.sym("up");
+        for l in m.links.iter().filter(|l| Some(l.status) == up) {
+            if let (Some(&a), Some(&b)) =
+                (g.index.get(n(l.hostname_a)), g.index.get(n(l.hostname_b)))
+            {
+                g.links.push(LinkE {
+                    a,
+                    ia: n(l.ifname_a).to_owned(),
+                    b,
+                    ib: n(l.ifname_b).to_owned(),
+                });
             }
         }
         g.links.sort_by_key(|l| l.pair());
         // Sessions first: the address pass then keeps only the addresses sessions need.
-        type RawSession = (
-            u32,
-            String,
-            Option<u32>,
-            Option<String>,
-            Option<String>,
-            bool,
-            Option<String>,
-        );
-        let mut raw: Vec<RawSession> = Vec::new();
-        let mut st = conn
-            .prepare("SELECT hostname, peer_address, peer_asn, local_ip, update_source, shutdown, description FROM bgp_session WHERE peer_address IS NOT NULL")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let h: String = r.get(0).map_err(e)?;
-            let Some(&dev) = g.index.get(&h) else {
+        let raw: Vec<(u32, &crate::network::Session)> = m
+            .sessions
+            .iter()
+            .filter_map(|s| Some((*g.index.get(&s.hostname)?, s)))
+            .collect();
+        let peers_wanted: HashSet<&str> = raw.iter().map(|(_, s)| s.peer.as_str()).collect();
+        let locals_wanted: HashSet<(u32, &str)> = raw
+            .iter()
+            .filter_map(|(d, s)| Some((*d, s.local_ip.as_deref()?)))
+            .collect();
+        // Stored addresses are text; sessions name them as text: compared parsed.
+        let peers_wanted: HashSet<std::net::IpAddr> =
+            peers_wanted.iter().filter_map(|p| p.parse().ok()).collect();
+        let locals_wanted: HashSet<(u32, std::net::IpAddr)> = locals_wanted
+            .iter()
+            .filter_map(|(d, a)| Some((*d, a.parse().ok()?)))
+            .collect();
+        let mut owner: HashMap<std::net::IpAddr, u32> = HashMap::new();
+        let mut by_addr: HashMap<(u32, std::net::IpAddr), &str> = HashMap::new();
+        let virt = m.sym("virtual");
+        for r in &m.addresses {
+            let Some(&d) = g.index.get(n(r.hostname)) else {
                 continue;
             };
-            raw.push((
-                dev,
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-                r.get(3).map_err(e)?,
-                r.get(4).map_err(e)?,
-                r.get(5).map_err(e)?,
-                r.get(6).map_err(e)?,
-            ));
-        }
-        let peers_wanted: HashSet<String> = raw.iter().map(|s| s.1.clone()).collect();
-        let locals_wanted: HashSet<(u32, String)> = raw
-            .iter()
-            .filter_map(|s| Some((s.0, s.3.clone()?)))
-            .collect();
-        let mut owner: HashMap<String, u32> = HashMap::new();
-        let mut by_addr: HashMap<(u32, String), String> = HashMap::new();
-        let mut st = conn
-            .prepare("SELECT hostname, ifname, address, prefix, kind FROM ip_address")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        // Borrowed columns: this loop sees every address of the network.
-        let text = |r: &rusqlite::Row<'_>, i: usize| -> Result<String, rusqlite::Error> {
-            Ok(r.get_ref(i)?
-                .as_str()
-                .map_err(|err| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        i,
-                        rusqlite::types::Type::Text,
-                        Box::new(err),
-                    )
-                })?
-                .to_owned())
-        };
-        while let Some(r) = rows.next().map_err(e)? {
-            let h = r.get_ref(0).map_err(e)?.as_str().unwrap_or_default();
-            let Some(&d) = g.index.get(h) else { continue };
-            let a = r.get_ref(2).map_err(e)?.as_str().unwrap_or_default();
-            let virtual_addr = r.get_ref(4).map_err(e)?.as_str().unwrap_or_default() == "virtual";
-            let wanted_local = locals_wanted.contains(&(d, a.to_owned()));
-            let wanted_peer = !virtual_addr && peers_wanted.contains(a);
-            let prefix = r
-                .get_ref(3)
-                .map_err(e)?
-                .as_str()
-                .unwrap_or_default()
-                .parse::<IpNet>();
-            if wanted_local {
-                by_addr.insert((d, a.to_owned()), text(r, 1).map_err(e)?);
+            let a = r.address;
+            let virtual_addr = Some(r.kind) == virt;
+            if locals_wanted.contains(&(d, a)) {
+                by_addr.insert((d, a), n(r.ifname));
             }
-            if wanted_peer {
-                owner.insert(a.to_owned(), d);
+            if !virtual_addr && peers_wanted.contains(&a) {
+                owner.insert(a, d);
             }
-            if let (false, Ok(p)) = (virtual_addr, prefix) {
-                g.addresses
-                    .push((d, text(r, 1).map_err(e)?, p, a.to_owned()));
+            if !virtual_addr {
+                g.addresses.push((d, r.ifname, r.prefix, a));
             }
         }
         let mut peer_idx: HashMap<u32, usize> = HashMap::new();
-        for (dev, peer, asn, local_ip, us, shutdown, description) in raw {
-            let local_if = us.or_else(|| local_ip.and_then(|ip| by_addr.get(&(dev, ip)).cloned()));
-            let peer_dev = owner.get(&peer).copied();
+        for (dev, s) in raw {
+            let local_if = s.update_source.clone().or_else(|| {
+                let ip = s.local_ip.as_deref()?.parse().ok()?;
+                by_addr.get(&(dev, ip)).map(|i| (*i).to_owned())
+            });
+            let peer_dev = s.peer.parse().ok().and_then(|p| owner.get(&p).copied());
             if peer_dev.is_none() {
-                if let Some(a) = asn {
+                if let Some(a) = s.peer_asn {
                     if let std::collections::hash_map::Entry::Vacant(slot) = peer_idx.entry(a) {
                         slot.insert(g.peer_asns.len());
                         g.peer_asns.push(a);
                         g.peer_names.push(
-                            description
+                            s.description
                                 .as_deref()
                                 .and_then(|d| d.split_whitespace().next())
                                 .map_or_else(|| format!("AS{a}"), str::to_owned),
@@ -432,47 +394,41 @@ impl Graph {
             }
             g.sessions.push(SessE {
                 dev,
-                peer,
-                asn,
+                peer: s.peer.clone(),
+                asn: s.peer_asn,
                 local_if,
                 peer_dev,
-                shutdown,
-                description,
+                shutdown: s.shutdown,
+                description: s.description.clone(),
             });
         }
-        let mut st = conn
-            .prepare("SELECT hostname, prefix FROM bgp_network")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let (h, p): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
-            if let (Some(&d), Ok(p)) = (g.index.get(&h), p.parse()) {
+        for n in &m.bgp_networks {
+            if let (Some(&d), Ok(p)) = (g.index.get(&n.hostname), n.prefix.parse()) {
                 g.originated.push((d, p));
             }
         }
-        let mut st = conn
-            .prepare("SELECT s.name, COALESCE(s.criticality, 'unrated'), e.hostname, e.ifname, e.prefix FROM service s JOIN service_endpoint e ON e.service = s.name ORDER BY s.name")
-            .map_err(e)?;
-        let mut rows = st.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let (name, crit): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
-            let (h, i, p): (Option<String>, Option<String>, Option<String>) = (
-                r.get(2).map_err(e)?,
-                r.get(3).map_err(e)?,
-                r.get(4).map_err(e)?,
-            );
-            let ep = match (h.and_then(|h| g.index.get(&h).copied()), i, p) {
-                (Some(d), Some(i), _) => Some(Ep::If(d, i)),
-                (Some(d), None, _) => Some(Ep::Dev(d)),
-                (None, _, Some(p)) => p.parse().ok().map(Ep::Prefix),
-                _ => None,
-            };
-            if g.services.last().is_none_or(|s| s.0 != name) {
-                g.services.push((name, crit, Vec::new()));
-            }
-            if let (Some(ep), Some(s)) = (ep, g.services.last_mut()) {
-                s.2.push(ep);
-            }
+        for s in m.services.iter().filter(|s| !s.endpoints.is_empty()) {
+            let crit = s
+                .criticality
+                .clone()
+                .unwrap_or_else(|| "unrated".to_owned());
+            let eps = s
+                .endpoints
+                .iter()
+                .filter_map(|e| {
+                    match (
+                        e.hostname.as_ref().and_then(|h| g.index.get(h).copied()),
+                        &e.ifname,
+                        &e.prefix,
+                    ) {
+                        (Some(d), Some(i), _) => Some(Ep::If(d, i.clone())),
+                        (Some(d), None, _) => Some(Ep::Dev(d)),
+                        (None, _, Some(p)) => p.parse().ok().map(Ep::Prefix),
+                        _ => None,
+                    }
+                })
+                .collect();
+            g.services.push((s.name.clone(), crit, eps));
         }
         g.addr_by_dev = vec![Vec::new(); g.names.len()];
         for (i, (d, _, p, _)) in g.addresses.iter().enumerate() {
@@ -489,7 +445,11 @@ impl Graph {
         let (csr, root, _) = g.subdivided(&none, &[], None);
         let reach = csr.reach(root);
         g.reachable_before = (0..g.names.len()).map(|v| reach[v]).collect();
-        Ok(g)
+        g
+    }
+
+    fn ifname(&self, s: u32) -> &str {
+        self.ifnames.get(s as usize).map_or("", String::as_str)
     }
 
     fn no_cut(&self) -> Cut {
@@ -674,14 +634,17 @@ impl Graph {
             .map(|(d, _)| *d)
             .chain((0..self.names.len() as u32).filter(|d| cut.dev[*d as usize]))
             .collect();
-        let removed_addrs: HashSet<&str> = touched
+        let removed_addrs: HashSet<std::net::IpAddr> = touched
             .iter()
             .flat_map(|d| self.addr_by_dev[*d as usize].iter())
             .map(|&i| &self.addresses[i])
             .filter(|(d, i, _, _)| {
-                cut.dev[*d as usize] || ifs.iter().any(|(x, y)| x == d && crate::ifname::same(y, i))
+                cut.dev[*d as usize]
+                    || ifs
+                        .iter()
+                        .any(|(x, y)| x == d && crate::ifname::same(y, self.ifname(*i)))
             })
-            .map(|(_, _, _, a)| a.as_str())
+            .map(|(_, _, _, a)| *a)
             .collect();
         for (dev, who) in &spec.peers {
             let dev_i = dev.as_ref().and_then(|d| self.index.get(d).copied());
@@ -713,7 +676,9 @@ impl Graph {
                     .any(|(x, y)| *x == s.dev && crate::ifname::same(y, li))
             });
             let peer_gone = s.peer_dev.is_some_and(|p| cut.dev[p as usize])
-                || removed_addrs.contains(s.peer.as_str());
+                || s.peer
+                    .parse()
+                    .is_ok_and(|p: std::net::IpAddr| removed_addrs.contains(&p));
             if cut.dev[s.dev as usize] || local_gone || peer_gone {
                 cut.sess[i] = true;
             }
@@ -786,7 +751,7 @@ impl Graph {
             |d: u32, i: &str| gone[d as usize] || cut_if(spec, &self.names[d as usize], i);
         // Candidates: the prefixes of what is gone; withdrawn when no survivor has them.
         let survives = |holder: &(u32, Option<usize>)| match holder {
-            (d, Some(ai)) => !if_gone(*d, &self.addresses[*ai].1),
+            (d, Some(ai)) => !if_gone(*d, self.ifname(self.addresses[*ai].1)),
             (d, None) => !gone[*d as usize],
         };
         let mut withdrawn: BTreeSet<IpNet> = BTreeSet::new();
@@ -799,7 +764,7 @@ impl Graph {
         for d in gone_devices.chain(gone_ifs) {
             for &ai in &self.addr_by_dev[d] {
                 let (dev, ifn, p, _) = &self.addresses[ai];
-                if if_gone(*dev, ifn) {
+                if if_gone(*dev, self.ifname(*ifn)) {
                     candidates.insert(*p);
                 }
             }

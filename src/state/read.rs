@@ -160,6 +160,22 @@ impl StateDb {
             })
     }
 
+    /// Every device's stored configuration, (hostname, text), sorted by hostname.
+    pub fn config_texts(&self) -> Result<Vec<(String, String)>, StateError> {
+        let e = |source| StateError::Sqlite {
+            path: self.path().to_path_buf(),
+            source,
+        };
+        let mut st = self
+            .conn()
+            .prepare("SELECT hostname, config_text FROM device_config ORDER BY hostname")
+            .map_err(e)?;
+        let rows = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(e)?;
+        rows.collect::<Result<_, _>>().map_err(e)
+    }
+
     /// A file of the snapshot's `batfish/` folder as imported (`batfish/isp_config.json`).
     pub fn snapshot_file(&self, path: &str) -> Result<Option<Vec<u8>>, StateError> {
         use rusqlite::OptionalExtension;

@@ -337,10 +337,22 @@ ALTER TABLE bgp_session_v8 RENAME TO bgp_session;
 CREATE INDEX bgp_session_by_host ON bgp_session(hostname);
 CREATE INDEX bgp_session_by_peer ON bgp_session(peer_address);
 "#,
+    // The network model of the current state version (crate::network), built once from
+    // the tables above and every configuration parsed once, stored as compact binary parts.
+    r#"
+CREATE TABLE network_model (
+    state_version     INTEGER NOT NULL,
+    part              TEXT NOT NULL,
+    format            INTEGER NOT NULL,
+    bytes             BLOB NOT NULL,
+    PRIMARY KEY (state_version, part)
+);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.
 pub const STATE_TABLES: &[&str] = &[
+    "network_model",
     "batfish_file",
     "import_warning",
     "service_endpoint",

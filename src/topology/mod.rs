@@ -107,185 +107,104 @@ fn is_anchor_role(role: Option<&str>) -> bool {
 }
 
 impl Network {
-    /// Loads the network from the state DB.
+    /// Loads the network from the state version's model.
     pub fn load(db: &StateDb) -> Result<Network, StateError> {
-        let conn = db.conn();
-        let e = |source| StateError::Sqlite {
-            path: db.path().to_path_buf(),
-            source,
-        };
+        let m = crate::network::NetworkModel::shared(db)?;
+        Ok(Network::from_model(&m))
+    }
+
+    /// The network as the model holds it: devices not offline, links up, sessions with
+    /// a peer address.
+    pub fn from_model(m: &crate::network::NetworkModel) -> Network {
         let mut net = Network {
-            state_version: db.state_version()?,
+            state_version: m.state_version,
             ..Network::default()
         };
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, role, os FROM device WHERE status != 'offline' ORDER BY hostname",
-            )
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })
-            .map_err(e)?;
-        for row in rows {
-            let (hostname, role, os) = row.map_err(e)?;
-            net.index.insert(hostname.clone(), net.devices.len());
+        for d in m.devices.iter().filter(|d| d.status != "offline") {
+            net.index.insert(d.hostname.clone(), net.devices.len());
             net.devices.push(Device {
-                anchor: is_anchor_role(role.as_deref()),
-                hostname,
-                role,
-                os,
+                anchor: is_anchor_role(d.role.as_deref()),
+                hostname: d.hostname.clone(),
+                role: d.role.clone(),
+                os: d.os.clone(),
             });
         }
-        let mut st = conn
-            .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link WHERE status = 'up' ORDER BY 1, 2, 3, 4")
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(e)?;
-        for row in rows {
-            let (ha, ia, hb, ib) = row.map_err(e)?;
-            if let (Some(&a), Some(&b)) = (net.index.get(&ha), net.index.get(&hb)) {
+        let n = |s| m.name(s);
+        let up = m.sym("up");
+        for l in m.links.iter().filter(|l| Some(l.status) == up) {
+            if let (Some(&a), Some(&b)) = (
+                net.index.get(n(l.hostname_a)),
+                net.index.get(n(l.hostname_b)),
+            ) {
                 net.links.push(Link {
-                    a: (a, ia),
-                    b: (b, ib),
+                    a: (a, n(l.ifname_a).to_owned()),
+                    b: (b, n(l.ifname_b).to_owned()),
                 });
             }
         }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, ifname, address, prefix FROM ip_address WHERE kind != 'virtual'",
-            )
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(e)?;
         let mut owner: HashMap<IpAddr, usize> = HashMap::new();
-        let mut if_of: HashMap<(usize, IpAddr), String> = HashMap::new();
-        for row in rows {
-            let (h, i, a, p) = row.map_err(e)?;
-            let (Some(&d), Ok(addr), Ok(prefix)) =
-                (net.index.get(&h), a.parse::<IpAddr>(), p.parse::<IpNet>())
+        let mut if_of: HashMap<(usize, IpAddr), &str> = HashMap::new();
+        let virt = m.sym("virtual");
+        for a in m.addresses.iter().filter(|a| Some(a.kind) != virt) {
+            let Some(&d) = net.index.get(n(a.hostname)) else {
+                continue;
+            };
+            owner.insert(a.address, d);
+            if_of.insert((d, a.address), n(a.ifname));
+            if let Ok(p) = IpNet::new(a.address, a.prefix.prefix_len()) {
+                net.addresses.push((d, n(a.ifname).to_owned(), p));
+            }
+        }
+        let mut sessions: Vec<&crate::network::Session> = m.sessions.iter().collect();
+        sessions.sort_by(|a, b| (&a.hostname, a.source_line).cmp(&(&b.hostname, b.source_line)));
+        for s in sessions {
+            let (Some(&d), Ok(peer)) = (net.index.get(&s.hostname), s.peer.parse::<IpAddr>())
             else {
                 continue;
             };
-            owner.insert(addr, d);
-            if_of.insert((d, addr), i.clone());
-            if let Ok(n) = IpNet::new(addr, prefix.prefix_len()) {
-                net.addresses.push((d, i, n));
-            }
-        }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, vrf, peer_address, peer_asn, description, local_ip, update_source, shutdown
-                 FROM bgp_session WHERE peer_address IS NOT NULL ORDER BY hostname, source_line",
-            )
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<u32>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, bool>(7)?,
-                ))
-            })
-            .map_err(e)?;
-        for row in rows {
-            let (h, vrf, peer, asn, description, local_ip, update_source, shutdown) =
-                row.map_err(e)?;
-            let (Some(&d), Ok(peer)) = (net.index.get(&h), peer.parse::<IpAddr>()) else {
-                continue;
-            };
-            let local_interface = update_source.or_else(|| {
-                let ip: IpAddr = local_ip?.parse().ok()?;
-                if_of.get(&(d, ip)).cloned()
+            let local_interface = s.update_source.clone().or_else(|| {
+                let ip: IpAddr = s.local_ip.as_deref()?.parse().ok()?;
+                if_of.get(&(d, ip)).map(|i| (*i).to_owned())
             });
             net.sessions.push(Session {
                 device: d,
-                vrf,
+                vrf: s.vrf.clone(),
                 peer,
-                peer_asn: asn,
-                description,
+                peer_asn: s.peer_asn,
+                description: s.description.clone(),
                 local_interface,
                 peer_device: owner.get(&peer).copied(),
-                shutdown,
+                shutdown: s.shutdown,
             });
         }
-        let mut st = conn
-            .prepare("SELECT hostname, prefix FROM bgp_network")
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(e)?;
-        for row in rows {
-            let (h, p) = row.map_err(e)?;
-            if let (Some(&d), Ok(p)) = (net.index.get(&h), p.parse()) {
+        for n in &m.bgp_networks {
+            if let (Some(&d), Ok(p)) = (net.index.get(&n.hostname), n.prefix.parse()) {
                 net.bgp_networks.push((d, p));
             }
         }
-        let mut st = conn
-            .prepare(
-                "SELECT s.name, s.kind, s.criticality, e.hostname, e.ifname, e.prefix
-                 FROM service s LEFT JOIN service_endpoint e ON e.service = s.name ORDER BY s.name",
-            )
-            .map_err(e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                ))
-            })
-            .map_err(e)?;
-        for row in rows {
-            let (name, kind, crit, h, i, p) = row.map_err(e)?;
-            if net.services.last().is_none_or(|s| s.name != name) {
-                net.services.push(Service {
-                    name,
-                    kind,
-                    criticality: crit,
-                    endpoints: Vec::new(),
-                });
-            }
-            let ep = match (h.as_ref().and_then(|h| net.index.get(h)), i, p) {
-                (Some(&d), Some(i), _) => Some(Endpoint::Interface(d, i)),
-                (Some(&d), None, _) => Some(Endpoint::Device(d)),
-                (None, _, Some(p)) => p.parse().ok().map(Endpoint::Prefix),
-                _ => None,
+        for s in &m.services {
+            let mut svc = Service {
+                name: s.name.clone(),
+                kind: s.kind.clone(),
+                criticality: s.criticality.clone(),
+                endpoints: Vec::new(),
             };
-            if let (Some(ep), Some(s)) = (ep, net.services.last_mut()) {
-                s.endpoints.push(ep);
+            for e in &s.endpoints {
+                let ep = match (
+                    e.hostname.as_ref().and_then(|h| net.index.get(h)),
+                    &e.ifname,
+                    &e.prefix,
+                ) {
+                    (Some(&d), Some(i), _) => Some(Endpoint::Interface(d, i.clone())),
+                    (Some(&d), None, _) => Some(Endpoint::Device(d)),
+                    (None, _, Some(p)) => p.parse().ok().map(Endpoint::Prefix),
+                    _ => None,
+                };
+                svc.endpoints.extend(ep);
             }
+            net.services.push(svc);
         }
-        Ok(net)
+        net
     }
 
     /// Device index by hostname.

@@ -114,126 +114,20 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Loads the facts.
+    /// Loads the facts: the state version's model, and what open plans claim.
     pub fn load(db: &StateDb) -> Result<Facts, StateError> {
-        let conn = db.conn();
+        let (m, ifs) = (
+            crate::network::NetworkModel::shared(db)?,
+            crate::network::Interfaces::shared(db)?,
+        );
+        let mut f = Facts::from_model(&m, &ifs);
         let e = |source| StateError::Sqlite {
             path: db.path().to_path_buf(),
             source,
         };
-        let mut f = Facts {
-            state_version: db.state_version()?,
-            ..Facts::default()
-        };
-        let mut st = conn
-            .prepare("SELECT hostname, role, site, os, asn FROM device ORDER BY hostname")
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok(Dev {
-                    hostname: r.get(0)?,
-                    role: r.get(1)?,
-                    site: r.get(2)?,
-                    os: r.get(3)?,
-                    asn: r.get(4)?,
-                })
-            })
-            .map_err(e)?
-        {
-            let d = row.map_err(e)?;
-            f.devices.insert(d.hostname.clone(), d);
-        }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link ORDER BY 1, 2, 3, 4",
-            )
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
-            .map_err(e)?
-        {
-            f.links.push(row.map_err(e)?);
-        }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, ifname, description, admin_state, vrf, switchport_mode, channel_group, mtu
-                 FROM interface ORDER BY hostname, source_line",
-            )
-            .map_err(e)?;
-        let linked: std::collections::HashSet<(String, String)> = f
-            .links
-            .iter()
-            .flat_map(|(a, b)| [a.clone(), b.clone()])
-            .collect();
-        for row in st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    Iface {
-                        name: r.get(1)?,
-                        description: r.get(2)?,
-                        admin_state: r.get(3)?,
-                        vrf: r.get(4)?,
-                        switchport_mode: r.get(5)?,
-                        channel_group: r.get(6)?,
-                        addresses: Vec::new(),
-                        linked: false,
-                        mtu: r.get(7)?,
-                    },
-                ))
-            })
-            .map_err(e)?
-        {
-            let (h, mut i) = row.map_err(e)?;
-            i.linked = linked.contains(&(h.clone(), i.name.clone()));
-            f.interfaces.entry(h).or_default().push(i);
-        }
-        let mut st = conn
-            .prepare("SELECT hostname, ifname, address, prefix FROM ip_address ORDER BY rowid")
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(e)?
-        {
-            let (h, i, a, p) = row.map_err(e)?;
-            let (Ok(a), Ok(p)) = (a.parse::<std::net::IpAddr>(), p.parse::<IpNet>()) else {
-                continue;
-            };
-            f.used.push(p);
-            f.owned.insert(a.to_string());
-            if let (Some(iface), Ok(n)) = (
-                f.interfaces
-                    .get_mut(&h)
-                    .and_then(|v| v.iter_mut().find(|x| x.name == i)),
-                IpNet::new(a, p.prefix_len()),
-            ) {
-                iface.addresses.push(n);
-            }
-        }
-        for sql in [
-            "SELECT prefix FROM bgp_network",
-            "SELECT prefix FROM service_endpoint WHERE prefix IS NOT NULL",
-            "SELECT prefix FROM static_route",
-        ] {
-            let mut st = conn.prepare(sql).map_err(e)?;
-            for row in st.query_map([], |r| r.get::<_, String>(0)).map_err(e)? {
-                if let Ok(p) = row.map_err(e)?.parse::<IpNet>() {
-                    // A default or summary route covers everything; it is not a subnet in use.
-                    if p.prefix_len() >= 24 {
-                        f.used.push(p);
-                    }
-                }
-            }
-        }
         // What open plans already claim: a new draft does not take it again.
-        let mut st = conn
+        let mut st = db
+            .conn()
             .prepare(
                 "SELECT c.kind, c.hostname, c.element FROM plan_claim c JOIN plan p ON p.plan_id = c.plan_id
                  WHERE p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')
@@ -257,70 +151,136 @@ impl Facts {
                 f.used.push(p);
             }
         }
-        let mut st = conn
-            .prepare("SELECT DISTINCT hostname FROM ospf_network")
-            .map_err(e)?;
-        for row in st.query_map([], |r| r.get::<_, String>(0)).map_err(e)? {
-            f.ospf.insert(row.map_err(e)?);
+        Ok(f)
+    }
+
+    /// The facts of the state version's model.
+    pub fn from_model(m: &crate::network::NetworkModel, ifs: &crate::network::Interfaces) -> Facts {
+        let mut f = Facts {
+            state_version: m.state_version,
+            ..Facts::default()
+        };
+        for d in &m.devices {
+            f.devices.insert(
+                d.hostname.clone(),
+                Dev {
+                    hostname: d.hostname.clone(),
+                    role: d.role.clone(),
+                    site: d.site.clone(),
+                    os: d.os.clone(),
+                    asn: d.asn,
+                },
+            );
         }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, vrf, prefix, next_hop, next_hop_interface, distance
-                 FROM static_route ORDER BY hostname, source_line",
-            )
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<u32>>(5)?,
-                ))
+        let n = |s| m.name(s);
+        f.links = m
+            .links
+            .iter()
+            .map(|l| {
+                (
+                    (n(l.hostname_a).to_owned(), n(l.ifname_a).to_owned()),
+                    (n(l.hostname_b).to_owned(), n(l.ifname_b).to_owned()),
+                )
             })
-            .map_err(e)?
+            .collect();
+        let linked: std::collections::HashSet<(&str, &str)> = m
+            .links
+            .iter()
+            .flat_map(|l| {
+                [
+                    (n(l.hostname_a), n(l.ifname_a)),
+                    (n(l.hostname_b), n(l.ifname_b)),
+                ]
+            })
+            .collect();
+        let i_n = |s| ifs.name(s).to_owned();
+        for (di, d) in m.devices.iter().enumerate() {
+            let rows = ifs.of(di);
+            if rows.is_empty() {
+                continue;
+            }
+            f.interfaces.insert(
+                d.hostname.clone(),
+                rows.iter()
+                    .map(|i| Iface {
+                        name: i_n(i.name),
+                        description: i.description.clone(),
+                        admin_state: i_n(i.admin_state),
+                        vrf: i_n(i.vrf),
+                        switchport_mode: i.switchport_mode.map(i_n),
+                        channel_group: i.channel_group.map(i_n),
+                        addresses: Vec::new(),
+                        linked: linked.contains(&(d.hostname.as_str(), ifs.name(i.name))),
+                        mtu: i.mtu,
+                    })
+                    .collect(),
+            );
+        }
+        for a in &m.addresses {
+            f.used.push(a.prefix);
+            f.owned.insert(a.address.to_string());
+            if let (Some(iface), Ok(net)) = (
+                f.interfaces
+                    .get_mut(n(a.hostname))
+                    .and_then(|v| v.iter_mut().find(|x| x.name == n(a.ifname))),
+                IpNet::new(a.address, a.prefix.prefix_len()),
+            ) {
+                iface.addresses.push(net);
+            }
+        }
+        let service_prefixes = m
+            .services
+            .iter()
+            .flat_map(|s| &s.endpoints)
+            .filter_map(|e| e.prefix.as_deref());
+        for p in m
+            .bgp_networks
+            .iter()
+            .map(|n| n.prefix.as_str())
+            .chain(service_prefixes)
+            .chain(m.static_routes.iter().map(|r| r.prefix.as_str()))
         {
-            let (hostname, vrf, prefix, nh, nhi, distance) = row.map_err(e)?;
-            if let Ok(prefix) = prefix.parse::<IpNet>() {
+            if let Ok(p) = p.parse::<IpNet>() {
+                // A default or summary route covers everything; it is not a subnet in use.
+                if p.prefix_len() >= 24 {
+                    f.used.push(p);
+                }
+            }
+        }
+        f.ospf = m.ospf.iter().cloned().collect();
+        let mut routes: Vec<&crate::network::StaticRoute> = m.static_routes.iter().collect();
+        routes.sort_by(|a, b| (&a.hostname, a.source_line).cmp(&(&b.hostname, b.source_line)));
+        for r in routes {
+            if let Ok(prefix) = r.prefix.parse::<IpNet>() {
                 f.routes.push(Route {
-                    hostname,
-                    vrf,
+                    hostname: r.hostname.clone(),
+                    vrf: r.vrf.clone(),
                     prefix,
-                    next_hop: nh.and_then(|n| n.parse().ok()),
-                    next_hop_interface: nhi,
-                    distance,
+                    next_hop: r.next_hop.as_deref().and_then(|n| n.parse().ok()),
+                    next_hop_interface: r.next_hop_interface.clone(),
+                    distance: r.distance,
                 });
             }
         }
-        let mut st = conn
-            .prepare(
-                "SELECT hostname, vrf, local_as, peer_address, peer_asn, description, local_ip, update_source, peer_group, route_map_in, route_map_out
-                 FROM bgp_session WHERE peer_address IS NOT NULL ORDER BY hostname, source_line",
-            )
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok(Bgp {
-                    hostname: r.get(0)?,
-                    vrf: r.get(1)?,
-                    local_as: r.get(2)?,
-                    peer: r.get(3)?,
-                    peer_asn: r.get(4)?,
-                    description: r.get(5)?,
-                    local_ip: r.get(6)?,
-                    update_source: r.get(7)?,
-                    peer_group: r.get(8)?,
-                    route_map_in: r.get(9)?,
-                    route_map_out: r.get(10)?,
-                })
+        let mut sessions: Vec<&crate::network::Session> = m.sessions.iter().collect();
+        sessions.sort_by(|a, b| (&a.hostname, a.source_line).cmp(&(&b.hostname, b.source_line)));
+        f.sessions = sessions
+            .into_iter()
+            .map(|s| Bgp {
+                hostname: s.hostname.clone(),
+                vrf: s.vrf.clone(),
+                local_as: s.local_as,
+                peer: s.peer.clone(),
+                peer_asn: s.peer_asn,
+                description: s.description.clone(),
+                local_ip: s.local_ip.clone(),
+                update_source: s.update_source.clone(),
+                peer_group: s.peer_group.clone(),
+                route_map_in: s.route_map_in.clone(),
+                route_map_out: s.route_map_out.clone(),
             })
-            .map_err(e)?
-        {
-            f.sessions.push(row.map_err(e)?);
-        }
-        Ok(f)
+            .collect();
+        f
     }
 
     /// Whether an address belongs to a device of the network.

@@ -1,0 +1,314 @@
+//! The network model of one state version: what every step reads.
+//!
+//! The import writes tables; reading them row by row for each step of a request took
+//! seconds at 50,000 devices, and the checks parsed every configuration again on each
+//! run. This model is built once per state version — the state tables read once, every
+//! configuration parsed once — and stored with the state as two compact binary parts
+//! (`network_model` table): [`NetworkModel`] (devices, interfaces, addresses, links,
+//! sessions, routes, services) and [`ParsedConfigs`] (each device's parsed
+//! configuration, for the static checks). A process loads each part at most once
+//! ([`NetworkModel::shared`], [`ParsedConfigs::shared`]); the analyzer's facts, the
+//! topology, the reporter's graph and the checks' model are all views built from it.
+//!
+//! Rows keep the tables' text where the readers parse it (an address the import stored
+//! is parsed by whoever reads it, exactly as it was from SQL), so answers do not change.
+
+mod build;
+mod store;
+
+use crate::model::DeviceConfig;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A device row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Device {
+    /// Hostname.
+    pub hostname: String,
+    /// Role.
+    pub role: Option<String>,
+    /// Site.
+    pub site: Option<String>,
+    /// OS (`ios`, `eos`, `nxos`, `junos`).
+    pub os: String,
+    /// Local AS.
+    pub asn: Option<u32>,
+    /// `active`, `offline`, `decommissioned`, …
+    pub status: String,
+}
+
+/// A name in the model's table of names (hostnames, interface names, VRFs, kinds).
+pub type Sym = u32;
+
+/// An interface row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Interface {
+    /// Device index.
+    pub dev: u32,
+    /// Name as configured.
+    pub name: Sym,
+    /// Description.
+    pub description: Option<String>,
+    /// `up` / `down`.
+    pub admin_state: Sym,
+    /// VRF.
+    pub vrf: Sym,
+    /// Switchport mode.
+    pub switchport_mode: Option<Sym>,
+    /// Port-channel membership.
+    pub channel_group: Option<Sym>,
+    /// MTU.
+    pub mtu: Option<u32>,
+}
+
+/// An address row (`ip_address`), in the table's order. Rows whose address or subnet
+/// does not parse are left out (the import writes only parsed ones).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Address {
+    /// Device hostname (a row may name a device the table lacks).
+    pub hostname: Sym,
+    /// Interface.
+    pub ifname: Sym,
+    /// VRF.
+    pub vrf: Sym,
+    /// The address.
+    pub address: std::net::IpAddr,
+    /// Its subnet.
+    pub prefix: ipnet::IpNet,
+    /// `primary`, `secondary`, `virtual`.
+    pub kind: Sym,
+}
+
+/// A link row, ordered by its four ends.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Link {
+    /// Side A device.
+    pub hostname_a: Sym,
+    /// Side A interface.
+    pub ifname_a: Sym,
+    /// Side B device.
+    pub hostname_b: Sym,
+    /// Side B interface.
+    pub ifname_b: Sym,
+    /// `up` or why not.
+    pub status: Sym,
+}
+
+/// A BGP session row with a peer address, in the table's order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Session {
+    /// Device.
+    pub hostname: String,
+    /// VRF.
+    pub vrf: String,
+    /// Local AS.
+    pub local_as: Option<u32>,
+    /// Peer address.
+    pub peer: String,
+    /// Peer AS.
+    pub peer_asn: Option<u32>,
+    /// Description.
+    pub description: Option<String>,
+    /// Local address.
+    pub local_ip: Option<String>,
+    /// Update source.
+    pub update_source: Option<String>,
+    /// Peer-group.
+    pub peer_group: Option<String>,
+    /// Inbound route-map.
+    pub route_map_in: Option<String>,
+    /// Outbound route-map.
+    pub route_map_out: Option<String>,
+    /// Administratively shut.
+    pub shutdown: bool,
+    /// Operational state from show output, when imported.
+    pub state: Option<String>,
+    /// Line in the config.
+    pub source_line: Option<u32>,
+}
+
+/// A `network` statement row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BgpNetwork {
+    /// Device.
+    pub hostname: String,
+    /// VRF.
+    pub vrf: String,
+    /// Prefix as stored.
+    pub prefix: String,
+}
+
+/// A static route row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StaticRoute {
+    /// Device.
+    pub hostname: String,
+    /// VRF.
+    pub vrf: String,
+    /// Destination as stored.
+    pub prefix: String,
+    /// Next hop.
+    pub next_hop: Option<String>,
+    /// Exit interface.
+    pub next_hop_interface: Option<String>,
+    /// Administrative distance.
+    pub distance: Option<u32>,
+    /// Line in the config.
+    pub source_line: Option<u32>,
+}
+
+/// A service endpoint row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Endpoint {
+    /// Device.
+    pub hostname: Option<String>,
+    /// Interface.
+    pub ifname: Option<String>,
+    /// Prefix.
+    pub prefix: Option<String>,
+}
+
+/// A service with its endpoints.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Service {
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub kind: Option<String>,
+    /// Criticality.
+    pub criticality: Option<String>,
+    /// Endpoints in the table's order.
+    pub endpoints: Vec<Endpoint>,
+}
+
+/// The network of one state version, as the state tables hold it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct NetworkModel {
+    /// The state version it was built from.
+    pub state_version: i64,
+    /// The names rows refer to by number.
+    pub names: Vec<String>,
+    /// Devices, sorted by hostname.
+    pub devices: Vec<Device>,
+    /// Addresses in the table's order.
+    pub addresses: Vec<Address>,
+    /// Links ordered by their ends.
+    pub links: Vec<Link>,
+    /// BGP sessions with a peer address, in the table's order.
+    pub sessions: Vec<Session>,
+    /// `network` statements.
+    pub bgp_networks: Vec<BgpNetwork>,
+    /// Static routes.
+    pub static_routes: Vec<StaticRoute>,
+    /// Devices that run OSPF, sorted.
+    pub ospf: Vec<String>,
+    /// Services, sorted by name.
+    pub services: Vec<Service>,
+    #[serde(skip)]
+    index: HashMap<String, u32>,
+    #[serde(skip)]
+    sym: HashMap<String, Sym>,
+}
+
+/// Every interface of the state version, by device in config order (the analyzer's
+/// part: the graph and the checks never read it).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Interfaces {
+    /// The state version.
+    pub state_version: i64,
+    /// The names rows refer to by number (this part's own table).
+    pub names: Vec<String>,
+    /// Interfaces sorted by device index (the model's), then config order.
+    pub rows: Vec<Interface>,
+}
+
+/// One device's parsed configuration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ParsedDevice {
+    /// Hostname.
+    pub hostname: String,
+    /// OS.
+    pub os: String,
+    /// Config file it came from.
+    pub source_file: String,
+    /// Interfaces a `vxlan source-interface` line names (an MLAG pair's shared VTEP).
+    pub vtep: Vec<String>,
+    /// The parsed configuration (its warnings dropped: the import reported them).
+    pub config: DeviceConfig,
+}
+
+/// Every device's configuration, parsed once per state version.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ParsedConfigs {
+    /// The state version.
+    pub state_version: i64,
+    /// Devices sorted by hostname; shared so a candidate network copies none.
+    pub devices: Vec<Arc<ParsedDevice>>,
+}
+
+impl NetworkModel {
+    /// Device index by hostname.
+    pub fn device(&self, hostname: &str) -> Option<usize> {
+        self.index.get(hostname).map(|&i| i as usize)
+    }
+
+    /// The text of a name.
+    pub fn name(&self, s: Sym) -> &str {
+        self.names.get(s as usize).map_or("", String::as_str)
+    }
+
+    /// The number of a name, if the model has it.
+    pub fn sym(&self, name: &str) -> Option<Sym> {
+        self.sym.get(name).copied()
+    }
+
+    fn reindex(&mut self) {
+        self.index = self
+            .devices
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.hostname.clone(), i as u32))
+            .collect();
+        self.sym = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as Sym))
+            .collect();
+    }
+
+    /// The number of `name`, added to the table if new (while building).
+    fn intern(&mut self, name: &str) -> Sym {
+        if let Some(&s) = self.sym.get(name) {
+            return s;
+        }
+        let s = self.names.len() as Sym;
+        self.names.push(name.to_owned());
+        self.sym.insert(name.to_owned(), s);
+        s
+    }
+}
+
+impl Interfaces {
+    /// The text of a name.
+    pub fn name(&self, s: Sym) -> &str {
+        self.names.get(s as usize).map_or("", String::as_str)
+    }
+
+    /// The interfaces of device `dev`, in config order.
+    pub fn of(&self, dev: usize) -> &[Interface] {
+        let d = dev as u32;
+        let start = self.rows.partition_point(|i| i.dev < d);
+        let end = self.rows.partition_point(|i| i.dev <= d);
+        &self.rows[start..end]
+    }
+}
+
+/// The interfaces named by `vxlan source-interface` lines of a configuration.
+pub fn vtep_interfaces(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("vxlan source-interface "))
+        .map(|s| s.trim().to_owned())
+        .collect()
+}

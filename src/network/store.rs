@@ -1,0 +1,156 @@
+//! Keeping the model with the state: one row per part in `network_model`, encoded with
+//! postcard, and a per-process copy so that every step of a request shares one load.
+
+use super::{Interfaces, NetworkModel, ParsedConfigs};
+use crate::state::{StateDb, StateError};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::any::Any;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Bumped whenever a part's layout changes: a stored part of another format is rebuilt.
+const FORMAT: i64 = 1;
+
+/// What a loaded part is known by: the DB, its state version and when that was imported
+/// (a DB made again at the same path starts its versions again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    db: PathBuf,
+    part: &'static str,
+    version: i64,
+    imported_at: String,
+}
+
+type Loaded = (Key, Arc<dyn Any + Send + Sync>);
+
+/// Parts loaded by this process; a request's steps all read the same copy.
+static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
+
+fn key(db: &StateDb, part: &'static str) -> Result<Key, StateError> {
+    let (version, imported_at) = db
+        .conn()
+        .query_row(
+            "SELECT state_version, imported_at FROM import_run ORDER BY state_version DESC LIMIT 1",
+            [],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
+        )
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok((0, String::new())),
+            e => Err(e),
+        })
+        .map_err(|source| StateError::Sqlite {
+            path: db.path().to_path_buf(),
+            source,
+        })?;
+    Ok(Key {
+        db: std::fs::canonicalize(db.path()).unwrap_or_else(|_| db.path().to_path_buf()),
+        part,
+        version,
+        imported_at,
+    })
+}
+
+/// The part `part` of the current state version: this process's copy, else the stored
+/// one, else built now and stored for the next process.
+fn shared<T>(
+    db: &StateDb,
+    part: &'static str,
+    build: impl FnOnce(&StateDb) -> Result<T, StateError>,
+    after_load: impl FnOnce(&mut T),
+) -> Result<Arc<T>, StateError>
+where
+    T: Serialize + DeserializeOwned + Send + Sync + 'static,
+{
+    let k = key(db, part)?;
+    if let Ok(loaded) = LOADED.lock() {
+        if let Some((_, v)) = loaded.iter().find(|(x, _)| *x == k) {
+            if let Ok(t) = Arc::clone(v).downcast::<T>() {
+                return Ok(t);
+            }
+        }
+    }
+    let mut value = match read::<T>(db, &k) {
+        Some(v) => v,
+        None => {
+            let v = build(db)?;
+            write(db, &k, &v);
+            v
+        }
+    };
+    after_load(&mut value);
+    let value = Arc::new(value);
+    if let Ok(mut loaded) = LOADED.lock() {
+        // One state per DB is all a process needs: older copies are dropped.
+        loaded.retain(|(x, _)| !(x.db == k.db && x.part == k.part));
+        loaded.push((k, Arc::clone(&value) as Arc<dyn Any + Send + Sync>));
+    }
+    Ok(value)
+}
+
+/// The stored part, if it is there, of this format, and decodes.
+fn read<T: DeserializeOwned>(db: &StateDb, k: &Key) -> Option<T> {
+    let bytes: Vec<u8> = db
+        .conn()
+        .query_row(
+            "SELECT bytes FROM network_model WHERE state_version = ?1 AND part = ?2 AND format = ?3",
+            rusqlite::params![k.version, k.part, FORMAT],
+            |r| r.get(0),
+        )
+        .ok()?;
+    match postcard::from_bytes(&bytes) {
+        Ok(v) => Some(v),
+        Err(err) => {
+            tracing::warn!(
+                "state DB {}: stored network model part {} does not decode ({err}); rebuilding it",
+                db.path().display(),
+                k.part
+            );
+            None
+        }
+    }
+}
+
+/// Stores a part for later processes. A DB that cannot be written (read-only) only
+/// means the next process builds the part again, so failure is logged, not returned.
+fn write<T: Serialize>(db: &StateDb, k: &Key, v: &T) {
+    let result = postcard::to_stdvec(v)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| {
+            db.conn()
+                .execute(
+                    "INSERT OR REPLACE INTO network_model (state_version, part, format, bytes) VALUES (?1, ?2, ?3, ?4)",
+                    rusqlite::params![k.version, k.part, FORMAT, bytes],
+                )
+                .map_err(|e| e.to_string())
+        });
+    if let Err(e) = result {
+        tracing::debug!(
+            "state DB {}: network model part {} not stored: {e}",
+            db.path().display(),
+            k.part
+        );
+    }
+}
+
+impl NetworkModel {
+    /// The model of the DB's current state version, loaded once per process.
+    pub fn shared(db: &StateDb) -> Result<Arc<NetworkModel>, StateError> {
+        shared(db, "network", NetworkModel::build, NetworkModel::after_load)
+    }
+}
+
+impl Interfaces {
+    /// Every interface of the current state version, loaded once per process.
+    pub fn shared(db: &StateDb) -> Result<Arc<Interfaces>, StateError> {
+        shared(db, "interfaces", Interfaces::build, |_| {})
+    }
+}
+
+impl ParsedConfigs {
+    /// Every device's parsed configuration for the current state version, parsed once
+    /// per state version and loaded once per process.
+    pub fn shared(db: &StateDb) -> Result<Arc<ParsedConfigs>, StateError> {
+        shared(db, "configs", ParsedConfigs::build, |_| {})
+    }
+}

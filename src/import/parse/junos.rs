@@ -28,6 +28,7 @@ use crate::model::{
 };
 use ipnet::IpNet;
 use statements::Statement;
+pub use statements::{quote, set_lines, SetLine};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::net::IpAddr;
 
@@ -66,6 +67,16 @@ impl ConfigParser for JunosParser {
     fn parse(&self, text: &str) -> DeviceConfig {
         parse(text)
     }
+}
+
+/// The configuration in `display set` form (inactive statements with their `deactivate`
+/// lines): what Batfish is given when a plan's `set` / `delete` lines are appended to a
+/// configuration stored in the brace form, since one file cannot mix the two syntaxes.
+pub fn set_form(text: &str) -> String {
+    set_lines(text)
+        .iter()
+        .map(|l| format!("{}\n", l.render()))
+        .collect()
 }
 
 /// Parses a Junos configuration in either syntax.

@@ -38,6 +38,9 @@ pub struct Announcements {
     pub before: Vec<Sent>,
     /// Sessions after the plan (a removed session is absent).
     pub after: Vec<Sent>,
+    /// Devices the plan configures (their unknowns are the plan's to warn about).
+    #[serde(skip)]
+    pub configured: BTreeSet<String>,
 }
 
 impl Announcements {
@@ -120,13 +123,19 @@ impl Announcements {
     }
 
     /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
-    pub fn unknown_after(&self) -> Vec<String> {
+    pub fn unknown_after(&self) -> Vec<(String, bool)> {
         self.after
             .iter()
             .filter_map(|s| {
-                s.unknown
-                    .as_ref()
-                    .map(|u| format!("{} → {}: {u}", s.device, s.peer))
+                let u = s.unknown.as_ref()?;
+                let same_before = self.before.iter().any(|b| {
+                    b.device == s.device
+                        && b.peer == s.peer
+                        && b.unknown == s.unknown
+                        && b.maybe == s.maybe
+                });
+                let touched = !same_before || self.configured.contains(&s.device);
+                Some((format!("{} → {}: {u}", s.device, s.peer), touched))
             })
             .collect()
     }
@@ -155,6 +164,16 @@ fn route_map(cfg: &DeviceConfig, name: &str, p: &IpNet) -> Result<bool, String> 
         .filter(|c| c.name == name)
         .collect();
     if clauses.is_empty() {
+        // A Junos export policy is a policy-statement, whose terms olav does not evaluate.
+        if cfg
+            .structures
+            .iter()
+            .any(|d| d.kind == crate::model::StructureKind::PolicyStatement && d.name == name)
+        {
+            return Err(format!(
+                "the Junos export policy {name} (a policy-statement) is not evaluated by olav"
+            ));
+        }
         return Err(format!("route-map {name} is not defined"));
     }
     clauses.sort_by_key(|c| c.seq);
@@ -344,7 +363,10 @@ pub fn evaluate(
             parsed.insert(b.clone(), (c.clone(), c));
         }
     }
-    let mut out = Announcements::default();
+    let mut out = Announcements {
+        configured: cand.touched.clone(),
+        ..Announcements::default()
+    };
     for after in [false, true] {
         // What each AS originates, from every speaker in this state.
         let mut by_as: BTreeMap<Option<u32>, BTreeSet<IpNet>> = learned.clone();

@@ -1452,7 +1452,9 @@ pub fn precheck(
                 "keep the outbound policy as it was, or declare the new announcement in its own plan",
             );
         }
-        for u in ann.unknown_after() {
+        // An unknown the plan neither causes nor touches (the same before, on a device it
+        // does not configure) is not this plan's finding: the table still says it.
+        for (u, _) in ann.unknown_after().into_iter().filter(|(_, touched)| *touched) {
             ck.add(
                 Severity::Warning,
                 "announcements",

@@ -26,6 +26,12 @@ fn normalised(mut c: DeviceConfig) -> String {
             a.line = 0;
         }
     }
+    // Order carries no meaning: a Junos rollback re-adds a deleted interface's statements
+    // after the others, as the device itself would list them.
+    c.interfaces.sort_by(|a, b| a.name.cmp(&b.name));
+    for i in &mut c.interfaces {
+        i.addresses.sort_by_key(|a| format!("{a:?}"));
+    }
     if let Some(b) = &mut c.bgp {
         b.line = 0;
         for n in &mut b.neighbors {

@@ -38,9 +38,6 @@ pub struct Announcements {
     pub before: Vec<Sent>,
     /// Sessions after the plan (a removed session is absent).
     pub after: Vec<Sent>,
-    /// Devices the plan configures (their unknowns are the plan's to warn about).
-    #[serde(skip)]
-    pub configured: BTreeSet<String>,
 }
 
 impl Announcements {
@@ -123,19 +120,18 @@ impl Announcements {
     }
 
     /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
-    pub fn unknown_after(&self) -> Vec<(String, bool)> {
+    pub fn unknown_after(&self) -> Vec<(&Sent, bool)> {
         self.after
             .iter()
-            .filter_map(|s| {
-                let u = s.unknown.as_ref()?;
+            .filter(|s| s.unknown.is_some())
+            .map(|s| {
                 let same_before = self.before.iter().any(|b| {
                     b.device == s.device
                         && b.peer == s.peer
                         && b.unknown == s.unknown
                         && b.maybe == s.maybe
                 });
-                let touched = !same_before || self.configured.contains(&s.device);
-                Some((format!("{} → {}: {u}", s.device, s.peer), touched))
+                (s, same_before)
             })
             .collect()
     }
@@ -363,10 +359,7 @@ pub fn evaluate(
             parsed.insert(b.clone(), (c.clone(), c));
         }
     }
-    let mut out = Announcements {
-        configured: cand.touched.clone(),
-        ..Announcements::default()
-    };
+    let mut out = Announcements::default();
     for after in [false, true] {
         // What each AS originates, from every speaker in this state.
         let mut by_as: BTreeMap<Option<u32>, BTreeSet<IpNet>> = learned.clone();

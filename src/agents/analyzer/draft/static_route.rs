@@ -272,6 +272,13 @@ fn junos_removal(
         let hop = route.next_hop.map(|n| n.to_string()).ok_or_else(|| {
             format!("the route to {prefix} on {device} has several next hops; name the next-hop address to remove")
         })?;
+        // `next-hop [ A B ]` is one statement: deleting A alone cannot be written as a
+        // path, and deleting the statement would take B too.
+        if st.lines_under(at).iter().any(|l| l.contains('[')) {
+            return Err(format!(
+                "the next hops of the route to {prefix} on {device} are configured as one list; olav cannot remove one of them faithfully — edit the list by hand"
+            ));
+        }
         let sub = ["next-hop", "qualified-next-hop"]
             .iter()
             .map(|k| {
@@ -284,13 +291,6 @@ fn junos_removal(
             .ok_or_else(|| {
                 format!("the stored configuration of {device} has no next hop {hop} for {prefix}")
             })?;
-        // `next-hop [ A B ]` is one statement: deleting A alone cannot be written as a
-        // path, and deleting the statement would take B too.
-        if st.lines_under(&sub).iter().any(|l| l.contains('[')) {
-            return Err(format!(
-                "the next hops of the route to {prefix} on {device} are configured as one list; olav cannot remove one of them faithfully — edit the list by hand"
-            ));
-        }
         sub
     };
     Ok((

@@ -194,13 +194,6 @@ const JUNOS: &[JunosCase] = &[
         &["show route 10.40.20.0/24 exact"],
     ),
     (
-        "remove the static route 10.40.0.0/16 on gamma-border-1",
-        "remove_static_route",
-        &["delete routing-options static route 10.40.0.0/16"],
-        &["set routing-options static route 10.40.0.0/16 discard"],
-        &["show route 10.40.0.0/16 exact"],
-    ),
-    (
         "decommission interface xe-0/1/3 on gamma-border-1",
         "decommission_interface",
         &["set interfaces xe-0/1/3 description DECOMMISSIONED", "set interfaces xe-0/1/3 disable"],
@@ -337,4 +330,40 @@ fn a_junos_plan_on_another_lab_and_the_one_refusal() {
         .unwrap_or_else(|| panic!("a plan: {text}"));
     let plan = std::fs::read_to_string(tmp.path().join(path)).expect("plan");
     assert!(plan.contains("set interfaces ge-0/0/1 disable\n"), "{plan}");
+}
+
+/// The Junos router announces its aggregate from a discard route through its export
+/// policy: removing the route withdraws the prefix from the internet, and the pre-check
+/// fails the plan for it.
+#[test]
+fn removing_the_junos_aggregate_route_withdraws_it_and_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--agent",
+            "netops",
+            "remove the static route 10.40.0.0/16 on gamma-border-1",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("no provider hears 10.40.0.0/16 after the plan (announced before via gamma-border-1 → 62.115.152.90 (AS1299))"),
+        "{text}"
+    );
+    let path = text
+        .lines()
+        .find_map(|l| l.strip_prefix("PLAN_PATH: "))
+        .unwrap_or_else(|| panic!("a plan: {text}"));
+    let plan = std::fs::read_to_string(tmp.path().join(path)).expect("plan");
+    assert!(
+        plan.contains("\ndelete routing-options static route 10.40.0.0/16\n"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("\nset routing-options static route 10.40.0.0/16 discard\n"),
+        "{plan}"
+    );
 }

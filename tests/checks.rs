@@ -139,7 +139,7 @@ fn every_reference_kind_is_caught_without_false_positives() {
 fn the_clean_demo_network_flags_nothing() {
     let f = findings(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"));
     assert!(f.clean(), "{:#?}", f.problem_lines());
-    assert_eq!(f.bgp.len(), 38);
+    assert_eq!(f.bgp.len(), 43);
     let unique = f
         .bgp
         .iter()
@@ -152,8 +152,8 @@ fn the_clean_demo_network_flags_nothing() {
         .count();
     assert_eq!(
         (unique, external),
-        (36, 2),
-        "iBGP all matched; AARNet and Telstra are outside"
+        (40, 3),
+        "iBGP all matched; AARNet, Telstra and Telia are outside"
     );
 }
 

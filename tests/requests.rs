@@ -157,7 +157,7 @@ fn table() -> Vec<(&'static str, Want)> {
         ("remove the AS7575 peering from alpha-border-1", peer_gone("alpha-border-1", aarnet())),
         ("移除beta-border-1上的Telstra对等体", peer_gone("beta-border-1", telstra())),
         ("remove the AARNet peer from beta-border-1", Want::Ask("beta-border-1 has no session to AARNet", &["alpha-border-1"])),
-        ("remove neighbor 10.255.1.2", Want::Ask("Several sessions match", &["alpha-border-1 → 10.255.1.2", "alpha-dist-1 → 10.255.1.2", "alpha-dist-2 → 10.255.1.2", "alpha-core-2 → 10.255.1.2", "beta-core-1 → 10.255.1.2", "beta-core-2 → 10.255.1.2"])),
+        ("remove neighbor 10.255.1.2", Want::Ask("Several sessions match", &["alpha-border-1 → 10.255.1.2", "alpha-dist-1 → 10.255.1.2", "alpha-dist-2 → 10.255.1.2", "alpha-core-2 → 10.255.1.2", "beta-core-1 → 10.255.1.2", "beta-core-2 → 10.255.1.2", "gamma-border-1 → 10.255.1.2"])),
         // --- interface changes ---
         ("shutdown alpha-core-1 Ethernet10", iface("alpha-core-1", "Ethernet10", vec![Shutdown])),
         ("shut down Et10 on alpha-core-1", iface("alpha-core-1", "Ethernet10", vec![Shutdown])),

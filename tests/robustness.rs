@@ -51,7 +51,7 @@ fn special_files_in_a_snapshot_are_skipped_not_read() {
         assert!(text.contains(name), "{name} named: {text}");
     }
     assert!(text.contains("not a regular file"), "{text}");
-    assert_eq!(devices(&tmp.path().join(".olav/state.db")), 17);
+    assert_eq!(devices(&tmp.path().join(".olav/state.db")), 18);
 }
 
 /// A FIFO given as a plan or put among the workflow files is refused at once.
@@ -79,7 +79,7 @@ fn an_import_with_no_device_does_not_wipe_the_state() {
     let tmp = tempfile::tempdir().expect("tempdir");
     olav(tmp.path()).args(["state", "stats"]).assert().success();
     let db = tmp.path().join(".olav/state.db");
-    assert_eq!(devices(&db), 17);
+    assert_eq!(devices(&db), 18);
     for junk in [&b""[..], b"\x00\x01\x02binary"] {
         let snap = tmp.path().join("empty");
         let _ = std::fs::remove_dir_all(&snap);
@@ -95,7 +95,7 @@ fn an_import_with_no_device_does_not_wipe_the_state() {
         let text = stdout(&out);
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert!(text.contains("no device could be imported"), "{text}");
-        assert_eq!(devices(&db), 17, "the state is untouched");
+        assert_eq!(devices(&db), 18, "the state is untouched");
     }
 }
 

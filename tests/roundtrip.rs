@@ -1,5 +1,5 @@
 //! Plan then rollback leaves every device as it was: for every plan olav drafts on the
-//! demo network (IOS and EOS) and on an NX-OS site, the stored config with the plan's
+//! demo network (IOS, EOS and the Junos router gamma-border-1) and on an NX-OS site, the stored config with the plan's
 //! lines and then the rollback's lines appended parses to the same device model as the
 //! stored config alone (source line numbers and statement order aside). And the plan's
 //! lines alone do change the model, so the comparison is not vacuous.
@@ -25,6 +25,12 @@ fn normalised(mut c: DeviceConfig) -> String {
         for a in &mut i.addresses {
             a.line = 0;
         }
+    }
+    // Order carries no meaning: a Junos rollback re-adds a deleted interface's statements
+    // after the others, as the device itself would list them.
+    c.interfaces.sort_by(|a, b| a.name.cmp(&b.name));
+    for i in &mut c.interfaces {
+        i.addresses.sort_by_key(|a| format!("{a:?}"));
     }
     if let Some(b) = &mut c.bgp {
         b.line = 0;
@@ -237,4 +243,108 @@ fn every_nxos_plan_and_its_rollback_restore_the_devices() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/nxos-site"),
         25,
     );
+}
+
+/// Every plan that configures the demo's Junos router: plan then rollback restores its
+/// model, over every intent drafted on it; and the test has teeth — dropping any `set`
+/// line of the rollback (or its only line) leaves the device changed, and is caught.
+#[test]
+fn every_junos_plan_round_trips_and_a_mutated_rollback_is_caught() {
+    const DEVICE: &str = "gamma-border-1";
+    let n = load(&common::demo_dir());
+    let config = |d: &str| n.db.config_text(d).ok().flatten();
+    let ctx = Ctx {
+        request: "round trip",
+        workflow: "change_plan",
+        now: "2026-12-01T00:00:00Z",
+        reading: "Understood: round trip",
+        config: &config,
+    };
+    let parser = parser_for(Vendor::JuniperJunos);
+    let base = config(DEVICE).expect("stored config");
+    let before = normalised(parser.parse(&base));
+    let mut extra = vec![
+        format!("add a static route to 10.198.0.0/16 via 10.40.10.30 on {DEVICE}"),
+        format!("add a static route to 10.40.20.0/24 via 10.40.10.21 on {DEVICE}"),
+    ];
+    extra.push(format!(
+        "add a redundant uplink to the Telia peer on {DEVICE}"
+    ));
+    let mut all = intents(&n);
+    all.extend(extra.iter().filter_map(|r| match resolve(r, &n.facts) {
+        Resolution::Intent(i) => Some(i),
+        _ => None,
+    }));
+    let mut kinds: BTreeSet<String> = BTreeSet::new();
+    let mut failures = Vec::new();
+    let mut plans = 0;
+    for intent in all {
+        let Ok(Draft { plan, .. }) = draft::draft(&intent, &n.facts, &n.net, &ctx) else {
+            continue;
+        };
+        let block = |blocks: &[olav::plan::ConfigBlock]| -> Vec<String> {
+            blocks
+                .iter()
+                .filter(|b| b.device == DEVICE)
+                .flat_map(|b| b.text.lines().map(str::to_owned))
+                .collect()
+        };
+        let (apply, rollback) = (block(&plan.implementation), block(&plan.rollback));
+        if apply.is_empty() {
+            continue;
+        }
+        plans += 1;
+        kinds.insert(plan.header.intent.clone());
+        let text =
+            |lines: &[String]| format!("{base}\n{}\n{}\n", apply.join("\n"), lines.join("\n"));
+        if normalised(parser.parse(&format!("{base}\n{}\n", apply.join("\n")))) == before {
+            failures.push(format!("{}: the plan changes nothing", plan.title));
+        }
+        if normalised(parser.parse(&text(&rollback))) != before {
+            failures.push(format!(
+                "{}: plan + rollback does not restore {DEVICE}\n--- plan\n{}\n--- rollback\n{}",
+                plan.title,
+                apply.join("\n"),
+                rollback.join("\n")
+            ));
+        }
+        let only = rollback.len() == 1;
+        for (k, l) in rollback.iter().enumerate() {
+            if !(only || l.starts_with("set ")) {
+                continue;
+            }
+            let mut mutated = rollback.clone();
+            mutated.remove(k);
+            if normalised(parser.parse(&text(&mutated))) == before {
+                failures.push(format!(
+                    "{}: the rollback without `{l}` still passes: the comparison has no teeth",
+                    plan.title
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s) in {plans} Junos plans:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    for k in [
+        "add_uplink",
+        "add_peering",
+        "remove_session",
+        "decommission_peer",
+        "modify_interface",
+        "add_static_route",
+        "remove_static_route",
+        "decommission_device",
+        "decommission_interface",
+        "decommission_link",
+    ] {
+        assert!(
+            kinds.contains(k),
+            "no {k} plan configured {DEVICE}: {kinds:?}"
+        );
+    }
+    assert!(plans >= 40, "only {plans} Junos plans");
 }

@@ -241,6 +241,12 @@ fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
         {
             match touched.iter_mut().find(|(x, _)| x == h) {
                 Some(entry) => entry.1 = format!("{}\n{}\n", entry.1, b.text),
+                // A Junos plan's `set` / `delete` lines follow the stored config in set
+                // form: a file mixing them with the brace form is not a Junos config.
+                None if b.os == "junos" => touched.push((
+                    h.clone(),
+                    format!("{}\n{}\n", crate::import::parse::junos::set_form(t), b.text),
+                )),
                 None => touched.push((h.clone(), format!("{t}\n{}\n", b.text))),
             }
         }

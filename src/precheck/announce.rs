@@ -120,13 +120,18 @@ impl Announcements {
     }
 
     /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
-    pub fn unknown_after(&self) -> Vec<String> {
+    pub fn unknown_after(&self) -> Vec<(&Sent, bool)> {
         self.after
             .iter()
-            .filter_map(|s| {
-                s.unknown
-                    .as_ref()
-                    .map(|u| format!("{} → {}: {u}", s.device, s.peer))
+            .filter(|s| s.unknown.is_some())
+            .map(|s| {
+                let same_before = self.before.iter().any(|b| {
+                    b.device == s.device
+                        && b.peer == s.peer
+                        && b.unknown == s.unknown
+                        && b.maybe == s.maybe
+                });
+                (s, same_before)
             })
             .collect()
     }
@@ -155,6 +160,16 @@ fn route_map(cfg: &DeviceConfig, name: &str, p: &IpNet) -> Result<bool, String> 
         .filter(|c| c.name == name)
         .collect();
     if clauses.is_empty() {
+        // A Junos export policy is a policy-statement, whose terms olav does not evaluate.
+        if cfg
+            .structures
+            .iter()
+            .any(|d| d.kind == crate::model::StructureKind::PolicyStatement && d.name == name)
+        {
+            return Err(format!(
+                "the Junos export policy {name} (a policy-statement) is not evaluated by olav"
+            ));
+        }
         return Err(format!("route-map {name} is not defined"));
     }
     clauses.sort_by_key(|c| c.seq);

@@ -356,6 +356,12 @@ fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
             a.line = 0;
         }
     }
+    // Order carries no meaning: a Junos rollback re-adds a deleted interface's statements
+    // after the others, as the device itself would list them.
+    c.interfaces.sort_by(|a, b| a.name.cmp(&b.name));
+    for i in &mut c.interfaces {
+        i.addresses.sort_by_key(|a| format!("{a:?}"));
+    }
     if let Some(b) = &mut c.bgp {
         b.line = 0;
         for n in &mut b.neighbors {
@@ -1452,11 +1458,31 @@ pub fn precheck(
                 "keep the outbound policy as it was, or declare the new announcement in its own plan",
             );
         }
-        for u in ann.unknown_after() {
+        // An unknown the plan neither causes nor touches (the same before, and the plan's
+        // lines on that device name neither the session nor any routing policy) is not
+        // this plan's finding: the table still says it.
+        let touches = |s: &announce::Sent| {
+            plan.implementation.iter().any(|b| {
+                b.device == s.device
+                    && (b.text.contains(&s.peer)
+                        || ["route-map", "prefix-list", "policy-options", " export", " import"]
+                            .iter()
+                            .any(|w| b.text.contains(w)))
+            })
+        };
+        for (s, same_before) in ann.unknown_after() {
+            if same_before && !touches(s) {
+                continue;
+            }
             ck.add(
                 Severity::Warning,
                 "announcements",
-                format!("what {u}: olav cannot tell what is announced there"),
+                format!(
+                    "what {} → {}: {}: olav cannot tell what is announced there",
+                    s.device,
+                    s.peer,
+                    s.unknown.as_deref().unwrap_or_default()
+                ),
                 "check the outbound policy by hand",
             );
         }

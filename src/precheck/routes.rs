@@ -47,15 +47,25 @@ pub fn check(
         let parser = parser_for(Vendor::from_os(os));
         // The device's routes as the plan's lines are applied one after another.
         let mut routes: Vec<StaticRoute> = d.base.static_routes.clone();
-        // What the plan's lines say, line by line: `ip route …` adds, `no ip route …` removes.
+        // What the plan's lines say, line by line: `ip route …` adds, `no ip route …`
+        // removes; on Junos `set … static route …` adds, `delete … static route …` removes
+        // (the whole route when no next hop is named).
         for line in text.lines().map(str::trim) {
+            let junos = os == "junos";
             let (removing, route_line) = match line.strip_prefix("no ") {
-                Some(rest) if rest.starts_with("ip route") => (true, rest),
-                _ if line.starts_with("ip route") => (false, line),
+                Some(rest) if !junos && rest.starts_with("ip route") => (true, rest.to_owned()),
+                _ if !junos && line.starts_with("ip route") => (false, line.to_owned()),
+                _ if junos && line.contains(" static route ") => match line.strip_prefix("delete ")
+                {
+                    Some(rest) => (true, format!("set {rest}")),
+                    None if line.starts_with("set ") => (false, line.to_owned()),
+                    None => continue,
+                },
                 _ => continue,
             };
             applies = true;
-            let Some(r) = parser.parse(route_line).static_routes.into_iter().next() else {
+            let parsed = parser.parse(&route_line).static_routes.into_iter().next();
+            let Some(r) = parsed.or_else(|| junos_whole_route(&route_line)) else {
                 continue;
             };
             let same = |b: &&StaticRoute| {
@@ -222,4 +232,24 @@ fn connected_elsewhere(
         }
     }
     None
+}
+
+/// The route a Junos `delete … static route P` line names without a next hop: every next
+/// hop of P (in its routing instance).
+fn junos_whole_route(line: &str) -> Option<StaticRoute> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.windows(2).position(|x| x == ["static", "route"])?;
+    let prefix = w.get(i + 2)?.parse().ok()?;
+    let vrf = (w.get(1) == Some(&"routing-instances"))
+        .then(|| w.get(2).map(|v| (*v).to_owned()))
+        .flatten();
+    Some(StaticRoute {
+        vrf,
+        prefix,
+        next_hop: None,
+        next_hop_interface: None,
+        distance: None,
+        activity: crate::model::RouteActivity::Usable,
+        line: 0,
+    })
 }

@@ -23,11 +23,12 @@ use super::common::{define, parse_asn, reference};
 use super::ConfigParser;
 use crate::model::{
     AddressKind, BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Interface, InterfaceAddress,
-    NextHopResolution, OspfNetwork, RouteActivity, StaticRoute, StructureKind, SwitchportMode,
-    Vendor,
+    NextHopResolution, OspfNetwork, PrefixListEntry, RouteActivity, RouteMapClause, StaticRoute,
+    StructureKind, SwitchportMode, Vendor,
 };
 use ipnet::IpNet;
 use statements::Statement;
+pub use statements::{quote, set_lines, SetLine};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::net::IpAddr;
 
@@ -66,6 +67,16 @@ impl ConfigParser for JunosParser {
     fn parse(&self, text: &str) -> DeviceConfig {
         parse(text)
     }
+}
+
+/// The configuration in `display set` form (inactive statements with their `deactivate`
+/// lines): what Batfish is given when a plan's `set` / `delete` lines are appended to a
+/// configuration stored in the brace form, since one file cannot mix the two syntaxes.
+pub fn set_form(text: &str) -> String {
+    set_lines(text)
+        .iter()
+        .map(|l| format!("{}\n", l.render()))
+        .collect()
 }
 
 /// Parses a Junos configuration in either syntax.
@@ -287,6 +298,9 @@ struct Junos {
     ospf_index: HashMap<(Option<String>, String, String), usize>,
     prefix_lists: Vec<(String, u32, bool)>,
     prefix_list_index: HashMap<String, usize>,
+    /// Policy-statement terms as clauses (`dev.route_map_clauses`), by (policy, term),
+    /// with whether the term ends in `accept` or `reject`.
+    terms: HashMap<(String, String), (usize, bool)>,
     defined: HashSet<(StructureKind, String)>,
     warned: BTreeSet<String>,
     unrecognised: BTreeSet<u32>,
@@ -909,14 +923,29 @@ impl Junos {
         match w {
             ["policy-statement", name, rest @ ..] => {
                 self.define(StructureKind::PolicyStatement, name, at);
-                let rest = match rest {
-                    ["term", _, tail @ ..] => tail,
-                    tail => tail,
+                let (term, rest) = match rest {
+                    ["term", t, tail @ ..] => (*t, tail),
+                    tail => ("", tail),
                 };
+                self.term(name, term, rest, st);
                 self.policy_clause(rest, st);
             }
             ["prefix-list", name, rest @ ..] => {
                 self.define(StructureKind::PrefixList, name, at);
+                // `from prefix-list` matches its prefixes exactly.
+                if let [p] = rest {
+                    if let Some(prefix) = parse_net(p) {
+                        self.dev.prefix_lists.push(PrefixListEntry {
+                            name: (*name).to_owned(),
+                            seq: None,
+                            permit: true,
+                            prefix: prefix.trunc(),
+                            ge: None,
+                            le: None,
+                            line: st.line_of(rest),
+                        });
+                    }
+                }
                 match self.prefix_list_index.get(*name) {
                     Some(i) => self.prefix_lists[*i].2 |= !rest.is_empty(),
                     None => {
@@ -930,6 +959,56 @@ impl Junos {
             ["community", name, ..] => self.define(StructureKind::Community, name, at),
             ["as-path", name, ..] => self.define(StructureKind::AsPath, name, at),
             ["as-path-group", name, ..] => self.define(StructureKind::AsPathGroup, name, at),
+            _ => {}
+        }
+    }
+
+    /// A policy-statement term as a route-map-like clause, so that what an export policy
+    /// announces can be evaluated: `from prefix-list` (and `prefix-list-filter … exact`)
+    /// are its prefix lists, `then accept` / `reject` its verdict; any other match
+    /// condition or flow action is kept as not evaluated (the answer is then unknown).
+    fn term(&mut self, policy: &str, term: &str, w: &[&str], st: &Statement) {
+        let key = (policy.to_owned(), term.to_owned());
+        let i = match self.terms.get(&key) {
+            Some((i, _)) => *i,
+            None => {
+                let seq = 10
+                    * (1 + self
+                        .dev
+                        .route_map_clauses
+                        .iter()
+                        .filter(|c| c.name == policy)
+                        .count() as u32);
+                self.terms
+                    .insert(key.clone(), (self.dev.route_map_clauses.len(), false));
+                self.dev.route_map_clauses.push(RouteMapClause {
+                    name: policy.to_owned(),
+                    seq,
+                    permit: false,
+                    prefix_lists: Vec::new(),
+                    other: Vec::new(),
+                    line: st.line_of(w),
+                });
+                self.dev.route_map_clauses.len() - 1
+            }
+        };
+        let clause = &mut self.dev.route_map_clauses[i];
+        match w {
+            ["from", "prefix-list", names @ ..] => clause
+                .prefix_lists
+                .extend(names.iter().map(|n| (*n).to_owned())),
+            ["from", "prefix-list-filter", name, "exact"] => {
+                clause.prefix_lists.push((*name).to_owned())
+            }
+            ["then", verdict @ ("accept" | "reject")] => {
+                clause.permit = *verdict == "accept";
+                if let Some(t) = self.terms.get_mut(&key) {
+                    t.1 = true;
+                }
+            }
+            ["then", "next" | "default-action", ..] | ["from" | "to", ..] => {
+                clause.other.push(w.join(" "))
+            }
             _ => {}
         }
     }
@@ -1007,6 +1086,37 @@ impl Junos {
                 NextHopResolution::ConnectedOnly
             }
         });
+        // A term without `accept` or `reject` goes on to the next term; a policy whose
+        // terms all miss goes on to the chain's next policy, then the protocol's default.
+        for (i, terminal) in self.terms.values() {
+            if !terminal {
+                self.dev.route_map_clauses[*i]
+                    .other
+                    .push("a term without accept or reject".into());
+            }
+        }
+        let policies: BTreeSet<(String, u32)> = self
+            .dev
+            .route_map_clauses
+            .iter()
+            .map(|c| (c.name.clone(), c.line))
+            .collect();
+        let mut last: std::collections::BTreeMap<String, u32> = Default::default();
+        for (name, line) in policies {
+            last.entry(name).or_insert(line);
+        }
+        for (name, line) in last {
+            self.dev.route_map_clauses.push(RouteMapClause {
+                name,
+                seq: u32::MAX,
+                permit: false,
+                prefix_lists: Vec::new(),
+                other: vec![
+                    "no term matched: the chain's next policy or the default policy decides".into(),
+                ],
+                line,
+            });
+        }
         for (name, line, has_entries) in std::mem::take(&mut self.prefix_lists) {
             if !has_entries {
                 self.dev.warn(
@@ -1280,6 +1390,16 @@ impl Junos {
                 }
             }
         }
+        // A Junos export policy can announce any active route, static and direct ones
+        // included (what `redistribute static` / `connected` make candidates on IOS);
+        // each neighbor's export chain then decides.
+        if process
+            .neighbors
+            .iter()
+            .any(|n| n.vrf.is_none() && n.route_map_out.is_some())
+        {
+            process.redistribute = vec![("static".into(), None), ("connected".into(), None)];
+        }
         self.dev.bgp = Some(process);
     }
 
@@ -1375,6 +1495,38 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn policy_terms_become_clauses_that_can_be_evaluated() {
+        let d = parse("set policy-options prefix-list OURS 10.40.0.0/16\nset policy-options policy-statement OUT term ours from prefix-list OURS\nset policy-options policy-statement OUT term ours then accept\nset policy-options policy-statement OUT term tag then community add X\nset policy-options policy-statement OUT term last then reject\nset policy-options policy-statement P2 term a from protocol static\nset policy-options policy-statement P2 term a then accept\n");
+        let show: Vec<(String, u32, bool, Vec<String>, usize)> = d
+            .route_map_clauses
+            .iter()
+            .map(|c| {
+                (
+                    c.name.clone(),
+                    c.seq,
+                    c.permit,
+                    c.prefix_lists.clone(),
+                    c.other.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            show,
+            vec![
+                ("OUT".into(), 10, true, vec!["OURS".into()], 0),
+                ("OUT".into(), 20, false, vec![], 1),
+                ("OUT".into(), 30, false, vec![], 0),
+                ("P2".into(), 10, true, vec![], 1),
+                ("OUT".into(), u32::MAX, false, vec![], 1),
+                ("P2".into(), u32::MAX, false, vec![], 1),
+            ]
+        );
+        assert_eq!(d.prefix_lists.len(), 1);
+        assert!(d.prefix_lists[0].matches(&"10.40.0.0/16".parse().expect("net")));
+        assert!(!d.prefix_lists[0].matches(&"10.40.1.0/24".parse().expect("net")));
+    }
 
     #[test]
     fn speeds_and_families() {

@@ -2,8 +2,8 @@
 //! neighbours must change is drafted; each rollback restores the stored lines.
 
 use super::{
-    blast_section, capitalise, header, igp_checks, ind, list, os_of, pre_change, service_list, Ctx,
-    Draft,
+    blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of, pre_change,
+    service_list, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::Facts;
 use crate::agents::analyzer::running::Running;
@@ -47,6 +47,18 @@ fn interface_restore(stanza: &[String], ifn: &str, i: &str) -> String {
     format!("interface {ifn}\n{i}{desc}\n{i}{admin}\n!\n")
 }
 
+/// Adds Junos lines to a device's implementation and rollback.
+fn push_junos(e: &mut (String, String), l: &junos::Lines) {
+    for x in &l.apply {
+        e.0.push_str(x);
+        e.0.push('\n');
+    }
+    for x in &l.rollback {
+        e.1.push_str(x);
+        e.1.push('\n');
+    }
+}
+
 /// Drafts a removal.
 pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
     let Decom {
@@ -85,6 +97,23 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             let os = os_of(f, dev);
             let i = ind(os);
             let text = stored(dev)?;
+            if is_junos(os) {
+                let mut l = junos::Lines::default();
+                let why = format!(
+                    "DECOMMISSIONED - was {} {}",
+                    net.devices[other.0].hostname, other.1
+                );
+                junos::shut_for_decommission(
+                    &junos::Stored::new(&text),
+                    f,
+                    dev,
+                    &side.1,
+                    &why,
+                    &mut l,
+                );
+                push_junos(implementation.entry(dev.clone()).or_default(), &l);
+                continue;
+            }
             let stanza = Running::new(&text).interface(&side.1);
             let e = implementation.entry(dev.clone()).or_default();
             let _ = writeln!(
@@ -103,6 +132,19 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         let os = os_of(f, dev);
         let i = ind(os);
         let text = stored(dev)?;
+        if is_junos(os) {
+            let mut l = junos::Lines::default();
+            junos::shut_for_decommission(
+                &junos::Stored::new(&text),
+                f,
+                dev,
+                ifn,
+                "DECOMMISSIONED",
+                &mut l,
+            );
+            push_junos(implementation.entry(dev.clone()).or_default(), &l);
+            continue;
+        }
         let stanza = Running::new(&text).interface(ifn);
         let e = implementation.entry(dev.clone()).or_default();
         let _ = writeln!(
@@ -123,6 +165,18 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             continue;
         };
         let text = stored(dev)?;
+        if is_junos(os) {
+            let mut l = junos::Lines::default();
+            junos::remove_neighbor(
+                &junos::Stored::new(&text),
+                dev,
+                &s.peer.to_string(),
+                &s.vrf,
+                &mut l,
+            )?;
+            push_junos(implementation.entry(dev.clone()).or_default(), &l);
+            continue;
+        }
         let lines = Running::new(&text).neighbor(&s.peer.to_string());
         if lines.is_empty() {
             return Err(format!(
@@ -222,10 +276,15 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     for d in &removed_devices {
         let ospf = f.ospf.contains(d);
         let bgp = f.devices.get(d).is_some_and(|x| x.asn.is_some());
+        let ospf_drain = if is_junos(os_of(f, d)) {
+            "OSPF `overload`"
+        } else {
+            "OSPF `max-metric router-lsa`"
+        };
         let what = match (ospf, bgp) {
-            (true, true) => "set OSPF `max-metric router-lsa` and shut its BGP sessions",
-            (true, false) => "set OSPF `max-metric router-lsa`",
-            (false, true) => "shut its BGP sessions",
+            (true, true) => format!("set {ospf_drain} and shut its BGP sessions"),
+            (true, false) => format!("set {ospf_drain}"),
+            (false, true) => "shut its BGP sessions".to_owned(),
             (false, false) => continue,
         };
         step(format!(
@@ -313,11 +372,20 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     let mut verification = String::from("After the change:\n");
     for b in &implementation_blocks {
         let mut cmds: Vec<&str> = Vec::new();
+        let junos = is_junos(&b.os);
         if b.text.contains("neighbor ") {
-            cmds.push("show ip bgp summary");
+            cmds.push(if junos {
+                "show bgp summary"
+            } else {
+                "show ip bgp summary"
+            });
         }
-        if b.text.contains("interface ") {
-            cmds.push("show ip interface brief");
+        if b.text.contains("interface ") || (junos && b.text.contains("set interfaces ")) {
+            cmds.push(if junos {
+                "show interfaces terse"
+            } else {
+                "show ip interface brief"
+            });
             cmds.extend(
                 texts
                     .get(&b.device)
@@ -334,7 +402,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     }
     let touches_interfaces = implementation_blocks
         .iter()
-        .any(|b| b.text.contains("interface "));
+        .any(|b| b.text.contains("interface ") || b.text.contains("set interfaces "));
     let _ = write!(
         verification,
         "\nExpect no adjacency or session to {}{}.",

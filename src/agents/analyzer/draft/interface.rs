@@ -2,10 +2,10 @@
 //! rollback restores each changed attribute to the line the stored config has.
 
 use super::{
-    addr_line, blast_section, capitalise, header, igp_checks, ind, list, os_of, pre_change, slug,
-    Ctx, Draft,
+    addr_line, blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of,
+    pre_change, slug, Ctx, Draft,
 };
-use crate::agents::analyzer::facts::Facts;
+use crate::agents::analyzer::facts::{Facts, Iface};
 use crate::agents::analyzer::intent::IfChange;
 use crate::agents::analyzer::running::Running;
 use crate::plan::{ConfigBlock, Plan, Target};
@@ -21,27 +21,74 @@ fn stored<'a>(stanza: &'a [String], key: &str) -> Option<&'a str> {
         .find(|l| *l == key || l.starts_with(&format!("{key} ")))
 }
 
-/// Drafts an interface change.
-pub fn modify_interface(
+/// Why a change would change nothing (or cannot be made on any vendor), if so.
+fn refused(c: &IfChange, current: &Iface, device: &str, interface: &str) -> Option<String> {
+    match c {
+        IfChange::Mtu(m) if current.mtu == Some(*m) => {
+            Some(format!("{device} {interface} already has MTU {m}"))
+        }
+        IfChange::Shutdown if current.admin_state == "down" => {
+            Some(format!("{device} {interface} is already shut down"))
+        }
+        IfChange::NoShutdown if current.admin_state != "down" => {
+            Some(format!("{device} {interface} is already up (no shutdown)"))
+        }
+        IfChange::Address(a) if current.addresses.first() == Some(a) => {
+            Some(format!("{device} {interface} already has the address {a}"))
+        }
+        _ => None,
+    }
+}
+
+/// The Junos lines of the changes. An address change on a port means its unit 0, where
+/// Junos keeps addresses; the address it replaces is that unit's primary.
+fn junos_lines(
+    f: &Facts,
     device: &str,
     interface: &str,
+    current: &Iface,
     changes: &[IfChange],
-    f: &Facts,
-    net: &Network,
-    ctx: &Ctx<'_>,
-) -> Result<Draft, String> {
-    let os = os_of(f, device);
+    text: &str,
+) -> Result<(String, String), String> {
+    let st = junos::Stored::new(text);
+    let mut lines = junos::Lines::default();
+    for c in changes {
+        if let IfChange::Address(_) = c {
+            if let Some(mode) = &current.switchport_mode {
+                return Err(format!(
+                    "{device} {interface} is a switched port (family ethernet-switching, {mode}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries"
+                ));
+            }
+        }
+        let old = match c {
+            IfChange::Address(_) if junos::port_of(interface) == interface => f
+                .interfaces
+                .get(device)
+                .and_then(|v| v.iter().find(|i| i.name == format!("{interface}.0")))
+                .and_then(|u| u.addresses.first().copied()),
+            IfChange::Address(_) => current.addresses.first().copied(),
+            _ => None,
+        };
+        junos::interface_change(&st, interface, c, old, &mut lines)
+            .map_err(|e| format!("{device} {e}"))?;
+    }
+    Ok(lines.texts())
+}
+
+/// The Cisco-style lines of the changes: the stanza's attributes, each rollback line the
+/// stored one (or its `no` form when there was none).
+fn cisco_lines(
+    os: &str,
+    device: &str,
+    interface: &str,
+    switchport_mode: Option<&String>,
+    changes: &[IfChange],
+    text: &str,
+) -> Result<(String, String), String> {
     let i = ind(os);
-    let current = f
-        .interfaces
-        .get(device)
-        .and_then(|v| v.iter().find(|x| x.name == interface))
-        .ok_or_else(|| format!("{device} has no interface {interface}"))?;
-    let text = ctx.running(device)?;
-    let stanza = Running::new(&text).interface(interface);
+    let stanza = Running::new(text).interface(interface);
     let mut cfg = format!("interface {interface}\n");
     let mut rb = format!("interface {interface}\n");
-    let mut what = Vec::new();
     for c in changes {
         match c {
             IfChange::Description(d) => {
@@ -62,28 +109,19 @@ pub fn modify_interface(
                 let _ = writeln!(rb, "{i}{old}");
             }
             IfChange::Mtu(m) => {
-                if current.mtu == Some(*m) {
-                    return Err(format!("{device} {interface} already has MTU {m}"));
-                }
                 let _ = writeln!(cfg, "{i}mtu {m}");
                 let _ = writeln!(rb, "{i}{}", stored(&stanza, "mtu").unwrap_or("no mtu"));
             }
             IfChange::Shutdown => {
-                if current.admin_state == "down" {
-                    return Err(format!("{device} {interface} is already shut down"));
-                }
                 let _ = writeln!(cfg, "{i}shutdown");
                 let _ = writeln!(rb, "{i}no shutdown");
             }
             IfChange::NoShutdown => {
-                if current.admin_state != "down" {
-                    return Err(format!("{device} {interface} is already up (no shutdown)"));
-                }
                 let _ = writeln!(cfg, "{i}no shutdown");
                 let _ = writeln!(rb, "{i}shutdown");
             }
             IfChange::Address(a) => {
-                if let Some(mode) = &current.switchport_mode {
+                if let Some(mode) = switchport_mode {
                     return Err(format!(
                         "{device} {interface} is a switched port ({mode}{}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries",
                         stored(&stanza, "switchport access vlan")
@@ -91,9 +129,6 @@ pub fn modify_interface(
                             .map(|l| format!(", {l}"))
                             .unwrap_or_default()
                     ));
-                }
-                if current.addresses.first() == Some(a) {
-                    return Err(format!("{device} {interface} already has the address {a}"));
                 }
                 // EOS ports are switched unless told otherwise: route this one first.
                 if os == "eos" && stored(&stanza, "no switchport").is_none() {
@@ -111,8 +146,74 @@ pub fn modify_interface(
                 }
             }
         }
-        what.push(c.to_string());
     }
+    Ok((cfg.trim_end().to_owned(), rb.trim_end().to_owned()))
+}
+
+/// IGP adjacency checks after a change that can disturb them on a linked interface.
+fn igp_after(current: &Iface, changes: &[IfChange], text: &str) -> String {
+    if current.linked
+        && changes.iter().any(|c| {
+            matches!(
+                c,
+                IfChange::Mtu(_) | IfChange::Address(_) | IfChange::NoShutdown
+            )
+        })
+    {
+        igp_checks(text).iter().map(|c| format!("\n{c}")).collect()
+    } else {
+        String::new()
+    }
+}
+
+/// Drafts an interface change.
+pub fn modify_interface(
+    device: &str,
+    interface: &str,
+    changes: &[IfChange],
+    f: &Facts,
+    net: &Network,
+    ctx: &Ctx<'_>,
+) -> Result<Draft, String> {
+    let os = os_of(f, device);
+    let current = f
+        .interfaces
+        .get(device)
+        .and_then(|v| v.iter().find(|x| x.name == interface))
+        .ok_or_else(|| format!("{device} has no interface {interface}"))?;
+    let text = ctx.running(device)?;
+    if let Some(why) = changes
+        .iter()
+        .find_map(|c| refused(c, current, device, interface))
+    {
+        return Err(why);
+    }
+    let what: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
+    let (cfg, rb) = if is_junos(os) {
+        junos_lines(f, device, interface, current, changes, &text)?
+    } else {
+        cisco_lines(
+            os,
+            device,
+            interface,
+            current.switchport_mode.as_ref(),
+            changes,
+            &text,
+        )?
+    };
+    let verification = if is_junos(os) {
+        format!(
+            "On {device}:\n\n```\nshow configuration interfaces {}\nshow interfaces {interface} terse{}\n```",
+            junos::port_of(interface),
+            igp_after(current, changes, &text)
+        )
+    } else {
+        format!(
+            "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}{}\n```",
+            igp_after(current, changes, &text)
+        )
+    };
+
     // Links whose far end would no longer share a subnet with the new address.
     let new_addr = changes.iter().find_map(|c| match c {
         IfChange::Address(a) => Some(*a),
@@ -195,7 +296,13 @@ pub fn modify_interface(
             current.description.as_deref().unwrap_or("-"),
             current.admin_state,
             current.mtu.map_or("default".into(), |m| m.to_string()),
-            list(&current.addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>()),
+            list(
+                &current
+                    .addresses
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect::<Vec<_>>()
+            ),
             capitalise(&cite)
         ),
         scope: format!(
@@ -206,21 +313,14 @@ pub fn modify_interface(
         implementation: vec![ConfigBlock {
             device: device.to_owned(),
             os: os.to_owned(),
-            text: cfg.trim_end().to_owned(),
+            text: cfg,
         }],
         rollback: vec![ConfigBlock {
             device: device.to_owned(),
             os: os.to_owned(),
-            text: rb.trim_end().to_owned(),
+            text: rb,
         }],
-        verification: format!(
-            "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}{}\n```",
-            if current.linked && changes.iter().any(|c| matches!(c, IfChange::Mtu(_) | IfChange::Address(_) | IfChange::NoShutdown)) {
-                igp_checks(&text).iter().map(|c| format!("\n{c}")).collect::<String>()
-            } else {
-                String::new()
-            }
-        ),
+        verification,
         blast_radius: blast,
         claimed_blast_radius: Some(br.number() as u32),
         risks,

@@ -1,9 +1,12 @@
 //! Drafting a plan from an intent and the state: vendor-correct configuration for the
 //! device's OS, a rollback made of the stored running config's own lines, verification
-//! commands and the claimed blast radius. One module per intent family.
+//! commands and the claimed blast radius. One module per intent family; each renders its
+//! change in one of two dialects: the Cisco-style one (IOS, EOS, NX-OS, inline) or Junos
+//! (`junos`: `set` / `delete` lines, rollbacks from the stored config in set form).
 
 mod decommission;
 mod interface;
+mod junos;
 mod static_route;
 mod uplink;
 
@@ -47,19 +50,23 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// A device's stored running configuration, or why a faithful rollback is impossible.
     fn running(&self, device: &str) -> Result<String, String> {
-        let text = (self.config)(device).ok_or_else(|| {
+        (self.config)(device).ok_or_else(|| {
             format!("the stored configuration of {device} is missing from the state DB; a faithful rollback cannot be written")
-        })?;
-        if crate::import::parse::detect(&text) == Ok(crate::model::Vendor::JuniperJunos) {
-            return Err(junos_refusal(device));
-        }
-        Ok(text)
+        })
     }
+}
+
+/// Whether a device is configured in the Junos dialect.
+pub(super) fn is_junos(os: &str) -> bool {
+    os == "junos"
 }
 
 /// The IGP adjacency checks worth running on a device: only for the IGPs its stored
 /// configuration runs, so no `show ip ospf neighbor` is suggested where there is no OSPF.
 pub(super) fn igp_checks(running: &str) -> Vec<&'static str> {
+    if crate::import::parse::detect(running) == Ok(crate::model::Vendor::JuniperJunos) {
+        return junos::Stored::new(running).igp_checks();
+    }
     let runs = |igp: &str| {
         running.lines().any(|l| {
             let mut w = l.split_whitespace();
@@ -223,32 +230,8 @@ pub(super) fn os_of<'a>(f: &'a Facts, device: &str) -> &'a str {
     f.devices.get(device).map_or("ios", |d| d.os.as_str())
 }
 
-/// Drafts a plan for an intent. Only Cisco-style configuration (IOS, EOS, NX-OS) is
-/// drafted: a plan that would configure a Junos device is refused rather than written in
-/// the wrong syntax.
+/// Drafts a plan for an intent, in the dialect of each device it configures.
 pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
-    let d = draft_any(intent, f, net, ctx)?;
-    let junos: Vec<&str> = d
-        .plan
-        .implementation
-        .iter()
-        .chain(&d.plan.rollback)
-        .filter(|b| b.os == "junos")
-        .map(|b| b.device.as_str())
-        .collect();
-    if let Some(dev) = junos.first() {
-        return Err(junos_refusal(dev));
-    }
-    Ok(d)
-}
-
-fn junos_refusal(dev: &str) -> String {
-    format!(
-        "the plan would configure the Junos device {dev}, and olav does not draft Junos configuration yet (it reads, checks and computes the blast radius of Junos devices)"
-    )
-}
-
-fn draft_any(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
     match intent {
         Intent::AddUplink {
             device,

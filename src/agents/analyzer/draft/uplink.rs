@@ -2,7 +2,10 @@
 //! interface template and session policy copied from the existing uplink), or a peering
 //! to a provider the network has no session to yet.
 
-use super::{addr_line, blast_section, header, ind, list, os_of, pre_change, slug, Ctx, Draft};
+use super::{
+    addr_line, blast_section, header, ind, is_junos, junos, list, os_of, pre_change, slug, Ctx,
+    Draft,
+};
 use crate::agents::analyzer::facts::{Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
 use crate::agents::analyzer::running::Running;
@@ -31,10 +34,19 @@ pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
         .iter()
         .any(|p| l.starts_with(p))
     };
-    let mut free: Vec<&Iface> = f
-        .interfaces
-        .get(device)?
+    let all = f.interfaces.get(device)?;
+    let junos = is_junos(os_of(f, device));
+    // A port whose units or subinterfaces are in use is not free (Junos keeps addresses
+    // and links on units: `xe-0/1/0.0`).
+    let units_free = |port: &str| {
+        let prefix = format!("{port}.");
+        all.iter()
+            .filter(|u| u.name.starts_with(&prefix))
+            .all(|u| u.addresses.is_empty() && !u.linked && u.switchport_mode.is_none())
+    };
+    let mut free: Vec<&Iface> = all
         .iter()
+        .filter(|i| (!junos || junos::is_port(&i.name)) && units_free(&i.name))
         .filter(|i| {
             i.addresses.is_empty()
                 && !i.linked
@@ -169,25 +181,37 @@ struct NewSession<'a> {
     assigned: bool,
 }
 
-fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
-    let device = n.device;
-    let os = os_of(f, device);
+/// A new session's lines in one dialect, with what the plan says about them.
+struct Rendered {
+    cfg: String,
+    rollback: String,
+    /// Verification commands, one a line.
+    checks: String,
+    /// The interface the session runs on.
+    interface: String,
+    copied_from: Option<String>,
+    not_copied: Option<String>,
+    /// The risk line when the existing session authenticates.
+    password: Option<String>,
+    /// Whether an inbound or outbound filter applies to the new session.
+    filtered: bool,
+}
+
+/// Cisco-style lines: the interface stanza and `router bgp` neighbor lines, the policy
+/// copied from the existing uplink when it is on a device of the same OS; the rollback
+/// removes the neighbor and returns the interface with `default interface` plus its
+/// stored stanza.
+fn cisco_session(
+    n: &NewSession<'_>,
+    f: &Facts,
+    ctx: &Ctx<'_>,
+    os: &str,
+    local_as: u32,
+    desc: &str,
+    our_addr: IpNet,
+) -> Result<Rendered, String> {
     let i = ind(os);
-    let our_addr = IpNet::new(n.ours, n.subnet.prefix_len()).map_err(|e| e.to_string())?;
-    let local_as = f.devices.get(device).and_then(|d| d.asn).ok_or_else(|| {
-        format!("{device} runs no BGP (no local AS); an eBGP session needs `router bgp` first")
-    })?;
     let theirs = n.theirs;
-    let desc = format!(
-        "{} transit (AS{}){}",
-        n.name,
-        n.asn,
-        if n.redundant {
-            " - redundant uplink"
-        } else {
-            ""
-        }
-    );
     // Policy copied from the existing uplink when it sits on a device of the same OS.
     let mut if_lines: Vec<String> = Vec::new();
     let mut bgp_lines: Vec<String> = Vec::new();
@@ -258,7 +282,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         }
     }
     // Rollback: the session goes, the interface returns to exactly its stored lines.
-    let own = ctx.running(device)?;
+    let own = ctx.running(n.device)?;
     let stanza = Running::new(&own).interface(&n.iface.name);
     let mut rollback = format!(
         "router bgp {local_as}\n{i}no neighbor {theirs}\n!\ndefault interface {}\n",
@@ -274,10 +298,95 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         "eos" => format!("ping {theirs} source {}", n.ours),
         _ => format!("ping {theirs} source {}", n.iface.name),
     };
-    let verification = format!(
-        "On {device}, after {} has configured their side:\n\n```\nshow interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes\n```\n\n{}",
+    let filtered = bgp_lines.iter().any(|l| {
+        l.contains("route-map")
+            || l.contains("prefix-list")
+            || l.contains("filter-list")
+            || l.contains("distribute-list")
+    });
+    Ok(Rendered {
+        cfg,
+        rollback,
+        checks: format!("show interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes", n.iface.name),
+        interface: n.iface.name.clone(),
+        copied_from,
+        not_copied,
+        password: password.then(|| format!("The existing session to {} uses an MD5 password: the new session needs one too, agreed with {} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.", n.name, n.name)),
+        filtered,
+    })
+}
+
+/// Junos lines: unit 0 of the free port addressed (the existing unit's filters copied),
+/// the neighbor in the existing session's group when that is on this device, so that it
+/// inherits the group's peer AS and import / export chains; the rollback deletes the
+/// neighbor and gives the port back exactly as stored.
+fn junos_session(
+    n: &NewSession<'_>,
+    f: &Facts,
+    ctx: &Ctx<'_>,
+    desc: &str,
+    our_addr: IpNet,
+) -> Result<Rendered, String> {
+    let st = junos::Stored::new(&ctx.running(n.device)?);
+    // Only a template on this device is reused: its group and filters are defined here.
+    let template = n.template.filter(|t| t.hostname == n.device);
+    let template_unit = template
+        .and_then(|t| t.local_ip.as_deref())
+        .and_then(|ip| f.interface_with(n.device, ip))
+        .map(|i| i.name.clone());
+    let s = junos::new_session(
+        &st,
+        &junos::NewSession {
+            port: n.iface,
+            description: desc,
+            ours: our_addr,
+            theirs: n.theirs,
+            asn: n.asn,
+            name: n.name,
+        },
+        template.or(n.template),
+        template_unit.as_deref(),
+    );
+    let (cfg, rollback) = s.lines.texts();
+    Ok(Rendered {
+        cfg,
+        rollback,
+        checks: junos::session_checks(&s.unit, n.ours, n.theirs),
+        interface: s.unit,
+        copied_from: s.copied_from.map(|c| format!("{} {c}", n.device)),
+        not_copied: s.not_copied,
+        password: s.authenticated.then(|| format!("The existing session's group authenticates with an authentication-key, which the new neighbor inherits: confirm with {} that the new session uses the same key, or set one on the neighbor — olav never writes a key.", n.name)),
+        filtered: s.filtered,
+    })
+}
+
+fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let device = n.device;
+    let os = os_of(f, device);
+    let our_addr = IpNet::new(n.ours, n.subnet.prefix_len()).map_err(|e| e.to_string())?;
+    let local_as = f.devices.get(device).and_then(|d| d.asn).ok_or_else(|| {
+        format!("{device} runs no BGP (no local AS); an eBGP session needs `router bgp` first")
+    })?;
+    let theirs = n.theirs;
+    let desc = format!(
+        "{} transit (AS{}){}",
         n.name,
-        n.iface.name,
+        n.asn,
+        if n.redundant {
+            " - redundant uplink"
+        } else {
+            ""
+        }
+    );
+    let r = if is_junos(os) {
+        junos_session(n, f, ctx, &desc, our_addr)?
+    } else {
+        cisco_session(n, f, ctx, os, local_as, &desc, our_addr)?
+    };
+    let verification = format!(
+        "On {device}, after {} has configured their side:\n\n```\n{}\n```\n\n{}",
+        n.name,
+        r.checks,
         if n.template.is_some() {
             format!("Expect the session Established, the prefixes received accepted by the inbound policy, and the advertised prefixes the same as on the existing session to {}.", n.name)
         } else {
@@ -291,7 +400,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         peer: theirs,
         peer_asn: Some(n.asn),
         description: Some(desc.clone()),
-        local_interface: Some(n.iface.name.clone()),
+        local_interface: Some(r.interface.clone()),
         peer_device: None,
         shutdown: false,
     });
@@ -362,7 +471,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         n.subnet,
         f.state_version
     );
-    if let Some(c) = &copied_from {
+    if let Some(c) = &r.copied_from {
         let _ = write!(
             scope,
             "\n- Interface template and session policy copied from {c}"
@@ -378,10 +487,10 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         n.subnet,
         n.name
     );
-    if password {
-        let _ = writeln!(risks, "- The existing session to {} uses an MD5 password: the new session needs one too, agreed with {} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.", n.name, n.name);
+    if let Some(p) = &r.password {
+        let _ = writeln!(risks, "- {p}");
     }
-    if let Some(why) = &not_copied {
+    if let Some(why) = &r.not_copied {
         let _ = writeln!(
             risks,
             "- Policy not copied: {why}; configure the same filters by hand."
@@ -389,14 +498,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     }
     if n.template.is_none() {
         let _ = writeln!(risks, "- A new provider has no policy in this network yet: define inbound and outbound filters (prefix-lists or route-maps) and maximum-prefix before the session is enabled, or it accepts and announces everything.");
-    } else if copied_from.is_some()
-        && bgp_lines.iter().all(|l| {
-            !(l.contains("route-map")
-                || l.contains("prefix-list")
-                || l.contains("filter-list")
-                || l.contains("distribute-list"))
-        })
-    {
+    } else if r.copied_from.is_some() && !r.filtered {
         let _ = writeln!(risks, "- The existing session has no inbound or outbound filter to copy: without policy the session would accept and announce everything.");
     }
     if remaining.iter().any(|p| p.starts_with("device ")) {
@@ -453,12 +555,12 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         implementation: vec![ConfigBlock {
             device: device.to_owned(),
             os: os.to_owned(),
-            text: cfg.trim_end().to_owned(),
+            text: r.cfg.trim_end().to_owned(),
         }],
         rollback: vec![ConfigBlock {
             device: device.to_owned(),
             os: os.to_owned(),
-            text: rollback.trim_end().to_owned(),
+            text: r.rollback.trim_end().to_owned(),
         }],
         verification,
         blast_radius: blast,

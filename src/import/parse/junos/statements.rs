@@ -26,6 +26,8 @@ pub struct Statement {
     pub line: u32,
     /// Inherited from a configuration group through `apply-groups`.
     pub inherited: bool,
+    /// Index of the first word written inside `[ ]` (a list such as an import chain).
+    pub list_from: Option<usize>,
 }
 
 impl Statement {
@@ -50,8 +52,25 @@ pub struct Statements {
 
 /// Reads a configuration in either syntax.
 pub fn read(text: &str) -> Statements {
+    let (raw, edits, mut out) = read_raw(text);
+    let raw = edits.in_force(raw);
+    out.list = apply_groups(raw, &mut out.warnings);
+    out
+}
+
+/// A statement as written, before configuration groups are applied.
+struct Raw {
+    st: Statement,
+    /// Marked `inactive:` in the brace form (set-form `deactivate` lines are in
+    /// [`SetEdits`], since they apply to statements written after them too).
+    inactive: bool,
+}
+
+/// Every statement as written (set-form `delete` lines applied), the set-form
+/// deactivations, and what was not configuration.
+fn read_raw(text: &str) -> (Vec<Raw>, SetEdits, Statements) {
     let mut out = Statements::default();
-    let mut raw: Vec<Statement> = Vec::new();
+    let mut raw: Vec<Raw> = Vec::new();
     let mut edits = SetEdits::default();
     let set_form = looks_set_form(text);
     let mut brace = BraceReader::default();
@@ -77,9 +96,80 @@ pub fn read(text: &str) -> Statements {
         brace.feed(line, no, &mut raw);
     }
     brace.finish(&mut raw, &mut out.warnings);
-    let raw = edits.without_inactive(raw, brace.inactive);
-    out.list = apply_groups(raw, &mut out.warnings);
-    out
+    (raw, edits, out)
+}
+
+/// One statement of a configuration in `display set` form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetLine {
+    /// Words after `set`.
+    pub words: Vec<String>,
+    /// Index of the first word inside `[ ]`.
+    pub list_from: Option<usize>,
+    /// Not in force (`inactive:` or `deactivate`): rendered with its `deactivate` line.
+    pub inactive: bool,
+}
+
+impl SetLine {
+    /// The statement's words as written after `set`, `delete` or `deactivate`: quoted
+    /// where needed, a list in brackets.
+    pub fn path(&self) -> String {
+        let mut out: Vec<String> = Vec::with_capacity(self.words.len() + 2);
+        for (i, w) in self.words.iter().enumerate() {
+            if Some(i) == self.list_from {
+                out.push("[".into());
+            }
+            out.push(quote(w));
+        }
+        if self.list_from.is_some_and(|i| i < self.words.len()) {
+            out.push("]".into());
+        }
+        out.join(" ")
+    }
+
+    /// `set …`, followed by `deactivate …` when the statement is not in force.
+    pub fn render(&self) -> String {
+        let path = self.path();
+        if self.inactive {
+            format!("set {path}\ndeactivate {path}")
+        } else {
+            format!("set {path}")
+        }
+    }
+}
+
+/// A word as the set form writes it: quoted when it holds spaces or syntax characters.
+pub fn quote(w: &str) -> String {
+    let plain = !w.is_empty()
+        && !w.chars().any(|c| {
+            c.is_whitespace() || matches!(c, '"' | '\\' | ';' | '{' | '}' | '[' | ']' | '#' | '\'')
+        });
+    if plain {
+        return w.to_owned();
+    }
+    let mut q = String::from('"');
+    for c in w.chars() {
+        if matches!(c, '"' | '\\') {
+            q.push('\\');
+        }
+        q.push(c);
+    }
+    q.push('"');
+    q
+}
+
+/// The configuration as `show configuration | display set` prints it: every explicit
+/// statement (groups and `apply-groups` included, not resolved) in file order, inactive
+/// ones flagged. Either syntax in; a set-form text's `delete` lines already applied.
+pub fn set_lines(text: &str) -> Vec<SetLine> {
+    let (raw, edits, _) = read_raw(text);
+    raw.into_iter()
+        .map(|r| SetLine {
+            inactive: r.inactive || edits.deactivates(&r.st.words),
+            words: r.st.words,
+            list_from: r.st.list_from,
+        })
+        .collect()
 }
 
 /// Whether the text is in `display set` form: more `set` lines than brace-form lines.
@@ -105,7 +195,8 @@ fn is_prompt(t: &str) -> bool {
 
 /// A set-form command.
 enum SetCommand {
-    Set(Vec<String>),
+    /// Words, and where a bracketed list starts.
+    Set((Vec<String>, Option<usize>)),
     Deactivate(Vec<String>),
     Activate(Vec<String>),
     Delete(Vec<String>),
@@ -114,9 +205,9 @@ enum SetCommand {
 impl SetCommand {
     fn parse(t: &str) -> Option<SetCommand> {
         let (verb, rest) = t.split_once(char::is_whitespace)?;
-        let words = split_words(rest);
+        let (words, list_from) = split_words(rest);
         Some(match verb {
-            "set" => SetCommand::Set(words),
+            "set" => SetCommand::Set((words, list_from)),
             "deactivate" => SetCommand::Deactivate(words),
             "activate" => SetCommand::Activate(words),
             "delete" => SetCommand::Delete(words),
@@ -132,36 +223,47 @@ struct SetEdits {
 }
 
 impl SetEdits {
-    fn apply(&mut self, cmd: SetCommand, line: u32, raw: &mut Vec<Statement>) {
+    fn apply(&mut self, cmd: SetCommand, line: u32, raw: &mut Vec<Raw>) {
         match cmd {
-            SetCommand::Set(words) if !words.is_empty() => raw.push(Statement {
-                word_lines: vec![line; words.len()],
-                words,
-                line,
-                inherited: false,
+            SetCommand::Set((words, list_from)) if !words.is_empty() => raw.push(Raw {
+                st: Statement {
+                    word_lines: vec![line; words.len()],
+                    words,
+                    line,
+                    inherited: false,
+                    list_from,
+                },
+                inactive: false,
             }),
             SetCommand::Set(_) => {}
             SetCommand::Deactivate(path) => self.deactivated.push(path),
             SetCommand::Activate(path) => self.deactivated.retain(|p| *p != path),
-            SetCommand::Delete(path) => raw.retain(|s| !s.words.starts_with(&path)),
+            // A deleted statement goes with its inactive mark, as on the device.
+            SetCommand::Delete(path) => {
+                raw.retain(|r| !r.st.words.starts_with(&path));
+                self.deactivated.retain(|p| !p.starts_with(&path));
+            }
         }
     }
 
-    /// Drops statements under a deactivated path and the brace form's inactive ones.
-    fn without_inactive(self, raw: Vec<Statement>, inactive: HashSet<usize>) -> Vec<Statement> {
+    fn deactivates(&self, words: &[String]) -> bool {
+        self.deactivated.iter().any(|p| words.starts_with(p))
+    }
+
+    /// The statements in force: neither marked inactive nor under a deactivated path.
+    fn in_force(self, raw: Vec<Raw>) -> Vec<Statement> {
         raw.into_iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                !inactive.contains(i) && !self.deactivated.iter().any(|p| s.words.starts_with(p))
-            })
-            .map(|(_, s)| s)
+            .filter(|r| !r.inactive && !self.deactivates(&r.st.words))
+            .map(|r| r.st)
             .collect()
     }
 }
 
-/// Splits a set-form line into words: quoted strings are one word, brackets dropped.
-fn split_words(s: &str) -> Vec<String> {
+/// Splits a set-form line into words: quoted strings are one word, brackets dropped (and
+/// where the list they opened starts, returned beside the words).
+fn split_words(s: &str) -> (Vec<String>, Option<usize>) {
     let mut out = Vec::new();
+    let mut list_from = None;
     let mut chars = s.chars().peekable();
     while let Some(&c) = chars.peek() {
         if c.is_whitespace() {
@@ -190,12 +292,14 @@ fn split_words(s: &str) -> Vec<String> {
                 w.push(c);
                 chars.next();
             }
-            if w != "[" && w != "]" {
+            if w == "[" {
+                list_from = list_from.or(Some(out.len()));
+            } else if w != "]" {
                 out.push(w);
             }
         }
     }
-    out
+    (out, list_from)
 }
 
 /// An open block of the brace form.
@@ -215,11 +319,11 @@ struct BraceReader {
     pending_lines: Vec<u32>,
     pending_line: u32,
     pending_inactive: bool,
+    /// Where a bracketed list starts among the pending words.
+    pending_list_from: Option<usize>,
     /// A quoted string being read (it may span lines).
     quote: Option<String>,
     in_comment: bool,
-    /// Indexes of emitted statements that are inactive.
-    inactive: HashSet<usize>,
 }
 
 impl BraceReader {
@@ -242,13 +346,15 @@ impl BraceReader {
                 _ => {}
             }
         }
-        if w != "[" && w != "]" {
+        if w == "[" {
+            self.pending_list_from = self.pending_list_from.or(Some(self.pending.len()));
+        } else if w != "]" {
             self.pending.push(w);
             self.pending_lines.push(no);
         }
     }
 
-    fn feed(&mut self, line: &str, no: u32, out: &mut Vec<Statement>) {
+    fn feed(&mut self, line: &str, no: u32, out: &mut Vec<Raw>) {
         let mut chars = line.chars().peekable();
         let mut word = String::new();
         while let Some(c) = chars.next() {
@@ -316,6 +422,7 @@ impl BraceReader {
         } else {
             self.pending_line
         };
+        self.pending_list_from = None;
         self.stack.push(Frame {
             words: std::mem::take(&mut self.pending),
             word_lines: std::mem::take(&mut self.pending_lines),
@@ -330,20 +437,22 @@ impl BraceReader {
         (words, word_lines): (Vec<String>, Vec<u32>),
         line: u32,
         inactive: bool,
-        out: &mut Vec<Statement>,
+        list_from: Option<usize>,
+        out: &mut Vec<Raw>,
     ) {
         if words.is_empty() {
             return;
         }
         let inactive = inactive || self.stack.iter().any(|f| f.inactive);
-        if inactive {
-            self.inactive.insert(out.len());
-        }
-        out.push(Statement {
-            words,
-            word_lines,
-            line,
-            inherited: false,
+        out.push(Raw {
+            st: Statement {
+                words,
+                word_lines,
+                line,
+                inherited: false,
+                list_from,
+            },
+            inactive,
         });
     }
 
@@ -366,7 +475,8 @@ impl BraceReader {
         (words, lines)
     }
 
-    fn end_statement(&mut self, out: &mut Vec<Statement>) {
+    fn end_statement(&mut self, out: &mut Vec<Raw>) {
+        let list_at = self.pending_list_from.take();
         if self.pending.is_empty() {
             self.pending_inactive = false;
             return;
@@ -378,10 +488,11 @@ impl BraceReader {
         let lines = std::mem::take(&mut self.pending_lines);
         let words = self.path_with(&pending, &lines);
         let inactive = std::mem::take(&mut self.pending_inactive);
-        self.emit(words, self.pending_line, inactive, out);
+        let list_from = list_at.map(|i| words.0.len() - pending.len() + i);
+        self.emit(words, self.pending_line, inactive, list_from, out);
     }
 
-    fn close(&mut self, out: &mut Vec<Statement>) {
+    fn close(&mut self, out: &mut Vec<Raw>) {
         // Words before a `}` without `;`: a statement the writer did not terminate.
         self.end_statement(out);
         let Some(frame) = self.stack.last() else {
@@ -391,12 +502,12 @@ impl BraceReader {
         if frame.children == 0 {
             let words = self.path_with(&[], &[]);
             let (line, inactive) = (frame.line, frame.inactive);
-            self.emit(words, line, inactive, out);
+            self.emit(words, line, inactive, None, out);
         }
         self.stack.pop();
     }
 
-    fn finish(&mut self, out: &mut Vec<Statement>, warnings: &mut Vec<LineWarning>) {
+    fn finish(&mut self, out: &mut Vec<Raw>, warnings: &mut Vec<LineWarning>) {
         if !self.pending.is_empty() {
             warnings.push(LineWarning {
                 line: self.pending_line,
@@ -438,6 +549,7 @@ fn apply_groups(raw: Vec<Statement>, warnings: &mut Vec<LineWarning>) -> Vec<Sta
                         word_lines: s.word_lines.get(2..).unwrap_or_default().to_vec(),
                         line: s.line,
                         inherited: true,
+                        list_from: s.list_from.and_then(|i| i.checked_sub(2)),
                     });
                 }
             }
@@ -594,6 +706,40 @@ mod tests {
         let w: Vec<&str> = s.words.iter().map(String::as_str).collect();
         assert_eq!(s.line_of(&w[4..]), 4);
         assert_eq!(s.line_of(&[]), 5);
+    }
+
+    #[test]
+    fn the_set_form_reads_back_as_the_same_statements() {
+        let brace = "system {\n    host-name \"r 1\";\n}\ngroups {\n    G {\n        interfaces { ge-0/0/0 { mtu 9000; } }\n    }\n}\napply-groups G;\ninterfaces {\n    ge-0/0/0 {\n        description \"to \\\"core\\\"\";\n        unit 0 { family inet { address 10.0.0.1/31; } }\n    }\n    inactive: ge-0/0/1 { unit 0; }\n}\nprotocols { bgp { group G { import [ A B ]; neighbor 10.0.0.0; } } }\n";
+        let lines = set_lines(brace);
+        let text: String = lines.iter().map(|l| format!("{}\n", l.render())).collect();
+        assert!(
+            text.contains("set protocols bgp group G import [ A B ]\n"),
+            "{text}"
+        );
+        assert!(text.contains("set system host-name \"r 1\"\n"), "{text}");
+        assert!(
+            text.contains(
+                "set interfaces ge-0/0/1 unit 0\ndeactivate interfaces ge-0/0/1 unit 0\n"
+            ),
+            "{text}"
+        );
+        let words =
+            |t: &str| -> Vec<String> { read(t).list.iter().map(|s| s.words.join("|")).collect() };
+        assert_eq!(words(&text), words(brace));
+        assert_eq!(set_lines(&text), lines);
+    }
+
+    #[test]
+    fn a_delete_line_takes_the_statements_and_their_inactive_marks() {
+        let text = "interfaces {\n    ge-0/0/0 { mtu 9000; }\n    inactive: ge-0/0/1 { mtu 1500; }\n    ge-0/0/2 { mtu 1400; }\n}\ndelete interfaces ge-0/0/0\n";
+        // The inactive statement after the deleted one stays inactive.
+        assert_eq!(
+            words(text),
+            vec![("interfaces ge-0/0/2 mtu 1400".into(), 4)]
+        );
+        let set = "set interfaces ge-0/0/1 mtu 1500\ndeactivate interfaces ge-0/0/1\ndelete interfaces ge-0/0/1\nset interfaces ge-0/0/1 mtu 9000\n";
+        assert_eq!(words(set), vec![("interfaces ge-0/0/1 mtu 9000".into(), 4)]);
     }
 
     #[test]

@@ -1,0 +1,526 @@
+//! Junos, the second configuration dialect: the few kinds of lines the intents need, as
+//! `set` / `delete` commands, and rollbacks made of the stored configuration's own
+//! statements in `display set` form. A rollback gives a path back exactly as stored:
+//! `delete <path>`, then every stored statement under it (with its `deactivate` line when
+//! it was inactive), so plan then rollback leaves the device's model as it was.
+//!
+//! Decisions:
+//! - A Junos interface name with a unit (`xe-0/1/2.0`) is unit 0 of port `xe-0/1/2`:
+//!   description, `disable` and MTU go where the name points (a unit's MTU is `family inet
+//!   mtu`), addresses always on a unit (a port name means its unit 0).
+//! - A neighbor is found where the stored config has it (`[routing-instances R] protocols
+//!   bgp group G neighbor X`); removing it deletes that path, restoring it re-adds every
+//!   stored statement under it.
+//! - A redundant uplink joins the existing session's group on the same device: it inherits
+//!   the group's type, peer AS, import and export chains — the Junos form of copying the
+//!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
+
+use super::super::facts::{Bgp, Facts, Iface};
+use crate::import::parse::junos::{quote, set_lines, SetLine};
+use ipnet::IpNet;
+use std::net::IpAddr;
+
+/// The stored configuration of a Junos device, in set form.
+pub(super) struct Stored {
+    lines: Vec<SetLine>,
+}
+
+/// Words of a path.
+pub(super) fn path(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+fn joined(a: &[String], b: &[&str]) -> Vec<String> {
+    a.iter().cloned().chain(path(b)).collect()
+}
+
+/// `set <path>`, words quoted where needed.
+pub(super) fn set(p: &[String]) -> String {
+    format!("set {}", words(p))
+}
+
+/// `delete <path>`.
+pub(super) fn delete(p: &[String]) -> String {
+    format!("delete {}", words(p))
+}
+
+fn words(p: &[String]) -> String {
+    p.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// The configuration path of an interface or unit: `xe-0/1/2.0` → `interfaces xe-0/1/2
+/// unit 0`.
+pub(super) fn interface_path(name: &str) -> Vec<String> {
+    match name.rsplit_once('.') {
+        Some((port, unit)) if !unit.is_empty() && unit.bytes().all(|b| b.is_ascii_digit()) => {
+            path(&["interfaces", port, "unit", unit])
+        }
+        _ => path(&["interfaces", name]),
+    }
+}
+
+/// The port of an interface or unit name.
+pub(super) fn port_of(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((port, unit)) if unit.bytes().all(|b| b.is_ascii_digit()) => port,
+        _ => name,
+    }
+}
+
+/// Whether a name is a physical Ethernet port a new link can use (`ge-`, `xe-`, `et-`,
+/// `mge-`, `fe-`): not a unit, loopback, IRB, management or aggregate interface.
+pub(super) fn is_port(name: &str) -> bool {
+    ["ge-", "xe-", "et-", "mge-", "fe-"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        && port_of(name) == name
+}
+
+impl Stored {
+    /// Reads a stored configuration (either syntax).
+    pub fn new(text: &str) -> Self {
+        Stored {
+            lines: set_lines(text),
+        }
+    }
+
+    fn under<'a>(&'a self, p: &'a [String]) -> impl Iterator<Item = &'a SetLine> + 'a {
+        self.lines.iter().filter(move |l| l.words.starts_with(p))
+    }
+
+    /// Whether anything is configured at or under `p`.
+    pub fn has(&self, p: &[String]) -> bool {
+        self.under(p).next().is_some()
+    }
+
+    /// The stored statements under `p`, as `set` (and `deactivate`) lines.
+    pub fn lines_under(&self, p: &[String]) -> Vec<String> {
+        self.under(p).map(SetLine::render).collect()
+    }
+
+    /// What gives `p` back exactly as stored: `delete p`, then every stored statement
+    /// under it.
+    pub fn restore(&self, p: &[String]) -> Vec<String> {
+        let mut out = vec![delete(p)];
+        out.extend(self.lines_under(p));
+        out
+    }
+
+    /// Where BGP neighbor `peer` of `vrf` is configured: `[routing-instances R] protocols
+    /// bgp group G neighbor <peer>`.
+    pub fn neighbor_path(&self, peer: &str, vrf: &str) -> Option<Vec<String>> {
+        self.lines.iter().find_map(|l| {
+            let w: Vec<&str> = l.words.iter().map(String::as_str).collect();
+            let (inst, rest) = match w.as_slice() {
+                ["routing-instances", r, rest @ ..] => (Some(*r), rest),
+                rest => (None, rest),
+            };
+            if inst.unwrap_or("default") != vrf {
+                return None;
+            }
+            match rest {
+                ["protocols", "bgp", "group", g, "neighbor", n, ..] if *n == peer => {
+                    let mut p = inst
+                        .map(|r| path(&["routing-instances", r]))
+                        .unwrap_or_default();
+                    p.extend(path(&["protocols", "bgp", "group", g, "neighbor", n]));
+                    Some(p)
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// The group a neighbor is configured in (default instance).
+    pub fn group_of(&self, peer: &str) -> Option<String> {
+        self.neighbor_path(peer, "default")
+            .and_then(|p| p.get(3).cloned())
+    }
+
+    /// The stored paths of static routes to `prefix` in `vrf` (None: the master instance),
+    /// each up to and including the prefix: `[routing-instances R] routing-options [rib T]
+    /// static route P`.
+    pub fn route_paths(&self, prefix: &str, vrf: Option<&str>) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = Vec::new();
+        for l in &self.lines {
+            let w = &l.words;
+            let inst = (w.first().map(String::as_str) == Some("routing-instances"))
+                .then(|| w.get(1).map(String::as_str))
+                .flatten();
+            if inst != vrf {
+                continue;
+            }
+            let Some(i) = w
+                .windows(3)
+                .position(|x| x[0] == "static" && x[1] == "route" && x[2] == prefix)
+            else {
+                continue;
+            };
+            let p = w[..i + 3].to_vec();
+            if p.contains(&"routing-options".to_owned()) && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// The IGP adjacency checks worth running: only for the IGPs configured.
+    pub fn igp_checks(&self) -> Vec<&'static str> {
+        let runs = |igp: &str| {
+            self.lines.iter().any(|l| {
+                let w = &l.words;
+                let at = if w.first().map(String::as_str) == Some("routing-instances") {
+                    2
+                } else {
+                    0
+                };
+                w.get(at).map(String::as_str) == Some("protocols")
+                    && w.get(at + 1).map(String::as_str) == Some(igp)
+            })
+        };
+        let mut v = Vec::new();
+        if runs("ospf") {
+            v.push("show ospf neighbor");
+        }
+        if runs("isis") {
+            v.push("show isis adjacency");
+        }
+        v
+    }
+}
+
+/// An interface change in Junos lines: what to apply and what restores it.
+#[derive(Default)]
+pub(super) struct Lines {
+    /// The change.
+    pub apply: Vec<String>,
+    /// Its rollback.
+    pub rollback: Vec<String>,
+}
+
+impl Lines {
+    /// Both, as text.
+    pub fn texts(&self) -> (String, String) {
+        (self.apply.join("\n"), self.rollback.join("\n"))
+    }
+}
+
+/// A description, MTU, admin-state or address change of `interface`. `old` is the
+/// address an address change replaces (the unit's primary).
+pub(super) fn interface_change(
+    st: &Stored,
+    interface: &str,
+    change: &super::super::intent::IfChange,
+    old: Option<IpNet>,
+    out: &mut Lines,
+) -> Result<(), String> {
+    use super::super::intent::IfChange;
+    let at = interface_path(interface);
+    let unit = at.len() == 4;
+    match change {
+        IfChange::Description(d) => {
+            out.apply.push(set(&joined(&at, &["description", d])));
+            out.rollback
+                .extend(st.restore(&joined(&at, &["description"])));
+        }
+        IfChange::NoDescription => {
+            let p = joined(&at, &["description"]);
+            if !st.has(&p) {
+                return Err(format!(
+                    "{interface} has no description of its own in the stored config: nothing to remove"
+                ));
+            }
+            out.apply.push(delete(&p));
+            out.rollback.extend(st.restore(&p));
+        }
+        IfChange::Mtu(m) => {
+            let key: &[&str] = if unit {
+                &["family", "inet", "mtu"]
+            } else {
+                &["mtu"]
+            };
+            let p = joined(&at, key);
+            out.apply.push(set(&joined(&p, &[&m.to_string()])));
+            out.rollback.extend(st.restore(&p));
+        }
+        IfChange::Shutdown => {
+            let p = joined(&at, &["disable"]);
+            out.apply.push(set(&p));
+            out.rollback.extend(st.restore(&p));
+        }
+        IfChange::NoShutdown => {
+            // A unit is down by its own `disable` or by its port's.
+            let own = joined(&at, &["disable"]);
+            let port = joined(&interface_path(port_of(interface)), &["disable"]);
+            let p = if st.has(&own) {
+                own
+            } else if st.has(&port) {
+                port
+            } else {
+                return Err(format!(
+                    "{interface} is down, but neither it nor its port has `disable` in the stored config"
+                ));
+            };
+            out.apply.push(delete(&p));
+            out.rollback.extend(st.restore(&p));
+        }
+        IfChange::Address(a) => {
+            let unit_path = if unit {
+                at
+            } else {
+                joined(&at, &["unit", "0"])
+            };
+            let fam = joined(&unit_path, &["family", "inet", "address"]);
+            if let Some(o) = old {
+                out.apply.push(delete(&joined(&fam, &[&o.to_string()])));
+            }
+            out.apply.push(set(&joined(&fam, &[&a.to_string()])));
+            out.rollback.push(delete(&joined(&fam, &[&a.to_string()])));
+            if let Some(o) = old {
+                out.rollback
+                    .extend(st.lines_under(&joined(&fam, &[&o.to_string()])));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What shuts a link's end for a decommission, and restores it: the port when the unit is
+/// its only one (the cable goes dark), else the unit alone.
+pub(super) fn shut_for_decommission(
+    st: &Stored,
+    f: &Facts,
+    device: &str,
+    interface: &str,
+    description: &str,
+    out: &mut Lines,
+) {
+    let port = port_of(interface);
+    let units = f
+        .interfaces
+        .get(device)
+        .map(|v| {
+            v.iter()
+                .filter(|i| i.name.starts_with(&format!("{port}.")))
+                .count()
+        })
+        .unwrap_or(0);
+    let at = if units <= 1 {
+        interface_path(port)
+    } else {
+        interface_path(interface)
+    };
+    out.apply
+        .push(set(&joined(&at, &["description", description])));
+    out.apply.push(set(&joined(&at, &["disable"])));
+    out.rollback
+        .extend(st.restore(&joined(&at, &["description"])));
+    out.rollback.extend(st.restore(&joined(&at, &["disable"])));
+}
+
+/// Removes a BGP neighbor where it is configured; its rollback is its stored statements.
+pub(super) fn remove_neighbor(
+    st: &Stored,
+    device: &str,
+    peer: &str,
+    vrf: &str,
+    out: &mut Lines,
+) -> Result<(), String> {
+    let p = st.neighbor_path(peer, vrf).ok_or_else(|| {
+        format!("the stored configuration of {device} has no neighbor {peer}; a faithful rollback cannot be written")
+    })?;
+    out.apply.push(delete(&p));
+    out.rollback.extend(st.lines_under(&p));
+    Ok(())
+}
+
+/// A new eBGP session on a free port, in Junos lines.
+pub(super) struct NewSession<'a> {
+    /// The free port.
+    pub port: &'a Iface,
+    /// Its description and the neighbor's.
+    pub description: &'a str,
+    /// Our address on the link.
+    pub ours: IpNet,
+    /// The provider's address.
+    pub theirs: IpAddr,
+    /// The provider's AS.
+    pub asn: u32,
+    /// The provider's name (for a new group's name).
+    pub name: &'a str,
+}
+
+/// What drafting a Junos session produced.
+pub(super) struct Session {
+    /// Lines and rollback.
+    pub lines: Lines,
+    /// The unit the session runs on.
+    pub unit: String,
+    /// Where the policy came from, when copied.
+    pub copied_from: Option<String>,
+    /// Why it was not, when not.
+    pub not_copied: Option<String>,
+    /// Whether the existing session authenticates (the new one inherits or needs a key).
+    pub authenticated: bool,
+    /// Whether an import or export policy applies to the new neighbor.
+    pub filtered: bool,
+}
+
+/// Unit statements that are the existing uplink's identity, not its policy.
+const UNIT_IDENTITY: &[&str] = &["description", "disable", "vlan-id", "family inet address"];
+
+/// Drafts a session: unit 0 of the free port addressed, its filters copied from the
+/// existing uplink's unit; the neighbor in the existing session's group (on this device),
+/// else in a new external group with the peer AS.
+pub(super) fn new_session(
+    st: &Stored,
+    n: &NewSession<'_>,
+    template: Option<&Bgp>,
+    template_unit: Option<&str>,
+) -> Session {
+    let port = n.port.name.as_str();
+    let port_path = interface_path(port);
+    let unit_path = joined(&port_path, &["unit", "0"]);
+    let mut lines = Lines::default();
+    // The port as it is now: `disable` goes, the description is the session's.
+    if st.has(&joined(&port_path, &["disable"])) {
+        lines.apply.push(delete(&joined(&port_path, &["disable"])));
+    }
+    lines
+        .apply
+        .push(set(&joined(&port_path, &["description", n.description])));
+    let mut copied_from = None;
+    let mut filtered = false;
+    if let Some(tu) = template_unit {
+        let from = interface_path(tu);
+        for l in st.under(&from) {
+            let rest = l.words[from.len()..].join(" ");
+            if rest.is_empty()
+                || UNIT_IDENTITY
+                    .iter()
+                    .any(|k| rest == *k || rest.starts_with(&format!("{k} ")))
+            {
+                continue;
+            }
+            let copy = SetLine {
+                words: unit_path
+                    .iter()
+                    .cloned()
+                    .chain(l.words[from.len()..].iter().cloned())
+                    .collect(),
+                list_from: l.list_from.map(|i| i - from.len() + unit_path.len()),
+                inactive: l.inactive,
+            };
+            lines.apply.push(copy.render());
+        }
+    }
+    lines.apply.push(set(&joined(
+        &unit_path,
+        &["family", "inet", "address", &n.ours.to_string()],
+    )));
+    let theirs = n.theirs.to_string();
+    let group = template.and_then(|t| st.group_of(&t.peer));
+    let mut authenticated = false;
+    let mut not_copied = None;
+    let neighbor = match (&group, template) {
+        (Some(g), Some(t)) => {
+            let gp = path(&["protocols", "bgp", "group", g]);
+            copied_from = Some(format!("group {g} (the session to {})", t.peer));
+            let own = joined(&gp, &["neighbor", &t.peer]);
+            authenticated = st
+                .under(&gp)
+                .any(|l| l.words.iter().any(|w| w == "authentication-key"));
+            filtered = st.under(&gp).any(|l| {
+                let at_group_or_own = l.words.len() > gp.len()
+                    && (l.words[gp.len()] != "neighbor" || l.words.starts_with(&own));
+                at_group_or_own && l.words.iter().any(|w| w == "import" || w == "export")
+            });
+            joined(&gp, &["neighbor", &theirs])
+        }
+        _ => {
+            if let Some(t) = template {
+                not_copied = Some(format!(
+                    "the existing session ({} neighbor {}) is on another device; its group and policies were not copied",
+                    t.hostname, t.peer
+                ));
+            }
+            let g = format!("EBGP-{}", n.name.to_ascii_uppercase().replace(' ', "-"));
+            let gp = path(&["protocols", "bgp", "group", &g]);
+            lines.apply.push(set(&joined(&gp, &["type", "external"])));
+            lines
+                .apply
+                .push(set(&joined(&gp, &["peer-as", &n.asn.to_string()])));
+            lines.rollback.extend(st.restore(&gp));
+            joined(&gp, &["neighbor", &theirs])
+        }
+    };
+    lines
+        .apply
+        .push(set(&joined(&neighbor, &["description", n.description])));
+    if group.is_some() {
+        lines.rollback.insert(0, delete(&neighbor));
+    }
+    // The port back exactly as stored.
+    lines.rollback.extend(st.restore(&port_path));
+    Session {
+        lines,
+        unit: format!("{port}.0"),
+        copied_from,
+        not_copied,
+        authenticated,
+        filtered,
+    }
+}
+
+/// The verification commands for a new session.
+pub(super) fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
+    format!(
+        "show interfaces {unit} terse\nping {theirs} source {ours} count 5\nshow bgp summary\nshow bgp neighbor {theirs}\nshow route receive-protocol bgp {theirs}\nshow route advertising-protocol bgp {theirs}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STORED: &str = "interfaces {\n    xe-0/1/2 {\n        description \"Telia transit\";\n        unit 0 {\n            family inet {\n                filter {\n                    input EDGE-IN;\n                }\n                address 62.115.152.89/30;\n            }\n        }\n    }\n    xe-0/1/4 {\n        description spare;\n        disable;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            import [ A B ];\n            peer-as 1299;\n            neighbor 62.115.152.90 {\n                description \"Telia transit (AS1299)\";\n            }\n        }\n    }\n}\n";
+
+    #[test]
+    fn names_paths_and_ports() {
+        assert_eq!(
+            interface_path("xe-0/1/2.0"),
+            path(&["interfaces", "xe-0/1/2", "unit", "0"])
+        );
+        assert_eq!(interface_path("lo0"), path(&["interfaces", "lo0"]));
+        assert!(is_port("xe-0/1/4") && !is_port("xe-0/1/4.0") && !is_port("lo0"));
+        assert!(!is_port("ae0") && !is_port("fxp0"));
+    }
+
+    #[test]
+    fn a_path_is_restored_from_its_stored_statements() {
+        let st = Stored::new(STORED);
+        assert_eq!(
+            st.restore(&path(&["interfaces", "xe-0/1/4"])),
+            vec![
+                "delete interfaces xe-0/1/4",
+                "set interfaces xe-0/1/4 description spare",
+                "set interfaces xe-0/1/4 disable",
+            ]
+        );
+        assert_eq!(
+            st.neighbor_path("62.115.152.90", "default"),
+            Some(path(&[
+                "protocols",
+                "bgp",
+                "group",
+                "T",
+                "neighbor",
+                "62.115.152.90"
+            ]))
+        );
+        assert_eq!(
+            st.lines_under(&path(&["protocols", "bgp", "group", "T", "import"])),
+            vec!["set protocols bgp group T import [ A B ]"]
+        );
+    }
+}

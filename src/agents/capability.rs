@@ -370,22 +370,29 @@ impl ConfigReader {
         )
     }
 
-    /// The network as imported and as the plan would leave it.
-    pub fn base_and_candidate(
+    /// The static checks' answers on the network as imported (computed once per state
+    /// version) and on the network as the plan would leave it.
+    pub fn checks_before_and_after(
         &self,
         plan: &crate::plan::Plan,
-    ) -> Result<(crate::checks::model::Model, crate::checks::model::Model), ToolError> {
+    ) -> Result<
+        (
+            std::sync::Arc<crate::checks::Findings>,
+            crate::checks::Findings,
+        ),
+        ToolError,
+    > {
         self.tools.call(
-            "configs.candidate",
+            "configs.checks",
             serde_json::json!({"plan": plan.header.plan_id}),
             || {
                 let db = self.open()?;
-                let base = crate::checks::model::Model::from_state(&db)
-                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
-                let candidate = base
-                    .candidate(&db, plan)
-                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
-                Ok((base, candidate))
+                let env = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
+                let before = crate::checks::imported(&db).map_err(env)?;
+                let candidate = crate::checks::model::Model::from_state(&db)
+                    .and_then(|base| base.candidate(&db, plan))
+                    .map_err(env)?;
+                Ok((before, crate::checks::run(&candidate, &[])))
             },
         )
     }

@@ -95,12 +95,9 @@ impl Simulator {
                 ));
             }
             Err(e) => {
-                let (base, cand) = self.configs.base_and_candidate(&plan)?;
-                let before: std::collections::BTreeSet<String> = crate::checks::run(&base, &[])
-                    .problem_lines()
-                    .into_iter()
-                    .collect();
-                let after = crate::checks::run(&cand, &[]);
+                let (imported, after) = self.configs.checks_before_and_after(&plan)?;
+                let before: std::collections::BTreeSet<String> =
+                    imported.problem_lines().into_iter().collect();
                 let introduced: Vec<String> = after
                     .problem_lines()
                     .into_iter()

@@ -4,12 +4,11 @@
 
 use super::model::Model;
 use crate::model::{AddressKind, BgpNeighbor, BgpPeer};
-use serde::Serialize;
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
 use std::net::IpAddr;
 
 /// Batfish's session types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum SessionType {
     /// Same AS on both sides.
@@ -32,7 +31,7 @@ impl SessionType {
 }
 
 /// Batfish's configured-status names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Status {
     /// Exactly one compatible remote peering.
@@ -79,7 +78,7 @@ impl Status {
 }
 
 /// One row: Batfish's columns.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Session {
     /// Node.
     pub node: String,
@@ -135,16 +134,25 @@ struct Owner<'a> {
     vrf: &'a str,
 }
 
-/// Address → its owners (active interfaces, non-virtual addresses), in every VRF: VRF
-/// names are device-local, so a peering may cross from one VRF name to another.
-type Owners<'a> = HashMap<IpAddr, Vec<Owner<'a>>>;
-
 fn vrf_name(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "default".into())
 }
 
+/// Address → its owners (active interfaces, non-virtual addresses), in every VRF: VRF
+/// names are device-local, so a peering may cross from one VRF name to another. Sorted
+/// by address (owners of one address in device order), looked up by binary search.
+struct Owners<'a>(Vec<(IpAddr, Owner<'a>)>);
+
+impl<'a> Owners<'a> {
+    fn get(&self, ip: &IpAddr) -> Option<&[(IpAddr, Owner<'a>)]> {
+        let start = self.0.partition_point(|(a, _)| a < ip);
+        let end = start + self.0[start..].partition_point(|(a, _)| a == ip);
+        (end > start).then(|| &self.0[start..end])
+    }
+}
+
 fn owners(m: &Model) -> Owners<'_> {
-    let mut o: Owners<'_> = HashMap::with_capacity(m.devices.len() * 8);
+    let mut o: Vec<(IpAddr, Owner<'_>)> = Vec::with_capacity(m.devices.len() * 8);
     for (di, d) in m.devices.iter().enumerate() {
         for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
             for a in i
@@ -152,20 +160,25 @@ fn owners(m: &Model) -> Owners<'_> {
                 .iter()
                 .filter(|a| a.kind != AddressKind::Virtual)
             {
-                o.entry(a.address.addr()).or_default().push(Owner {
-                    dev: di,
-                    iface: &i.name,
-                    vrf: i.vrf.as_deref().unwrap_or("default"),
-                });
+                o.push((
+                    a.address.addr(),
+                    Owner {
+                        dev: di,
+                        iface: &i.name,
+                        vrf: i.vrf.as_deref().unwrap_or("default"),
+                    },
+                ));
             }
         }
     }
-    o
+    // Stable: the owners of one address stay in device order.
+    o.sort_by_key(|(a, _)| *a);
+    Owners(o)
 }
 
 fn owns(own: &Owners<'_>, ip: IpAddr, dev: usize, vrf: &str) -> bool {
     own.get(&ip)
-        .is_some_and(|v| v.iter().any(|o| o.dev == dev && o.vrf == vrf))
+        .is_some_and(|v| v.iter().any(|(_, o)| o.dev == dev && o.vrf == vrf))
 }
 
 /// The local interface and IP of a peering, or the status saying why there is none.
@@ -420,13 +433,17 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     };
                     // Candidates sit in a VRF where their device owns the peer address,
                     // point back at our local address, and agree on the AS numbers.
-                    let mut devs: Vec<usize> = remotes.iter().map(|o| o.dev).collect();
+                    let mut devs: Vec<usize> = remotes.iter().map(|(_, o)| o.dev).collect();
                     devs.sort_unstable();
                     devs.dedup();
                     let mut compatible: Vec<&End<'_>> = devs
                         .iter()
                         .flat_map(|&dev| ends_of(dev))
-                        .filter(|e| remotes.iter().any(|o| o.dev == e.dev && o.vrf == e.vrf))
+                        .filter(|e| {
+                            remotes
+                                .iter()
+                                .any(|(_, o)| o.dev == e.dev && o.vrf == e.vrf)
+                        })
                         .filter(|e| match &e.n.peer {
                             BgpPeer::Address(a) => *a == lip,
                             BgpPeer::ListenRange(r) => r.contains(&lip),
@@ -440,10 +457,15 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     if compatible.len() > 1 && compatible.iter().any(|e| e.vrf == vrf) {
                         compatible.retain(|e| e.vrf == vrf);
                     }
-                    let owner = compatible
+                    let owner = &compatible
                         .first()
-                        .and_then(|e| remotes.iter().find(|o| o.dev == e.dev && o.vrf == e.vrf))
-                        .unwrap_or(&remotes[0]);
+                        .and_then(|e| {
+                            remotes
+                                .iter()
+                                .find(|(_, o)| o.dev == e.dev && o.vrf == e.vrf)
+                        })
+                        .unwrap_or(&remotes[0])
+                        .1;
                     row.remote_node = Some(m.devices[owner.dev].hostname.clone());
                     row.remote_interface = Some(owner.iface.to_owned());
                     row.configured_status = match compatible.len() {

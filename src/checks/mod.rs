@@ -10,7 +10,7 @@ pub mod model;
 
 use crate::model::{AddressKind, StructureKind};
 use model::Model;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// Which checks to run.
@@ -27,7 +27,7 @@ pub enum Only {
 }
 
 /// One owner of a duplicated address (Batfish ipOwners, duplicatesOnly).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct IpOwner {
     /// Node.
     pub node: String,
@@ -44,7 +44,7 @@ pub struct IpOwner {
 }
 
 /// Two interfaces whose subnets overlap without being the same subnet.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Overlap {
     /// VRF.
     pub vrf: String,
@@ -59,7 +59,7 @@ pub struct Overlap {
 }
 
 /// A reference to a structure the device does not define (Batfish undefinedReferences).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct UndefinedRef {
     /// Node.
     pub node: String,
@@ -76,7 +76,7 @@ pub struct UndefinedRef {
 }
 
 /// Everything the checks found.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Findings {
     /// Duplicate owners (every owner of each duplicated active address).
     pub duplicates: Vec<IpOwner>,
@@ -177,7 +177,7 @@ impl Findings {
 
 /// One problem the static checks found. Every one is an error: the static checks report
 /// only what Batfish would count as a problem.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     /// Stable code.
     pub code: String,
@@ -185,6 +185,48 @@ pub struct Problem {
     pub element: String,
     /// In words.
     pub message: String,
+}
+
+/// Every check's answer on the network as imported: computed once per state version,
+/// kept with the network model, loaded once per process.
+pub fn imported(
+    db: &crate::state::StateDb,
+) -> Result<std::sync::Arc<Findings>, crate::state::StateError> {
+    crate::network::store::shared(
+        db,
+        "checks",
+        |db| Ok(run(&Model::from_state(db)?, &[])),
+        |_| {},
+    )
+}
+
+impl Findings {
+    /// Only the findings of the selected checks (all when `only` is empty).
+    pub fn only(&self, only: &[Only]) -> Findings {
+        let want = |o: Only| only.is_empty() || only.contains(&o);
+        Findings {
+            duplicates: if want(Only::Duplicates) {
+                self.duplicates.clone()
+            } else {
+                Vec::new()
+            },
+            overlaps: if want(Only::Overlaps) {
+                self.overlaps.clone()
+            } else {
+                Vec::new()
+            },
+            bgp: if want(Only::Bgp) {
+                self.bgp.clone()
+            } else {
+                Vec::new()
+            },
+            references: if want(Only::References) {
+                self.references.clone()
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 /// Runs the selected checks (all when `only` is empty).

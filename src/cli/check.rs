@@ -216,8 +216,11 @@ pub fn blast_radius(
 pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path>) -> Result<Exit> {
     use crate::checks::{self, model::Model};
     let db = open_or_demo(cli)?;
-    let (model, label) = match plan {
-        None => (Model::from_state(&db)?, "the imported network".to_owned()),
+    let (f, label) = match plan {
+        None => (
+            checks::imported(&db)?.only(only),
+            "the imported network".to_owned(),
+        ),
         Some(p) => {
             let tools = Tools::default();
             let reader = PlanReader::new(&cli.exports, tools);
@@ -226,12 +229,11 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             let parsed =
                 crate::plan::Plan::from_markdown(&text).map_err(|e| anyhow!("{named}: {e}"))?;
             (
-                Model::from_state(&db)?.candidate(&db, &parsed)?,
+                checks::run(&Model::from_state(&db)?.candidate(&db, &parsed)?, only),
                 format!("the candidate network of {named}"),
             )
         }
     };
-    let f = checks::run(&model, only);
     let problems = f.problem_lines();
     match cli.format {
         Format::Json => println!(

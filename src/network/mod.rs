@@ -14,7 +14,7 @@
 //! is parsed by whoever reads it, exactly as it was from SQL), so answers do not change.
 
 mod build;
-mod store;
+pub(crate) mod store;
 
 use crate::model::DeviceConfig;
 use serde::{Deserialize, Serialize};

@@ -53,7 +53,7 @@ fn key(db: &StateDb, part: &'static str) -> Result<Key, StateError> {
 
 /// The part `part` of the current state version: this process's copy, else the stored
 /// one, else built now and stored for the next process.
-fn shared<T>(
+pub(crate) fn shared<T>(
     db: &StateDb,
     part: &'static str,
     build: impl FnOnce(&StateDb) -> Result<T, StateError>,

@@ -56,9 +56,11 @@ impl NetworkModel {
             },
         )?;
         m.reindex();
-        for (h, i, v, a, p, k) in rows(
+        for (h, i, v, a, p, k, up) in rows(
             db,
-            "SELECT hostname, ifname, vrf, address, prefix, kind FROM ip_address ORDER BY rowid",
+            "SELECT a.hostname, a.ifname, a.vrf, a.address, a.prefix, a.kind, COALESCE(i.admin_state = 'up', 0)
+             FROM ip_address a LEFT JOIN interface i ON i.hostname = a.hostname AND i.ifname = a.ifname
+             ORDER BY a.rowid",
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
@@ -67,6 +69,7 @@ impl NetworkModel {
                     r.get::<_, String>(3)?,
                     r.get::<_, String>(4)?,
                     r.get::<_, String>(5)?,
+                    r.get::<_, bool>(6)?,
                 ))
             },
         )? {
@@ -78,6 +81,7 @@ impl NetworkModel {
                     address,
                     prefix,
                     kind: m.intern(&k),
+                    up,
                 };
                 m.addresses.push(a);
             }

@@ -78,6 +78,8 @@ pub struct Address {
     pub prefix: ipnet::IpNet,
     /// `primary`, `secondary`, `virtual`.
     pub kind: Sym,
+    /// Whether its interface is administratively up.
+    pub up: bool,
 }
 
 /// A link row, ordered by its four ends.

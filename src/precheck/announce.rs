@@ -268,70 +268,52 @@ pub fn evaluate(
     removed: &[String],
 ) -> Result<Announcements, StateError> {
     let e = sql(db);
+    let m = crate::network::NetworkModel::shared(db)?;
     // Speakers of BGP and their AS, and every address the network owns.
-    let mut asn_of: HashMap<String, Option<u32>> = HashMap::new();
-    {
-        let mut st = db
-            .conn()
-            .prepare("SELECT hostname, asn FROM device WHERE asn IS NOT NULL")
-            .map_err(&e)?;
-        let rows = st
-            .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
-            })
-            .map_err(&e)?;
-        for row in rows {
-            let (h, a) = row.map_err(&e)?;
-            asn_of.insert(h, a);
-        }
-    }
+    let asn_of: HashMap<&str, Option<u32>> = m
+        .devices
+        .iter()
+        .filter(|d| d.asn.is_some())
+        .map(|d| (d.hostname.as_str(), d.asn))
+        .collect();
+    let owned_set: std::collections::HashSet<std::net::IpAddr> =
+        m.addresses.iter().map(|a| a.address).collect();
+    let owned = |a: &str| -> Result<bool, StateError> {
+        Ok(a.parse().is_ok_and(|ip| owned_set.contains(&ip)))
+    };
     let mut borders: BTreeSet<String> = BTreeSet::new();
-    {
-        let mut st = db
-            .conn()
-            .prepare(
-                "SELECT DISTINCT hostname FROM bgp_session WHERE vrf = 'default'
-                 AND peer_address IS NOT NULL
-                 AND peer_address NOT IN (SELECT address FROM ip_address)",
-            )
-            .map_err(&e)?;
-        let rows = st.query_map([], |r| r.get::<_, String>(0)).map_err(&e)?;
-        for row in rows {
-            borders.insert(row.map_err(&e)?);
+    for s in m.sessions.iter().filter(|s| s.vrf == "default") {
+        if !owned(&s.peer)? {
+            borders.insert(s.hostname.clone());
         }
     }
     // Devices the plan configures may gain external sessions.
     borders.extend(cand.touched.iter().cloned());
-    let mut owned_st = db
-        .conn()
-        .prepare("SELECT EXISTS (SELECT 1 FROM ip_address WHERE address = ?1)")
-        .map_err(&e)?;
-    let mut owned =
-        |a: &str| -> Result<bool, StateError> { owned_st.query_row([a], |r| r.get(0)).map_err(&e) };
     // iBGP-learned: network statements of the other speakers, with their routes, from
-    // the state DB (touched devices from the candidate instead).
+    // the state (touched devices from the candidate instead).
+    let default = m.sym("default");
+    let routed: std::collections::HashSet<(&str, IpNet)> = m
+        .static_routes
+        .iter()
+        .filter(|r| r.vrf == "default")
+        .filter_map(|r| Some((r.hostname.as_str(), r.prefix.parse().ok()?)))
+        .chain(
+            m.addresses
+                .iter()
+                .filter(|a| a.up && Some(a.vrf) == default)
+                .map(|a| (m.name(a.hostname), a.prefix)),
+        )
+        .collect();
     let mut learned: BTreeMap<Option<u32>, BTreeSet<IpNet>> = BTreeMap::new();
-    {
-        let mut st = db
-            .conn()
-            .prepare(
-                "SELECT n.hostname, n.prefix FROM bgp_network n WHERE n.vrf = 'default' AND (
-                   EXISTS (SELECT 1 FROM static_route s WHERE s.hostname = n.hostname AND s.vrf = 'default' AND s.prefix = n.prefix)
-                   OR EXISTS (SELECT 1 FROM ip_address a JOIN interface i ON i.hostname = a.hostname AND i.ifname = a.ifname
-                              WHERE a.hostname = n.hostname AND a.prefix = n.prefix AND i.admin_state = 'up' AND i.vrf = 'default'))",
-            )
-            .map_err(&e)?;
-        let rows = st
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(&e)?;
-        for row in rows {
-            let (h, p) = row.map_err(&e)?;
-            if cand.touched.contains(&h) || borders.contains(&h) {
-                continue;
-            }
-            if let Ok(p) = p.parse::<IpNet>() {
+    for n in m.bgp_networks.iter().filter(|n| n.vrf == "default") {
+        let h = n.hostname.as_str();
+        if cand.touched.contains(h) || borders.contains(h) {
+            continue;
+        }
+        if let Ok(p) = n.prefix.parse::<IpNet>() {
+            if routed.contains(&(h, p)) {
                 learned
-                    .entry(asn_of.get(&h).copied().flatten())
+                    .entry(asn_of.get(h).copied().flatten())
                     .or_default()
                     .insert(p.trunc());
             }
@@ -373,7 +355,7 @@ pub fn evaluate(
                 .bgp
                 .as_ref()
                 .and_then(|x| x.local_as)
-                .or(asn_of.get(h).copied().flatten());
+                .or(asn_of.get(h.as_str()).copied().flatten());
             by_as.entry(asn).or_default().extend(originated(cfg));
         }
         for d in &cand.touched {

@@ -190,10 +190,6 @@ struct State<'a> {
 
 fn load(db: &StateDb) -> Result<State<'_>, StateError> {
     let c = db.conn();
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
     let mut s = State {
         db,
         devices: HashMap::new(),
@@ -202,31 +198,22 @@ fn load(db: &StateDb) -> Result<State<'_>, StateError> {
         all_addresses: std::cell::OnceCell::new(),
         collected_at: None,
     };
-    let mut st = c
-        .prepare("SELECT hostname, status, os, asn FROM device")
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        s.devices.insert(
-            r.get(0).map_err(e)?,
-            (
-                r.get(1).map_err(e)?,
-                r.get(2).map_err(e)?,
-                r.get(3).map_err(e)?,
-            ),
-        );
+    let m = crate::network::NetworkModel::shared(db)?;
+    for d in &m.devices {
+        s.devices
+            .insert(d.hostname.clone(), (d.status.clone(), d.os.clone(), d.asn));
     }
-    let mut st = c
-        .prepare("SELECT hostname, peer_address, peer_asn, description, state FROM bgp_session WHERE peer_address IS NOT NULL")
-        .map_err(e)?;
-    let mut rows = st.query([]).map_err(e)?;
-    while let Some(r) = rows.next().map_err(e)? {
-        let (h, p): (String, String) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
-        if let Some(state) = r.get::<_, Option<String>>(4).map_err(e)? {
-            s.observed.insert((h.clone(), p.clone()), state);
+    for x in &m.sessions {
+        if let Some(state) = &x.state {
+            s.observed
+                .insert((x.hostname.clone(), x.peer.clone()), state.clone());
         }
-        s.sessions
-            .push((h, p, r.get(2).map_err(e)?, r.get(3).map_err(e)?));
+        s.sessions.push((
+            x.hostname.clone(),
+            x.peer.clone(),
+            x.peer_asn,
+            x.description.clone(),
+        ));
     }
     s.collected_at = c
         .query_row(
@@ -303,31 +290,21 @@ impl State<'_> {
         if let Some(v) = self.all_addresses.get() {
             return Ok(v);
         }
-        let mut v = Vec::new();
-        let mut st = self
-            .db
-            .conn()
-            .prepare("SELECT hostname, ifname, vrf, address, prefix FROM ip_address WHERE kind != 'virtual'")
-            .map_err(|e| self.err(e))?;
-        let mut rows = st.query([]).map_err(|e| self.err(e))?;
-        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-            let get = |i| r.get::<_, String>(i);
-            let (a, p) = (
-                get(3).map_err(|e| self.err(e))?,
-                get(4).map_err(|e| self.err(e))?,
-            );
-            let (Ok(a), Ok(p)) = (a.parse::<std::net::IpAddr>(), p.parse::<IpNet>()) else {
-                continue;
-            };
-            if let Ok(n) = IpNet::new(a, p.prefix_len()) {
-                v.push((
-                    get(0).map_err(|e| self.err(e))?,
-                    get(1).map_err(|e| self.err(e))?,
-                    get(2).map_err(|e| self.err(e))?,
-                    n,
-                ));
-            }
-        }
+        let m = crate::network::NetworkModel::shared(self.db)?;
+        let virt = m.sym("virtual");
+        let v = m
+            .addresses
+            .iter()
+            .filter(|a| Some(a.kind) != virt)
+            .filter_map(|a| {
+                Some((
+                    m.name(a.hostname).to_owned(),
+                    m.name(a.ifname).to_owned(),
+                    m.name(a.vrf).to_owned(),
+                    IpNet::new(a.address, a.prefix.prefix_len()).ok()?,
+                ))
+            })
+            .collect();
         Ok(self.all_addresses.get_or_init(|| v))
     }
 }

@@ -466,8 +466,8 @@ fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
             r.prefix, r.hostname
         ));
     }
-    for (d, ifs) in &facts.interfaces {
-        for i in ifs {
+    for d in facts.devices.keys() {
+        for i in facts.interfaces.get(d).into_iter().flatten() {
             requests.push(format!("shutdown {d} {}", i.name));
             requests.push(format!("change the MTU on {d} {} to 1400", i.name));
             requests.push(format!("decommission {d} {}", i.name));

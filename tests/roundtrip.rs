@@ -123,8 +123,8 @@ fn intents(n: &Net) -> Vec<Intent> {
         ));
     }
     let mut k = 0u8;
-    for (d, ifs) in &f.interfaces {
-        for i in ifs {
+    for d in f.devices.keys() {
+        for i in f.interfaces.get(d).into_iter().flatten() {
             let l = i.name.to_ascii_lowercase();
             if l.starts_with("mgmt") || l.starts_with("management") || i.vrf.contains("MGMT") {
                 continue;

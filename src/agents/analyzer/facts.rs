@@ -1,8 +1,11 @@
 //! What the analyzer reads from the state DB to resolve a request and draft a plan.
 
+use crate::network::{Interfaces, NetworkModel, Sym};
 use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
 use std::collections::BTreeMap;
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
 
 /// A device.
 #[derive(Debug, Clone)]
@@ -88,13 +91,95 @@ pub struct Route {
 
 pub use crate::model::LinkEnds;
 
+/// Each device's interfaces, made from the network model when a device is first asked
+/// for: a request reads a few devices of a network that may have a million interfaces.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceInterfaces {
+    model: Arc<NetworkModel>,
+    rows: Arc<Interfaces>,
+    /// Per device index, once made.
+    made: Vec<OnceLock<Vec<Iface>>>,
+    /// Address rows and link ends by device index, indexed on first use.
+    index: OnceLock<ByDevice>,
+}
+
+/// Address rows per device index, and the (device, interface) ends of links.
+type ByDevice = (Vec<Vec<u32>>, HashSet<(u32, Sym)>);
+
+impl DeviceInterfaces {
+    fn new(model: Arc<NetworkModel>, rows: Arc<Interfaces>) -> DeviceInterfaces {
+        DeviceInterfaces {
+            made: (0..model.devices.len()).map(|_| OnceLock::new()).collect(),
+            model,
+            rows,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// The interfaces of `device`, in config order; None for a device without any.
+    pub fn get(&self, device: &str) -> Option<&Vec<Iface>> {
+        let d = self.model.device(device)?;
+        let ifs = self.made.get(d)?.get_or_init(|| self.make(d));
+        (!ifs.is_empty()).then_some(ifs)
+    }
+
+    fn make(&self, d: usize) -> Vec<Iface> {
+        let m = &self.model;
+        let (addrs, linked) = self.index.get_or_init(|| {
+            let mut addrs: Vec<Vec<u32>> = vec![Vec::new(); m.devices.len()];
+            for (i, a) in m.addresses.iter().enumerate() {
+                if let Some(d) = m.device(m.name(a.hostname)) {
+                    addrs[d].push(i as u32);
+                }
+            }
+            let mut linked = HashSet::new();
+            for l in &m.links {
+                for (h, i) in [(l.hostname_a, l.ifname_a), (l.hostname_b, l.ifname_b)] {
+                    if let Some(d) = m.device(m.name(h)) {
+                        linked.insert((d as u32, i));
+                    }
+                }
+            }
+            (addrs, linked)
+        });
+        let r = &self.rows;
+        let mut out: Vec<Iface> = r
+            .of(d)
+            .iter()
+            .map(|i| Iface {
+                name: r.name(i.name).to_owned(),
+                description: i.description.clone(),
+                admin_state: r.name(i.admin_state).to_owned(),
+                vrf: r.name(i.vrf).to_owned(),
+                switchport_mode: i.switchport_mode.map(|x| r.name(x).to_owned()),
+                channel_group: i.channel_group.map(|x| r.name(x).to_owned()),
+                addresses: Vec::new(),
+                linked: m
+                    .sym(r.name(i.name))
+                    .is_some_and(|s| linked.contains(&(d as u32, s))),
+                mtu: i.mtu,
+            })
+            .collect();
+        for &ai in &addrs[d] {
+            let a = &m.addresses[ai as usize];
+            if let (Some(iface), Ok(net)) = (
+                out.iter_mut().find(|x| x.name == m.name(a.ifname)),
+                IpNet::new(a.address, a.prefix.prefix_len()),
+            ) {
+                iface.addresses.push(net);
+            }
+        }
+        out
+    }
+}
+
 /// The facts.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     /// Devices by hostname.
     pub devices: BTreeMap<String, Dev>,
-    /// Interfaces per device, in config order.
-    pub interfaces: BTreeMap<String, Vec<Iface>>,
+    /// Interfaces per device, in config order (read from the model when first asked).
+    pub interfaces: DeviceInterfaces,
     /// BGP sessions with a peer address.
     pub sessions: Vec<Bgp>,
     /// Every subnet in use (interfaces, BGP networks, service prefixes, static routes but defaults).
@@ -104,7 +189,7 @@ pub struct Facts {
     /// State version.
     pub state_version: i64,
     /// Every address configured on an interface of the network.
-    pub owned: std::collections::HashSet<String>,
+    pub owned: std::collections::HashSet<std::net::IpAddr>,
     /// Static routes.
     pub routes: Vec<Route>,
     /// Devices that run OSPF.
@@ -155,7 +240,7 @@ impl Facts {
     }
 
     /// The facts of the state version's model.
-    pub fn from_model(m: &crate::network::NetworkModel, ifs: &crate::network::Interfaces) -> Facts {
+    pub fn from_model(m: &Arc<NetworkModel>, ifs: &Arc<Interfaces>) -> Facts {
         let mut f = Facts {
             state_version: m.state_version,
             ..Facts::default()
@@ -183,50 +268,10 @@ impl Facts {
                 )
             })
             .collect();
-        let linked: std::collections::HashSet<(&str, &str)> = m
-            .links
-            .iter()
-            .flat_map(|l| {
-                [
-                    (n(l.hostname_a), n(l.ifname_a)),
-                    (n(l.hostname_b), n(l.ifname_b)),
-                ]
-            })
-            .collect();
-        let i_n = |s| ifs.name(s).to_owned();
-        for (di, d) in m.devices.iter().enumerate() {
-            let rows = ifs.of(di);
-            if rows.is_empty() {
-                continue;
-            }
-            f.interfaces.insert(
-                d.hostname.clone(),
-                rows.iter()
-                    .map(|i| Iface {
-                        name: i_n(i.name),
-                        description: i.description.clone(),
-                        admin_state: i_n(i.admin_state),
-                        vrf: i_n(i.vrf),
-                        switchport_mode: i.switchport_mode.map(i_n),
-                        channel_group: i.channel_group.map(i_n),
-                        addresses: Vec::new(),
-                        linked: linked.contains(&(d.hostname.as_str(), ifs.name(i.name))),
-                        mtu: i.mtu,
-                    })
-                    .collect(),
-            );
-        }
+        f.interfaces = DeviceInterfaces::new(Arc::clone(m), Arc::clone(ifs));
         for a in &m.addresses {
             f.used.push(a.prefix);
-            f.owned.insert(a.address.to_string());
-            if let (Some(iface), Ok(net)) = (
-                f.interfaces
-                    .get_mut(n(a.hostname))
-                    .and_then(|v| v.iter_mut().find(|x| x.name == n(a.ifname))),
-                IpNet::new(a.address, a.prefix.prefix_len()),
-            ) {
-                iface.addresses.push(net);
-            }
+            f.owned.insert(a.address);
         }
         let service_prefixes = m
             .services
@@ -285,7 +330,7 @@ impl Facts {
 
     /// Whether an address belongs to a device of the network.
     pub fn owns(&self, addr: &str) -> bool {
-        self.owned.contains(addr)
+        addr.parse().is_ok_and(|a| self.owned.contains(&a))
     }
 
     /// The providers (external peers by AS) `device` has sessions to, with a name each.
@@ -318,6 +363,22 @@ impl Facts {
     /// Sessions to peers outside the network.
     pub fn external_sessions(&self) -> impl Iterator<Item = &Bgp> {
         self.sessions.iter().filter(|s| !self.owns(&s.peer))
+    }
+
+    /// The device (first by name) with `addr` on one of its interfaces.
+    pub fn owner_of(&self, addr: &str) -> Option<String> {
+        let ip: std::net::IpAddr = addr.parse().ok()?;
+        if !self.owned.contains(&ip) {
+            return None;
+        }
+        let m = &self.interfaces.model;
+        m.addresses
+            .iter()
+            .filter(|a| a.address == ip)
+            .map(|a| m.name(a.hostname))
+            .filter(|h| m.device(h).is_some())
+            .min()
+            .map(str::to_owned)
     }
 
     /// The interface of `device` holding `addr`.

@@ -1061,13 +1061,7 @@ fn resolve_session_by_address(
         .sessions
         .iter()
         .find_map(|x| (x.local_ip.as_deref() == Some(s.peer.as_str())).then(|| x.hostname.clone()))
-        .or_else(|| {
-            facts.interfaces.iter().find_map(|(h, ifs)| {
-                ifs.iter()
-                    .any(|i| i.addresses.iter().any(|a| a.addr().to_string() == s.peer))
-                    .then(|| h.clone())
-            })
-        });
+        .or_else(|| facts.owner_of(&s.peer));
     Some(Resolution::Intent(Intent::RemoveSession {
         device: s.hostname.clone(),
         peer: s.peer.clone(),

@@ -11,7 +11,7 @@ pub mod model;
 use crate::model::{AddressKind, StructureKind};
 use model::Model;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Which checks to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -273,8 +273,10 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
         &'a crate::model::Interface,
         &'a crate::model::InterfaceAddress,
     );
-    let mut owners: HashMap<(&str, std::net::IpAddr), Vec<Owned<'_>>> =
-        HashMap::with_capacity(m.devices.len() * 8);
+    // One array sorted by (VRF, address) rather than a map of vectors: a large network
+    // has a million addresses and a handful of duplicates.
+    let mut owners: Vec<((&str, std::net::IpAddr), Owned<'_>)> =
+        Vec::with_capacity(m.devices.len() * 8);
     for d in &m.devices {
         // The loopback a VXLAN interface sources from is an anycast VTEP address that an
         // MLAG pair shares by design.
@@ -292,25 +294,22 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
                 .iter()
                 .filter(|a| a.kind != AddressKind::Virtual && !link_local(a.address.addr()))
             {
-                owners
-                    .entry((vrf, a.address.addr()))
-                    .or_default()
-                    .push((&d.hostname, i, a));
+                owners.push(((vrf, a.address.addr()), (&d.hostname, i, a)));
             }
         }
     }
+    owners.sort_unstable_by_key(|(k, _)| *k);
     let mut out: Vec<IpOwner> = owners
-        .into_iter()
-        .filter(|(_, v)| v.len() > 1)
-        .flat_map(|((vrf, _), v)| {
-            v.into_iter().map(move |(node, i, a)| IpOwner {
-                node: node.to_owned(),
-                vrf: vrf.to_owned(),
-                interface: i.name.clone(),
-                ip: a.address.addr().to_string(),
-                mask: a.address.prefix_len(),
-                active: i.admin_up,
-            })
+        .chunk_by(|x, y| x.0 == y.0)
+        .filter(|group| group.len() > 1)
+        .flatten()
+        .map(|((vrf, _), (node, i, a))| IpOwner {
+            node: (*node).to_owned(),
+            vrf: (*vrf).to_owned(),
+            interface: i.name.clone(),
+            ip: a.address.addr().to_string(),
+            mask: a.address.prefix_len(),
+            active: i.admin_up,
         })
         .collect();
     out.sort();

@@ -5,7 +5,7 @@ use super::{
     ParsedConfigs, ParsedDevice, Service, Session, StaticRoute, Sym,
 };
 use crate::import::parse::parser_for;
-use crate::model::Vendor;
+use crate::model::{DeviceConfig, Vendor};
 use crate::state::{StateDb, StateError};
 use rusqlite::Row;
 use std::collections::HashMap;
@@ -269,6 +269,51 @@ impl Interfaces {
     }
 }
 
+/// What the checks and the Batfish ISP file read of a configuration, and nothing else:
+/// the interfaces that hold an address or a cable or that BGP names, the BGP process,
+/// and the references to structures the device does not define. The rest (prefix-lists,
+/// route-maps, routes, descriptions, VLANs, warnings) is read from the state tables.
+fn for_checks(c: DeviceConfig, cabled: impl Fn(&str) -> bool) -> DeviceConfig {
+    let defined: std::collections::HashSet<(crate::model::StructureKind, &str)> = c
+        .structures
+        .iter()
+        .map(|s| (s.kind, s.name.as_str()))
+        .collect();
+    let references = c
+        .references
+        .iter()
+        .filter(|r| !defined.contains(&(r.kind, r.name.as_str())))
+        .cloned()
+        .collect();
+    let named_by_bgp = |name: &str| {
+        c.bgp.as_ref().is_some_and(|b| {
+            b.neighbors.iter().any(|n| {
+                n.update_source
+                    .as_deref()
+                    .is_some_and(|u| crate::ifname::same(u, name))
+                    || matches!(&n.peer, crate::model::BgpPeer::Interface(x) if crate::ifname::same(x, name))
+            })
+        })
+    };
+    let interfaces = c
+        .interfaces
+        .iter()
+        .filter(|i| !i.addresses.is_empty() || cabled(&i.name) || named_by_bgp(&i.name))
+        .map(|i| crate::model::Interface {
+            description: None,
+            trunk_vlans: None,
+            ..i.clone()
+        })
+        .collect();
+    DeviceConfig {
+        hostname: c.hostname,
+        interfaces,
+        bgp: c.bgp,
+        references,
+        ..DeviceConfig::default()
+    }
+}
+
 impl ParsedConfigs {
     /// Parses every stored configuration, on every core, a chunk of devices at a time so
     /// that the texts never sit in memory all at once.
@@ -280,6 +325,16 @@ impl ParsedConfigs {
              JOIN device_config c ON c.hostname = d.hostname ORDER BY d.hostname",
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
+        let links: Vec<crate::model::LinkEnds> = rows(
+            db,
+            "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link",
+            |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))),
+        )?;
+        let cabled: std::collections::HashSet<(&str, &str)> = links
+            .iter()
+            .flat_map(|(a, b)| [(a.0.as_str(), a.1.as_str()), (b.0.as_str(), b.1.as_str())])
+            .collect();
+        let cabled = &cabled;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut devices: Vec<ParsedDevice> = Vec::with_capacity(names.len());
         let mut text_st = db
@@ -301,8 +356,10 @@ impl ParsedConfigs {
                             part.iter()
                                 .zip(texts)
                                 .map(|((h, os, file), text)| {
-                                    let mut config = parser_for(Vendor::from_os(os)).parse(text);
-                                    config.warnings = Vec::new();
+                                    let config = for_checks(
+                                        parser_for(Vendor::from_os(os)).parse(text),
+                                        |i| cabled.contains(&(h.as_str(), i)),
+                                    );
                                     ParsedDevice {
                                         hostname: h.clone(),
                                         os: os.clone(),
@@ -324,11 +381,6 @@ impl ParsedConfigs {
                 }
             });
         }
-        let links = rows(
-            db,
-            "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link",
-            |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))),
-        )?;
         crate::checks::model::link_interfaces(&mut devices, &links);
         Ok(ParsedConfigs {
             state_version: db.state_version()?,

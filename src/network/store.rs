@@ -9,8 +9,9 @@ use std::any::Any;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// Bumped whenever a part's layout changes: a stored part of another format is rebuilt.
-const FORMAT: i64 = 1;
+/// Bumped whenever a part's layout changes (postcard is not self-describing: a part of
+/// another layout may decode into nonsense): a stored part of another format is rebuilt.
+const FORMAT: i64 = 2;
 
 /// What a loaded part is known by: the DB, its state version and when that was imported
 /// (a DB made again at the same path starts its versions again).

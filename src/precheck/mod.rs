@@ -1526,6 +1526,26 @@ pub fn precheck(
             "check the plan's targets",
         );
     }
+    if !b.isolated.is_empty() {
+        // Cutting devices off is the outage itself, declared or not: never a quiet PASS.
+        let shown: Vec<&str> = b.isolated.iter().take(10).map(String::as_str).collect();
+        ck.add_as(
+            "precheck.isolated",
+            Severity::Warning,
+            "blast radius",
+            format!(
+                "{} device(s) cut off from every border, core and external peer: {}{}",
+                b.isolated.len(),
+                shown.join(", "),
+                if b.isolated.len() > shown.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            ),
+            "confirm each is meant to go dark, or keep a path for it",
+        );
+    }
     if !b.degraded.is_empty() {
         ck.add_as(
             "precheck.degraded",

@@ -37,9 +37,16 @@ const TABLES: &[(&str, &str)] = &[
 fn digest(db: &Path) -> String {
     let conn = Connection::open(db).expect("open db");
     let dangling: i64 = conn
-        .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| r.get(0))
+        .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
         .expect("foreign key check");
-    assert_eq!(dangling, 0, "{}: rows refer to rows that are not there", db.display());
+    assert_eq!(
+        dangling,
+        0,
+        "{}: rows refer to rows that are not there",
+        db.display()
+    );
     let mut h = Sha256::new();
     let mut counts = Vec::new();
     for (table, order) in TABLES {
@@ -94,12 +101,19 @@ fn digest(db: &Path) -> String {
         )
         .expect("import_run");
     h.update(format!("{run:?}").as_bytes());
-    let hex: String = h.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let hex: String = h
+        .finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     format!("{hex} {}", counts.join(" "))
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
 }
 
 /// Imports `dir` through the library (snapshot read into memory) into a new DB.

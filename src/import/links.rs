@@ -77,6 +77,22 @@ pub fn is_management(i: &Interface) -> bool {
         || vrf.contains("management")
 }
 
+/// Whether an address can make an inferred link: not virtual, not a host route.
+fn linkable(a: &crate::model::InterfaceAddress) -> bool {
+    a.kind != AddressKind::Virtual && a.address.prefix_len() != a.address.max_prefix_len()
+}
+
+/// Whether an interface can make an inferred link: administratively up, not management,
+/// holding a linkable address.
+pub fn may_link(i: &Interface) -> bool {
+    i.admin_up && !is_management(i) && i.addresses.iter().any(linkable)
+}
+
+/// Whether an interface can give its device's management address.
+pub fn gives_management_address(i: &Interface) -> bool {
+    is_management(i) && !i.addresses.is_empty()
+}
+
 fn find<'a>(devices: &'a [ParsedDevice], host: &str) -> Option<&'a ParsedDevice> {
     devices
         .binary_search_by(|d| d.hostname.as_str().cmp(host))
@@ -181,11 +197,7 @@ pub fn build(
             if !i.admin_up || is_management(i) {
                 continue;
             }
-            for a in &i.addresses {
-                let host_route = a.address.prefix_len() == a.address.max_prefix_len();
-                if a.kind == AddressKind::Virtual || host_route {
-                    continue;
-                }
+            for a in i.addresses.iter().filter(|a| linkable(a)) {
                 by_subnet
                     .entry(a.address.trunc())
                     .or_default()

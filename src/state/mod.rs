@@ -42,6 +42,9 @@ pub enum StateError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A snapshot could not be read while it was being written.
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// The DB was written by a newer olav.
     #[error("state DB {path}: schema version {found} is newer than this olav knows ({known}); upgrade olav")]
     TooNew {

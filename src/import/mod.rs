@@ -601,12 +601,16 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
+/// Items a worker hands over at once: one hand-over per item costs a wake-up of the
+/// other thread each (futex system calls, context switches on a busy machine).
+const BATCH: usize = 32;
+
 /// Runs `work` on the items `0..n` on `workers` threads and hands each result to `each` on
-/// this thread, in item order (item i comes from thread i mod `workers`: no sorting, no
-/// waiting on more than a few items ahead). A result then goes back to the thread that
-/// made it to be freed there: freeing another thread's memory would scatter chunks into
-/// its malloc arena (glibc) and slow its every allocation down, a third of an import.
-/// Stops at the first error of `each`.
+/// this thread, in item order (batch b of [`BATCH`] items comes from thread b mod
+/// `workers`: no sorting, no waiting on more than a few batches ahead). A batch then goes
+/// back to the thread that made it to be freed there: freeing another thread's memory
+/// would scatter chunks into its malloc arena (glibc) and slow its every allocation down,
+/// a third of an import. Stops at the first error of `each`.
 fn in_order<T, E>(
     n: usize,
     workers: usize,
@@ -618,21 +622,23 @@ where
     E: From<ImportError>,
 {
     let workers = workers.max(1);
+    let batches = n.div_ceil(BATCH);
     std::thread::scope(|s| {
         let work = &work;
         let mut results = Vec::with_capacity(workers);
         let mut returns = Vec::with_capacity(workers);
         for w in 0..workers {
-            let (tx, rx) = mpsc::sync_channel::<T>(8);
-            let (back, done) = mpsc::channel::<T>();
+            let (tx, rx) = mpsc::sync_channel::<Vec<T>>(4);
+            let (back, done) = mpsc::channel::<Vec<T>>();
             results.push(rx);
             returns.push(back);
             s.spawn(move || {
-                for i in (w..n).step_by(workers) {
+                for b in (w..batches).step_by(workers) {
                     // This thread's earlier results, handed back, are freed here.
                     done.try_iter().for_each(drop);
+                    let batch = (b * BATCH..n.min((b + 1) * BATCH)).map(work).collect();
                     // The receiver stopped (an error): nothing more is needed.
-                    if tx.send(work(i)).is_err() {
+                    if tx.send(batch).is_err() {
                         break;
                     }
                 }
@@ -640,13 +646,15 @@ where
                 done.into_iter().for_each(drop);
             });
         }
-        for i in 0..n {
-            let mut r = results[i % workers]
+        for b in 0..batches {
+            let mut batch = results[b % workers]
                 .recv()
                 .map_err(|_| ImportError::Worker)?;
-            each(&mut r)?;
+            for r in &mut batch {
+                each(r)?;
+            }
             // A worker that stopped has nothing left to free.
-            let _ = returns[i % workers].send(r);
+            let _ = returns[b % workers].send(batch);
         }
         Ok(())
     })

@@ -1,8 +1,9 @@
-//! Import speed on generated networks: parsing alone, and parse + write to the state DB.
-//! Throughput is in config lines. Run: `cargo bench --bench import`.
+//! Import speed on generated networks: parsing alone, parse + write to the state DB of a
+//! snapshot held in memory, and the two-pass import of a snapshot folder as `olav state
+//! import` runs it. Throughput is in config lines. Run: `cargo bench --bench import`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use olav::import::parse_snapshot;
+use olav::import::{parse_snapshot, prepare, SnapshotDir};
 use olav::state::StateDb;
 
 fn import(c: &mut Criterion) {
@@ -10,6 +11,12 @@ fn import(c: &mut Criterion) {
         let generated = olav::synth::generate(devices, 1);
         let snap = generated.to_snapshot();
         let lines = generated.summary.config_lines as u64;
+        let Ok(folder) = tempfile::tempdir() else {
+            return;
+        };
+        if olav::synth::write(folder.path(), devices, 1).is_err() {
+            return;
+        }
         let mut g = c.benchmark_group(format!("import_{devices}_devices"));
         g.sample_size(10);
         g.throughput(Throughput::Elements(lines));
@@ -24,6 +31,20 @@ fn import(c: &mut Criterion) {
                     let parsed = parse_snapshot(&snap).map_err(|e| e.to_string())?;
                     let mut db = StateDb::open(&path).map_err(|e| e.to_string())?;
                     db.import(&parsed).map_err(|e| e.to_string())
+                },
+                criterion::BatchSize::PerIteration,
+            )
+        });
+        g.bench_function("folder_two_passes", |b| {
+            b.iter_batched(
+                || tempfile::tempdir().map(|d| (d.path().join("state.db"), d)),
+                |dir| {
+                    let (path, _keep) = dir.map_err(|e| e.to_string())?;
+                    let listed = SnapshotDir::open(folder.path()).map_err(|e| e.to_string())?;
+                    let prepared = prepare(&listed).map_err(|e| e.to_string())?;
+                    let mut db = StateDb::open(&path).map_err(|e| e.to_string())?;
+                    db.import_prepared(&prepared, &listed)
+                        .map_err(|e| e.to_string())
                 },
                 criterion::BatchSize::PerIteration,
             )

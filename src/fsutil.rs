@@ -9,7 +9,15 @@ use std::path::Path;
 /// behind a link) is refused before it is opened; a file that grows past the limit while
 /// being read is refused too — the reported size is not trusted.
 pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
+    read_regular_known(path, &std::fs::metadata(path)?, limit)
+}
+
+/// [`read_regular`] of a file whose metadata (`std::fs::metadata`) the caller holds.
+pub fn read_regular_known(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    limit: u64,
+) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -19,7 +27,7 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     if meta.len() > limit {
         return Err(too_large(limit));
     }
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).map_or(0, |n| n + 1));
     std::fs::File::open(path)?
         .take(limit + 1)
         .read_to_end(&mut bytes)?;

@@ -123,7 +123,7 @@ impl std::fmt::Display for Refresh {
 pub fn refresh(db_path: &Path, dir: &Path) -> Refresh {
     let shown = dir.display().to_string();
     let run = || -> Result<Refresh, String> {
-        let snap = crate::import::Snapshot::from_dir(dir).map_err(|e| e.to_string())?;
+        let snap = crate::import::SnapshotDir::open(dir).map_err(|e| e.to_string())?;
         let mut db = StateDb::open(db_path).map_err(|e| e.to_string())?;
         if let Some(last) = db.last_import().map_err(|e| e.to_string())? {
             if last.content_hash == snap.content_hash() {
@@ -133,8 +133,10 @@ pub fn refresh(db_path: &Path, dir: &Path) -> Refresh {
                 });
             }
         }
-        let parsed = crate::import::parse_snapshot(&snap).map_err(|e| e.to_string())?;
-        let s = db.import(&parsed).map_err(|e| e.to_string())?;
+        let prepared = crate::import::prepare(&snap).map_err(|e| e.to_string())?;
+        let s = db
+            .import_prepared(&prepared, &snap)
+            .map_err(|e| e.to_string())?;
         Ok(Refresh::Imported {
             dir: shown.clone(),
             state_version: s.state_version,

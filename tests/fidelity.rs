@@ -433,7 +433,11 @@ fn older_state_dbs_migrate_with_their_sessions() {
         }
         conn.execute_batch(
             "INSERT INTO device (hostname, vendor, os, status, source_file) VALUES ('r1', 'cisco', 'ios', 'active', 'configs/r1.cfg');
-             INSERT INTO bgp_session (hostname, vrf, peer_address, peer_asn, source_file) VALUES ('r1', 'default', '10.0.0.2', 65002, 'configs/r1.cfg');",
+             INSERT INTO bgp_session (hostname, vrf, peer_address, peer_asn, source_file) VALUES ('r1', 'default', '10.0.0.2', 65002, 'configs/r1.cfg');
+             INSERT INTO interface (hostname, ifname, admin_state, source_file) VALUES ('r1', 'Ethernet1', 'up', 'configs/r1.cfg');
+             INSERT INTO ip_address (hostname, ifname, address, prefix, kind, source_file) VALUES ('r1', 'Ethernet1', '10.0.0.1', '10.0.0.0/31', 'primary', 'configs/r1.cfg');
+             INSERT INTO link (hostname_a, ifname_a, hostname_b, ifname_b, source, status, source_file) VALUES ('r1', 'Ethernet1', 'r2', 'Ethernet1', 'inferred', 'up', 'configs/');
+             INSERT INTO static_route (hostname, prefix, next_hop, source_file) VALUES ('r1', '0.0.0.0/0', '10.0.0.0', 'configs/r1.cfg');",
         )
         .expect("rows");
     }
@@ -451,6 +455,23 @@ fn older_state_dbs_migrate_with_their_sessions() {
         )
         .expect("row kept");
     assert_eq!((peer.as_str(), asn, iface), ("10.0.0.2", 65002, None));
+    // The tables rebuilt without IN lists in their checks keep their rows and checks.
+    let kept: (String, String, String) = db
+        .conn()
+        .query_row(
+            "SELECT a.kind, l.source, r.prefix FROM ip_address a, link l, static_route r",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("rows kept");
+    assert_eq!(
+        kept,
+        ("primary".into(), "inferred".into(), "0.0.0.0/0".into())
+    );
+    assert!(db
+        .conn()
+        .execute("UPDATE ip_address SET kind = 'anycast'", [])
+        .is_err());
     // Exactly one of address, range and interface: a row with none is refused.
     assert!(db
         .conn()

@@ -367,9 +367,18 @@ fn state_check_reports_a_damaged_db() {
         .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
         .expect("checkpoint");
     let mut bytes = std::fs::read(&db).expect("read");
-    assert!(bytes.len() > 64 * 1024, "{}", bytes.len());
+    // The page size, from the file's header (big-endian at offset 16; 1 means 65536).
+    let page = match u16::from_be_bytes([bytes[16], bytes[17]]) {
+        1 => 65_536,
+        n => usize::from(n),
+    };
+    assert!(
+        bytes.len() > 16 * page,
+        "{} bytes, {page}-byte pages",
+        bytes.len()
+    );
     // The header of page 10: its page type and cell pointers become nonsense.
-    for b in &mut bytes[9 * 4096..9 * 4096 + 12] {
+    for b in &mut bytes[9 * page..9 * page + 12] {
         *b = 0xA5;
     }
     std::fs::write(&db, bytes).expect("write");

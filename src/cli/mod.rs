@@ -6,7 +6,7 @@ mod lifecycle;
 pub mod request;
 mod workflows;
 
-use crate::import::{self, Snapshot};
+use crate::import::{self, SnapshotDir};
 use crate::output::{self, Format};
 use crate::state::{ShowKind, StateDb};
 use crate::{demo, synth};
@@ -560,10 +560,12 @@ pub fn open_or_demo(cli: &Cli) -> Result<StateDb> {
 }
 
 fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
-    let snap = Snapshot::from_dir(dir)?;
-    let parsed = import::parse_snapshot(&snap)?;
+    let started = std::time::Instant::now();
+    let snap = SnapshotDir::open(dir)?;
+    let prepared = import::prepare(&snap)?;
+    tracing::debug!("import: read and parsed in {:?}", started.elapsed());
     let mut db = StateDb::open(&cli.db)?;
-    let s = db.import(&parsed)?;
+    let s = db.import_prepared(&prepared, &snap)?;
     let exit = if s.skipped.is_empty() {
         Exit::Ok
     } else {

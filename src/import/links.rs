@@ -77,6 +77,22 @@ pub fn is_management(i: &Interface) -> bool {
         || vrf.contains("management")
 }
 
+/// Whether an address can make an inferred link: not virtual, not a host route.
+fn linkable(a: &crate::model::InterfaceAddress) -> bool {
+    a.kind != AddressKind::Virtual && a.address.prefix_len() != a.address.max_prefix_len()
+}
+
+/// Whether an interface can make an inferred link: administratively up, not management,
+/// holding a linkable address.
+pub fn may_link(i: &Interface) -> bool {
+    i.admin_up && !is_management(i) && i.addresses.iter().any(linkable)
+}
+
+/// Whether an interface can give its device's management address.
+pub fn gives_management_address(i: &Interface) -> bool {
+    is_management(i) && !i.addresses.is_empty()
+}
+
 fn find<'a>(devices: &'a [ParsedDevice], host: &str) -> Option<&'a ParsedDevice> {
     devices
         .binary_search_by(|d| d.hostname.as_str().cmp(host))
@@ -117,22 +133,17 @@ pub fn build(
     warnings: &mut Vec<FileIssue>,
 ) -> Vec<Link> {
     let layer2 = layer1.map(|l1| Layer2::new(devices, l1));
-    let mut out: BTreeMap<(Side, Side), Link> = BTreeMap::new();
+    // Each link's ends are its key; the value holds the rest (ends stored once).
+    let mut out: BTreeMap<(Side, Side), Found> = BTreeMap::new();
     let mut lldp_hosts: HashSet<&str> = HashSet::new();
     let push =
-        |a: (String, String), b: (String, String), source, subnet, out: &mut BTreeMap<_, Link>| {
+        |a: (String, String), b: (String, String), source, subnet, out: &mut BTreeMap<_, Found>| {
             let (a, b) = ordered(a, b);
             let status = match (find(devices, &a.0), find(devices, &b.0)) {
                 (Some(da), Some(db)) if admin_up(da, &a.1) && admin_up(db, &b.1) => "up",
                 _ => "down",
             };
-            out.entry((a.clone(), b.clone())).or_insert(Link {
-                a,
-                b,
-                source,
-                status,
-                subnet,
-            });
+            out.entry((a, b)).or_insert((source, status, subnet));
         };
     for n in &opstate.lldp {
         let (Some(da), Some(db)) = (find(devices, &n.hostname), find(devices, &n.neighbor)) else {
@@ -175,29 +186,27 @@ pub fn build(
         }
     }
     // Inferred links only where LLDP says nothing about both ends.
-    let mut by_subnet: BTreeMap<IpNet, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut by_subnet: Vec<(IpNet, usize, usize)> = Vec::new();
     for (di, d) in devices.iter().enumerate() {
         for (ii, i) in d.config.interfaces.iter().enumerate() {
             if !i.admin_up || is_management(i) {
                 continue;
             }
-            for a in &i.addresses {
-                let host_route = a.address.prefix_len() == a.address.max_prefix_len();
-                if a.kind == AddressKind::Virtual || host_route {
-                    continue;
-                }
-                by_subnet
-                    .entry(a.address.trunc())
-                    .or_default()
-                    .push((di, ii));
+            for a in i.addresses.iter().filter(|a| linkable(a)) {
+                by_subnet.push((a.address.trunc(), di, ii));
             }
         }
     }
     let taken: BTreeSet<(String, String)> = out
-        .values()
-        .flat_map(|l| [l.a.clone(), l.b.clone()])
+        .keys()
+        .flat_map(|(a, b)| [a.clone(), b.clone()])
         .collect();
-    for (subnet, members) in by_subnet {
+    // Every subnet's members in subnet order, each subnet's in device and interface order
+    // (a stable sort of one flat list: far less memory than a map of lists).
+    by_subnet.sort_by_key(|&(subnet, _, _)| subnet);
+    for group in by_subnet.chunk_by(|x, y| x.0 == y.0) {
+        let subnet = group[0].0;
+        let members: Vec<(usize, usize)> = group.iter().map(|&(_, d, i)| (d, i)).collect();
         for (x, &(da, ia)) in members.iter().enumerate() {
             for &(db, ib) in &members[x + 1..] {
                 if da == db {
@@ -271,8 +280,19 @@ pub fn build(
             }
         }
     }
-    out.into_values().collect()
+    out.into_iter()
+        .map(|((a, b), (source, status, subnet))| Link {
+            a,
+            b,
+            source,
+            status,
+            subnet,
+        })
+        .collect()
 }
+
+/// What is known of a link besides its ends: source, status, subnet.
+type Found = (LinkSource, &'static str, Option<IpNet>);
 
 /// Whether a device has an unnumbered BGP peering over interface `ifname`.
 fn peers_over(d: &DeviceConfig, ifname: &str) -> bool {

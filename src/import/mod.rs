@@ -11,10 +11,13 @@ pub mod opstate;
 pub mod parse;
 pub mod roles;
 
-use crate::model::{DeviceConfig, Vendor};
+use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, LineWarning, Vendor};
 use opstate::OpState;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::SystemTime;
 
 /// Files larger than this are not configurations (the largest real ones are a few MB).
@@ -45,6 +48,14 @@ pub enum ImportError {
         /// Files skipped.
         skipped: usize,
     },
+    /// A config file changed between the two readings of a streamed import.
+    #[error(
+        "{0}: changed while it was being imported; import the snapshot again when it is complete"
+    )]
+    Changed(String),
+    /// A worker thread of the import stopped without an answer.
+    #[error("the import's parser thread stopped unexpectedly")]
+    Worker,
     /// The state file is not valid.
     #[error("{path}: {source}")]
     StateFile {
@@ -85,24 +96,104 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads a snapshot folder from disk.
+    /// Reads a snapshot folder from disk, every file into memory.
     pub fn from_dir(dir: &Path) -> Result<Snapshot, ImportError> {
+        let listed = SnapshotDir::open(dir)?;
+        let mut configs = Vec::with_capacity(listed.configs.len());
+        let mut unreadable = Vec::new();
+        for i in 0..listed.configs.len() {
+            match listed.read(i) {
+                Ok(f) => configs.push(f.into_owned()),
+                Err(issue) => unreadable.push(issue),
+            }
+        }
+        unreadable.extend(listed.unreadable);
+        Ok(Snapshot {
+            label: listed.label,
+            configs,
+            state_file: listed.state_file,
+            batfish_files: listed.batfish_files,
+            unreadable,
+        })
+    }
+
+    /// A digest of every file's path and bytes: equal digests mean the same snapshot.
+    pub fn content_hash(&self) -> String {
+        let mut h = ContentHasher::default();
+        for f in &self.configs {
+            h.add(f);
+        }
+        h.finish(self.state_file.as_ref(), &self.batfish_files)
+    }
+}
+
+/// The digest of a snapshot's files, fed config by config in path order, then the state
+/// file and the `batfish/` files.
+#[derive(Default)]
+struct ContentHasher(Sha256);
+
+impl ContentHasher {
+    fn add(&mut self, f: &SourceFile) {
+        self.0.update(f.path.as_bytes());
+        self.0.update([0]);
+        self.0.update((f.bytes.len() as u64).to_le_bytes());
+        self.0.update(&f.bytes);
+    }
+
+    fn finish(mut self, state_file: Option<&SourceFile>, batfish: &[SourceFile]) -> String {
+        for f in state_file.into_iter().chain(batfish) {
+            self.add(f);
+        }
+        self.0
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+/// A snapshot folder whose config files are listed, not read: an import reads them one at
+/// a time, so that a large snapshot is never in memory whole. The state file and the
+/// `batfish/` files (small) are read at once.
+#[derive(Debug)]
+pub struct SnapshotDir {
+    /// Where it came from, for messages and the import log.
+    pub label: String,
+    root: PathBuf,
+    /// Config files in path order.
+    configs: Vec<PathBuf>,
+    /// The state file, if present.
+    pub state_file: Option<SourceFile>,
+    /// Every file of the `batfish/` folder, in path order.
+    pub batfish_files: Vec<SourceFile>,
+    /// `batfish/` files passed over, with the reason (config files are judged when read).
+    pub unreadable: Vec<FileIssue>,
+}
+
+impl SnapshotDir {
+    /// Lists a snapshot folder's config files and reads its other files.
+    pub fn open(dir: &Path) -> Result<SnapshotDir, ImportError> {
         let configs_dir = dir.join("configs");
         if !configs_dir.is_dir() {
             return Err(ImportError::NoConfigsDir(dir.to_path_buf()));
         }
-        let mut paths = Vec::new();
-        walk(&configs_dir, &mut paths)?;
-        paths.sort();
-        let mut unreadable = Vec::new();
-        let configs = read_files(dir, paths, &mut unreadable);
+        let mut configs = Vec::new();
+        walk(&configs_dir, &mut configs)?;
+        configs.sort();
         let batfish_dir = dir.join(BATFISH_DIR);
         let mut batfish_paths = Vec::new();
         if batfish_dir.is_dir() {
             walk(&batfish_dir, &mut batfish_paths)?;
         }
         batfish_paths.sort();
-        let batfish_files = read_files(dir, batfish_paths, &mut unreadable);
+        let mut unreadable = Vec::new();
+        let mut batfish_files = Vec::new();
+        for p in &batfish_paths {
+            match read_one(dir, p) {
+                Ok(f) => batfish_files.push(f),
+                Err(issue) => unreadable.push(issue),
+            }
+        }
         let state_path = dir.join(opstate::FILE_NAME);
         let state_file = if state_path.is_file() {
             let bytes = crate::fsutil::read_regular(&state_path, crate::fsutil::TEXT_LIMIT)
@@ -119,8 +210,9 @@ impl Snapshot {
         } else {
             None
         };
-        Ok(Snapshot {
+        Ok(SnapshotDir {
             label: dir.display().to_string(),
+            root: dir.to_path_buf(),
             configs,
             state_file,
             batfish_files,
@@ -128,61 +220,81 @@ impl Snapshot {
         })
     }
 
-    /// A digest of every file's path and bytes: equal digests mean the same snapshot.
+    /// The digest of every file's path and bytes, as [`Snapshot::content_hash`] computes
+    /// it, reading the config files one at a time.
     pub fn content_hash(&self) -> String {
-        let mut h = Sha256::new();
-        for f in self
-            .configs
-            .iter()
-            .chain(self.state_file.as_ref())
-            .chain(&self.batfish_files)
-        {
-            h.update(f.path.as_bytes());
-            h.update([0]);
-            h.update((f.bytes.len() as u64).to_le_bytes());
-            h.update(&f.bytes);
+        let mut h = ContentHasher::default();
+        for i in 0..self.configs.len() {
+            if let Ok(f) = self.read(i) {
+                h.add(&f);
+            }
         }
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        h.finish(self.state_file.as_ref(), &self.batfish_files)
     }
 }
 
-/// Reads `paths` (files under `dir`) into memory; files too large to be a snapshot's are
-/// passed over and named in `unreadable`.
-fn read_files(dir: &Path, paths: Vec<PathBuf>, unreadable: &mut Vec<FileIssue>) -> Vec<SourceFile> {
-    let mut files = Vec::new();
-    for p in paths {
-        let rel = p.strip_prefix(dir).unwrap_or(&p);
-        let rel_str = rel.to_string_lossy().replace('\\', "/");
-        // One bad entry never stops the import: it is skipped and named.
-        let meta = match std::fs::metadata(&p) {
-            Ok(m) => m,
-            Err(e) => {
-                unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}")));
-                continue;
-            }
-        };
-        if meta.len() > MAX_CONFIG_BYTES {
-            unreadable.push(FileIssue::whole_file(
-                &rel_str,
-                format!(
-                    "{} bytes: larger than any configuration ({} MiB limit)",
-                    meta.len(),
-                    MAX_CONFIG_BYTES >> 20
-                ),
-            ));
-            continue;
-        }
-        match crate::fsutil::read_regular(&p, MAX_CONFIG_BYTES) {
-            Ok(bytes) => files.push(SourceFile {
-                name_hint: name_hint(rel),
-                path: rel_str,
-                bytes,
-                modified: meta.modified().ok(),
-            }),
-            Err(e) => unreadable.push(FileIssue::whole_file(&rel_str, format!("cannot read: {e}"))),
-        }
+/// The config files of a snapshot, in path order: held in memory or read when asked for.
+pub trait ConfigFiles: Sync {
+    /// How many there are.
+    fn count(&self) -> usize;
+    /// The `i`th file with its contents, or why it cannot be read.
+    fn read(&self, i: usize) -> Result<Cow<'_, SourceFile>, FileIssue>;
+}
+
+impl ConfigFiles for Snapshot {
+    fn count(&self) -> usize {
+        self.configs.len()
     }
-    files
+
+    fn read(&self, i: usize) -> Result<Cow<'_, SourceFile>, FileIssue> {
+        self.configs
+            .get(i)
+            .map(Cow::Borrowed)
+            .ok_or_else(|| FileIssue::whole_file("configs/", format!("no config file {i}")))
+    }
+}
+
+impl ConfigFiles for SnapshotDir {
+    fn count(&self) -> usize {
+        self.configs.len()
+    }
+
+    fn read(&self, i: usize) -> Result<Cow<'_, SourceFile>, FileIssue> {
+        let p = self
+            .configs
+            .get(i)
+            .ok_or_else(|| FileIssue::whole_file("configs/", format!("no config file {i}")))?;
+        read_one(&self.root, p).map(Cow::Owned)
+    }
+}
+
+/// Reads one file of the snapshot under `dir`; a file too large to be a snapshot's, or
+/// one that cannot be read, is passed over with the reason.
+fn read_one(dir: &Path, p: &Path) -> Result<SourceFile, FileIssue> {
+    let rel = p.strip_prefix(dir).unwrap_or(p);
+    let rel_str = rel.to_string_lossy().replace('\\', "/");
+    // One bad entry never stops the import: it is skipped and named.
+    let meta = std::fs::metadata(p)
+        .map_err(|e| FileIssue::whole_file(&rel_str, format!("cannot read: {e}")))?;
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(FileIssue::whole_file(
+            &rel_str,
+            format!(
+                "{} bytes: larger than any configuration ({} MiB limit)",
+                meta.len(),
+                MAX_CONFIG_BYTES >> 20
+            ),
+        ));
+    }
+    match crate::fsutil::read_regular_known(p, &meta, MAX_CONFIG_BYTES) {
+        Ok(bytes) => Ok(SourceFile {
+            name_hint: name_hint(rel),
+            path: rel_str,
+            bytes,
+            modified: meta.modified().ok(),
+        }),
+        Err(e) => Err(FileIssue::whole_file(&rel_str, format!("cannot read: {e}"))),
+    }
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ImportError> {
@@ -273,6 +385,8 @@ pub struct ParsedDevice {
     pub config: DeviceConfig,
     /// The config text as read, kept for candidate snapshots.
     pub text: String,
+    /// Digest of the text (`device_version.config_hash`).
+    pub config_hash: String,
     /// Role, from the state file or inferred.
     pub role: Option<String>,
     /// Whether the role was inferred rather than given.
@@ -285,6 +399,8 @@ pub struct ParsedDevice {
     pub model: Option<String>,
     /// Management address.
     pub management_address: Option<String>,
+    /// Index of its config among the snapshot's config files.
+    file: usize,
 }
 
 /// Everything an import writes.
@@ -314,10 +430,390 @@ pub struct ParsedSnapshot {
     pub lines_unrecognised: u64,
 }
 
+/// Pass 1 of a streamed import: every config parsed once (on every core) and let go,
+/// keeping what naming, ordering, roles, links and services need. The writer parses each
+/// device again as it writes it ([`Prepared::each_device`]), so that no more than a few
+/// parsed configs are in memory at once.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The snapshot with each device's config reduced to what links, roles and services
+    /// read, and without its text.
+    pub outline: ParsedSnapshot,
+}
+
+/// The interfaces and BGP neighbors pass 1 keeps of each config.
+#[derive(Debug, Clone)]
+enum Keep {
+    /// Everything (a parse for its own sake).
+    Everything,
+    /// What links, roles and services need: every interface of the devices the state file
+    /// or the layer-1 topology names (lower-cased; all of them when there is a layer-1
+    /// file), only the interfaces that can make an inferred link or give the management
+    /// address of the others.
+    Outline {
+        all_interfaces: bool,
+        named: HashSet<String>,
+    },
+}
+
+impl Keep {
+    fn outline(opstate: &OpState, layer1: Option<&layer1::Layer1>) -> Keep {
+        let side = |s: &str| {
+            s.split_once(':')
+                .map_or(s, |(h, _)| h)
+                .trim()
+                .to_lowercase()
+        };
+        let named = opstate
+            .lldp
+            .iter()
+            .flat_map(|n| [n.hostname.to_lowercase(), n.neighbor.to_lowercase()])
+            .chain(opstate.links.iter().flat_map(|l| [side(&l.a), side(&l.b)]))
+            .chain(opstate.services.iter().flat_map(|s| {
+                s.endpoints.iter().flat_map(|e| {
+                    e.device
+                        .iter()
+                        .map(|d| d.to_lowercase())
+                        .chain(e.interface.iter().map(|i| side(i)))
+                })
+            }))
+            .collect();
+        Keep::Outline {
+            all_interfaces: layer1.is_some(),
+            named,
+        }
+    }
+
+    /// What of `config` is kept for the device named `names` (configured, from the path).
+    fn apply(&self, config: DeviceConfig, names: [&str; 2]) -> DeviceConfig {
+        let Keep::Outline {
+            all_interfaces,
+            named,
+        } = self
+        else {
+            return config;
+        };
+        let whole = *all_interfaces || names.iter().any(|n| named.contains(&n.to_lowercase()));
+        let interfaces = config
+            .interfaces
+            .into_iter()
+            .filter(|i| whole || links::may_link(i) || links::gives_management_address(i))
+            .map(|mut i| {
+                i.description = None;
+                i
+            })
+            .collect();
+        let bgp = config.bgp.map(|b| BgpProcess {
+            local_as: b.local_as,
+            neighbors: b
+                .neighbors
+                .into_iter()
+                .filter(|n| n.peer_asn.is_some() || matches!(n.peer, BgpPeer::Interface(_)))
+                .map(|n| {
+                    let mut kept = BgpNeighbor::new(None, n.peer, n.line);
+                    kept.peer_asn = n.peer_asn;
+                    kept.shutdown = n.shutdown;
+                    kept
+                })
+                .collect(),
+            ..BgpProcess::default()
+        });
+        DeviceConfig {
+            interfaces,
+            bgp,
+            ..DeviceConfig::default()
+        }
+    }
+}
+
+/// What reading one config file found.
+#[derive(Clone)]
+struct Examined {
+    file: usize,
+    path: String,
+    name_hint: String,
+    modified: Option<SystemTime>,
+    outcome: Result<Read, String>,
+}
+
+/// A config file decoded and parsed.
+#[derive(Clone)]
+struct Read {
+    vendor: Vendor,
+    configured: Option<String>,
+    model: Option<String>,
+    warnings: Vec<LineWarning>,
+    lines_total: u32,
+    lines_unrecognised: u32,
+    saw_end: bool,
+    bare: bool,
+    whole: bool,
+    config: DeviceConfig,
+    text: String,
+    config_hash: String,
+}
+
+/// The digest of a config's text kept per device and state version.
+fn config_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
+    let outcome = (|| {
+        let text = parse::decode(&f.bytes).map_err(|e| e.to_string())?;
+        let vendor = parse::detect(&text).map_err(|e| e.to_string())?;
+        let mut config = parse::parser_for(vendor).parse(&text);
+        let configured = config.hostname.take();
+        let read = Read {
+            vendor,
+            model: config.model.take(),
+            warnings: std::mem::take(&mut config.warnings),
+            lines_total: config.lines_total,
+            lines_unrecognised: config.lines_unrecognised,
+            saw_end: config.saw_end,
+            bare: config.interfaces.is_empty() && config.bgp.is_none(),
+            whole: matches!(keep, Keep::Everything),
+            config_hash: config_hash(&text),
+            text: match keep {
+                Keep::Everything => text.into_owned(),
+                Keep::Outline { .. } => String::new(),
+            },
+            config: keep.apply(config, [configured.as_deref().unwrap_or(""), &f.name_hint]),
+            configured,
+        };
+        Ok(read)
+    })();
+    Examined {
+        file,
+        path: f.path.clone(),
+        name_hint: f.name_hint.clone(),
+        modified: f.modified,
+        outcome,
+    }
+}
+
+/// Threads to parse on: every core (the writer waits while they work).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// Items a worker hands over at once: one hand-over per item costs a wake-up of the
+/// other thread each (futex system calls, context switches on a busy machine).
+const BATCH: usize = 32;
+
+/// Runs `work` on the items `0..n` on `workers` threads and hands each result to `each` on
+/// this thread, in item order (batch b of [`BATCH`] items comes from thread b mod
+/// `workers`: no sorting, no waiting on more than a few batches ahead). A batch then goes
+/// back to the thread that made it to be freed there: freeing another thread's memory
+/// would scatter chunks into its malloc arena (glibc) and slow its every allocation down,
+/// a third of an import. Stops at the first error of `each`.
+fn in_order<T, E>(
+    n: usize,
+    workers: usize,
+    work: impl Fn(usize) -> T + Sync,
+    mut each: impl FnMut(&mut T) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Send,
+    E: From<ImportError>,
+{
+    let workers = workers.max(1);
+    let batches = n.div_ceil(BATCH);
+    std::thread::scope(|s| {
+        let work = &work;
+        let mut results = Vec::with_capacity(workers);
+        let mut returns = Vec::with_capacity(workers);
+        for w in 0..workers {
+            let (tx, rx) = mpsc::sync_channel::<Vec<T>>(4);
+            let (back, done) = mpsc::channel::<Vec<T>>();
+            results.push(rx);
+            returns.push(back);
+            s.spawn(move || {
+                for b in (w..batches).step_by(workers) {
+                    // This thread's earlier results, handed back, are freed here.
+                    done.try_iter().for_each(drop);
+                    let batch = (b * BATCH..n.min((b + 1) * BATCH)).map(work).collect();
+                    // The receiver stopped (an error): nothing more is needed.
+                    if tx.send(batch).is_err() {
+                        break;
+                    }
+                }
+                drop(tx);
+                done.into_iter().for_each(drop);
+            });
+        }
+        for b in 0..batches {
+            let mut batch = results[b % workers]
+                .recv()
+                .map_err(|_| ImportError::Worker)?;
+            for r in &mut batch {
+                each(r)?;
+            }
+            // A worker that stopped has nothing left to free.
+            let _ = returns[b % workers].send(batch);
+        }
+        Ok(())
+    })
+}
+
+/// Reads every config file and parses it on every core, digesting the files in path
+/// order on this thread. Returns what each file gave, in path order, the files that could
+/// not be read, and the configs' part of the snapshot's digest.
+fn examine_all<F: ConfigFiles + ?Sized>(
+    files: &F,
+    keep: &Keep,
+) -> Result<(Vec<Examined>, Vec<FileIssue>, ContentHasher), ImportError> {
+    let mut hasher = ContentHasher::default();
+    let mut unreadable = Vec::new();
+    let mut examined = Vec::new();
+    in_order(
+        files.count(),
+        cores(),
+        |i| match files.read(i) {
+            Ok(f) => {
+                let e = examine(&f, i, keep);
+                Ok((f, Some(e)))
+            }
+            Err(issue) => Err(issue),
+        },
+        |r: &mut Result<(Cow<'_, SourceFile>, Option<Examined>), FileIssue>| {
+            match r {
+                Ok((f, e)) => {
+                    hasher.add(f);
+                    // An outline is kept for the whole import: a copy made here is laid
+                    // out compactly, where the original is interleaved with the parse's
+                    // garbage in the worker's heap.
+                    let kept = match keep {
+                        Keep::Everything => e.take(),
+                        Keep::Outline { .. } => e.clone(),
+                    };
+                    examined.extend(kept);
+                }
+                Err(issue) => unreadable.push(issue.clone()),
+            }
+            Ok::<_, ImportError>(())
+        },
+    )?;
+    Ok((examined, unreadable, hasher))
+}
+
 /// Parses every file of a snapshot.
 pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
+    let (opstate, warnings) = read_state_file(snap.state_file.as_ref())?;
+    let (examined, _, hasher) = examine_all(snap, &Keep::Everything)?;
+    assemble(
+        Source {
+            label: &snap.label,
+            state_file: snap.state_file.as_ref(),
+            batfish_files: &snap.batfish_files,
+            unreadable: snap.unreadable.clone(),
+        },
+        opstate,
+        warnings,
+        examined,
+        hasher,
+    )
+}
+
+/// Pass 1 of a streamed import of `files` (see [`Prepared`]).
+pub fn prepare(snap: &SnapshotDir) -> Result<Prepared, ImportError> {
+    let (opstate, warnings) = read_state_file(snap.state_file.as_ref())?;
+    let layer1 = snap
+        .batfish_files
+        .iter()
+        .find(|f| f.path == layer1::FILE_NAME)
+        .and_then(|f| layer1::Layer1::parse(&String::from_utf8_lossy(&f.bytes)).ok());
+    let keep = Keep::outline(&opstate, layer1.as_ref());
+    let (examined, mut unreadable, hasher) = examine_all(snap, &keep)?;
+    unreadable.extend(snap.unreadable.iter().cloned());
+    let mut outline = assemble(
+        Source {
+            label: &snap.label,
+            state_file: snap.state_file.as_ref(),
+            batfish_files: &snap.batfish_files,
+            unreadable,
+        },
+        opstate,
+        warnings,
+        examined,
+        hasher,
+    )?;
+    // Links and roles are known: only the services' devices are read again (their
+    // interface names), each from the outline.
+    if let Keep::Outline { named, .. } = &keep {
+        for d in &mut outline.devices {
+            if !named.contains(&d.hostname.to_lowercase()) {
+                d.config = DeviceConfig::default();
+            }
+        }
+    }
+    Ok(Prepared { outline })
+}
+
+impl Prepared {
+    /// Parses every device again, in hostname order, on the other cores, and hands each to
+    /// `write` on this thread as soon as it is parsed. A file that changed since pass 1 is
+    /// an error.
+    pub fn each_device<F, E>(
+        &self,
+        files: &F,
+        mut write: impl FnMut(&ParsedDevice) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        F: ConfigFiles + ?Sized,
+        E: From<ImportError>,
+    {
+        let devices = &self.outline.devices;
+        // This thread writes while the others parse.
+        in_order(
+            devices.len(),
+            cores().saturating_sub(1),
+            |i| reparse(files, &devices[i]),
+            |r| match r {
+                Ok(d) => write(d),
+                Err(e) => Err(std::mem::replace(e, ImportError::Worker).into()),
+            },
+        )
+    }
+}
+
+/// A device of pass 1, parsed again from its file in full.
+fn reparse<F: ConfigFiles + ?Sized>(
+    files: &F,
+    outline: &ParsedDevice,
+) -> Result<ParsedDevice, ImportError> {
+    let changed = || ImportError::Changed(outline.source_file.clone());
+    let f = files.read(outline.file).map_err(|_| changed())?;
+    let text = parse::decode(&f.bytes).map_err(|_| changed())?;
+    if config_hash(&text) != outline.config_hash {
+        return Err(changed());
+    }
+    let config = parse::parser_for(outline.vendor).parse(&text);
+    Ok(ParsedDevice {
+        hostname: outline.hostname.clone(),
+        vendor: outline.vendor,
+        source_file: outline.source_file.clone(),
+        config,
+        text: text.into_owned(),
+        config_hash: outline.config_hash.clone(),
+        role: outline.role.clone(),
+        role_inferred: outline.role_inferred,
+        site: outline.site.clone(),
+        status: outline.status.clone(),
+        model: outline.model.clone(),
+        management_address: outline.management_address.clone(),
+        file: outline.file,
+    })
+}
+
+/// The state file read, with its warnings; a malformed one refuses the import.
+fn read_state_file(f: Option<&SourceFile>) -> Result<(OpState, Vec<FileIssue>), ImportError> {
     let mut warnings = Vec::new();
-    let opstate = match &snap.state_file {
+    let opstate = match f {
         Some(f) => {
             let text = String::from_utf8_lossy(&f.bytes);
             let mut state = opstate::parse(&text).map_err(|source| ImportError::StateFile {
@@ -335,98 +831,120 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         }
         None => OpState::default(),
     };
-    let mut skipped = snap.unreadable.clone();
+    Ok((opstate, warnings))
+}
+
+/// A snapshot's files other than its configs.
+struct Source<'a> {
+    label: &'a str,
+    state_file: Option<&'a SourceFile>,
+    batfish_files: &'a [SourceFile],
+    unreadable: Vec<FileIssue>,
+}
+
+/// Names, orders and completes the devices pass 1 found: skipped files, duplicates,
+/// warnings, facts from the state file, roles and links.
+fn assemble(
+    src: Source<'_>,
+    opstate: OpState,
+    mut warnings: Vec<FileIssue>,
+    examined: Vec<Examined>,
+    hasher: ContentHasher,
+) -> Result<ParsedSnapshot, ImportError> {
+    let mut skipped = src.unreadable;
     let mut devices: Vec<ParsedDevice> = Vec::new();
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut lines_total = 0u64;
     let mut lines_unrecognised = 0u64;
-    for f in &snap.configs {
-        let text = match parse::decode(&f.bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                skipped.push(FileIssue::whole_file(&f.path, e.to_string()));
+    let collected = examined.iter().filter_map(|e| e.modified).max();
+    for e in examined {
+        let r = match e.outcome {
+            Ok(r) => r,
+            Err(why) => {
+                skipped.push(FileIssue::whole_file(&e.path, why));
                 continue;
             }
         };
-        let vendor = match parse::detect(&text) {
-            Ok(v) => v,
-            Err(e) => {
-                skipped.push(FileIssue::whole_file(&f.path, e.to_string()));
-                continue;
-            }
-        };
-        let config = parse::parser_for(vendor).parse(&text);
-        lines_total += u64::from(config.lines_total);
-        lines_unrecognised += u64::from(config.lines_unrecognised);
-        let configured = config.hostname.clone().filter(|h| !h.is_empty());
+        lines_total += u64::from(r.lines_total);
+        lines_unrecognised += u64::from(r.lines_unrecognised);
+        let configured = r.configured.clone().filter(|h| !h.is_empty());
         if let Some(bad) = configured.as_ref().filter(|h| !valid_hostname(h)) {
             warnings.push(FileIssue::whole_file(
-                &f.path,
+                &e.path,
                 format!(
                     "hostname {bad:?} has a path separator or a control character; named '{}' after the file instead",
-                    f.name_hint
+                    e.name_hint
                 ),
             ));
         }
         let hostname = configured
             .filter(|h| valid_hostname(h))
-            .unwrap_or_else(|| f.name_hint.clone());
+            .unwrap_or_else(|| e.name_hint.clone());
         if !valid_hostname(&hostname) {
             skipped.push(FileIssue::whole_file(
-                &f.path,
+                &e.path,
                 format!("no usable hostname (the config's and the file's name are not names): {hostname:?}"),
             ));
             continue;
         }
         if let Some(first) = seen.get(&hostname) {
             skipped.push(FileIssue::whole_file(
-                &f.path,
+                &e.path,
                 format!("hostname '{hostname}' already imported from {first}"),
             ));
             continue;
         }
-        seen.insert(hostname.clone(), f.path.clone());
-        for w in &config.warnings {
+        seen.insert(hostname.clone(), e.path.clone());
+        for w in &r.warnings {
             warnings.push(FileIssue {
-                file: f.path.clone(),
+                file: e.path.clone(),
                 line: Some(w.line),
                 message: w.message.clone(),
             });
         }
         // NX-OS and Junos configs have no closing line (the Junos parser warns about
         // unclosed blocks itself).
-        if !config.saw_end && !matches!(vendor, Vendor::CiscoNxos | Vendor::JuniperJunos) {
+        if !r.saw_end && !matches!(r.vendor, Vendor::CiscoNxos | Vendor::JuniperJunos) {
             warnings.push(FileIssue::whole_file(
-                &f.path,
+                &e.path,
                 format!(
                     "no closing 'end' line after {} lines: the file looks truncated; imported what it holds",
-                    config.lines_total
+                    r.lines_total
                 ),
             ));
         }
-        if config.interfaces.is_empty() && config.bgp.is_none() {
+        if r.bare {
             warnings.push(FileIssue::whole_file(
-                &f.path,
+                &e.path,
                 "no interfaces and no BGP: is this a whole running config?".into(),
             ));
         }
+        let mut config = r.config;
+        // The parts pass 1 took out to keep, given back to a full parse.
+        if r.whole {
+            config.hostname = r.configured;
+            config.model.clone_from(&r.model);
+            config.warnings = r.warnings;
+        }
         devices.push(ParsedDevice {
             hostname,
-            vendor,
-            source_file: f.path.clone(),
-            model: config.model.clone(),
+            vendor: r.vendor,
+            source_file: e.path,
+            model: r.model,
             config,
-            text: text.into_owned(),
+            text: r.text,
+            config_hash: r.config_hash,
             role: None,
             role_inferred: false,
             site: None,
             status: "active".to_owned(),
             management_address: None,
+            file: e.file,
         });
     }
     if devices.is_empty() {
         return Err(ImportError::NoDevices {
-            label: snap.label.clone(),
+            label: src.label.to_owned(),
             skipped: skipped.len(),
         });
     }
@@ -450,7 +968,7 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
     }
     apply_facts(&mut devices, &opstate, &mut warnings);
     roles::infer(&mut devices);
-    let layer1 = snap
+    let layer1 = src
         .batfish_files
         .iter()
         .find(|f| f.path == layer1::FILE_NAME)
@@ -471,25 +989,21 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
         );
     let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
     let collected_at = opstate.collected_at.clone().or_else(|| {
-        snap.configs
-            .iter()
-            .filter_map(|f| f.modified)
-            .max()
-            .map(|t| {
-                chrono::DateTime::<chrono::Utc>::from(t)
-                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            })
+        collected.map(|t| {
+            chrono::DateTime::<chrono::Utc>::from(t)
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        })
     });
     Ok(ParsedSnapshot {
-        label: snap.label.clone(),
+        label: src.label.to_owned(),
         devices,
         links,
-        batfish_files: snap.batfish_files.clone(),
+        batfish_files: src.batfish_files.to_vec(),
         opstate,
         collected_at,
         skipped,
         warnings,
-        content_hash: snap.content_hash(),
+        content_hash: hasher.finish(src.state_file, src.batfish_files),
         lines_total,
         lines_unrecognised,
     })

@@ -42,6 +42,9 @@ pub enum StateError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A snapshot could not be read while it was being written.
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// The DB was written by a newer olav.
     #[error("state DB {path}: schema version {found} is newer than this olav knows ({known}); upgrade olav")]
     TooNew {
@@ -141,6 +144,12 @@ impl StateDb {
             .and_then(|v| v.parse().ok())
             .map_or(BUSY_TIMEOUT, Duration::from_millis);
         self.conn.busy_timeout(busy).map_err(|e| self.err(e))?;
+        // 16 KiB pages for a new DB (an existing one keeps its size): a quarter of the
+        // pages, WAL frames and writes of 4 KiB ones for an import, which rewrites the
+        // whole state.
+        self.conn
+            .pragma_update(None, "page_size", 16_384)
+            .map_err(|e| self.err(e))?;
         // WAL lets readers (pre-checks, the scheduler) run while an import writes.
         self.conn
             .pragma_update(None, "journal_mode", "WAL")

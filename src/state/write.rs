@@ -4,9 +4,9 @@
 use super::schema::STATE_TABLES;
 use super::{StateDb, StateError};
 use crate::ifname;
-use crate::import::{opstate, FileIssue, ParsedSnapshot};
+use crate::import::{opstate, ConfigFiles, FileIssue, ParsedDevice, ParsedSnapshot, Prepared};
 use crate::model::{BgpNeighbor, BgpPeer, DeviceConfig};
-use rusqlite::params;
+use rusqlite::{params, Statement, ToSql};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -76,9 +76,69 @@ fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
         .map(|a| a.address.addr())
 }
 
+/// Binds `values` to parameters 2, 3, … of `st` (1 is the hostname; the last two, the
+/// source file and collected_at, are bound apart) and inserts the row.
+fn bind(st: &mut Statement<'_>, values: &[&dyn ToSql]) -> rusqlite::Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        st.raw_bind_parameter(i + 2, v)?;
+    }
+    st.raw_execute().map(drop)
+}
+
+/// Every device handed, in order, to the writer of an import.
+type EachDevice<'w> = &'w mut dyn FnMut(&ParsedDevice) -> Result<(), StateError>;
+
 impl StateDb {
     /// Replaces the network's state with `snap` in one transaction.
     pub fn import(&mut self, snap: &ParsedSnapshot) -> Result<ImportSummary, StateError> {
+        self.replace_state(snap, |write| snap.devices.iter().try_for_each(write))
+    }
+
+    /// Replaces the network's state with a snapshot prepared by [`crate::import::prepare`]
+    /// in one transaction: each device is parsed again from `files` while the one before
+    /// it is written.
+    pub fn import_prepared<F: ConfigFiles + ?Sized>(
+        &mut self,
+        prepared: &Prepared,
+        files: &F,
+    ) -> Result<ImportSummary, StateError> {
+        self.replace_state(&prepared.outline, |write| {
+            prepared.each_device(files, write)
+        })
+    }
+
+    fn replace_state(
+        &mut self,
+        snap: &ParsedSnapshot,
+        devices: impl FnOnce(EachDevice<'_>) -> Result<(), StateError>,
+    ) -> Result<ImportSummary, StateError> {
+        let path = self.path.clone();
+        let wrap = |source| StateError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        // Every row an import writes refers only to rows it wrote itself (devices first,
+        // then what hangs on them): with the checks of foreign keys off for the import,
+        // the previous state is cleared table by table instead of row by row, and no
+        // insert looks its parent up. The pragma cannot change inside a transaction.
+        self.conn
+            .pragma_update(None, "foreign_keys", "OFF")
+            .map_err(wrap)?;
+        let written = self.write_state(snap, devices);
+        let restored = self
+            .conn
+            .pragma_update(None, "foreign_keys", "ON")
+            .map_err(wrap);
+        let summary = written?;
+        restored?;
+        Ok(summary)
+    }
+
+    fn write_state(
+        &mut self,
+        snap: &ParsedSnapshot,
+        devices: impl FnOnce(EachDevice<'_>) -> Result<(), StateError>,
+    ) -> Result<ImportSummary, StateError> {
         let path = self.path.clone();
         let wrap = |source| StateError::Sqlite {
             path: path.clone(),
@@ -92,12 +152,41 @@ impl StateDb {
                 |r| r.get(0),
             )
             .ok();
-        // A whole import is one transaction; a page cache that holds it avoids spilling
-        // dirty pages to the WAL mid-transaction (the default 2 MB cache halves speed).
+        // 32 MiB of page cache: with the indexes built after the rows, every table grows
+        // at its end and a larger cache (it was 256 MiB) buys no speed, only memory.
         self.conn
-            .pragma_update(None, "cache_size", -262_144)
+            .pragma_update(None, "cache_size", -32_768)
             .map_err(wrap)?;
-        let tx = self.conn.transaction().map_err(wrap)?;
+        let started = std::time::Instant::now();
+        // The write lock is taken at once: the transaction reads the schema before its
+        // first write, and a deferred one could then not wait for another writer.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(wrap)?;
+        // The state tables' indexes are built once after the rows are in (a sort), not
+        // kept up to date row by row (a random insert each).
+        let indexes: Vec<(String, String)> = {
+            let list = STATE_TABLES
+                .iter()
+                .map(|t| format!("'{t}'"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut st = tx
+                .prepare(&format!(
+                    "SELECT name, sql FROM sqlite_master
+                     WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({list})"
+                ))
+                .map_err(wrap)?;
+            let rows = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(wrap)?;
+            rows.collect::<Result<_, _>>().map_err(wrap)?
+        };
+        for (name, _) in &indexes {
+            tx.execute(&format!("DROP INDEX \"{name}\""), [])
+                .map_err(wrap)?;
+        }
         for t in STATE_TABLES {
             tx.execute(&format!("DELETE FROM {t}"), []).map_err(wrap)?;
         }
@@ -119,50 +208,58 @@ impl StateDb {
             .collect();
         let mut bgp_count = 0usize;
         {
-            let mut dev_st = tx
-                .prepare(
-                    "INSERT INTO device (hostname, vendor, os, os_version, model, role, role_inferred, site, status, asn, router_id, management_address, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                )
-                .map_err(wrap)?;
+            // Statements of the rows that hang on a device. Their first parameter is the
+            // hostname and their last two the source file and collected_at: those are bound
+            // once per device (collected_at once per import), only the rest per row
+            // (SQLite keeps bindings across executions).
+            let prep = |sql: &str, params: usize| -> Result<Statement<'_>, StateError> {
+                let mut st = tx.prepare(sql).map_err(wrap)?;
+                st.raw_bind_parameter(params, at).map_err(wrap)?;
+                Ok(st)
+            };
+            let mut dev_st = prep(
+                "INSERT INTO device (hostname, vendor, os, os_version, model, role, role_inferred, site, status, asn, router_id, management_address, source_line, source_file, collected_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                15,
+            )?;
+            let mut if_st = prep(
+                "INSERT INTO interface (hostname, ifname, description, admin_state, oper_state, mtu, speed_mbps, vrf, switchport_mode, access_vlan, trunk_vlans, channel_group, source_line, source_file, collected_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                15,
+            )?;
+            let mut ip_st = prep(
+                "INSERT INTO ip_address (hostname, ifname, vrf, address, prefix, kind, source_line, source_file, collected_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                9,
+            )?;
+            let mut bgp_st = prep(
+                "INSERT INTO bgp_session (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range, peer_interface, peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown, address_families, state, source_line, source_file, collected_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                20,
+            )?;
+            let mut net_st = prep(
+                "INSERT INTO bgp_network (hostname, vrf, prefix, source_line, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                6,
+            )?;
+            let mut sr_st = prep(
+                "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity, source_line, source_file, collected_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                10,
+            )?;
+            let mut ospf_st = prep(
+                "INSERT INTO ospf_network (hostname, process, prefix, ifname, area, source_line, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                8,
+            )?;
+            let mut def_st = prep(
+                "INSERT OR IGNORE INTO structure_def (hostname, kind, name, source_line, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                6,
+            )?;
+            let mut ref_st = prep(
+                "INSERT INTO structure_ref (hostname, kind, name, context, source_line, source_file, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                7,
+            )?;
             let mut cfg_st = tx
                 .prepare("INSERT INTO device_config (hostname, source_file, config_text) VALUES (?1, ?2, ?3)")
-                .map_err(wrap)?;
-            let mut if_st = tx
-                .prepare(
-                    "INSERT INTO interface (hostname, ifname, description, admin_state, oper_state, mtu, speed_mbps, vrf, switchport_mode, access_vlan, trunk_vlans, channel_group, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                )
-                .map_err(wrap)?;
-            let mut ip_st = tx
-                .prepare(
-                    "INSERT INTO ip_address (hostname, ifname, vrf, address, prefix, kind, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .map_err(wrap)?;
-            let mut bgp_st = tx
-                .prepare(
-                    "INSERT INTO bgp_session (hostname, vrf, local_as, local_ip, update_source, peer_address, listen_range, peer_interface, peer_asn, peer_group, description, route_map_in, route_map_out, ebgp_multihop, shutdown, address_families, state, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-                )
-                .map_err(wrap)?;
-            let mut net_st = tx
-                .prepare("INSERT INTO bgp_network (hostname, vrf, prefix, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-                .map_err(wrap)?;
-            let mut sr_st = tx
-                .prepare(
-                    "INSERT INTO static_route (hostname, vrf, prefix, next_hop, next_hop_interface, distance, activity, source_file, source_line, collected_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                )
-                .map_err(wrap)?;
-            let mut ospf_st = tx
-                .prepare("INSERT INTO ospf_network (hostname, process, prefix, ifname, area, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
-                .map_err(wrap)?;
-            let mut def_st = tx
-                .prepare("INSERT OR IGNORE INTO structure_def (hostname, kind, name, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-                .map_err(wrap)?;
-            let mut ref_st = tx
-                .prepare("INSERT INTO structure_ref (hostname, kind, name, context, source_file, source_line, collected_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 .map_err(wrap)?;
             let oper: HashMap<(&str, String), &str> = snap
                 .opstate
@@ -175,32 +272,42 @@ impl StateDb {
                     )
                 })
                 .collect();
-            for d in &snap.devices {
+            let mut write = |d: &ParsedDevice| -> rusqlite::Result<()> {
                 let c = &d.config;
                 let f = d.source_file.as_str();
                 let bgp = c.bgp.as_ref();
-                dev_st
-                    .execute(params![
-                        d.hostname,
-                        d.vendor.vendor_name(),
-                        d.vendor.os_name(),
-                        c.os_version,
-                        d.model,
-                        d.role,
-                        d.role_inferred,
-                        d.site,
-                        d.status,
-                        bgp.and_then(|b| b.local_as),
-                        bgp.and_then(|b| b.router_id).map(|r| r.to_string()),
-                        d.management_address,
-                        f,
-                        Option::<u32>::None,
-                        at
-                    ])
-                    .map_err(wrap)?;
-                cfg_st
-                    .execute(params![d.hostname, f, d.text])
-                    .map_err(wrap)?;
+                for (st, n) in [
+                    (&mut dev_st, 15),
+                    (&mut if_st, 15),
+                    (&mut ip_st, 9),
+                    (&mut bgp_st, 20),
+                    (&mut net_st, 6),
+                    (&mut sr_st, 10),
+                    (&mut ospf_st, 8),
+                    (&mut def_st, 6),
+                    (&mut ref_st, 7),
+                ] {
+                    st.raw_bind_parameter(1, &d.hostname)?;
+                    st.raw_bind_parameter(n - 1, f)?;
+                }
+                bind(
+                    &mut dev_st,
+                    &[
+                        &d.vendor.vendor_name(),
+                        &d.vendor.os_name(),
+                        &c.os_version,
+                        &d.model,
+                        &d.role,
+                        &d.role_inferred,
+                        &d.site,
+                        &d.status,
+                        &bgp.and_then(|b| b.local_as),
+                        &bgp.and_then(|b| b.router_id).map(|r| r.to_string()),
+                        &d.management_address,
+                        &Option::<u32>::None,
+                    ],
+                )?;
+                cfg_st.execute(params![d.hostname, f, d.text])?;
                 for i in &c.interfaces {
                     let vrf = i.vrf.as_deref().unwrap_or("default");
                     // Most snapshots carry no interface states: skip the per-interface lookups.
@@ -211,42 +318,38 @@ impl StateDb {
                             .or_else(|| oper.get(&(d.hostname.as_str(), ifname::expand(&i.name))))
                             .copied()
                     };
-                    if_st
-                        .execute(params![
-                            d.hostname,
-                            i.name,
-                            i.description,
-                            if i.admin_up { "up" } else { "down" },
-                            op,
-                            i.mtu,
-                            i.speed_mbps,
-                            vrf,
-                            i.switchport_mode.map(|m| match m {
+                    bind(
+                        &mut if_st,
+                        &[
+                            &i.name,
+                            &i.description,
+                            &if i.admin_up { "up" } else { "down" },
+                            &op,
+                            &i.mtu,
+                            &i.speed_mbps,
+                            &vrf,
+                            &i.switchport_mode.map(|m| match m {
                                 crate::model::SwitchportMode::Access => "access",
                                 crate::model::SwitchportMode::Trunk => "trunk",
                             }),
-                            i.access_vlan,
-                            i.trunk_vlans,
-                            i.channel_group,
-                            f,
-                            i.line,
-                            at
-                        ])
-                        .map_err(wrap)?;
+                            &i.access_vlan,
+                            &i.trunk_vlans,
+                            &i.channel_group,
+                            &i.line,
+                        ],
+                    )?;
                     for a in &i.addresses {
-                        ip_st
-                            .execute(params![
-                                d.hostname,
-                                i.name,
-                                vrf,
-                                a.address.addr().to_string(),
-                                a.address.trunc().to_string(),
-                                a.kind.as_str(),
-                                f,
-                                a.line,
-                                at
-                            ])
-                            .map_err(wrap)?;
+                        bind(
+                            &mut ip_st,
+                            &[
+                                &i.name,
+                                &vrf,
+                                &a.address.addr().to_string(),
+                                &a.address.trunc().to_string(),
+                                &a.kind.as_str(),
+                                &a.line,
+                            ],
+                        )?;
                     }
                 }
                 if let Some(b) = bgp {
@@ -260,95 +363,81 @@ impl StateDb {
                         let state = peer_address
                             .as_deref()
                             .and_then(|p| observed.get(&(d.hostname.as_str(), vrf, p)).copied());
-                        bgp_st
-                            .execute(params![
-                                d.hostname,
-                                vrf,
-                                b.local_as,
-                                local_ip(c, n).map(|a| a.to_string()),
-                                n.update_source,
-                                peer_address,
-                                listen_range,
-                                peer_interface,
-                                n.peer_asn,
-                                n.peer_group,
-                                n.description,
-                                n.route_map_in,
-                                n.route_map_out,
-                                n.ebgp_multihop,
-                                n.shutdown,
-                                n.address_families.join(","),
-                                state,
-                                f,
-                                n.line,
-                                at
-                            ])
-                            .map_err(wrap)?;
+                        bind(
+                            &mut bgp_st,
+                            &[
+                                &vrf,
+                                &b.local_as,
+                                &local_ip(c, n).map(|a| a.to_string()),
+                                &n.update_source,
+                                &peer_address,
+                                &listen_range,
+                                &peer_interface,
+                                &n.peer_asn,
+                                &n.peer_group,
+                                &n.description,
+                                &n.route_map_in,
+                                &n.route_map_out,
+                                &n.ebgp_multihop,
+                                &n.shutdown,
+                                &n.address_families.join(","),
+                                &state,
+                                &n.line,
+                            ],
+                        )?;
                         bgp_count += 1;
                     }
                     for net in &b.networks {
-                        net_st
-                            .execute(params![
-                                d.hostname,
-                                net.vrf.as_deref().unwrap_or("default"),
-                                net.prefix.to_string(),
-                                f,
-                                net.line,
-                                at
-                            ])
-                            .map_err(wrap)?;
+                        bind(
+                            &mut net_st,
+                            &[
+                                &net.vrf.as_deref().unwrap_or("default"),
+                                &net.prefix.to_string(),
+                                &net.line,
+                            ],
+                        )?;
                     }
                 }
                 for r in &c.static_routes {
-                    sr_st
-                        .execute(params![
-                            d.hostname,
-                            r.vrf.as_deref().unwrap_or("default"),
-                            r.prefix.to_string(),
-                            r.next_hop.map(|h| h.to_string()),
-                            r.next_hop_interface,
-                            r.distance,
-                            r.activity.as_str(),
-                            f,
-                            r.line,
-                            at
-                        ])
-                        .map_err(wrap)?;
+                    bind(
+                        &mut sr_st,
+                        &[
+                            &r.vrf.as_deref().unwrap_or("default"),
+                            &r.prefix.to_string(),
+                            &r.next_hop.map(|h| h.to_string()),
+                            &r.next_hop_interface,
+                            &r.distance,
+                            &r.activity.as_str(),
+                            &r.line,
+                        ],
+                    )?;
                 }
                 for o in &c.ospf_networks {
-                    ospf_st
-                        .execute(params![
-                            d.hostname,
-                            o.process,
-                            o.prefix.map(|p| p.to_string()),
-                            o.interface,
-                            o.area,
-                            f,
-                            o.line,
-                            at
-                        ])
-                        .map_err(wrap)?;
+                    bind(
+                        &mut ospf_st,
+                        &[
+                            &o.process,
+                            &o.prefix.map(|p| p.to_string()),
+                            &o.interface,
+                            &o.area,
+                            &o.line,
+                        ],
+                    )?;
                 }
                 for s in &c.structures {
-                    def_st
-                        .execute(params![d.hostname, s.kind.as_str(), s.name, f, s.line, at])
-                        .map_err(wrap)?;
+                    bind(&mut def_st, &[&s.kind.as_str(), &s.name, &s.line])?;
                 }
                 for r in &c.references {
-                    ref_st
-                        .execute(params![
-                            d.hostname,
-                            r.kind.as_str(),
-                            r.name,
-                            r.context,
-                            f,
-                            r.line,
-                            at
-                        ])
-                        .map_err(wrap)?;
+                    bind(
+                        &mut ref_st,
+                        &[&r.kind.as_str(), &r.name, &r.context, &r.line],
+                    )?;
                 }
-            }
+                Ok(())
+            };
+            devices(&mut |d| write(d).map_err(wrap))?;
         }
+        tracing::debug!("import: devices written in {:?}", started.elapsed());
         {
             let mut st = tx
                 .prepare(
@@ -502,21 +591,21 @@ s.name
         let state_version = tx.last_insert_rowid();
         {
             // Per-device config digests, kept across imports: "what changed since version N".
-            use sha2::{Digest, Sha256};
             let mut st = tx
                 .prepare("INSERT INTO device_version (state_version, hostname, config_hash) VALUES (?1, ?2, ?3)")
                 .map_err(wrap)?;
             for d in &snap.devices {
-                let hash: String = Sha256::digest(d.text.as_bytes())
-                    .iter()
-                    .take(16)
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                st.execute(params![state_version, d.hostname, hash])
+                st.execute(params![state_version, d.hostname, d.config_hash])
                     .map_err(wrap)?;
             }
         }
+        tracing::debug!("import: all rows written in {:?}", started.elapsed());
+        for (_, sql) in &indexes {
+            tx.execute(sql, []).map_err(wrap)?;
+        }
+        tracing::debug!("import: indexes built in {:?}", started.elapsed());
         tx.commit().map_err(wrap)?;
+        tracing::debug!("import: committed in {:?}", started.elapsed());
         Ok(ImportSummary {
             state_version,
             devices: snap.devices.len(),

@@ -276,10 +276,26 @@ pub fn evaluate(
         .filter(|d| d.asn.is_some())
         .map(|d| (d.hostname.as_str(), d.asn))
         .collect();
-    let owned_set: std::collections::HashSet<std::net::IpAddr> =
-        m.addresses.iter().map(|a| a.address).collect();
+    // Only addresses sessions name are asked about: one pass over the addresses answers
+    // them all (a large network has a million addresses and a few thousand peers).
+    let mut asked: HashMap<std::net::IpAddr, bool> = m
+        .sessions
+        .iter()
+        .filter_map(|s| Some((s.peer.parse().ok()?, false)))
+        .collect();
+    for a in &m.addresses {
+        if let Some(owned) = asked.get_mut(&a.address) {
+            *owned = true;
+        }
+    }
     let owned = |a: &str| -> Result<bool, StateError> {
-        Ok(a.parse().is_ok_and(|ip| owned_set.contains(&ip)))
+        let Ok(ip) = a.parse::<std::net::IpAddr>() else {
+            return Ok(false);
+        };
+        Ok(match asked.get(&ip) {
+            Some(&o) => o,
+            None => m.addresses.iter().any(|x| x.address == ip),
+        })
     };
     let mut borders: BTreeSet<String> = BTreeSet::new();
     for s in m.sessions.iter().filter(|s| s.vrf == "default") {
@@ -292,7 +308,14 @@ pub fn evaluate(
     // iBGP-learned: network statements of the other speakers, with their routes, from
     // the state (touched devices from the candidate instead).
     let default = m.sym("default");
-    let routed: std::collections::HashSet<(&str, IpNet)> = m
+    // Which `network` statements have a route behind them: only those are looked up.
+    let mut routed: HashMap<(&str, IpNet), bool> = m
+        .bgp_networks
+        .iter()
+        .filter(|n| n.vrf == "default")
+        .filter_map(|n| Some(((n.hostname.as_str(), n.prefix.parse().ok()?), false)))
+        .collect();
+    let candidates = m
         .static_routes
         .iter()
         .filter(|r| r.vrf == "default")
@@ -302,8 +325,12 @@ pub fn evaluate(
                 .iter()
                 .filter(|a| a.up && Some(a.vrf) == default)
                 .map(|a| (m.name(a.hostname), a.prefix)),
-        )
-        .collect();
+        );
+    for k in candidates {
+        if let Some(r) = routed.get_mut(&k) {
+            *r = true;
+        }
+    }
     let mut learned: BTreeMap<Option<u32>, BTreeSet<IpNet>> = BTreeMap::new();
     for n in m.bgp_networks.iter().filter(|n| n.vrf == "default") {
         let h = n.hostname.as_str();
@@ -311,7 +338,7 @@ pub fn evaluate(
             continue;
         }
         if let Ok(p) = n.prefix.parse::<IpNet>() {
-            if routed.contains(&(h, p)) {
+            if routed.get(&(h, p)) == Some(&true) {
                 learned
                     .entry(asn_of.get(h).copied().flatten())
                     .or_default()

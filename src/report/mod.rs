@@ -283,29 +283,25 @@ impl Picture {
     /// The affected part of the network: the changed elements and everything within two
     /// hops, marked with what the blast radius says of each.
     pub fn load(db: &StateDb, impact: &Impact, blast: &Blast) -> Result<Picture, StateError> {
-        let e = sql(db);
-        let conn = db.conn();
-        let mut devices: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
-        let mut st = conn
-            .prepare("SELECT hostname, role, site FROM device")
-            .map_err(&e)?;
-        let rows = st
-            .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
-            .map_err(&e)?;
-        for row in rows {
-            let (h, rs): (String, (Option<String>, Option<String>)) = row.map_err(&e)?;
-            devices.insert(h, rs);
-        }
-        let mut links: Vec<LinkEnds> = Vec::new();
-        let mut st = conn
-            .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link WHERE status = 'up' ORDER BY hostname_a, ifname_a, hostname_b, ifname_b")
-            .map_err(&e)?;
-        let rows = st
-            .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
-            .map_err(&e)?;
-        for row in rows {
-            links.push(row.map_err(&e)?);
-        }
+        let m = crate::network::NetworkModel::shared(db)?;
+        let devices: BTreeMap<String, (Option<String>, Option<String>)> = m
+            .devices
+            .iter()
+            .map(|d| (d.hostname.clone(), (d.role.clone(), d.site.clone())))
+            .collect();
+        let up = m.sym("up");
+        let n = |s| m.name(s).to_owned();
+        let links: Vec<LinkEnds> = m
+            .links
+            .iter()
+            .filter(|l| Some(l.status) == up)
+            .map(|l| {
+                (
+                    (n(l.hostname_a), n(l.ifname_a)),
+                    (n(l.hostname_b), n(l.ifname_b)),
+                )
+            })
+            .collect();
         let removed: BTreeSet<&str> = blast.removed.iter().map(String::as_str).collect();
         let link_lost = |(a, b): &LinkEnds| {
             let end_gone = |(d, i): &(String, String)| {

@@ -106,6 +106,32 @@ fn an_mtu_unequal_to_the_far_end_fails_naming_both() {
 }
 
 #[test]
+fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_not_a_pass() {
+    // The demo's alpha-core-1 Ethernet3 (9214) and alpha-dist-1 TwentyFiveGigE1/0/1
+    // (9198) already differ: changing one of them to yet another MTU passed before.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
+    let (verdict, f, r) = precheck(tmp.path(), &plan);
+    assert_eq!(verdict, "WARN", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "warning",
+            "alpha-core-1 Ethernet3",
+            "MTU 1500 here, 9198 at the far end alpha-dist-1 TwentyFiveGigE1/0/1: the ends already differed before the plan (9214 and 9198)"
+        ),
+        "{f:#?}"
+    );
+    let passed = r["passed"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !passed
+            .iter()
+            .any(|p| p.as_str() == Some("MTU equal at both ends of links the plan touches")),
+        "{passed:?}"
+    );
+}
+
+#[test]
 fn a_shut_port_is_declared_and_counted_not_an_error() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft_plan(tmp.path(), "shutdown alpha-dist-1 TwentyFiveGigE1/0/10");

@@ -69,6 +69,9 @@ pub struct MtuMismatch {
     pub changed: (String, String, u32),
     /// The far end, with its MTU.
     pub far: (String, String, u32),
+    /// The two MTUs before the plan when they already differed (the plan changed one and
+    /// left them unequal); None when the plan makes equal MTUs differ.
+    pub before: Option<(u32, u32)>,
 }
 
 /// The candidate network around a plan.
@@ -304,15 +307,20 @@ impl Candidate {
             }
             let mtu = |i: &Interface| i.mtu.unwrap_or(DEFAULT_MTU);
             let routed = a1.switchport_mode.is_none() && b1.switchport_mode.is_none();
-            if routed && mtu(a1) != mtu(b1) && mtu(a0) == mtu(b0) {
-                let (changed, far) = if mtu(a1) != mtu(a0) {
-                    ((a, a1), (b, b1))
+            let a_changed = mtu(a1) != mtu(a0);
+            let plan_changed = a_changed || mtu(b1) != mtu(b0);
+            // A mismatch the plan makes, or one it leaves in place while changing an MTU
+            // of the link: "MTU equal" is not a check the plan passed either way.
+            if routed && mtu(a1) != mtu(b1) && (mtu(a0) == mtu(b0) || plan_changed) {
+                let (changed, far, before) = if a_changed {
+                    ((a, a1), (b, b1), (mtu(a0), mtu(b0)))
                 } else {
-                    ((b, b1), (a, a1))
+                    ((b, b1), (a, a1), (mtu(b0), mtu(a0)))
                 };
                 self.mtu.push(MtuMismatch {
                     changed: (changed.0 .0.clone(), changed.0 .1.clone(), mtu(changed.1)),
                     far: (far.0 .0.clone(), far.0 .1.clone(), mtu(far.1)),
+                    before: (before.0 != before.1).then_some(before),
                 });
             }
         }

@@ -989,6 +989,18 @@ pub fn precheck(
             return Ok(Applies::NotApplicable);
         }
         for m in &cand.mtu {
+            if let Some((here, there)) = m.before {
+                ck.add(
+                    Severity::Warning,
+                    format!("{} {}", m.changed.0, m.changed.1),
+                    format!(
+                        "MTU {} here, {} at the far end {} {}: the ends already differed before the plan ({here} and {there}) and still differ after it",
+                        m.changed.2, m.far.2, m.far.0, m.far.1
+                    ),
+                    format!("set MTU {} on {} {} too, or make the ends equal in this plan", m.changed.2, m.far.0, m.far.1),
+                );
+                continue;
+            }
             ck.add(
                 Severity::Error,
                 format!("{} {}", m.changed.0, m.changed.1),

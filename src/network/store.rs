@@ -13,6 +13,24 @@ use std::sync::{Arc, Mutex};
 /// another layout may decode into nonsense): a stored part of another format is rebuilt.
 const FORMAT: i64 = 2;
 
+/// What a stored part was made by: its layout and the olav executable that built it. The
+/// `configs` and `checks` parts are olav's own reading of the configurations, so a part
+/// built by another olav (an upgrade, a rebuild) is built again rather than trusted: the
+/// answers `olav check` gives are always the running olav's. Without the executable's
+/// metadata only the layout counts.
+fn stamp() -> i64 {
+    use std::hash::{Hash, Hasher};
+    static STAMP: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *STAMP.get_or_init(|| {
+        let exe = std::env::current_exe().and_then(std::fs::metadata);
+        let Ok(meta) = exe else { return FORMAT };
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (FORMAT, meta.len(), meta.modified().ok()).hash(&mut h);
+        // Positive, and never equal to a bare FORMAT from a build without metadata.
+        (h.finish() >> 2) as i64 + 1024
+    })
+}
+
 /// What a loaded part is known by: the DB, its state version and when that was imported
 /// (a DB made again at the same path starts its versions again).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +113,7 @@ fn read<T: DeserializeOwned>(db: &StateDb, k: &Key) -> Option<T> {
         .conn()
         .query_row(
             "SELECT bytes FROM network_model WHERE state_version = ?1 AND part = ?2 AND format = ?3",
-            rusqlite::params![k.version, k.part, FORMAT],
+            rusqlite::params![k.version, k.part, stamp()],
             |r| r.get(0),
         )
         .ok()?;
@@ -121,7 +139,7 @@ fn write<T: Serialize>(db: &StateDb, k: &Key, v: &T) {
             db.conn()
                 .execute(
                     "INSERT OR REPLACE INTO network_model (state_version, part, format, bytes) VALUES (?1, ?2, ?3, ?4)",
-                    rusqlite::params![k.version, k.part, FORMAT, bytes],
+                    rusqlite::params![k.version, k.part, stamp(), bytes],
                 )
                 .map_err(|e| e.to_string())
         });

@@ -1,5 +1,6 @@
-//! The pre-check's blast radius on generated networks: loading the graph from the state
-//! DB, and one query (a distribution switch removed) on the loaded graph.
+//! The pre-check's blast radius on generated networks: building the graph from the
+//! network model (once per state version), and one query (a distribution switch removed)
+//! on the loaded graph.
 //! Run: `cargo bench --bench precheck`; `OLAV_BENCH_50K=1` adds the 50,000-device network.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -36,8 +37,11 @@ fn blast(c: &mut Criterion) {
         };
         let mut g = c.benchmark_group(format!("blast_{devices}_devices"));
         g.sample_size(20);
-        g.bench_function("load_graph", |b| {
-            b.iter(|| Graph::load(&db).map(|g| g.device_count()))
+        let Ok(model) = olav::network::NetworkModel::shared(&db) else {
+            return;
+        };
+        g.bench_function("build_graph", |b| {
+            b.iter(|| Graph::from_model(&model).device_count())
         });
         g.bench_function("query_remove_dist_switch", |b| {
             b.iter(|| graph.blast(&spec).number())

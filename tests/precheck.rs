@@ -326,7 +326,7 @@ fn drift_since_drafting_is_reported() {
 
 struct Demo {
     _dir: tempfile::TempDir,
-    graph: Graph,
+    graph: std::sync::Arc<Graph>,
     net: Network,
     devices: Vec<String>,
     links: Vec<olav::model::LinkEnds>,

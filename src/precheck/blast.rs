@@ -5,18 +5,21 @@
 //! tree names both the single devices and the single links every path depends on.
 //! The analyzer uses Tarjan's biconnected blocks instead.
 
+use crate::network::{NetworkModel, Sym};
 use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::Arc;
 
-/// A link end.
-#[derive(Debug, Clone)]
+/// A link between two devices, interface names in the graph's `ifnames`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct LinkE {
     a: u32,
-    ia: String,
+    ia: Sym,
     b: u32,
-    ib: String,
+    ib: Sym,
 }
 
 impl LinkE {
@@ -27,7 +30,7 @@ impl LinkE {
 }
 
 /// A configured session with a peer address.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct SessE {
     dev: u32,
     peer: String,
@@ -118,31 +121,46 @@ impl std::fmt::Display for ServiceHit {
     }
 }
 
-/// The network as the reporter sees it.
+/// A device's address (not a virtual one).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct AddrE {
+    dev: u32,
+    /// Interface name in the graph's `ifnames`.
+    ifname: Sym,
+    prefix: IpNet,
+    address: IpAddr,
+}
+
+/// The network as the reporter sees it: arrays indexed by device number, names by
+/// number, built once per state version and stored with it (the `graph` part), so that a
+/// process only decodes it.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Graph {
+    /// Device hostnames, sorted: a device's number is its place here.
     names: Vec<String>,
-    index: HashMap<String, u32>,
     anchor: Vec<bool>,
+    /// Links sorted by their pair of devices.
     links: Vec<LinkE>,
     sessions: Vec<SessE>,
     /// External peer ASes, node ids after the devices.
     peer_asns: Vec<u32>,
     peer_names: Vec<String>,
-    /// (device, interface name in `ifnames`, subnet, address).
-    addresses: Vec<(u32, u32, IpNet, std::net::IpAddr)>,
-    /// The names address rows refer to (the network model's table).
+    /// Addresses by device, each device's in the table's order.
+    addresses: Vec<AddrE>,
+    /// Device `d`'s addresses are `addresses[addr_start[d]..addr_start[d + 1]]`.
+    addr_start: Vec<u32>,
+    /// Interface names links and addresses refer to by number.
     ifnames: Vec<String>,
-    /// Address indices per device.
-    addr_by_dev: Vec<Vec<usize>>,
-    /// Who has each prefix: (device, address index, or None for a `network` statement).
-    holders: HashMap<IpNet, Vec<(u32, Option<usize>)>>,
+    /// Addresses whose subnet is wider than a host, by subnet: who has each prefix.
+    holders: Vec<u32>,
+    /// Prefixes of `network` statements, by device.
     originated: Vec<(u32, IpNet)>,
     services: Vec<(String, String, Vec<Ep>)>,
     protected_before: Vec<bool>,
     reachable_before: Vec<bool>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 enum Ep {
     Dev(u32),
     If(u32, String),
@@ -281,55 +299,62 @@ enum Elem {
 }
 
 impl Graph {
-    /// Loads the graph from the state version's model (its own reading of it,
-    /// independent of the analyzer's).
-    pub fn load(db: &StateDb) -> Result<Graph, StateError> {
-        let m = crate::network::NetworkModel::shared(db)?;
-        Ok(Graph::from_model(&m))
+    /// The graph of the DB's current state version: built from the network model once per
+    /// state version (its own reading of it, independent of the analyzer's), stored with
+    /// the state, and loaded once per process.
+    pub fn load(db: &StateDb) -> Result<Arc<Graph>, StateError> {
+        crate::network::store::shared(
+            db,
+            "graph",
+            |db| {
+                let m = NetworkModel::shared(db)?;
+                Ok(Graph::from_model(&m))
+            },
+            |_| {},
+        )
     }
 
     /// The graph of a network model.
-    pub fn from_model(m: &crate::network::NetworkModel) -> Graph {
-        let mut g = Graph {
-            names: Vec::new(),
-            index: HashMap::new(),
-            anchor: Vec::new(),
-            links: Vec::new(),
-            sessions: Vec::new(),
-            peer_asns: Vec::new(),
-            peer_names: Vec::new(),
-            addresses: Vec::new(),
-            ifnames: m.names.clone(),
-            addr_by_dev: Vec::new(),
-            holders: HashMap::new(),
-            originated: Vec::new(),
-            services: Vec::new(),
-            protected_before: Vec::new(),
-            reachable_before: Vec::new(),
-        };
-        for d in m
+    pub fn from_model(m: &NetworkModel) -> Graph {
+        let mut g = Graph::default();
+        let mut live: Vec<&crate::network::Device> = m
             .devices
             .iter()
             .filter(|d| d.status != "offline" && d.status != "decommissioned")
-        {
-            g.index.insert(d.hostname.clone(), g.names.len() as u32);
+            .collect();
+        live.sort_by(|a, b| a.hostname.cmp(&b.hostname));
+        // A hostname's number in the model's names → the device's in the graph.
+        let mut sym_dev = vec![u32::MAX; m.names.len()];
+        for d in &live {
+            if let Some(s) = m.sym(&d.hostname) {
+                sym_dev[s as usize] = g.names.len() as u32;
+            }
             g.names.push(d.hostname.clone());
             g.anchor.push(matches!(
                 d.role.as_deref().unwrap_or(""),
                 "border" | "core" | "edge" | "spine"
             ));
         }
-        let n = |s| m.name(s);
+        let dev_of = |s: Sym| sym_dev.get(s as usize).copied().filter(|&d| d != u32::MAX);
+        // Hostnames are names of the model's table too; the graph keeps only interfaces'.
+        let mut ifsym = vec![u32::MAX; m.names.len()];
+        let mut ifnames: Vec<String> = Vec::new();
+        let mut intern = |s: Sym| {
+            let slot = &mut ifsym[s as usize];
+            if *slot == u32::MAX {
+                *slot = ifnames.len() as Sym;
+                ifnames.push(m.name(s).to_owned());
+            }
+            *slot
+        };
         let up = m.sym("up");
         for l in m.links.iter().filter(|l| Some(l.status) == up) {
-            if let (Some(&a), Some(&b)) =
-                (g.index.get(n(l.hostname_a)), g.index.get(n(l.hostname_b)))
-            {
+            if let (Some(a), Some(b)) = (dev_of(l.hostname_a), dev_of(l.hostname_b)) {
                 g.links.push(LinkE {
                     a,
-                    ia: n(l.ifname_a).to_owned(),
+                    ia: intern(l.ifname_a),
                     b,
-                    ib: n(l.ifname_b).to_owned(),
+                    ib: intern(l.ifname_b),
                 });
             }
         }
@@ -338,39 +363,42 @@ impl Graph {
         let raw: Vec<(u32, &crate::network::Session)> = m
             .sessions
             .iter()
-            .filter_map(|s| Some((*g.index.get(&s.hostname)?, s)))
-            .collect();
-        let peers_wanted: HashSet<&str> = raw.iter().map(|(_, s)| s.peer.as_str()).collect();
-        let locals_wanted: HashSet<(u32, &str)> = raw
-            .iter()
-            .filter_map(|(d, s)| Some((*d, s.local_ip.as_deref()?)))
+            .filter_map(|s| Some((g.device(&s.hostname)?, s)))
             .collect();
         // Stored addresses are text; sessions name them as text: compared parsed.
-        let peers_wanted: HashSet<std::net::IpAddr> =
-            peers_wanted.iter().filter_map(|p| p.parse().ok()).collect();
-        let locals_wanted: HashSet<(u32, std::net::IpAddr)> = locals_wanted
+        let peers_wanted: HashSet<IpAddr> = raw
             .iter()
-            .filter_map(|(d, a)| Some((*d, a.parse().ok()?)))
+            .filter_map(|(_, s)| s.peer.parse().ok())
             .collect();
-        let mut owner: HashMap<std::net::IpAddr, u32> = HashMap::new();
-        let mut by_addr: HashMap<(u32, std::net::IpAddr), &str> = HashMap::new();
+        let locals_wanted: HashSet<(u32, IpAddr)> = raw
+            .iter()
+            .filter_map(|(d, s)| Some((*d, s.local_ip.as_deref()?.parse().ok()?)))
+            .collect();
+        let mut owner: HashMap<IpAddr, u32> = HashMap::new();
+        let mut by_addr: HashMap<(u32, IpAddr), &str> = HashMap::new();
         let virt = m.sym("virtual");
         for r in &m.addresses {
-            let Some(&d) = g.index.get(n(r.hostname)) else {
+            let Some(d) = dev_of(r.hostname) else {
                 continue;
             };
             let a = r.address;
             let virtual_addr = Some(r.kind) == virt;
             if locals_wanted.contains(&(d, a)) {
-                by_addr.insert((d, a), n(r.ifname));
+                by_addr.insert((d, a), m.name(r.ifname));
             }
             if !virtual_addr && peers_wanted.contains(&a) {
                 owner.insert(a, d);
             }
             if !virtual_addr {
-                g.addresses.push((d, r.ifname, r.prefix, a));
+                g.addresses.push(AddrE {
+                    dev: d,
+                    ifname: intern(r.ifname),
+                    prefix: r.prefix,
+                    address: a,
+                });
             }
         }
+        g.ifnames = ifnames;
         let mut peer_idx: HashMap<u32, usize> = HashMap::new();
         for (dev, s) in raw {
             let local_if = s.update_source.clone().or_else(|| {
@@ -403,7 +431,7 @@ impl Graph {
             });
         }
         for n in &m.bgp_networks {
-            if let (Some(&d), Ok(p)) = (g.index.get(&n.hostname), n.prefix.parse()) {
+            if let (Some(d), Ok(p)) = (g.device(&n.hostname), n.prefix.parse()) {
                 g.originated.push((d, p));
             }
         }
@@ -417,7 +445,7 @@ impl Graph {
                 .iter()
                 .filter_map(|e| {
                     match (
-                        e.hostname.as_ref().and_then(|h| g.index.get(h).copied()),
+                        e.hostname.as_deref().and_then(|h| g.device(h)),
                         &e.ifname,
                         &e.prefix,
                     ) {
@@ -430,22 +458,53 @@ impl Graph {
                 .collect();
             g.services.push((s.name.clone(), crit, eps));
         }
-        g.addr_by_dev = vec![Vec::new(); g.names.len()];
-        for (i, (d, _, p, _)) in g.addresses.iter().enumerate() {
-            g.addr_by_dev[*d as usize].push(i);
-            if p.prefix_len() < p.max_prefix_len() {
-                g.holders.entry(*p).or_default().push((*d, Some(i)));
-            }
+        // By device, each device's addresses in the table's order (a stable sort).
+        g.addresses.sort_by_key(|a| a.dev);
+        g.addr_start = vec![0; g.names.len() + 1];
+        for a in &g.addresses {
+            g.addr_start[a.dev as usize + 1] += 1;
         }
-        for (d, p) in &g.originated {
-            g.holders.entry(*p).or_default().push((*d, None));
+        for i in 0..g.names.len() {
+            g.addr_start[i + 1] += g.addr_start[i];
         }
+        g.holders = (0..g.addresses.len() as u32)
+            .filter(|&i| {
+                let p = g.addresses[i as usize].prefix;
+                p.prefix_len() < p.max_prefix_len()
+            })
+            .collect();
+        g.holders
+            .sort_by_key(|&i| (g.addresses[i as usize].prefix, i));
         let none = g.no_cut();
         g.protected_before = g.protection(&none);
         let (csr, root, _) = g.subdivided(&none, &[], None);
         let reach = csr.reach(root);
         g.reachable_before = (0..g.names.len()).map(|v| reach[v]).collect();
         g
+    }
+
+    /// A device's number.
+    fn device(&self, hostname: &str) -> Option<u32> {
+        self.names
+            .binary_search_by(|n| n.as_str().cmp(hostname))
+            .ok()
+            .map(|i| i as u32)
+    }
+
+    /// The addresses of device `d`.
+    fn addresses_of(&self, d: u32) -> &[AddrE] {
+        let (s, e) = (self.addr_start[d as usize], self.addr_start[d as usize + 1]);
+        &self.addresses[s as usize..e as usize]
+    }
+
+    /// The addresses whose subnet is `p`.
+    fn holding(&self, p: &IpNet) -> impl Iterator<Item = &AddrE> {
+        let at = |i: &u32| self.addresses[*i as usize].prefix;
+        let s = self.holders.partition_point(|i| at(i) < *p);
+        let e = self.holders.partition_point(|i| at(i) <= *p);
+        self.holders[s..e]
+            .iter()
+            .map(|&i| &self.addresses[i as usize])
     }
 
     fn ifname(&self, s: u32) -> &str {
@@ -584,14 +643,14 @@ impl Graph {
         let mut cut = self.no_cut();
         let mut ifs: HashSet<(u32, &str)> = HashSet::new();
         for d in &spec.devices {
-            match self.index.get(d) {
-                Some(&i) => cut.dev[i as usize] = true,
+            match self.device(d) {
+                Some(i) => cut.dev[i as usize] = true,
                 None => unknown.push(d.clone()),
             }
         }
         for (d, i) in &spec.interfaces {
-            match self.index.get(d) {
-                Some(&x) => {
+            match self.device(d) {
+                Some(x) => {
                     ifs.insert((x, i.as_str()));
                 }
                 None => unknown.push(format!("{d}:{i}")),
@@ -606,8 +665,9 @@ impl Graph {
                     let (na, nb) = (&self.names[l.a as usize], &self.names[l.b as usize]);
                     let same =
                         |h: &str, i: &str, n: &str, li: &str| h == n && crate::ifname::same(i, li);
-                    (same(da, ia, na, &l.ia) && same(db, ib, nb, &l.ib))
-                        || (same(da, ia, nb, &l.ib) && same(db, ib, na, &l.ia))
+                    let (la, lb) = (self.ifname(l.ia), self.ifname(l.ib));
+                    (same(da, ia, na, la) && same(db, ib, nb, lb))
+                        || (same(da, ia, nb, lb) && same(db, ib, na, la))
                 })
                 .map(|(i, _)| i)
                 .collect();
@@ -625,7 +685,7 @@ impl Graph {
                         .iter()
                         .any(|(x, y)| *x == d && crate::ifname::same(y, ifn))
             };
-            if gone(l.a, &l.ia) || gone(l.b, &l.ib) {
+            if gone(l.a, self.ifname(l.ia)) || gone(l.b, self.ifname(l.ib)) {
                 cut.link[i] = true;
             }
         }
@@ -634,20 +694,19 @@ impl Graph {
             .map(|(d, _)| *d)
             .chain((0..self.names.len() as u32).filter(|d| cut.dev[*d as usize]))
             .collect();
-        let removed_addrs: HashSet<std::net::IpAddr> = touched
+        let removed_addrs: HashSet<IpAddr> = touched
             .iter()
-            .flat_map(|d| self.addr_by_dev[*d as usize].iter())
-            .map(|&i| &self.addresses[i])
-            .filter(|(d, i, _, _)| {
-                cut.dev[*d as usize]
+            .flat_map(|d| self.addresses_of(*d))
+            .filter(|a| {
+                cut.dev[a.dev as usize]
                     || ifs
                         .iter()
-                        .any(|(x, y)| x == d && crate::ifname::same(y, self.ifname(*i)))
+                        .any(|(x, y)| *x == a.dev && crate::ifname::same(y, self.ifname(a.ifname)))
             })
-            .map(|(_, _, _, a)| *a)
+            .map(|a| a.address)
             .collect();
         for (dev, who) in &spec.peers {
-            let dev_i = dev.as_ref().and_then(|d| self.index.get(d).copied());
+            let dev_i = dev.as_deref().and_then(|d| self.device(d));
             if dev.is_some() && dev_i.is_none() {
                 unknown.push(dev.clone().unwrap_or_default());
                 continue;
@@ -750,22 +809,17 @@ impl Graph {
         let if_gone =
             |d: u32, i: &str| gone[d as usize] || cut_if(spec, &self.names[d as usize], i);
         // Candidates: the prefixes of what is gone; withdrawn when no survivor has them.
-        let survives = |holder: &(u32, Option<usize>)| match holder {
-            (d, Some(ai)) => !if_gone(*d, self.ifname(self.addresses[*ai].1)),
-            (d, None) => !gone[*d as usize],
-        };
         let mut withdrawn: BTreeSet<IpNet> = BTreeSet::new();
         let gone_devices = (0..self.names.len()).filter(|d| gone[*d]);
         let gone_ifs = spec
             .interfaces
             .iter()
-            .filter_map(|(d, _)| self.index.get(d).map(|x| *x as usize));
+            .filter_map(|(d, _)| self.device(d).map(|x| x as usize));
         let mut candidates: BTreeSet<IpNet> = BTreeSet::new();
         for d in gone_devices.chain(gone_ifs) {
-            for &ai in &self.addr_by_dev[d] {
-                let (dev, ifn, p, _) = &self.addresses[ai];
-                if if_gone(*dev, self.ifname(*ifn)) {
-                    candidates.insert(*p);
+            for a in self.addresses_of(d as u32) {
+                if if_gone(a.dev, self.ifname(a.ifname)) {
+                    candidates.insert(a.prefix);
                 }
             }
         }
@@ -775,7 +829,13 @@ impl Graph {
             }
         }
         for p in candidates {
-            let held = self.holders.get(&p).is_some_and(|h| h.iter().any(survives));
+            let held = self
+                .holding(&p)
+                .any(|a| !if_gone(a.dev, self.ifname(a.ifname)))
+                || self
+                    .originated
+                    .iter()
+                    .any(|(d, o)| *o == p && !gone[*d as usize]);
             if !held && p.prefix_len() < p.max_prefix_len() {
                 withdrawn.insert(p);
             }
@@ -809,7 +869,7 @@ impl Graph {
             .iter()
             .filter_map(|(d, ifn)| {
                 Some(SessE {
-                    dev: *self.index.get(d)?,
+                    dev: self.device(d)?,
                     peer: String::new(),
                     asn: Some(asn),
                     local_if: Some(ifn.clone()),
@@ -852,7 +912,10 @@ impl Graph {
                     let l = &self.links[l];
                     out.push(format!(
                         "link {}:{} – {}:{}",
-                        self.names[l.a as usize], l.ia, self.names[l.b as usize], l.ib
+                        self.names[l.a as usize],
+                        self.ifname(l.ia),
+                        self.names[l.b as usize],
+                        self.ifname(l.ib)
                     ));
                 }
                 Elem::Session(s) => {

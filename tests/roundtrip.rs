@@ -160,11 +160,11 @@ fn intents(n: &Net) -> Vec<Intent> {
             });
         }
     }
-    for (a, b) in &f.links {
-        out.push(Intent::DecommissionLink {
-            a: a.clone(),
-            b: b.clone(),
-        });
+    // Every link once: from its A end's device.
+    for d in f.devices.keys() {
+        for (a, b) in f.links_of(d).into_iter().filter(|(a, _)| a.0 == *d) {
+            out.push(Intent::DecommissionLink { a, b });
+        }
     }
     for r in requests {
         if let Resolution::Intent(i) = resolve(&r, f) {

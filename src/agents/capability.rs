@@ -66,6 +66,16 @@ impl StateReader {
         })
     }
 
+    /// The state version's network model. A process frees a part nobody holds, so a
+    /// step that queries it several times holds it for the step.
+    pub fn model(&self) -> Result<std::sync::Arc<crate::network::NetworkModel>, ToolError> {
+        self.query(
+            "state.model",
+            serde_json::json!({}),
+            crate::network::NetworkModel::shared,
+        )
+    }
+
     /// The whole network as a graph-ready model.
     pub fn network(&self) -> Result<Network, ToolError> {
         self.query("state.network", serde_json::json!({}), Network::load)

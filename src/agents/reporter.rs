@@ -52,6 +52,8 @@ impl Reporter {
     /// plan can be read).
     pub fn check(&self, path: &str) -> Result<(Report, PathBuf, Option<Recorded>), ToolError> {
         let (file, text) = self.plans.read(path)?;
+        // The pre-check and the picture read one copy of the model.
+        let _model = self.state.model()?;
         let report = self.precheck(path, &text)?;
         let stem = stem(&file);
         let saved = self
@@ -86,6 +88,8 @@ impl Reporter {
     /// report replaced.
     pub fn render(&self, path: &str) -> Result<(Report, PathBuf), ToolError> {
         let (file, text) = self.plans.read(path)?;
+        // The pre-check and the picture read one copy of the model.
+        let _model = self.state.model()?;
         let report = self.precheck(path, &text)?;
         let page = self.write_html(path, &stem(&file), &text, &report)?;
         Ok((report, page))

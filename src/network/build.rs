@@ -261,11 +261,13 @@ impl Interfaces {
         }
         // Config order per device, as `ORDER BY hostname, source_line` gave it.
         out.sort_by_key(|(line, i)| (i.dev, *line));
-        Ok(Interfaces {
-            state_version: db.state_version()?,
+        let rows: Vec<Interface> = out.into_iter().map(|(_, i)| i).collect();
+        Ok(Interfaces::encode(
+            db.state_version()?,
             names,
-            rows: out.into_iter().map(|(_, i)| i).collect(),
-        })
+            devices.len(),
+            &rows,
+        ))
     }
 }
 

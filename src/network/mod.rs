@@ -214,15 +214,19 @@ pub struct NetworkModel {
 }
 
 /// Every interface of the state version, by device in config order (the analyzer's
-/// part: the graph and the checks never read it).
+/// part: the graph and the checks never read it). A request reads the interfaces of a
+/// few devices, so each device's rows stay encoded until asked for.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Interfaces {
     /// The state version.
     pub state_version: i64,
     /// The names rows refer to by number (this part's own table).
     pub names: Vec<String>,
-    /// Interfaces sorted by device index (the model's), then config order.
-    pub rows: Vec<Interface>,
+    /// Device `d`'s rows (the model's device numbers) are `rows[starts[d]..starts[d + 1]]`.
+    starts: Vec<u32>,
+    /// Each device's `Vec<Interface>`, encoded.
+    #[serde(with = "serde_bytes")]
+    rows: Vec<u8>,
 }
 
 /// One device's parsed configuration.
@@ -298,12 +302,43 @@ impl Interfaces {
         self.names.get(s as usize).map_or("", String::as_str)
     }
 
+    /// Encodes rows sorted by device (numbers below `devices`).
+    fn encode(
+        state_version: i64,
+        names: Vec<String>,
+        devices: usize,
+        rows: &[Interface],
+    ) -> Interfaces {
+        let mut out = Interfaces {
+            state_version,
+            names,
+            starts: Vec::with_capacity(devices + 1),
+            rows: Vec::new(),
+        };
+        let mut at = 0;
+        for d in 0..devices as u32 {
+            out.starts.push(out.rows.len() as u32);
+            let n = rows[at..].partition_point(|i| i.dev == d);
+            // Encoding plain rows into a vector cannot fail.
+            if let Ok(bytes) = postcard::to_stdvec(&rows[at..at + n]) {
+                out.rows.extend_from_slice(&bytes);
+            }
+            at += n;
+        }
+        out.starts.push(out.rows.len() as u32);
+        out
+    }
+
     /// The interfaces of device `dev`, in config order.
-    pub fn of(&self, dev: usize) -> &[Interface] {
-        let d = dev as u32;
-        let start = self.rows.partition_point(|i| i.dev < d);
-        let end = self.rows.partition_point(|i| i.dev <= d);
-        &self.rows[start..end]
+    pub fn of(&self, dev: usize) -> Vec<Interface> {
+        let (Some(&s), Some(&e)) = (self.starts.get(dev), self.starts.get(dev + 1)) else {
+            return Vec::new();
+        };
+        let bytes = self.rows.get(s as usize..e as usize).unwrap_or_default();
+        postcard::from_bytes(bytes).unwrap_or_else(|err| {
+            tracing::warn!("network model: the interfaces of device {dev} do not decode ({err})");
+            Vec::new()
+        })
     }
 }
 

@@ -7,11 +7,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::any::Any;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Bumped whenever a part's layout changes (postcard is not self-describing: a part of
 /// another layout may decode into nonsense): a stored part of another format is rebuilt.
-const FORMAT: i64 = 2;
+const FORMAT: i64 = 3;
 
 /// What a stored part was made by: its layout and the olav executable that built it. The
 /// `configs` and `checks` parts are olav's own reading of the configurations, so a part
@@ -41,9 +41,12 @@ struct Key {
     imported_at: String,
 }
 
-type Loaded = (Key, Arc<dyn Any + Send + Sync>);
+type Loaded = (Key, Weak<dyn Any + Send + Sync>);
 
-/// Parts loaded by this process; a request's steps all read the same copy.
+/// Parts loaded by this process and still in use: every reader of a part while one
+/// holds it shares that copy. A part nobody holds any more is freed (a request's
+/// analyzer, reporter and simulator read different parts; holding them all at once
+/// doubled a 50,000-device request's memory), and decoded again if asked for later.
 static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
 
 fn key(db: &StateDb, part: &'static str) -> Result<Key, StateError> {
@@ -83,8 +86,12 @@ where
 {
     let k = key(db, part)?;
     if let Ok(loaded) = LOADED.lock() {
-        if let Some((_, v)) = loaded.iter().find(|(x, _)| *x == k) {
-            if let Ok(t) = Arc::clone(v).downcast::<T>() {
+        if let Some(v) = loaded
+            .iter()
+            .find(|(x, _)| *x == k)
+            .and_then(|(_, v)| v.upgrade())
+        {
+            if let Ok(t) = v.downcast::<T>() {
                 return Ok(t);
             }
         }
@@ -101,8 +108,9 @@ where
     let value = Arc::new(value);
     if let Ok(mut loaded) = LOADED.lock() {
         // One state per DB is all a process needs: older copies are dropped.
-        loaded.retain(|(x, _)| !(x.db == k.db && x.part == k.part));
-        loaded.push((k, Arc::clone(&value) as Arc<dyn Any + Send + Sync>));
+        loaded.retain(|(x, v)| !(x.db == k.db && x.part == k.part) && v.strong_count() > 0);
+        let any: Arc<dyn Any + Send + Sync> = Arc::clone(&value) as _;
+        loaded.push((k, Arc::downgrade(&any)));
     }
     Ok(value)
 }

@@ -14,6 +14,7 @@ use petgraph::graph::{NodeIndex, UnGraph};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::net::IpAddr;
+use std::sync::Arc;
 
 /// A device as the topology sees it.
 #[derive(Debug, Clone)]
@@ -92,8 +93,9 @@ pub struct Network {
     pub links: Vec<Link>,
     /// BGP sessions (address peers only).
     pub sessions: Vec<Session>,
-    /// Connected subnets: (device, interface, address).
-    pub addresses: Vec<(usize, String, IpNet)>,
+    /// Connected subnets: (device, interface, address); an interface's name is one
+    /// shared string however many addresses name it.
+    pub addresses: Vec<(usize, Arc<str>, IpNet)>,
     /// Prefixes originated by BGP `network` statements.
     pub bgp_networks: Vec<(usize, IpNet)>,
     /// Services.
@@ -142,17 +144,35 @@ impl Network {
                 });
             }
         }
+        // Only the addresses sessions name are looked up: maps over every address cost
+        // more than the rest of the network together.
+        let peers_wanted: HashSet<IpAddr> = m
+            .sessions
+            .iter()
+            .filter_map(|s| s.peer.parse().ok())
+            .collect();
+        let locals_wanted: HashSet<IpAddr> = m
+            .sessions
+            .iter()
+            .filter_map(|s| s.local_ip.as_deref()?.parse().ok())
+            .collect();
         let mut owner: HashMap<IpAddr, usize> = HashMap::new();
         let mut if_of: HashMap<(usize, IpAddr), &str> = HashMap::new();
+        let mut ifname: Vec<Option<Arc<str>>> = vec![None; m.names.len()];
         let virt = m.sym("virtual");
         for a in m.addresses.iter().filter(|a| Some(a.kind) != virt) {
             let Some(&d) = net.index.get(n(a.hostname)) else {
                 continue;
             };
-            owner.insert(a.address, d);
-            if_of.insert((d, a.address), n(a.ifname));
+            if peers_wanted.contains(&a.address) {
+                owner.insert(a.address, d);
+            }
+            if locals_wanted.contains(&a.address) {
+                if_of.insert((d, a.address), n(a.ifname));
+            }
             if let Ok(p) = IpNet::new(a.address, a.prefix.prefix_len()) {
-                net.addresses.push((d, n(a.ifname).to_owned(), p));
+                let name = ifname[a.ifname as usize].get_or_insert_with(|| n(a.ifname).into());
+                net.addresses.push((d, Arc::clone(name), p));
             }
         }
         let mut sessions: Vec<&crate::network::Session> = m.sessions.iter().collect();
@@ -344,12 +364,15 @@ impl Network {
                 out.links.insert(i);
             }
         }
+        let ifs: HashSet<(usize, &str)> = out
+            .interfaces
+            .iter()
+            .map(|(d, i)| (*d, i.as_str()))
+            .collect();
         let removed_addrs: HashSet<IpAddr> = self
             .addresses
             .iter()
-            .filter(|(d, i, _)| {
-                out.devices.contains(d) || out.interfaces.contains(&(*d, i.clone()))
-            })
+            .filter(|(d, i, _)| out.devices.contains(d) || ifs.contains(&(*d, &**i)))
             .map(|(_, _, n)| n.addr())
             .collect();
         for (i, s) in self.sessions.iter().enumerate() {
@@ -479,10 +502,26 @@ impl Network {
                     .push(format!("{} (AS{asn})", self.peer_name(asn)));
             }
         }
+        // The prefixes of what is gone, then whether anything left still has them.
+        let ifs: HashSet<(usize, &str)> =
+            r.interfaces.iter().map(|(d, i)| (*d, i.as_str())).collect();
+        let on_gone = |d: &usize, i: &str| gone.contains(d) || ifs.contains(&(*d, i));
+        let mut candidates: HashSet<IpNet> = self
+            .addresses
+            .iter()
+            .filter(|(d, i, n)| n.prefix_len() < n.max_prefix_len() && on_gone(d, i))
+            .map(|(_, _, n)| n.trunc())
+            .chain(
+                self.bgp_networks
+                    .iter()
+                    .filter(|(d, _)| gone.contains(d))
+                    .map(|(_, p)| p.trunc()),
+            )
+            .collect();
         let surviving: HashSet<IpNet> = self
             .addresses
             .iter()
-            .filter(|(d, i, _)| !gone.contains(d) && !r.interfaces.contains(&(*d, i.clone())))
+            .filter(|(d, i, _)| !on_gone(d, i))
             .map(|(_, _, n)| n.trunc())
             .chain(
                 self.bgp_networks
@@ -490,19 +529,10 @@ impl Network {
                     .filter(|(d, _)| !gone.contains(d))
                     .map(|(_, p)| p.trunc()),
             )
+            .filter(|p| candidates.contains(p))
             .collect();
-        let mut withdrawn: BTreeSet<IpNet> = BTreeSet::new();
-        for (d, i, n) in &self.addresses {
-            let on_gone = gone.contains(d) || r.interfaces.contains(&(*d, i.clone()));
-            if on_gone && n.prefix_len() < n.max_prefix_len() && !surviving.contains(&n.trunc()) {
-                withdrawn.insert(n.trunc());
-            }
-        }
-        for (d, p) in &self.bgp_networks {
-            if gone.contains(d) && !surviving.contains(&p.trunc()) {
-                withdrawn.insert(p.trunc());
-            }
-        }
+        candidates.retain(|p| !surviving.contains(p));
+        let withdrawn: BTreeSet<IpNet> = candidates.into_iter().collect();
         br.prefixes_withdrawn = withdrawn.iter().map(|p| p.to_string()).collect();
         for s in &self.services {
             let lost = s
@@ -510,9 +540,7 @@ impl Network {
                 .iter()
                 .filter(|e| match e {
                     Endpoint::Device(d) => gone.contains(d),
-                    Endpoint::Interface(d, i) => {
-                        gone.contains(d) || r.interfaces.contains(&(*d, i.clone()))
-                    }
+                    Endpoint::Interface(d, i) => on_gone(d, i),
                     Endpoint::Prefix(p) => withdrawn.iter().any(|w| w.contains(p)),
                 })
                 .count();

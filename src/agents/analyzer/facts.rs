@@ -145,10 +145,10 @@ impl DeviceInterfaces {
         let r = &self.rows;
         let mut out: Vec<Iface> = r
             .of(d)
-            .iter()
+            .into_iter()
             .map(|i| Iface {
                 name: r.name(i.name).to_owned(),
-                description: i.description.clone(),
+                description: i.description,
                 admin_state: r.name(i.admin_state).to_owned(),
                 vrf: r.name(i.vrf).to_owned(),
                 switchport_mode: i.switchport_mode.map(|x| r.name(x).to_owned()),
@@ -184,12 +184,10 @@ pub struct Facts {
     pub sessions: Vec<Bgp>,
     /// Every subnet in use (interfaces, BGP networks, service prefixes, static routes but defaults).
     pub used: Vec<IpNet>,
-    /// Links: ((device, interface), (device, interface)).
-    pub links: Vec<LinkEnds>,
     /// State version.
     pub state_version: i64,
-    /// Every address configured on an interface of the network.
-    pub owned: std::collections::HashSet<std::net::IpAddr>,
+    /// Every address configured on an interface of the network, sorted.
+    owned: Vec<std::net::IpAddr>,
     /// Static routes.
     pub routes: Vec<Route>,
     /// Devices that run OSPF.
@@ -201,10 +199,8 @@ pub struct Facts {
 impl Facts {
     /// Loads the facts: the state version's model, and what open plans claim.
     pub fn load(db: &StateDb) -> Result<Facts, StateError> {
-        let (m, ifs) = (
-            crate::network::NetworkModel::shared(db)?,
-            crate::network::Interfaces::shared(db)?,
-        );
+        let m = crate::network::NetworkModel::shared(db)?;
+        let ifs = crate::network::Interfaces::shared(db)?;
         let mut f = Facts::from_model(&m, &ifs);
         let e = |source| StateError::Sqlite {
             path: db.path().to_path_buf(),
@@ -257,22 +253,13 @@ impl Facts {
                 },
             );
         }
-        let n = |s| m.name(s);
-        f.links = m
-            .links
-            .iter()
-            .map(|l| {
-                (
-                    (n(l.hostname_a).to_owned(), n(l.ifname_a).to_owned()),
-                    (n(l.hostname_b).to_owned(), n(l.ifname_b).to_owned()),
-                )
-            })
-            .collect();
         f.interfaces = DeviceInterfaces::new(Arc::clone(m), Arc::clone(ifs));
         for a in &m.addresses {
             f.used.push(a.prefix);
-            f.owned.insert(a.address);
+            f.owned.push(a.address);
         }
+        f.owned.sort_unstable();
+        f.owned.dedup();
         let service_prefixes = m
             .services
             .iter()
@@ -328,9 +315,29 @@ impl Facts {
         f
     }
 
+    /// The links with an end on `device`: ((device, interface), (device, interface)).
+    pub fn links_of(&self, device: &str) -> Vec<LinkEnds> {
+        let m = &self.interfaces.model;
+        let Some(h) = m.sym(device) else {
+            return Vec::new();
+        };
+        let n = |s| m.name(s).to_owned();
+        m.links
+            .iter()
+            .filter(|l| l.hostname_a == h || l.hostname_b == h)
+            .map(|l| {
+                (
+                    (n(l.hostname_a), n(l.ifname_a)),
+                    (n(l.hostname_b), n(l.ifname_b)),
+                )
+            })
+            .collect()
+    }
+
     /// Whether an address belongs to a device of the network.
     pub fn owns(&self, addr: &str) -> bool {
-        addr.parse().is_ok_and(|a| self.owned.contains(&a))
+        addr.parse()
+            .is_ok_and(|a| self.owned.binary_search(&a).is_ok())
     }
 
     /// The providers (external peers by AS) `device` has sessions to, with a name each.
@@ -368,7 +375,7 @@ impl Facts {
     /// The device (first by name) with `addr` on one of its interfaces.
     pub fn owner_of(&self, addr: &str) -> Option<String> {
         let ip: std::net::IpAddr = addr.parse().ok()?;
-        if !self.owned.contains(&ip) {
+        if self.owned.binary_search(&ip).is_err() {
             return None;
         }
         let m = &self.interfaces.model;

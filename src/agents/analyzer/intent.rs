@@ -1383,8 +1383,8 @@ fn resolve_decommission(
                 ends.push((d.clone(), i));
             }
         }
-        let candidates: Vec<&super::facts::LinkEnds> = facts
-            .links
+        let links = devs.first().map_or_else(Vec::new, |d| facts.links_of(d));
+        let candidates: Vec<&super::facts::LinkEnds> = links
             .iter()
             .filter(|(a, b)| {
                 let touches = |d: &String| a.0 == *d || b.0 == *d;

@@ -322,7 +322,10 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
 /// pair); only a subnet inside another one is an overlap. Management interfaces, host
 /// routes and virtual addresses are left out.
 pub fn overlaps(m: &Model) -> Vec<Overlap> {
-    let mut by_vrf: BTreeMap<&str, Vec<(ipnet::IpNet, String)>> = BTreeMap::new();
+    // (subnet, device, interface) by reference: a large network has a million subnets
+    // and a handful of overlaps, so names are written out only for those.
+    type Net<'a> = (ipnet::IpNet, &'a str, &'a str);
+    let mut by_vrf: BTreeMap<&str, Vec<Net<'_>>> = BTreeMap::new();
     for d in &m.devices {
         for i in d
             .config
@@ -342,31 +345,32 @@ pub fn overlaps(m: &Model) -> Vec<Overlap> {
                 by_vrf
                     .entry(i.vrf.as_deref().unwrap_or("default"))
                     .or_default()
-                    .push((net, format!("{}:{}", d.hostname, i.name)));
+                    .push((net, &d.hostname, &i.name));
             }
         }
     }
     let mut out = Vec::new();
     for (vrf, mut nets) in by_vrf {
-        // Sorted by network then length: a subnet's containers come before it.
+        // Sorted by network then length: a subnet's containers come before it. Stable:
+        // one subnet's holders stay in device order.
         nets.sort_by(|a, b| {
             (a.0.network(), a.0.prefix_len()).cmp(&(b.0.network(), b.0.prefix_len()))
         });
-        let mut open: Vec<(ipnet::IpNet, String)> = Vec::new();
-        for (net, who) in nets {
-            open.retain(|(o, _)| o.contains(&net.network()));
-            for (o, owho) in &open {
+        let mut open: Vec<Net<'_>> = Vec::new();
+        for (net, dev, ifname) in nets {
+            open.retain(|(o, _, _)| o.contains(&net.network()));
+            for (o, odev, oif) in &open {
                 if o.prefix_len() != net.prefix_len() {
                     out.push(Overlap {
                         vrf: vrf.to_owned(),
-                        interface_a: owho.clone(),
+                        interface_a: format!("{odev}:{oif}"),
                         subnet_a: o.to_string(),
-                        interface_b: who.clone(),
+                        interface_b: format!("{dev}:{ifname}"),
                         subnet_b: net.to_string(),
                     });
                 }
             }
-            open.push((net, who));
+            open.push((net, dev, ifname));
         }
     }
     out.sort();

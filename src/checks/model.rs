@@ -18,9 +18,13 @@ pub struct Model {
     pub devices: Vec<Arc<ParsedDevice>>,
 }
 
-/// Sets each interface's `linked_to` where exactly one stored link ends on it.
-pub fn link_interfaces(devices: &mut [ParsedDevice], links: &[LinkEnds]) {
-    let mut far_of: HashMap<(&str, &str), Option<&(String, String)>> = HashMap::new();
+/// Each link end's far end, by (device, interface); None where more than one link
+/// ends on the interface.
+pub type FarEnds<'a> = HashMap<(&'a str, &'a str), Option<&'a (String, String)>>;
+
+/// The far ends of `links`.
+pub fn far_ends(links: &[LinkEnds]) -> FarEnds<'_> {
+    let mut far_of: FarEnds<'_> = HashMap::new();
     for (a, b) in links {
         for (near, far) in [(a, b), (b, a)] {
             far_of
@@ -29,11 +33,18 @@ pub fn link_interfaces(devices: &mut [ParsedDevice], links: &[LinkEnds]) {
                 .or_insert(Some(far));
         }
     }
-    for d in devices.iter_mut() {
-        for i in d.config.interfaces.iter_mut() {
-            if let Some(Some(far)) = far_of.get(&(d.hostname.as_str(), i.name.as_str())) {
-                i.linked_to = Some((*far).clone());
-            }
+    far_of
+}
+
+/// Sets each interface's `linked_to` where exactly one stored link ends on it.
+pub fn link_interfaces(
+    hostname: &str,
+    config: &mut crate::model::DeviceConfig,
+    far_of: &FarEnds<'_>,
+) {
+    for i in config.interfaces.iter_mut() {
+        if let Some(Some(far)) = far_of.get(&(hostname, i.name.as_str())) {
+            i.linked_to = Some((*far).clone());
         }
     }
 }
@@ -42,7 +53,7 @@ impl Model {
     /// The network as imported.
     pub fn from_state(db: &StateDb) -> Result<Model, StateError> {
         Ok(Model {
-            devices: ParsedConfigs::shared(db)?.devices.clone(),
+            devices: ParsedConfigs::shared(db)?.devices(),
         })
     }
 

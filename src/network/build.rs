@@ -9,7 +9,6 @@ use crate::model::{DeviceConfig, Vendor};
 use crate::state::{StateDb, StateError};
 use rusqlite::Row;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
     |source| StateError::Sqlite {
@@ -332,13 +331,13 @@ impl ParsedConfigs {
             "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link",
             |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))),
         )?;
-        let cabled: std::collections::HashSet<(&str, &str)> = links
-            .iter()
-            .flat_map(|(a, b)| [(a.0.as_str(), a.1.as_str()), (b.0.as_str(), b.1.as_str())])
-            .collect();
-        let cabled = &cabled;
+        // Each link end's far end, None where more than one link ends on an interface.
+        let far_of = &crate::checks::model::far_ends(&links);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mut devices: Vec<ParsedDevice> = Vec::with_capacity(names.len());
+        let mut out = ParsedConfigs {
+            state_version: db.state_version()?,
+            ..ParsedConfigs::default()
+        };
         let mut text_st = db
             .conn()
             .prepare_cached("SELECT config_text FROM device_config WHERE hostname = ?1")
@@ -358,17 +357,21 @@ impl ParsedConfigs {
                             part.iter()
                                 .zip(texts)
                                 .map(|((h, os, file), text)| {
-                                    let config = for_checks(
+                                    let mut config = for_checks(
                                         parser_for(Vendor::from_os(os)).parse(text),
-                                        |i| cabled.contains(&(h.as_str(), i)),
+                                        |i| far_of.contains_key(&(h.as_str(), i)),
                                     );
-                                    ParsedDevice {
+                                    crate::checks::model::link_interfaces(h, &mut config, far_of);
+                                    let d = ParsedDevice {
                                         hostname: h.clone(),
                                         os: os.clone(),
                                         source_file: file.clone(),
                                         vtep: super::vtep_interfaces(text),
                                         config,
-                                    }
+                                    };
+                                    // Kept encoded: the parsed form of every device
+                                    // at once is what made this build large.
+                                    postcard::to_stdvec(&d).unwrap_or_default()
                                 })
                                 .collect::<Vec<_>>()
                         })
@@ -377,16 +380,17 @@ impl ParsedConfigs {
                 for h in handles {
                     // A parser that panicked must not leave its devices silently out.
                     match h.join() {
-                        Ok(v) => devices.extend(v),
+                        Ok(v) => {
+                            for bytes in v {
+                                out.starts.push(out.rows.len() as u32);
+                                out.rows.extend_from_slice(&bytes);
+                            }
+                        }
                         Err(p) => std::panic::resume_unwind(p),
                     }
                 }
             });
         }
-        crate::checks::model::link_interfaces(&mut devices, &links);
-        Ok(ParsedConfigs {
-            state_version: db.state_version()?,
-            devices: devices.into_iter().map(Arc::new).collect(),
-        })
+        Ok(out)
     }
 }

@@ -244,13 +244,18 @@ pub struct ParsedDevice {
     pub config: DeviceConfig,
 }
 
-/// Every device's configuration, parsed once per state version.
+/// Every device's configuration, parsed once per state version and kept encoded, a
+/// device at a time: building it never holds every parsed configuration at once, and
+/// a reader decodes them only when it runs the checks.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ParsedConfigs {
     /// The state version.
     pub state_version: i64,
-    /// Devices sorted by hostname; shared so a candidate network copies none.
-    pub devices: Vec<Arc<ParsedDevice>>,
+    /// Device `i` (by hostname) is encoded in `rows[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    /// Each device's [`ParsedDevice`], encoded.
+    #[serde(with = "serde_bytes")]
+    rows: Vec<u8>,
 }
 
 impl NetworkModel {
@@ -339,6 +344,34 @@ impl Interfaces {
             tracing::warn!("network model: the interfaces of device {dev} do not decode ({err})");
             Vec::new()
         })
+    }
+}
+
+impl ParsedConfigs {
+    /// Every device, decoded, sorted by hostname; shared so a candidate copies none.
+    pub fn devices(&self) -> Vec<Arc<ParsedDevice>> {
+        let ends = self
+            .starts
+            .iter()
+            .skip(1)
+            .copied()
+            .chain([self.rows.len() as u32]);
+        self.starts
+            .iter()
+            .zip(ends)
+            .filter_map(|(&s, e)| {
+                let bytes = self.rows.get(s as usize..e as usize)?;
+                match postcard::from_bytes(bytes) {
+                    Ok(d) => Some(Arc::new(d)),
+                    Err(err) => {
+                        tracing::warn!(
+                            "network model: a parsed configuration does not decode ({err})"
+                        );
+                        None
+                    }
+                }
+            })
+            .collect()
     }
 }
 

@@ -934,3 +934,104 @@ fn the_api_key_never_leaks_from_an_echoing_server() {
         }
     }
 }
+
+/// The plan's status and reason as `plans show --format json` gives them.
+fn plan_status(dir: &Path, plan: &str) -> (String, String, usize) {
+    let out = olav(dir)
+        .args(["--format", "json", "plans", "show", plan])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    (
+        v["plan"]["status"].as_str().unwrap_or_default().to_owned(),
+        v["plan"]["status_reason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        v["verifications"].as_array().map_or(0, Vec::len),
+    )
+}
+
+#[test]
+fn a_failed_verification_blocks_approval_until_batfish_passes_the_plan() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let (status, _, runs) = plan_status(tmp.path(), &plan);
+    assert_eq!(status, "prechecked", "the request pre-checked it");
+    assert_eq!(
+        runs, 1,
+        "the request's own verification (Batfish absent) is recorded"
+    );
+    // Batfish finds the candidate's new session without a local IP.
+    let failing = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            (ctx.class.ends_with("BgpSessionCompatibilityQuestion")
+                && ctx.snapshot.starts_with("olav-cand-"))
+            .then(|| {
+                answer(
+                    ctx.class,
+                    vec![session_row(
+                        "alpha-border-1",
+                        "203.0.113.6",
+                        "EBGP_SINGLEHOP",
+                        "Configured_Status",
+                        "NO_LOCAL_IP",
+                    )],
+                )
+            })
+        })),
+        ..Options::default()
+    });
+    verify(tmp.path(), &plan, failing.port, "60").code(1);
+    let (status, reason, runs) = plan_status(tmp.path(), &plan);
+    assert_eq!((status.as_str(), runs), ("stale", 2), "{reason}");
+    assert!(
+        reason.starts_with(
+            "verification (Batfish 2025.07.07) failed on state v1: error bgpSessionCompatibility"
+        ),
+        "{reason}"
+    );
+    let refused = olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        err.contains("cannot be approved: its last verification (Batfish 2025.07.07"),
+        "{err}"
+    );
+    // A passing pre-check and the static checks alone do not overrule Batfish.
+    olav(tmp.path())
+        .args(["precheck", &plan])
+        .assert()
+        .success();
+    verify(tmp.path(), &plan, 9, "60").success();
+    let refused = olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains("its last verification by Batfish"), "{err}");
+    // Batfish passing it again makes it verified, and approvable.
+    let passing = StandIn::start(Fault::None);
+    let out = verify(tmp.path(), &plan, passing.port, "60").success();
+    assert!(
+        !stdout(&out).starts_with("Verdict: FAIL"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(plan_status(tmp.path(), &plan).0, "verified");
+    olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .assert()
+        .success();
+    let show = olav(tmp.path())
+        .args(["plans", "show", &plan])
+        .assert()
+        .success();
+    let text = stdout(&show);
+    assert!(
+        text.contains("Verifications:") && text.contains("static checks"),
+        "{text}"
+    );
+}

@@ -264,24 +264,21 @@ impl ReportWriter {
         )
     }
 
-    /// Marks a plan verified (a formal verification passed).
-    pub fn mark_verified(&self, plan: &crate::plan::Plan, path: &str) -> Result<(), ToolError> {
+    /// Records a verification of the plan at `path` in its history (and moves its
+    /// status: see [`StateDb::record_verification`]).
+    pub fn record_verification(
+        &self,
+        plan: &crate::plan::Plan,
+        path: &str,
+        rec: &crate::state::plans::VerifyRecord<'_>,
+    ) -> Result<crate::state::plans::Recorded, ToolError> {
         self.tools.call(
-            "plans.mark_verified",
-            serde_json::json!({"plan": plan.header.plan_id}),
+            "plans.record_verification",
+            serde_json::json!({"plan": plan.header.plan_id, "verdict": rec.verdict}),
             || {
-                let db = StateDb::open(&self.db)
-                    .map_err(|e| (ErrorClass::Environment, e.to_string()))?;
-                let run = || -> Result<(), crate::state::StateError> {
-                    db.register_plan(plan, path)?;
-                    if let Some(row) = db.plan(&plan.header.plan_id)? {
-                        if matches!(row.status.as_str(), "draft" | "prechecked") {
-                            db.set_plan_status(&plan.header.plan_id, "verified", None)?;
-                        }
-                    }
-                    Ok(())
-                };
-                run().map_err(|e| (ErrorClass::Environment, e.to_string()))
+                StateDb::open(&self.db)
+                    .and_then(|mut db| db.record_verification(plan, path, rec))
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))
             },
         )
     }

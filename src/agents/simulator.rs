@@ -138,6 +138,33 @@ impl Simulator {
         if let Err(e) = self.update_page(&stem, &report_md, path) {
             tracing::warn!("the HTML report of {path} keeps its old verification: {e}");
         }
+        // Recorded so that approval can refuse a plan whose verification failed.
+        let engine = batfish
+            .as_ref()
+            .map_or_else(|| "static checks".to_owned(), |v| format!("Batfish {v}"));
+        // Batfish's lines carry their severity; the static checks' are all problems.
+        let problems: Vec<&str> = findings
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info "))
+            .collect();
+        let first_problem = problems
+            .iter()
+            .find(|l| l.starts_with("error "))
+            .or(problems.first())
+            .copied();
+        self.reports.record_verification(
+            &plan,
+            path,
+            &crate::state::plans::VerifyRecord {
+                verdict,
+                formal: batfish.is_some(),
+                engine: &engine,
+                problems: problems.len(),
+                first_problem,
+                report_path: Some(report.display().to_string()),
+            },
+        )?;
         Ok(Verification {
             verdict,
             batfish,

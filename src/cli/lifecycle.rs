@@ -142,10 +142,15 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
         PlansCmd::Show { id } => {
             let p = find(id)?;
             let history = db.precheck_history(&p.plan_id)?;
+            let verifications = db.verify_history(&p.plan_id)?;
             match cli.format {
                 Format::Json => println!(
                     "{}",
-                    output::json(&serde_json::json!({"plan": p, "prechecks": history.to_json()}))
+                    output::json(&serde_json::json!({
+                        "plan": p,
+                        "prechecks": history.to_json(),
+                        "verifications": verifications.to_json(),
+                    }))
                 ),
                 Format::Text => {
                     println!("{} — {}", p.plan_id, p.status);
@@ -168,6 +173,10 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                         println!();
                         print!("{}", history.to_text());
                     }
+                    if !verifications.rows.is_empty() {
+                        println!("\nVerifications:");
+                        print!("{}", verifications.to_text());
+                    }
                 }
             }
             Ok(Exit::Ok)
@@ -177,15 +186,37 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
             match db.last_verdict(&p.plan_id)? {
                 None => bail!("{} has never been pre-checked; run: olav precheck {}", p.plan_id, p.path),
                 Some((v, _, at)) if v == "FAIL" => bail!("{} cannot be approved: its last pre-check ({at}) failed; fix it and run: olav precheck {}", p.plan_id, p.path),
-                Some(_) if !matches!(p.status.as_str(), "prechecked" | "verified") => {
-                    bail!("{} is {}: only prechecked or verified plans can be approved", p.plan_id, p.status)
-                }
-                Some(_) => {
-                    db.set_plan_status(&p.plan_id, "approved", None)?;
-                    println!("{} approved", p.plan_id);
-                    Ok(Exit::Ok)
+                Some(_) => {}
+            }
+            // A verification that failed stands until the plan is verified again, even
+            // when a later pre-check passes (the pre-check does not simulate the network);
+            // a failure Batfish found stands until Batfish passes it (static checks alone
+            // cannot overrule it).
+            for formal in [false, true] {
+                if let Some(v) = db.last_verification(&p.plan_id, formal)? {
+                    if v.verdict == "FAIL" {
+                        bail!(
+                            "{} cannot be approved: its last verification{} ({}, {}) failed: {}; fix the plan, then run: olav precheck {path} and olav verify {path}",
+                            p.plan_id,
+                            if formal { " by Batfish" } else { "" },
+                            v.engine,
+                            v.ran_at,
+                            v.first_problem.as_deref().unwrap_or("see the report"),
+                            path = p.path
+                        );
+                    }
                 }
             }
+            if !matches!(p.status.as_str(), "prechecked" | "verified") {
+                bail!(
+                    "{} is {}: only prechecked or verified plans can be approved",
+                    p.plan_id,
+                    p.status
+                );
+            }
+            db.set_plan_status(&p.plan_id, "approved", None)?;
+            println!("{} approved", p.plan_id);
+            Ok(Exit::Ok)
         }
         PlansCmd::Close { id } | PlansCmd::Withdraw { id } => {
             let p = find(id)?;

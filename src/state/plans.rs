@@ -61,6 +61,36 @@ pub struct PrecheckRecord<'a> {
     pub cycle_id: Option<i64>,
 }
 
+/// A verification result to record.
+#[derive(Debug, Clone)]
+pub struct VerifyRecord<'a> {
+    /// PASS / WARN / FAIL / UNVERIFIED.
+    pub verdict: &'a str,
+    /// Whether Batfish verified it (else the static checks alone ran).
+    pub formal: bool,
+    /// `Batfish <version>` or `static checks`.
+    pub engine: &'a str,
+    /// Problems found.
+    pub problems: usize,
+    /// The first of them, for the stale reason.
+    pub first_problem: Option<&'a str>,
+    /// Saved report.
+    pub report_path: Option<String>,
+}
+
+/// A recorded verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// PASS / WARN / FAIL / UNVERIFIED.
+    pub verdict: String,
+    /// `Batfish <version>` or `static checks`.
+    pub engine: String,
+    /// When.
+    pub ran_at: String,
+    /// The first problem found.
+    pub first_problem: Option<String>,
+}
+
 fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {
     Ok(PlanRow {
         plan_id: r.get(0)?,
@@ -249,6 +279,120 @@ impl StateDb {
              FROM precheck_run WHERE plan_id = ?1 ORDER BY id",
             [plan_id],
         )
+    }
+
+    /// A plan's verifications, oldest first.
+    pub fn verify_history(&self, plan_id: &str) -> Result<Table, StateError> {
+        self.table_with(
+            "SELECT ran_at, state_version, verdict, engine, problems, COALESCE(first_problem, '') AS first_problem
+             FROM verify_run WHERE plan_id = ?1 ORDER BY id",
+            [plan_id],
+        )
+    }
+
+    /// A plan's last verification, or its last by Batfish when `formal`.
+    pub fn last_verification(
+        &self,
+        plan_id: &str,
+        formal: bool,
+    ) -> Result<Option<Verified>, StateError> {
+        self.conn
+            .query_row(
+                "SELECT verdict, engine, ran_at, first_problem FROM verify_run
+                 WHERE plan_id = ?1 AND (formal = 1 OR ?2 = 0) ORDER BY id DESC LIMIT 1",
+                params![plan_id, formal],
+                |r| {
+                    Ok(Verified {
+                        verdict: r.get(0)?,
+                        engine: r.get(1)?,
+                        ran_at: r.get(2)?,
+                        first_problem: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Records a verification of `plan` in one transaction and moves its status: a
+    /// Batfish pass makes a draft or prechecked plan verified; a failure makes a plan
+    /// that had passed (prechecked, verified, approved) stale, with the first problem as
+    /// the reason. Static checks alone (UNVERIFIED) never make a plan verified.
+    pub fn record_verification(
+        &mut self,
+        plan: &Plan,
+        path: &str,
+        rec: &VerifyRecord<'_>,
+    ) -> Result<Recorded, StateError> {
+        self.register_plan(plan, path)?;
+        let id = plan.header.plan_id.as_str();
+        let Some(registered) = self.plan(id)? else {
+            return Ok(Recorded {
+                before: "draft".into(),
+                after: "draft".into(),
+                drift: None,
+            });
+        };
+        // As for pre-checks: another file carrying a registered plan's id never moves
+        // the registered plan.
+        if canonical(&registered.path) != canonical(path) {
+            return Ok(Recorded {
+                before: registered.status.clone(),
+                after: registered.status,
+                drift: Some(format!(
+                    "not recorded: plan id {id} is registered for {}, and {path} is another file",
+                    registered.path
+                )),
+            });
+        }
+        let version = self.state_version()?;
+        let before = registered.status;
+        let (after, reason): (String, Option<String>) = match (rec.verdict, before.as_str()) {
+            ("PASS" | "WARN", "draft" | "prechecked") if rec.formal => ("verified".into(), None),
+            ("FAIL", "prechecked" | "verified" | "approved") => (
+                "stale".into(),
+                Some(format!(
+                    "verification ({}) failed on state v{version}: {}",
+                    rec.engine,
+                    rec.first_problem.unwrap_or("see the report")
+                )),
+            ),
+            (_, b) => (b.to_owned(), None),
+        };
+        let wrap = |source| StateError::Sqlite {
+            path: self.path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(wrap)?;
+        tx.execute(
+            "INSERT INTO verify_run (plan_id, ran_at, state_version, verdict, formal, engine, problems, first_problem, report_path)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                id,
+                now(),
+                version,
+                rec.verdict,
+                rec.formal,
+                rec.engine,
+                rec.problems as i64,
+                rec.first_problem,
+                rec.report_path
+            ],
+        )
+        .map_err(wrap)?;
+        if after != before || reason.is_some() {
+            tx.execute(
+                "UPDATE plan SET status = ?2, status_reason = ?3, updated = ?4 WHERE plan_id = ?1",
+                params![id, after, reason, now()],
+            )
+            .map_err(wrap)?;
+        }
+        tx.commit().map_err(wrap)?;
+        Ok(Recorded {
+            before,
+            after,
+            drift: None,
+        })
     }
 
     /// Sets a plan's status.

@@ -405,6 +405,21 @@ CREATE TABLE network_model (
     PRIMARY KEY (state_version, part)
 );
 "#,
+    r#"
+CREATE TABLE verify_run (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    plan_id           TEXT NOT NULL REFERENCES plan(plan_id),
+    ran_at            TEXT NOT NULL,
+    state_version     INTEGER NOT NULL,
+    verdict           TEXT NOT NULL,
+    formal            INTEGER NOT NULL,
+    engine            TEXT NOT NULL,
+    problems          INTEGER NOT NULL,
+    first_problem     TEXT,
+    report_path       TEXT
+);
+CREATE INDEX verify_run_by_plan ON verify_run(plan_id, id);
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

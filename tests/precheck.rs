@@ -447,3 +447,108 @@ fn the_same_request_asked_twice_is_named_a_duplicate_not_a_conflict_per_element(
     );
     assert_eq!(code, 0, "a duplicate is a warning: {v}");
 }
+
+/// The findings as (severity, element, message).
+fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
+    v["report"]["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+                    (s("severity"), s("element"), s("message"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn re_addressing_a_gateway_declares_the_service_it_hits_and_an_undeclared_hit_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // alpha-acc-1 Vlan10 is the gateway of 10.10.10.0/24, where alpha-campus-data lives
+    // (endpoints: that interface, alpha-acc-2 Vlan11 and the prefix 10.10.10.0/24).
+    let plan = draft(
+        tmp.path(),
+        "change the ip address of Vlan10 on alpha-acc-1 to 10.10.99.1/24",
+    );
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    assert!(
+        text.contains(
+            "| Services affected | alpha-campus-data (high, degraded: 1 of 3 endpoints remain) |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("leaves 10.10.10.0/24, which no other interface has"));
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!((code, v["report"]["verdict"].as_str()), (0, Some("WARN")));
+    let f = findings(&v);
+    assert!(
+        f.contains(&(
+            "warning".into(),
+            "alpha-acc-1 Vlan10".into(),
+            "leaves 10.10.10.0/24, which no other interface has: hosts there lose their gateway"
+                .into()
+        )),
+        "{f:#?}"
+    );
+    assert!(
+        f.contains(&(
+            "info".into(),
+            "service alpha-campus-data".into(),
+            "high service degraded: 1 of 3 endpoints remain".into()
+        )),
+        "{f:#?}"
+    );
+    // The same plan without the declaration: not a decommission, so an error.
+    std::fs::write(
+        &path,
+        text.replace(
+            "| Services affected | alpha-campus-data (high, degraded: 1 of 3 endpoints remain) |",
+            "| Services affected | none |",
+        ),
+    )
+    .expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!((code, v["report"]["verdict"].as_str()), (1, Some("FAIL")));
+    assert!(findings(&v).contains(&(
+        "error".into(),
+        "service alpha-campus-data".into(),
+        "high service degraded: 1 of 3 endpoints remain, and the plan does not declare it".into()
+    )));
+}
+
+#[test]
+fn a_new_address_in_the_same_subnet_leaves_nothing_behind() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.5/24",
+    );
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(text.contains("| Services affected | none |"), "{text}");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0);
+    assert!(
+        !findings(&v)
+            .iter()
+            .any(|(_, _, m)| m.contains("leaves") || m.contains("service")),
+        "{:#?}",
+        findings(&v)
+    );
+}
+
+#[test]
+fn shutting_a_junos_port_declares_the_service_on_its_unit() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // gamma-office-data's endpoint is the unit xe-0/1/3.0 of the port shut here.
+    let plan = draft(tmp.path(), "shut down interface xe-0/1/3 on gamma-border-1");
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(text.contains("gamma-office-data (high, "), "{text}");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_ne!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v)
+        .iter()
+        .any(|(_, e, _)| e == "service gamma-office-data"));
+}

@@ -375,12 +375,15 @@ fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
     ]
 }
 
-/// Services hit by prefixes no provider hears any more: a prefix endpoint inside one is
-/// lost; an internet service whose devices are all borders that fell silent is down.
+/// Services hit by prefixes no provider hears any more (a prefix endpoint inside one is
+/// lost; an internet service whose devices are all borders that fell silent is down),
+/// and by subnets a plan's new addresses leave behind (a prefix endpoint inside one, or
+/// the re-addressed interface itself, is lost).
 fn service_hits(
     db: &StateDb,
     withdrawn: &[IpNet],
     silent: &[&str],
+    left: &[Left],
 ) -> Result<Vec<blast::ServiceHit>, StateError> {
     let e = |source| StateError::Sqlite {
         path: db.path().to_path_buf(),
@@ -389,7 +392,7 @@ fn service_hits(
     let mut st = db
         .conn()
         .prepare(
-            "SELECT s.name, s.kind, COALESCE(s.criticality, 'unrated'), e.hostname, e.prefix
+            "SELECT s.name, s.kind, COALESCE(s.criticality, 'unrated'), e.hostname, e.prefix, e.ifname
              FROM service s JOIN service_endpoint e ON e.service = s.name ORDER BY s.name",
         )
         .map_err(e)?;
@@ -399,10 +402,18 @@ fn service_hits(
         String,
         Option<String>,
         Option<String>,
+        Option<String>,
     );
     let rows: Vec<Row> = st
         .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
         })
         .map_err(e)?
         .collect::<Result<_, _>>()
@@ -417,12 +428,19 @@ fn service_hits(
         let lost = eps
             .iter()
             .filter(|r| {
-                let in_withdrawn =
-                    r.4.as_deref()
-                        .and_then(|p| p.parse::<IpNet>().ok())
-                        .is_some_and(|p| withdrawn.iter().any(|w| w.contains(&p)));
+                let prefix = r.4.as_deref().and_then(|p| p.parse::<IpNet>().ok());
+                let in_withdrawn = prefix.is_some_and(|p| {
+                    withdrawn.iter().any(|w| w.contains(&p))
+                        || left.iter().any(|l| l.subnet.contains(&p))
+                });
+                let moved = match (&r.3, &r.5) {
+                    (Some(h), Some(i)) => left
+                        .iter()
+                        .any(|l| l.device == *h && crate::ifname::same(i, &l.interface)),
+                    _ => false,
+                };
                 let silent_border = internet && r.3.as_deref().is_some_and(|h| silent.contains(&h));
-                in_withdrawn || silent_border
+                in_withdrawn || moved || silent_border
             })
             .count();
         if lost > 0 {
@@ -435,6 +453,107 @@ fn service_hits(
         }
     }
     Ok(out)
+}
+
+/// A subnet an interface leaves (the plan gives it another address, or removes its
+/// address) that no other interface of the network keeps.
+#[derive(Debug, Clone)]
+struct Left {
+    device: String,
+    interface: String,
+    subnet: IpNet,
+}
+
+/// The subnets the candidate's interfaces leave behind: on each device the plan
+/// configures, each subnet an up interface had and no longer has (shut interfaces are
+/// the blast radius's), unless another interface of the network still has it.
+fn left_subnets(db: &StateDb, cand: &candidate::Candidate) -> Result<Vec<Left>, StateError> {
+    let nets = |i: &crate::model::Interface| -> Vec<IpNet> {
+        i.addresses
+            .iter()
+            .filter(|a| a.kind != crate::model::AddressKind::Virtual)
+            .map(|a| a.address.trunc())
+            .filter(|n| n.prefix_len() < n.max_prefix_len())
+            .collect()
+    };
+    let mut gone: Vec<Left> = Vec::new();
+    for (h, dev) in &cand.devices {
+        for bi in dev.base.interfaces.iter().filter(|i| i.admin_up) {
+            let Some(ci) = dev.cand.interfaces.iter().find(|i| i.name == bi.name) else {
+                continue;
+            };
+            if !ci.admin_up {
+                continue;
+            }
+            let now = nets(ci);
+            for subnet in nets(bi).into_iter().filter(|n| !now.contains(n)) {
+                gone.push(Left {
+                    device: h.clone(),
+                    interface: bi.name.clone(),
+                    subnet,
+                });
+            }
+        }
+    }
+    if gone.is_empty() {
+        return Ok(gone);
+    }
+    // Another holder keeps the subnet: one on an untouched device, or one the candidate
+    // still has on a device the plan configures.
+    let m = crate::network::NetworkModel::shared(db)?;
+    let virt = m.sym("virtual");
+    let kept = |l: &Left| {
+        m.addresses
+            .iter()
+            .filter(|a| Some(a.kind) != virt && a.up && a.prefix.trunc() == l.subnet)
+            .any(|a| {
+                let (h, i) = (m.name(a.hostname), m.name(a.ifname));
+                if h == l.device && i == l.interface {
+                    return false;
+                }
+                match cand.devices.get(h) {
+                    None => true,
+                    Some(d) => d
+                        .cand
+                        .interfaces
+                        .iter()
+                        .find(|x| x.name == i)
+                        .is_some_and(|x| x.admin_up && nets(x).contains(&l.subnet)),
+                }
+            })
+    };
+    gone.retain(|l| !kept(l));
+    Ok(gone)
+}
+
+/// The services a plan names in its blast radius ("Services affected").
+fn declared_services(plan: &Plan) -> Vec<String> {
+    let Some(cell) = plan.blast_radius.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("| Services affected |")
+            .map(|rest| rest.trim_end_matches('|').trim())
+    }) else {
+        return Vec::new();
+    };
+    // Entries are `name (criticality, …)`, separated by commas outside parentheses.
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in cell.char_indices().chain([(cell.len(), ',')]) {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                let entry = cell[start..i].trim();
+                let name = entry.split(" (").next().unwrap_or(entry).trim();
+                if !name.is_empty() && name != "none" {
+                    out.push(name.to_owned());
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Pre-checks a plan's text against the state DB.
@@ -1477,10 +1596,24 @@ pub fn precheck(
         }
         Ok(Applies::Ran)
     })?;
-    // Services that live in withdrawn prefixes, and internet services whose border no
-    // longer announces anything.
+    // Subnets the plan's new addresses leave behind: their hosts lose their gateway.
+    let left = left_subnets(db, &cand)?;
+    for l in &left {
+        ck.add_as(
+            "precheck.readdressed",
+            Severity::Warning,
+            format!("{} {}", l.device, l.interface),
+            format!(
+                "leaves {}, which no other interface has: hosts there lose their gateway",
+                l.subnet
+            ),
+            "re-address the hosts in the same window, or keep the subnet on another interface",
+        );
+    }
+    // Services that live in withdrawn prefixes or in subnets left behind, and internet
+    // services whose border no longer announces anything.
     let withdrawn = ann.withdrawn();
-    if !withdrawn.is_empty() {
+    if !withdrawn.is_empty() || !left.is_empty() {
         let silent: Vec<&str> = ann
             .before
             .iter()
@@ -1492,9 +1625,11 @@ pub fn precheck(
                     .any(|a| a.device == *d && !a.prefixes.is_empty())
             })
             .collect();
-        for hit in service_hits(db, &withdrawn, &silent)? {
-            if !b.services.iter().any(|x| x.name == hit.name) {
-                b.services.push(hit);
+        for hit in service_hits(db, &withdrawn, &silent, &left)? {
+            // Hit twice (cut off and withdrawn): the larger loss stands.
+            match b.services.iter_mut().find(|x| x.name == hit.name) {
+                Some(x) => x.remaining = x.remaining.min(hit.remaining),
+                None => b.services.push(hit),
             }
         }
         b.services.sort_by(|x, y| x.name.cmp(&y.name));
@@ -1567,39 +1702,60 @@ pub fn precheck(
             "make sure the remaining path is healthy before the window",
         );
     }
+    // A removal's services are its point: shown, warning for critical and high ones
+    // down. Any other plan must declare what it hits (PRODUCT.md): an undeclared
+    // service hit is an error.
+    let removal =
+        plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
+    let declared = declared_services(&plan);
     for h in &b.services {
         let (name, crit) = (&h.name, &h.criticality);
-        if !h.down() {
+        let what = if h.down() {
+            format!(
+                "{crit} service down: none of its {} endpoint(s) remains",
+                h.endpoints
+            )
+        } else {
+            format!(
+                "{crit} service degraded: {} of {} endpoints remain",
+                h.remaining, h.endpoints
+            )
+        };
+        let code = if h.down() {
+            "precheck.service_down"
+        } else {
+            "precheck.service_degraded"
+        };
+        if !removal && !declared.iter().any(|d| d == name) {
             ck.add_as(
-                "precheck.service_degraded",
+                code,
+                Severity::Error,
+                format!("service {name}"),
+                format!("{what}, and the plan does not declare it"),
+                "declare it in the plan's blast radius, or change the plan so that the service keeps its endpoints",
+            );
+        } else if !h.down() {
+            ck.add_as(
+                code,
                 Severity::Info,
                 format!("service {name}"),
-                format!(
-                    "{crit} service degraded: {} of {} endpoints remain",
-                    h.remaining, h.endpoints
-                ),
+                what,
                 "the remaining endpoints carry it; check their capacity",
             );
         } else if crit != "critical" && crit != "high" {
             ck.add_as(
-                "precheck.service_down",
+                code,
                 Severity::Info,
                 format!("service {name}"),
-                format!(
-                    "{crit} service down: none of its {} endpoint(s) remains",
-                    h.endpoints
-                ),
+                what,
                 "move or announce it if it matters",
             );
-        } else if crit == "critical" || crit == "high" {
+        } else {
             ck.add_as(
-                "precheck.service_down",
+                code,
                 Severity::Warning,
                 format!("service {name}"),
-                format!(
-                    "{crit} service down: none of its {} endpoint(s) remains",
-                    h.endpoints
-                ),
+                what,
                 "move or announce it before the window",
             );
         }

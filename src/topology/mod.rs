@@ -232,6 +232,58 @@ impl Network {
         self.index.get(hostname).copied()
     }
 
+    /// What giving `interface` of device `d` the address `new` takes away: the subnets
+    /// it had that no other interface of the network has (hosts there lose their
+    /// gateway), and the services with an endpoint in them — a prefix inside one, or
+    /// the interface itself.
+    pub fn readdressed(
+        &self,
+        d: usize,
+        interface: &str,
+        new: IpNet,
+    ) -> (Vec<IpNet>, Vec<ServiceRef>) {
+        let here = |dev: usize, i: &str| dev == d && crate::ifname::same(interface, i);
+        let mut left: Vec<IpNet> = self
+            .addresses
+            .iter()
+            .filter(|(dev, i, n)| here(*dev, i) && n.prefix_len() < n.max_prefix_len())
+            .map(|(_, _, n)| n.trunc())
+            .filter(|n| *n != new.trunc())
+            .collect();
+        left.sort();
+        left.dedup();
+        left.retain(|s| {
+            !self
+                .addresses
+                .iter()
+                .any(|(dev, i, n)| !here(*dev, i) && n.trunc() == *s)
+        });
+        let mut hit = Vec::new();
+        if left.is_empty() {
+            return (left, hit);
+        }
+        for s in &self.services {
+            let lost = s
+                .endpoints
+                .iter()
+                .filter(|e| match e {
+                    Endpoint::Prefix(p) => left.iter().any(|l| l.contains(p)),
+                    Endpoint::Interface(dev, i) => here(*dev, i),
+                    Endpoint::Device(_) => false,
+                })
+                .count();
+            if lost > 0 {
+                hit.push(ServiceRef {
+                    name: s.name.clone(),
+                    criticality: s.criticality.clone(),
+                    endpoints: s.endpoints.len(),
+                    remaining: s.endpoints.len() - lost,
+                });
+            }
+        }
+        (left, hit)
+    }
+
     /// Whether a session goes to a peer outside the network.
     pub fn is_external(&self, s: &Session) -> bool {
         s.peer_device.is_none()
@@ -505,7 +557,13 @@ impl Network {
         // The prefixes of what is gone, then whether anything left still has them.
         let ifs: HashSet<(usize, &str)> =
             r.interfaces.iter().map(|(d, i)| (*d, i.as_str())).collect();
-        let on_gone = |d: &usize, i: &str| gone.contains(d) || ifs.contains(&(*d, i));
+        // A port taken down takes its units and subinterfaces (`xe-0/1/2.0`, `Gi0/1.100`).
+        let on_gone = |d: &usize, i: &str| {
+            gone.contains(d)
+                || ifs.contains(&(*d, i))
+                || i.split_once('.')
+                    .is_some_and(|(port, _)| ifs.contains(&(*d, port)))
+        };
         let mut candidates: HashSet<IpNet> = self
             .addresses
             .iter()

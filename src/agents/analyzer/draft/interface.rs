@@ -269,6 +269,23 @@ pub fn modify_interface(
     } else {
         BlastRadius::default()
     };
+    // A new address moves the interface out of its old subnet: where no other
+    // interface has that subnet, its hosts lose their gateway, and the services there
+    // are hit (declared here; the pre-check recomputes them and fails a plan that omits
+    // them).
+    let mut br = br;
+    let mut left_behind = Vec::new();
+    if let (Some(new), Some(d)) = (new_addr, net.device(device)) {
+        let (left, hit) = net.readdressed(d, interface, new);
+        for h in hit {
+            match br.services_affected.iter_mut().find(|x| x.name == h.name) {
+                Some(x) => x.remaining = x.remaining.min(h.remaining),
+                None => br.services_affected.push(h),
+            }
+        }
+        br.services_affected.sort_by(|a, b| a.name.cmp(&b.name));
+        left_behind = left;
+    }
     let (blast, cite) = blast_section(&br);
     let title = format!("Change {device} {interface}: {}", what.join(", "));
     let topic = format!("modify-{}-{}", slug(device), slug(interface));
@@ -278,6 +295,9 @@ pub fn modify_interface(
     }
     for b in &broken {
         let _ = writeln!(risks, "- {b}, with everything behind it (counted in the blast radius). Change the far end in the same window, or the pre-check fails this plan.");
+    }
+    for s in &left_behind {
+        let _ = writeln!(risks, "- {device} {interface} leaves {s}, which no other interface has: hosts there lose their gateway until they are re-addressed (services in it are counted in the blast radius).");
     }
     let plan = Plan {
         header: header(

@@ -552,3 +552,70 @@ fn shutting_a_junos_port_declares_the_service_on_its_unit() {
         .iter()
         .any(|(_, e, _)| e == "service gamma-office-data"));
 }
+
+/// The demo with a host route on alpha-dist-1 to alpha-core-1's loopback (its iBGP
+/// peer), imported as `dir`'s state DB; with or without the switch's OSPF.
+fn demo_with_a_route_to_the_route_reflector(dir: &Path, keep_ospf: bool) {
+    let snap = dir.join("snap");
+    copy_dir(&common::demo_dir(), &snap);
+    let cfg = snap.join("configs/alpha-dist-1.cfg");
+    let mut text = std::fs::read_to_string(&cfg).expect("config");
+    if !keep_ospf {
+        let at = text.find("router ospf 1").expect("ospf");
+        let end = at + text[at..].find("\n!").expect("end of block");
+        text.replace_range(at..=end, "");
+    }
+    let text = text.replacen(
+        "\nrouter bgp",
+        "\nip route 10.255.1.2 255.255.255.255 10.0.1.6\n!\nrouter bgp",
+        1,
+    );
+    std::fs::write(&cfg, text).expect("edit");
+    std::fs::create_dir_all(dir.join(".olav")).expect("dir");
+    olav(dir)
+        .args(["state", "import", "snap", "--db", ".olav/state.db", "-q"])
+        .assert()
+        .success();
+}
+
+/// Drafts a plan whose own pre-check may fail (the request exits 1).
+fn draft_any(dir: &Path, request: &str) -> String {
+    let out = olav(dir).args(["-q", "--format", "json", request]).assert();
+    json(&out)["steps"][0]["artifact"]
+        .as_str()
+        .expect("plan path")
+        .to_owned()
+}
+
+#[test]
+fn removing_the_static_route_an_ibgp_session_rides_fails_or_is_unknown_under_an_igp() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    demo_with_a_route_to_the_route_reflector(tmp.path(), false);
+    let plan = draft_any(
+        tmp.path(),
+        "remove the static route 10.255.1.2/32 on alpha-dist-1",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v).contains(&(
+        "error".into(),
+        "alpha-dist-1 → 10.255.1.2".into(),
+        "the session is lost as a side effect: the static route that reached its peer is removed, and no other route olav knows of (connected, static; the device runs no IGP) reaches it".into()
+    )), "{:#?}", findings(&v));
+    // The recomputed blast radius counts the session.
+    assert!(strings(&v["report"]["blast"]["sessions_lost"])
+        .contains(&"alpha-dist-1 → 10.255.1.2".to_owned()));
+    // With OSPF running, olav cannot know whether the peer stays reachable: it says so.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    demo_with_a_route_to_the_route_reflector(tmp.path(), true);
+    let plan = draft_any(
+        tmp.path(),
+        "remove the static route 10.255.1.2/32 on alpha-dist-1",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0, "{:#?}", findings(&v));
+    assert_eq!(v["report"]["verdict"], "WARN");
+    assert!(findings(&v).iter().any(|(s, e, m)| s == "warning"
+        && e == "alpha-dist-1 → 10.255.1.2"
+        && m.contains("(10.255.1.2/32 via 10.0.1.6) is removed; the device runs an IGP")));
+}

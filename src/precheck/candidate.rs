@@ -6,7 +6,9 @@
 //! and static routes. Only touched devices and their neighbours are read.
 
 use crate::import::parse::parser_for;
-use crate::model::{AddressKind, BgpPeer, DeviceConfig, Interface, StaticRoute, Vendor};
+use crate::model::{
+    AddressKind, BgpPeer, DeviceConfig, Interface, RouteActivity, StaticRoute, Vendor,
+};
 use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
@@ -21,6 +23,64 @@ pub struct Dev {
     pub base: DeviceConfig,
     /// With the plan's lines applied.
     pub cand: DeviceConfig,
+    /// Whether the stored configuration runs an IGP (whose routes olav does not model).
+    pub igp: bool,
+}
+
+/// Whether a configuration runs an IGP: OSPF, IS-IS, EIGRP or RIP, in any vendor's form.
+fn runs_igp(text: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "router ospf",
+        "router isis",
+        "router eigrp",
+        "router rip",
+        "ipv6 router ospf",
+        "set protocols ospf",
+        "set protocols isis",
+        "set protocols rip",
+        "ospf {",
+        "ospf3 {",
+        "isis {",
+        "rip {",
+    ];
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        STARTS
+            .iter()
+            .any(|p| l.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
+    })
+}
+
+/// The static route a device forwards `peer` by: the most specific usable one covering
+/// it in the neighbor's VRF, unless a connected subnet holds the peer.
+fn static_route_to<'a>(
+    cfg: &'a DeviceConfig,
+    vrf: &Option<String>,
+    peer: IpAddr,
+) -> Option<&'a StaticRoute> {
+    let vrf_of = |v: &Option<String>| v.clone().unwrap_or_default();
+    let connected = cfg
+        .interfaces
+        .iter()
+        .filter(|i| i.admin_up && vrf_of(&i.vrf) == vrf_of(vrf))
+        .any(|i| nets(i).iter().any(|a| a.contains(&peer)));
+    if connected {
+        return None;
+    }
+    cfg.static_routes
+        .iter()
+        .filter(|r| vrf_of(&r.vrf) == vrf_of(vrf) && r.prefix.contains(&peer))
+        .filter(|r| r.activity == RouteActivity::Usable)
+        .max_by_key(|r| r.prefix.prefix_len())
+}
+
+/// Whether a static route drops what it matches (`Null0`, `discard`, `reject`).
+fn discards(r: &StaticRoute) -> bool {
+    r.next_hop.is_none()
+        && r.next_hop_interface.as_deref().is_none_or(|n| {
+            let n = n.to_ascii_lowercase();
+            n.starts_with("null") || n == "discard" || n == "reject"
+        })
 }
 
 /// Why a link or session is lost.
@@ -36,6 +96,9 @@ pub enum Cause {
     NeighborRemoved,
     /// The session's local or peer address went away.
     AddressGone,
+    /// The static route that reached a multihop session's peer went away, and nothing
+    /// else olav knows of reaches it.
+    RouteGone,
 }
 
 /// A link the plan breaks.
@@ -90,6 +153,9 @@ pub struct Candidate {
     pub shut: Vec<(String, String)>,
     /// MTU mismatches the plan introduces.
     pub mtu: Vec<MtuMismatch>,
+    /// Sessions whose peer a removed static route reached, on devices that run an IGP:
+    /// whether the IGP reaches the peer is unknown. With the route: (session, route).
+    pub route_unknown: Vec<(LostSession, String)>,
 }
 
 /// MTU when none is configured: 1500 on every vendor olav reads.
@@ -192,7 +258,16 @@ impl Candidate {
                 Some((_, lines)) => parser.parse(&format!("{text}{lines}")),
                 None => base.clone(),
             };
-            devices.insert(name, Dev { os, base, cand });
+            let igp = runs_igp(&text);
+            devices.insert(
+                name,
+                Dev {
+                    os,
+                    base,
+                    cand,
+                    igp,
+                },
+            );
         }
         let mut c = Candidate {
             devices,
@@ -202,6 +277,7 @@ impl Candidate {
             lost_sessions: Vec::new(),
             shut: Vec::new(),
             mtu: Vec::new(),
+            route_unknown: Vec::new(),
         };
         c.compare_interfaces();
         c.compare_links();
@@ -329,6 +405,7 @@ impl Candidate {
     fn compare_sessions(&mut self, db: &StateDb) -> Result<(), StateError> {
         let e = sql(db);
         let mut gone_addrs: BTreeSet<String> = BTreeSet::new();
+        let mut unknown: Vec<(LostSession, String)> = Vec::new();
         for d in &self.touched {
             let Some(dev) = self.devices.get(d) else {
                 continue;
@@ -394,6 +471,36 @@ impl Candidate {
                         (!local_ok).then_some(Cause::AddressGone)
                     }
                 };
+                // A multihop session (a loopback peer) that a static route reached.
+                let cause = cause.or_else(|| {
+                    let before =
+                        static_route_to(&dev.base, &n0.vrf, peer).filter(|r| !discards(r))?;
+                    let after = static_route_to(&dev.cand, &n0.vrf, peer);
+                    if after.is_some_and(|r| !discards(r)) {
+                        return None;
+                    }
+                    let route = format!(
+                        "{} via {}",
+                        before.prefix,
+                        before
+                            .next_hop
+                            .map(|n| n.to_string())
+                            .or(before.next_hop_interface.clone())
+                            .unwrap_or_default()
+                    );
+                    if dev.igp {
+                        unknown.push((
+                            LostSession {
+                                device: d.clone(),
+                                peer: peer.to_string(),
+                                cause: Cause::RouteGone,
+                            },
+                            route,
+                        ));
+                        return None;
+                    }
+                    Some(Cause::RouteGone)
+                });
                 if let Some(cause) = cause {
                     self.lost_sessions.push(LostSession {
                         device: d.clone(),
@@ -431,6 +538,7 @@ impl Candidate {
                 }
             }
         }
+        self.route_unknown = unknown;
         Ok(())
     }
 

@@ -1137,7 +1137,7 @@ pub fn precheck(
             .touched
             .iter()
             .any(|d| cand.devices.get(d).is_some_and(|x| x.base.bgp.is_some()));
-        if !touches_bgp && cand.lost_sessions.is_empty() {
+        if !touches_bgp && cand.lost_sessions.is_empty() && cand.route_unknown.is_empty() {
             return Ok(Applies::NotApplicable);
         }
         let removal = plan.header.intent.starts_with("decommission")
@@ -1154,6 +1154,13 @@ pub fn precheck(
                     "the session ends with the interface the plan shuts",
                     "move what the session carries first, or confirm it is redundant",
                 );
+            } else if s.cause == candidate::Cause::RouteGone {
+                ck.add(
+                    Severity::Error,
+                    el,
+                    "the session is lost as a side effect: the static route that reached its peer is removed, and no other route olav knows of (connected, static; the device runs no IGP) reaches it",
+                    "keep a route to the peer, or move the session in the same plan",
+                );
             } else {
                 ck.add(
                     Severity::Error,
@@ -1162,6 +1169,16 @@ pub fn precheck(
                     "keep the session's addresses, or move the session in the same plan",
                 );
             }
+        }
+        for (s, route) in &cand.route_unknown {
+            ck.add(
+                Severity::Warning,
+                format!("{} → {}", s.device, s.peer),
+                format!(
+                    "the static route that reached this session's peer ({route}) is removed; the device runs an IGP, whose routes olav does not model, so whether the session stays up is unknown"
+                ),
+                format!("check `show ip route {}` on {} before the window", s.peer, s.device),
+            );
         }
         Ok(Applies::Ran)
     })?;

@@ -244,6 +244,15 @@ fn table() -> Vec<(&'static str, Want)> {
         ("shutdown the BGP neighbor 10.255.1.2 on alpha-border-1", Want::Refuse("changing an existing BGP session")),
         ("do something nice to alpha-core-1", Want::Refuse("this change on alpha-core-1")),
         ("change something somewhere", Want::Ask("I can plan", &[])),
+        // Two routes in one sentence: asked, never the second one dropped.
+        (
+            "add a static route 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1 and also add 10.98.0.0/16 via 10.0.1.6",
+            Want::Ask("more than one route", &["10.99.0.0/16", "10.98.0.0/16"]),
+        ),
+        (
+            "add a static route 10.99.0.0/16 via 10.0.1.6 or 10.0.1.10 on alpha-dist-1",
+            Want::Ask("more than one next hop", &["10.0.1.6", "10.0.1.10"]),
+        ),
     ]
 }
 

@@ -927,6 +927,39 @@ fn resolve_static_route(
     if !has_word(toks, lower, &["route"]) {
         return None;
     }
+    // One plan is one change: a second prefix or next hop is never dropped silently.
+    let mut prefixes: Vec<IpNet> = Vec::new();
+    for p in toks
+        .iter()
+        .filter(|t| t.contains('/'))
+        .filter_map(|t| t.parse::<IpNet>().ok())
+    {
+        if !prefixes.contains(&p.trunc()) {
+            prefixes.push(p.trunc());
+        }
+    }
+    if prefixes.len() > 1 {
+        return Some(clarify(
+            "The request names more than one route; a plan is one change. Which one?",
+            prefixes.iter().map(ToString::to_string).collect(),
+        ));
+    }
+    let mut hops: Vec<IpAddr> = Vec::new();
+    for h in toks
+        .iter()
+        .filter(|t| !t.contains('/'))
+        .filter_map(|t| t.parse::<IpAddr>().ok())
+    {
+        if !hops.contains(&h) {
+            hops.push(h);
+        }
+    }
+    if hops.len() > 1 {
+        return Some(clarify(
+            "The request names more than one next hop; a plan is one change. Which one?",
+            hops.iter().map(ToString::to_string).collect(),
+        ));
+    }
     let device = match devs {
         [d] => d.clone(),
         [] => return Some(clarify("On which device is the static route?", Vec::new())),

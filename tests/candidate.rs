@@ -941,4 +941,13 @@ fn a_vrf_neighbor_is_removed_in_its_vrf_and_unknown_isolation_is_said() {
         ),
         "{f:#?}"
     );
+    // The plan says so too, rather than "Isolated devices: none".
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(
+        text.contains("(removed 1 + isolated unknown)")
+            && text.contains(
+                "| Isolated devices | unknown: no device has a border, core, edge or spine role"
+            ),
+        "{text}"
+    );
 }

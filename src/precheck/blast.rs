@@ -941,9 +941,9 @@ impl Graph {
         (sessions, out)
     }
 
-    /// Anchors: border and core devices and external peers' devices, by role.
+    /// Anchors: border, core, edge and spine devices (by role) and external peers.
     pub fn anchor_count(&self) -> usize {
-        self.anchor.iter().filter(|a| **a).count()
+        self.anchor.iter().filter(|a| **a).count() + self.peer_asns.len()
     }
 
     /// Devices in the graph.

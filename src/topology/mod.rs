@@ -381,6 +381,9 @@ pub struct BlastRadius {
     pub prefixes_withdrawn: Vec<String>,
     /// Services with an endpoint on a removed or isolated element.
     pub services_affected: Vec<ServiceRef>,
+    /// No device has a border, core, edge or spine role and no external peer is known:
+    /// which devices a change cuts off cannot be computed (isolated is unknown, not none).
+    pub isolation_unknown: bool,
 }
 
 impl BlastRadius {
@@ -492,7 +495,11 @@ impl Network {
         let reach_before = graph::reachable(&before.g, [before.sup]);
         let prot_before = graph::protected_by(&before.g, before.sup);
         let prot_after = graph::protected_by(&after.g, after.sup);
-        let mut br = BlastRadius::default();
+        let mut br = BlastRadius {
+            isolation_unknown: !self.devices.iter().any(|d| d.anchor)
+                && self.external_peers().is_empty(),
+            ..BlastRadius::default()
+        };
         let mut gone: BTreeSet<usize> = r.devices.clone();
         for (i, d) in self.devices.iter().enumerate() {
             let Some(n) = after.dev_node[i] else {

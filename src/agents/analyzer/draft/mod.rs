@@ -151,18 +151,29 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
             )
         })
         .collect();
+    // Without anchors nothing can be called cut off: unknown, never "none".
+    let isolated = if br.isolation_unknown {
+        "unknown: no device has a border, core, edge or spine role and no external peer is known"
+            .to_owned()
+    } else {
+        list(&br.isolated)
+    };
     let mut s = format!(
-        "**{NUMBER_LABEL} {}** (removed {} + isolated {} devices)\n\n",
+        "**{NUMBER_LABEL} {}** (removed {} + isolated {})\n\n",
         br.number(),
         br.removed_devices.len(),
-        br.isolated.len()
+        if br.isolation_unknown {
+            "unknown".to_owned()
+        } else {
+            format!("{} devices", br.isolated.len())
+        }
     );
     s.push_str("| element | affected |\n|---|---|\n");
     let rows: [(&str, String); 9] = [
         ("Removed devices", list(&br.removed_devices)),
         ("Removed interfaces", list(&br.removed_interfaces)),
         ("Removed links", list(&br.removed_links)),
-        ("Isolated devices", list(&br.isolated)),
+        ("Isolated devices", isolated),
         (
             "Degraded devices (new single point of failure)",
             list(&br.degraded),
@@ -182,7 +193,11 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
         "blast radius {} device(s) ({} removed, {} isolated); services hit by removed or cut-off elements: {}",
         br.number(),
         br.removed_devices.len(),
-        br.isolated.len(),
+        if br.isolation_unknown {
+            "unknown".to_owned()
+        } else {
+            br.isolated.len().to_string()
+        },
         list(&services)
     );
     (s, cite)

@@ -244,6 +244,19 @@ fn table() -> Vec<(&'static str, Want)> {
         ("shutdown the BGP neighbor 10.255.1.2 on alpha-border-1", Want::Refuse("changing an existing BGP session")),
         ("do something nice to alpha-core-1", Want::Refuse("this change on alpha-core-1")),
         ("change something somewhere", Want::Ask("I can plan", &[])),
+        // A request that forbids a change is never planned as that change.
+        ("don't remove the static route 10.40.20.0/24 on gamma-border-1", Want::Ask("what not to do", &[])),
+        ("do not shut down GigabitEthernet0/0/1 on alpha-border-1", Want::Ask("what not to do", &[])),
+        ("keep xe-0/1/0 on gamma-border-1 up, don’t shut it", Want::Ask("what not to do", &[])),
+        ("Never decommission alpha-core-1", Want::Ask("what not to do", &[])),
+        ("decommission alpha-br-3560 without touching alpha-dist-1", Want::Ask("what not to do", &[])),
+        // A provider or an interface the request names is never replaced by another.
+        ("add a redundant eBGP uplink to the Cogent peer on alpha-border-1", Want::Ask("Cogent has no session", &[])),
+        (
+            "add a redundant eBGP uplink to AARNet on alpha-border-1 using GigabitEthernet0/0/1",
+            Want::Ask("cannot place it on GigabitEthernet0/0/1", &["GigabitEthernet0/0/3"]),
+        ),
+        ("add a redundant eBGP uplink to AARNet on alpha-border-1 using Gi0/0/9", Want::Ask("has no interface 'Gi0/0/9'", &[])),
         // Two routes in one sentence: asked, never the second one dropped.
         (
             "add a static route 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1 and also add 10.98.0.0/16 via 10.0.1.6",
@@ -252,6 +265,14 @@ fn table() -> Vec<(&'static str, Want)> {
         (
             "add a static route 10.99.0.0/16 via 10.0.1.6 or 10.0.1.10 on alpha-dist-1",
             Want::Ask("more than one next hop", &["10.0.1.6", "10.0.1.10"]),
+        ),
+        (
+            "change the ip address of Vlan10 on alpha-acc-1 to 10.10.99.1/24 and 10.10.98.1/24",
+            Want::Ask("more than one address", &["10.10.99.1/24", "10.10.98.1/24"]),
+        ),
+        (
+            "remove the static routes 10.40.20.0/24 and 10.40.0.0/16 on gamma-border-1",
+            Want::Ask("more than one route", &["10.40.20.0/24", "10.40.0.0/16"]),
         ),
     ]
 }

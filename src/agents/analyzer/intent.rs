@@ -266,6 +266,21 @@ impl Intent {
     }
 }
 
+/// Whether a request negates what it names ("don't", "do not", "never", "without").
+fn negated(toks: &[String], lower: &str) -> bool {
+    lower.contains("n't")
+        || lower.contains("n’t")
+        || ["不要", "不用", "别", "请勿", "禁止"]
+            .iter()
+            .any(|w| lower.contains(w))
+        || toks.iter().any(|t| {
+            matches!(
+                t.to_ascii_lowercase().as_str(),
+                "not" | "never" | "dont" | "without" | "nor"
+            )
+        })
+}
+
 fn clarify(question: impl Into<String>, candidates: Vec<String>) -> Resolution {
     Resolution::Clarify {
         question: question.into(),
@@ -729,6 +744,14 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
     let bare = crate::language::normalise(&without_quotes(request));
     let toks = tokens(&bare);
     let lower = bare.to_lowercase();
+    // "don't remove …", "do not shut …": the words name a change the request forbids.
+    // Planning them would do the opposite of what was asked.
+    if negated(&toks, &lower) {
+        return clarify(
+            format!("The request says what not to do. olav plans one change at a time: say only what to change. I can plan: {}.", CAN_PLAN.join("; ")),
+            Vec::new(),
+        );
+    }
     if let Some(what) = unsupported(&toks, &lower) {
         return Resolution::Refuse {
             what: what.to_owned(),
@@ -880,12 +903,26 @@ fn resolve_interface_change(
         }
     }
     if address {
-        if let Some(a) = toks
+        let mut named: Vec<IpNet> = Vec::new();
+        for a in toks
             .iter()
             .filter(|t| t.contains('/'))
-            .find_map(|t| t.parse::<IpNet>().ok())
+            .filter_map(|t| t.parse::<IpNet>().ok())
         {
-            changes.push(IfChange::Address(a));
+            if !named.contains(&a) {
+                named.push(a);
+            }
+        }
+        match named.as_slice() {
+            [] => {}
+            [a] => changes.push(IfChange::Address(*a)),
+            // One address is planned; a second is never dropped silently.
+            _ => {
+                return Some(clarify(
+                    format!("The request names more than one address for {device} {interface}; a plan sets one. Which one?"),
+                    named.iter().map(ToString::to_string).collect(),
+                ))
+            }
         }
     }
     if removal
@@ -1134,6 +1171,11 @@ fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>)
         "second",
         "redundant",
         "for",
+        "another",
+        "existing",
+        "current",
+        "same",
+        "upstream",
     ];
     // The last AS number the request gives.
     let asn = (0..toks.len()).rev().find_map(|i| asn_at(toks, i));
@@ -1146,10 +1188,26 @@ fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>)
             })
     };
     for (i, t) in toks.iter().enumerate() {
-        let prev = i
-            .checked_sub(1)
-            .and_then(|p| toks.get(p))
-            .map(|p| p.to_ascii_lowercase());
+        // The word before, over articles and adjectives: "to the Cogent peer".
+        let prev = toks[..i]
+            .iter()
+            .rev()
+            .map(|p| p.to_ascii_lowercase())
+            .find(|p| {
+                !matches!(
+                    p.as_str(),
+                    "the"
+                        | "a"
+                        | "an"
+                        | "our"
+                        | "new"
+                        | "second"
+                        | "another"
+                        | "redundant"
+                        | "ebgp"
+                        | "bgp"
+                )
+            });
         if matches!(prev.as_deref(), Some("to" | "with" | "provider")) {
             let lt = t.to_ascii_lowercase();
             if t.chars().all(|c| c.is_alphanumeric() || c == '-')
@@ -1304,6 +1362,24 @@ fn resolve_uplink(
     let link = toks
         .iter()
         .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')));
+    // The uplink goes on the first free interface; an interface the request names is
+    // never silently replaced by another.
+    let (named, unknown) = interfaces_on(toks, &device, facts);
+    if let Some(u) = unknown.first() {
+        return clarify(format!("{device} has no interface '{u}'."), Vec::new());
+    }
+    if let Some(n) = named.first() {
+        let free = super::draft::uplink::free_interface(facts, &device).map(|i| i.name.clone());
+        if free.as_deref() != Some(n.as_str()) {
+            return clarify(
+                match &free {
+                    Some(f) => format!("olav places a new uplink on the first free interface of {device}, {f}; it cannot place it on {n}. Ask again without naming an interface, or name {f}."),
+                    None => format!("{device} has no free interface for a new uplink (olav cannot place it on {n})."),
+                },
+                free.into_iter().collect(),
+            );
+        }
+    }
     Resolution::Intent(Intent::AddUplink {
         device,
         peer,

@@ -8,7 +8,7 @@ mod decommission;
 mod interface;
 mod junos;
 mod static_route;
-mod uplink;
+pub(crate) mod uplink;
 
 use super::facts::Facts;
 use super::intent::Intent;

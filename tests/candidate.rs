@@ -534,8 +534,10 @@ fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
             implementation: both,
             ..d.plan.clone()
         };
-        // Nothing is removed: the round trip is a no-op change claiming 0.
-        round.header.intent = "modify_interface".into();
+        // Nothing is removed: the round trip is a no-op change claiming 0, of no intent
+        // olav drafts (its lines reach every device the draft touched), and not a draft.
+        round.header.intent = "round_trip".into();
+        round.header.drafted = String::new();
         // The rollback is already in the implementation: nothing is left to undo.
         round.rollback = round
             .implementation
@@ -866,7 +868,18 @@ fn splitting_the_network_ends_the_sessions_across_the_split() {
         "interface Ethernet10\n   no shutdown\n```\n\n```config device=alpha-core-2 os=eos\ninterface Ethernet10\n   no shutdown\n```",
     );
     let (v, f, _) = precheck(tmp.path(), &plan);
-    assert_eq!(v, "WARN", "{f:#?}");
+    // The hand-added shutdown on alpha-core-2 is beyond the request: it fails, and the
+    // split is still shown.
+    assert_eq!(v, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-core-2 interface Ethernet10",
+            "a plan wider than its request"
+        ),
+        "{f:#?}"
+    );
     assert!(
         has(
             &f,

@@ -619,3 +619,46 @@ fn removing_the_static_route_an_ibgp_session_rides_fails_or_is_unknown_under_an_
         && e == "alpha-dist-1 → 10.255.1.2"
         && m.contains("(10.255.1.2/32 via 10.0.1.6) is removed; the device runs an IGP")));
 }
+
+#[test]
+fn a_plan_edited_beyond_its_request_fails_and_an_edit_is_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "shut down GigabitEthernet0/0/1 on alpha-border-1",
+    );
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    // Lines a hand added: the transit ACL stripped, OSPF made passive on the other uplink.
+    std::fs::write(
+        &path,
+        text.replacen(
+            "interface GigabitEthernet0/0/1\n shutdown\n",
+            "interface GigabitEthernet0/0/1\n shutdown\ninterface GigabitEthernet0/0/0\n no ip access-group EDGE-IN in\nrouter ospf 1\n passive-interface GigabitEthernet0/0/2\n",
+            1,
+        ),
+    )
+    .expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    let f = findings(&v);
+    for element in [
+        "alpha-border-1 interface GigabitEthernet0/0/0",
+        "alpha-border-1 router ospf",
+    ] {
+        assert!(
+            f.iter().any(|(s, e, m)| s == "error"
+                && e == element
+                && m.ends_with("which its request (modify_interface) does not name: a plan wider than its request")),
+            "{element}: {f:#?}"
+        );
+    }
+    assert!(f
+        .iter()
+        .any(|(s, e, _)| s == "warning" && e == "implementation"));
+    // The draft as olav wrote it is within its scope and named as drafted.
+    std::fs::write(&path, &text).expect("restore");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_ne!(code, 1, "{:#?}", findings(&v));
+    assert!(!findings(&v).iter().any(|(_, e, _)| e == "implementation"));
+}

@@ -559,3 +559,66 @@ fn schedule_with_import_starts_from_the_snapshot_not_the_demo() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(!err.contains("bundled demo network"), "{err}");
 }
+
+#[test]
+fn a_plan_edited_after_its_pre_check_is_not_approved_until_pre_checked_again() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args(["-q", "--format", "json", "shut down Vlan30 on alpha-acc-2"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let plan = v["steps"][0]["artifact"].as_str().expect("plan").to_owned();
+    let path = tmp.path().join(&plan);
+    // A line added by hand, with its rollback, on the same interface (within the
+    // request's scope).
+    let text = std::fs::read_to_string(&path).expect("plan");
+    std::fs::write(
+        &path,
+        text.replacen(
+            "interface Vlan30\n shutdown\n",
+            "interface Vlan30\n shutdown\n description parked\n",
+            1,
+        )
+        .replacen(
+            "interface Vlan30\n no shutdown\n",
+            "interface Vlan30\n no shutdown\n description CAMPUS-WIFI\n",
+            1,
+        ),
+    )
+    .expect("edit");
+    let refused = olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        err.contains("its configuration was edited after its last pre-check; run: olav precheck"),
+        "{err}"
+    );
+    // Pre-checked again: the edit is named (drift and a warning), then it can be approved.
+    let out = olav(tmp.path())
+        .args(["--format", "json", "precheck", &plan])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert!(
+        v["report"]["findings"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|x| x["code"] == "precheck.as_drafted")),
+        "{v:#}"
+    );
+    let show = olav(tmp.path())
+        .args(["plans", "show", &plan])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&show.get_output().stdout).into_owned();
+    assert!(
+        text.contains("the plan's configuration was edited since the last pre-check"),
+        "{text}"
+    );
+    olav(tmp.path())
+        .args(["plans", "approve", &plan])
+        .assert()
+        .success();
+}

@@ -5,7 +5,7 @@ use super::{open_or_demo, Cli, Exit, PlansCmd};
 use crate::output::{self, Format, Table};
 use crate::precheck::Options;
 use crate::schedule::{self, Cycle, Schedule};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 
 fn print_cycle(cli: &Cli, c: &Cycle) {
@@ -187,6 +187,23 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                 None => bail!("{} has never been pre-checked; run: olav precheck {}", p.plan_id, p.path),
                 Some((v, _, at)) if v == "FAIL" => bail!("{} cannot be approved: its last pre-check ({at}) failed; fix it and run: olav precheck {}", p.plan_id, p.path),
                 Some(_) => {}
+            }
+            // What is approved is what was pre-checked: an edit since then needs a new
+            // pre-check first.
+            let text = std::fs::read_to_string(&p.path)
+                .with_context(|| format!("reading the plan file {}", p.path))?;
+            let now = crate::plan::Plan::from_markdown(&text)
+                .map_err(|e| anyhow!("{}: {e}", p.path))?
+                .config_digest();
+            if db
+                .last_precheck_digest(&p.plan_id)?
+                .is_some_and(|d| d != now)
+            {
+                bail!(
+                    "{} cannot be approved: its configuration was edited after its last pre-check; run: olav precheck {}",
+                    p.plan_id,
+                    p.path
+                );
             }
             // A verification that failed stands until the plan is verified again, even
             // when a later pre-check passes (the pre-check does not simulate the network);

@@ -79,6 +79,10 @@ pub struct Header {
     /// make — registered closed, claiming nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub what_if: bool,
+    /// Digest of the configuration olav drafted (implementation and rollback, per
+    /// device): the pre-check tells a hand-edited plan from the draft by it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub drafted: String,
 }
 
 /// A fenced configuration block labelled with its device.
@@ -119,6 +123,30 @@ pub struct Plan {
     pub risks: String,
     /// Ready-to-run commands that pre-check and verify this plan.
     pub pre_change: String,
+}
+
+impl Plan {
+    /// A digest of the configuration the plan applies and rolls back: each block's
+    /// device and lines (trailing spaces and blank lines aside).
+    pub fn config_digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for (part, blocks) in [
+            ("implementation", &self.implementation),
+            ("rollback", &self.rollback),
+        ] {
+            h.update(part.as_bytes());
+            for b in blocks {
+                h.update(b"\0");
+                h.update(b.device.as_bytes());
+                for l in b.text.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
+                    h.update(b"\n");
+                    h.update(l.as_bytes());
+                }
+            }
+        }
+        format!("{:x}", h.finalize())
+    }
 }
 
 /// The section headings, in order.
@@ -348,6 +376,7 @@ mod tests {
                 request: "Decommission alpha-br-3560: what do we lose?".into(),
                 understood: "Understood: decommission alpha-br-3560".into(),
                 what_if: false,
+                drafted: String::new(),
             },
             title: "Decommission alpha-br-3560".into(),
             summary: "Remove it.\n\n- point one".into(),

@@ -6,6 +6,7 @@ pub mod announce;
 pub mod blast;
 pub mod candidate;
 mod routes;
+mod scope;
 
 use crate::import::parse::parser_for;
 use crate::model::{AddressKind, BgpPeer, Vendor};
@@ -1282,6 +1283,31 @@ pub fn precheck(
                 }
             }
             Ok(Applies::Ran)
+        },
+    )?;
+    ck.check("precheck.as_drafted", "the configuration is the one olav drafted for the request", |ck| {
+        if plan.header.drafted.is_empty() {
+            return Ok(Applies::NotApplicable);
+        }
+        if plan.header.drafted != plan.config_digest() {
+            ck.add(
+                Severity::Warning,
+                "implementation",
+                "the implementation or rollback differs from what olav drafted for the request: lines edited by hand are checked only where a check covers them (addresses, links, sessions, static routes, MTU, announcements); ACLs, IGP settings and the rest are not",
+                "review every edited line, or draft the plan again",
+            );
+        }
+        Ok(Applies::Ran)
+    })?;
+    ck.check(
+        "precheck.scope",
+        "the configuration stays within what the request names",
+        |ck| match scope::check(&plan) {
+            None => Ok(Applies::NotApplicable),
+            Some(found) => {
+                ck.findings.extend(found);
+                Ok(Applies::Ran)
+            }
         },
     )?;
     ck.check("precheck.registered_file", "the file is the plan registered under its id", |ck| {

@@ -281,6 +281,20 @@ impl StateDb {
         )
     }
 
+    /// The digest of the configuration a plan's last pre-check saw
+    /// ([`Plan::config_digest`]; None before any, or for a run recorded without one).
+    pub fn last_precheck_digest(&self, plan_id: &str) -> Result<Option<String>, StateError> {
+        self.conn
+            .query_row(
+                "SELECT plan_digest FROM precheck_run WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
+                [plan_id],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.err(e))
+    }
+
     /// A plan's verifications, oldest first.
     pub fn verify_history(&self, plan_id: &str) -> Result<Table, StateError> {
         self.table_with(
@@ -453,7 +467,11 @@ impl StateDb {
             .map(|p| p.status)
             .unwrap_or_else(|| "draft".into());
         let last = self.last_verdict(id)?;
+        let digest = plan.config_digest();
         let mut drift = Vec::new();
+        if self.last_precheck_digest(id)?.is_some_and(|d| d != digest) {
+            drift.push("the plan's configuration was edited since the last pre-check".to_owned());
+        }
         if let Some((v, sv, _)) = &last {
             if v != rec.verdict {
                 drift.push(format!("verdict {v} → {}", rec.verdict));
@@ -506,8 +524,8 @@ impl StateDb {
             source,
         };
         tx.execute(
-            "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error, report_path, drift, cycle_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error, report_path, drift, cycle_id, plan_digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 id,
                 now(),
@@ -518,7 +536,8 @@ impl StateDb {
                 rec.first_error,
                 rec.report_path,
                 drift,
-                rec.cycle_id
+                rec.cycle_id,
+                digest
             ],
         )
         .map_err(wrap)?;

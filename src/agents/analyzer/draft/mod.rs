@@ -238,6 +238,7 @@ pub(super) fn header(
         request: ctx.request.to_owned(),
         understood: ctx.reading.to_owned(),
         what_if: crate::language::what_if(&crate::language::normalise(ctx.request)),
+        drafted: String::new(),
     }
 }
 
@@ -245,8 +246,15 @@ pub(super) fn os_of<'a>(f: &'a Facts, device: &str) -> &'a str {
     f.devices.get(device).map_or("ios", |d| d.os.as_str())
 }
 
-/// Drafts a plan for an intent, in the dialect of each device it configures.
+/// Drafts a plan for an intent, in the dialect of each device it configures, stamped
+/// with the digest of its configuration.
 pub fn draft(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let mut d = draft_for(intent, f, net, ctx)?;
+    d.plan.header.drafted = d.plan.config_digest();
+    Ok(d)
+}
+
+fn draft_for(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result<Draft, String> {
     match intent {
         Intent::AddUplink {
             device,

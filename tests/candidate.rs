@@ -167,7 +167,7 @@ fn static_route_checks() {
             &f,
             "error",
             "alpha-core-1 10.0.1.0/31 via 10.0.1.6",
-            "inside the connected subnet 10.0.1.0/31"
+            "is the connected subnet 10.0.1.0/31: the connected route wins"
         ),
         "{f:#?}"
     );

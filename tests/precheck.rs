@@ -520,7 +520,7 @@ fn re_addressing_a_gateway_declares_the_service_it_hits_and_an_undeclared_hit_fa
 }
 
 #[test]
-fn a_new_address_in_the_same_subnet_leaves_nothing_behind() {
+fn a_new_address_in_the_same_subnet_moves_the_gateway_and_a_narrower_one_leaves_part() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft(
         tmp.path(),
@@ -530,12 +530,40 @@ fn a_new_address_in_the_same_subnet_leaves_nothing_behind() {
     assert!(text.contains("| Services affected | none |"), "{text}");
     let (code, v) = precheck(tmp.path(), &plan);
     assert_eq!(code, 0);
+    let f = findings(&v);
+    assert!(f.contains(&(
+        "warning".into(),
+        "alpha-acc-1 Vlan10".into(),
+        "the gateway address moves from 10.10.10.1 to 10.10.10.5 in the same subnet, and no HSRP/VRRP address stands in for it: hosts configured with 10.10.10.1 lose their gateway".into()
+    )), "{f:#?}");
     assert!(
-        !findings(&v)
-            .iter()
+        !f.iter()
             .any(|(_, _, m)| m.contains("leaves") || m.contains("service")),
-        "{:#?}",
-        findings(&v)
+        "{f:#?}"
+    );
+    // /23 to /24 on the same gateway: the interface and its service stay; the rest of
+    // the old subnet is named.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "set the address of Vlan30 on alpha-acc-2 to 10.10.30.1/24",
+    );
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(
+        text.contains("narrows 10.10.30.0/23 to 10.10.30.0/24"),
+        "{text}"
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0);
+    let f = findings(&v);
+    assert!(f.contains(&(
+        "warning".into(),
+        "alpha-acc-2 Vlan30".into(),
+        "narrows 10.10.30.0/23 to 10.10.30.0/24: hosts outside 10.10.30.0/24 lose their gateway".into()
+    )), "{f:#?}");
+    assert!(
+        !f.iter().any(|(_, e, _)| e.starts_with("service ")),
+        "{f:#?}"
     );
 }
 
@@ -661,4 +689,74 @@ fn a_plan_edited_beyond_its_request_fails_and_an_edit_is_named() {
     let (code, v) = precheck(tmp.path(), &plan);
     assert_ne!(code, 1, "{:#?}", findings(&v));
     assert!(!findings(&v).iter().any(|(_, e, _)| e == "implementation"));
+}
+
+#[test]
+fn a_what_if_on_an_interface_the_device_lacks_is_unknown_not_harmless() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (element, ok) in [
+        ("alpha-acc-1:Vlan99", false),
+        ("alpha-acc-1:Loopback7", false),
+        ("alpha-acc-1:Vlan20", true),
+        ("alpha-acc-1:vlan20", true),
+        ("gamma-border-1:xe-0/1/3", true),
+    ] {
+        let out = olav(tmp.path())
+            .args(["-q", "blast-radius", "--interface", element])
+            .assert();
+        let code = out.get_output().status.code();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        if ok {
+            assert_eq!(code, Some(0), "{element}: {err}");
+        } else {
+            assert_eq!(code, Some(2), "{element}");
+            assert!(
+                err.contains(&format!("not in the state DB: {element}")),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn removing_a_route_that_falls_back_to_a_discard_route_warns() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // gamma-border-1: 10.40.20.0/24 via 10.40.10.20, and 10.40.0.0/16 discard.
+    let plan = draft(
+        tmp.path(),
+        "remove the static route 10.40.20.0/24 on gamma-border-1",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!((code, v["report"]["verdict"].as_str()), (0, Some("WARN")));
+    assert!(
+        findings(&v).iter().any(|(s, _, m)| s == "warning"
+            && m.starts_with("after the plan, traffic to 10.40.20.0/24 matches 10.40.0.0/16 via discard, a discard route: it is dropped")),
+        "{:#?}",
+        findings(&v)
+    );
+}
+
+#[test]
+fn a_static_route_inside_a_connected_subnet_wins_by_longest_match_one_equal_to_it_never_does() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // alpha-acc-1 Vlan10 is 10.10.10.1/24.
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route 10.10.10.128/25 via 10.10.10.5 on alpha-acc-1",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 0, "{:#?}", findings(&v));
+    assert!(findings(&v).iter().any(|(s, _, m)| s == "warning"
+        && m.starts_with("10.10.10.128/25 is inside the connected subnet 10.10.10.0/24: being more specific, the static route wins for it")));
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route 10.10.10.0/24 via 10.10.10.5 on alpha-acc-1",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v).iter().any(|(s, _, m)| s == "error"
+        && m.contains(
+            "is the connected subnet 10.10.10.0/24: the connected route wins (distance 0)"
+        )));
 }

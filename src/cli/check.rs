@@ -154,8 +154,25 @@ pub fn blast_radius(
         }
     }
     let db = open_or_demo(cli)?;
+    // An interface the device does not have is unknown, not harmless.
+    let model = crate::network::NetworkModel::shared(&db)?;
+    let rows = crate::network::Interfaces::shared(&db)?;
+    let missing: Vec<String> = spec
+        .interfaces
+        .iter()
+        .filter(|(d, i)| {
+            model.device(d).is_some_and(|x| {
+                !rows
+                    .of(x)
+                    .iter()
+                    .any(|r| crate::ifname::same(i, rows.name(r.name)))
+            })
+        })
+        .map(|(d, i)| format!("{d}:{i}"))
+        .collect();
     let g = Graph::load(&db)?;
-    let b = g.blast(&spec);
+    let mut b = g.blast(&spec);
+    b.unknown.extend(missing);
     if !b.unknown.is_empty() {
         bail!("not in the state DB: {}", b.unknown.join(", "));
     }

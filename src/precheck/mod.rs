@@ -431,13 +431,12 @@ fn service_hits(
             .filter(|r| {
                 let prefix = r.4.as_deref().and_then(|p| p.parse::<IpNet>().ok());
                 let in_withdrawn = prefix.is_some_and(|p| {
-                    withdrawn.iter().any(|w| w.contains(&p))
-                        || left.iter().any(|l| l.subnet.contains(&p))
+                    withdrawn.iter().any(|w| w.contains(&p)) || left.iter().any(|l| l.loses(&p))
                 });
                 let moved = match (&r.3, &r.5) {
-                    (Some(h), Some(i)) => left
-                        .iter()
-                        .any(|l| l.device == *h && crate::ifname::same(i, &l.interface)),
+                    (Some(h), Some(i)) => left.iter().any(|l| {
+                        l.kept.is_none() && l.device == *h && crate::ifname::same(i, &l.interface)
+                    }),
                     _ => false,
                 };
                 let silent_border = internet && r.3.as_deref().is_some_and(|h| silent.contains(&h));
@@ -457,18 +456,35 @@ fn service_hits(
 }
 
 /// A subnet an interface leaves (the plan gives it another address, or removes its
-/// address) that no other interface of the network keeps.
+/// address) that no other interface of the network keeps; or narrows, keeping part.
 #[derive(Debug, Clone)]
 struct Left {
     device: String,
     interface: String,
     subnet: IpNet,
+    /// The part still covered when the interface's new subnet lies inside the old one.
+    kept: Option<IpNet>,
 }
 
-/// The subnets the candidate's interfaces leave behind: on each device the plan
-/// configures, each subnet an up interface had and no longer has (shut interfaces are
-/// the blast radius's), unless another interface of the network still has it.
-fn left_subnets(db: &StateDb, cand: &candidate::Candidate) -> Result<Vec<Left>, StateError> {
+impl Left {
+    /// Whether a prefix lies in the part no longer covered.
+    fn loses(&self, p: &IpNet) -> bool {
+        self.subnet.contains(p) && !self.kept.is_some_and(|k| k.contains(p))
+    }
+}
+
+/// A gateway address that moves within its subnet: (device, interface, from, to).
+type Moved = (String, String, std::net::IpAddr, std::net::IpAddr);
+
+/// What the candidate's new addresses leave behind, on each device the plan
+/// configures: each subnet an up interface had and no longer covers (shut interfaces
+/// are the blast radius's), unless another interface of the network still has it; and
+/// each gateway address that moves within its subnet when no HSRP/VRRP address stands
+/// in for it.
+fn readdressing(
+    db: &StateDb,
+    cand: &candidate::Candidate,
+) -> Result<(Vec<Left>, Vec<Moved>), StateError> {
     let nets = |i: &crate::model::Interface| -> Vec<IpNet> {
         i.addresses
             .iter()
@@ -478,6 +494,7 @@ fn left_subnets(db: &StateDb, cand: &candidate::Candidate) -> Result<Vec<Left>, 
             .collect()
     };
     let mut gone: Vec<Left> = Vec::new();
+    let mut moved: Vec<Moved> = Vec::new();
     for (h, dev) in &cand.devices {
         for bi in dev.base.interfaces.iter().filter(|i| i.admin_up) {
             let Some(ci) = dev.cand.interfaces.iter().find(|i| i.name == bi.name) else {
@@ -487,17 +504,47 @@ fn left_subnets(db: &StateDb, cand: &candidate::Candidate) -> Result<Vec<Left>, 
                 continue;
             }
             let now = nets(ci);
-            for subnet in nets(bi).into_iter().filter(|n| !now.contains(n)) {
+            for subnet in nets(bi) {
+                if now.iter().any(|n| n.contains(&subnet)) {
+                    continue;
+                }
                 gone.push(Left {
                     device: h.clone(),
                     interface: bi.name.clone(),
                     subnet,
+                    kept: now.iter().find(|n| subnet.contains(*n)).copied(),
                 });
+            }
+            let has_virtual = bi
+                .addresses
+                .iter()
+                .any(|a| a.kind == crate::model::AddressKind::Virtual);
+            for a in bi
+                .addresses
+                .iter()
+                .filter(|a| a.kind == crate::model::AddressKind::Primary && !has_virtual)
+            {
+                let same_subnet = ci.addresses.iter().find(|c| {
+                    c.kind != crate::model::AddressKind::Virtual
+                        && c.address.trunc() == a.address.trunc()
+                });
+                let kept = ci
+                    .addresses
+                    .iter()
+                    .any(|c| c.address.addr() == a.address.addr());
+                if let (Some(c), false) = (same_subnet, kept) {
+                    moved.push((
+                        h.clone(),
+                        bi.name.clone(),
+                        a.address.addr(),
+                        c.address.addr(),
+                    ));
+                }
             }
         }
     }
     if gone.is_empty() {
-        return Ok(gone);
+        return Ok((gone, moved));
     }
     // Another holder keeps the subnet: one on an untouched device, or one the candidate
     // still has on a device the plan configures.
@@ -524,7 +571,7 @@ fn left_subnets(db: &StateDb, cand: &candidate::Candidate) -> Result<Vec<Left>, 
             })
     };
     gone.retain(|l| !kept(l));
-    Ok(gone)
+    Ok((gone, moved))
 }
 
 /// The services a plan names in its blast radius ("Services affected").
@@ -1028,7 +1075,7 @@ pub fn precheck(
     )?;
     ck.check(
         "precheck.links",
-        "links the plan touches stay up, share a subnet and are routed or switched at both ends",
+        "links the plan touches stay up (or go down only where the plan shuts a port), share a subnet and are routed or switched at both ends",
         |ck| {
             if cand.links.is_empty() {
                 return Ok(Applies::NotApplicable);
@@ -1640,17 +1687,32 @@ pub fn precheck(
         Ok(Applies::Ran)
     })?;
     // Subnets the plan's new addresses leave behind: their hosts lose their gateway.
-    let left = left_subnets(db, &cand)?;
+    let (left, moved) = readdressing(db, &cand)?;
     for l in &left {
         ck.add_as(
             "precheck.readdressed",
             Severity::Warning,
             format!("{} {}", l.device, l.interface),
-            format!(
-                "leaves {}, which no other interface has: hosts there lose their gateway",
-                l.subnet
-            ),
+            match l.kept {
+                None => format!(
+                    "leaves {}, which no other interface has: hosts there lose their gateway",
+                    l.subnet
+                ),
+                Some(k) => format!(
+                    "narrows {} to {k}: hosts outside {k} lose their gateway",
+                    l.subnet
+                ),
+            },
             "re-address the hosts in the same window, or keep the subnet on another interface",
+        );
+    }
+    for (d, i, from, to) in &moved {
+        ck.add_as(
+            "precheck.readdressed",
+            Severity::Warning,
+            format!("{d} {i}"),
+            format!("the gateway address moves from {from} to {to} in the same subnet, and no HSRP/VRRP address stands in for it: hosts configured with {from} lose their gateway"),
+            "hand out the new gateway (DHCP) before the window, or keep the old address as a secondary",
         );
     }
     // Services that live in withdrawn prefixes or in subnets left behind, and internet

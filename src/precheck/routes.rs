@@ -32,6 +32,43 @@ fn finding(severity: Severity, element: String, message: String, suggestion: &st
     }
 }
 
+/// Whether a static route drops what it matches (`Null0`, `discard`, `reject`).
+fn discards(r: &StaticRoute) -> bool {
+    r.next_hop.is_none()
+        && r.next_hop_interface.as_deref().is_none_or(|n| {
+            let n = n.to_ascii_lowercase();
+            n.starts_with("null") || n == "discard" || n == "reject"
+        })
+}
+
+/// The static route that matches a removed route's prefix once it is gone
+/// (`routes`: the device's routes as the plan leaves them), when that is a discard
+/// route: the most specific usable covering route, unless a connected subnet covers the
+/// prefix.
+fn discard_after<'a>(
+    cfg: &crate::model::DeviceConfig,
+    routes: &'a [StaticRoute],
+    removed: &StaticRoute,
+) -> Option<&'a StaticRoute> {
+    let p = removed.prefix;
+    let connected = cfg
+        .interfaces
+        .iter()
+        .filter(|i| i.admin_up && i.vrf == removed.vrf)
+        .flat_map(|i| i.addresses.iter())
+        .filter(|a| a.kind != AddressKind::Virtual)
+        .any(|a| a.address.trunc().contains(&p));
+    if connected {
+        return None;
+    }
+    let best = routes
+        .iter()
+        .filter(|o| o.vrf == removed.vrf && o.prefix.contains(&p))
+        .filter(|o| o.activity == crate::model::RouteActivity::Usable)
+        .max_by_key(|o| o.prefix.prefix_len())?;
+    discards(best).then_some(best)
+}
+
 /// The findings, or None when the plan touches no static route.
 pub fn check(
     db: &crate::state::StateDb,
@@ -47,6 +84,7 @@ pub fn check(
         let parser = parser_for(Vendor::from_os(os));
         // The device's routes as the plan's lines are applied one after another.
         let mut routes: Vec<StaticRoute> = d.base.static_routes.clone();
+        let mut removed_forwarding: Vec<(String, StaticRoute)> = Vec::new();
         // What the plan's lines say, line by line: `ip route …` adds, `no ip route …`
         // removes; on Junos `set … static route …` adds, `delete … static route …` removes
         // (the whole route when no next hop is named).
@@ -78,6 +116,8 @@ pub fn check(
             let el = format!("{dev} {}", show(&r));
             if removing {
                 let before = routes.len();
+                // What the line removes as stored (a Junos `delete` names no next hop).
+                let forwarded = routes.iter().filter(|b| same(b)).any(|b| !discards(b));
                 routes.retain(|b| !same(&b));
                 if routes.len() == before {
                     out.push(finding(
@@ -104,6 +144,8 @@ pub fn check(
                         },
                         "add the replacement route in the same plan, or confirm where the default comes from",
                     ));
+                } else if forwarded {
+                    removed_forwarding.push((el, r.clone()));
                 }
                 continue;
             }
@@ -130,15 +172,26 @@ pub fn check(
                         .map(|a| a.address.trunc())
                 })
                 .collect();
-            if let Some(c) = connected.iter().find(|c| c.contains(&r.prefix)) {
+            if let Some(c) = connected.iter().find(|c| **c == r.prefix) {
                 out.push(finding(
                     Severity::Error,
                     el.clone(),
                     format!(
-                        "{} is inside the connected subnet {c}: the connected route always wins",
+                        "{} is the connected subnet {c}: the connected route wins (distance 0), so this static route is never used",
                         r.prefix
                     ),
                     "a static route to a connected prefix does nothing; drop it",
+                ));
+            } else if let Some(c) = connected.iter().find(|c| c.contains(&r.prefix)) {
+                // Longest match: the more specific static route takes that part of the LAN.
+                out.push(finding(
+                    Severity::Warning,
+                    el.clone(),
+                    format!(
+                        "{} is inside the connected subnet {c}: being more specific, the static route wins for it, and hosts there are reached via the next hop instead of the LAN",
+                        r.prefix
+                    ),
+                    "confirm that part of the subnet really lives behind the next hop",
                 ));
             }
             // A subnet connected elsewhere in the network: the static route (distance 1 unless
@@ -202,6 +255,23 @@ pub fn check(
                         ));
                     }
                 }
+            }
+        }
+        // Judged on the candidate with every block applied: another block may add the
+        // route back.
+        for (el, r) in removed_forwarding {
+            if let Some(q) = discard_after(&d.cand, &d.cand.static_routes, &r) {
+                // The next match the device has for the prefix drops it.
+                out.push(finding(
+                    Severity::Warning,
+                    el,
+                    format!(
+                        "after the plan, traffic to {} matches {}, a discard route: it is dropped, unless a routing protocol supplies a more specific route (olav cannot see the RIB)",
+                        r.prefix,
+                        show(q)
+                    ),
+                    "confirm nothing still lives behind the route, or keep it",
+                ));
             }
         }
     }

@@ -419,6 +419,8 @@ CREATE TABLE verify_run (
     report_path       TEXT
 );
 CREATE INDEX verify_run_by_plan ON verify_run(plan_id, id);
+"#,
+    r#"
 ALTER TABLE precheck_run ADD COLUMN plan_digest TEXT;
 "#,
 ];

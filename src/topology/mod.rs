@@ -233,42 +233,55 @@ impl Network {
     }
 
     /// What giving `interface` of device `d` the address `new` takes away: the subnets
-    /// it had that no other interface of the network has (hosts there lose their
-    /// gateway), and the services with an endpoint in them — a prefix inside one, or
-    /// the interface itself.
+    /// it had that no other interface of the network has, each with the part of it the
+    /// new address no longer covers (all of it when the new subnet is elsewhere; the
+    /// rest when it narrows), and the services with an endpoint there — a prefix in a
+    /// part no longer covered, or the interface itself when it leaves a subnet.
     pub fn readdressed(
         &self,
         d: usize,
         interface: &str,
         new: IpNet,
-    ) -> (Vec<IpNet>, Vec<ServiceRef>) {
+    ) -> (Vec<(IpNet, Option<IpNet>)>, Vec<ServiceRef>) {
         let here = |dev: usize, i: &str| dev == d && crate::ifname::same(interface, i);
-        let mut left: Vec<IpNet> = self
+        let new = new.trunc();
+        let mut old: Vec<IpNet> = self
             .addresses
             .iter()
             .filter(|(dev, i, n)| here(*dev, i) && n.prefix_len() < n.max_prefix_len())
             .map(|(_, _, n)| n.trunc())
-            .filter(|n| *n != new.trunc())
+            // Kept, or widened: nothing is left behind.
+            .filter(|n| !new.contains(n))
             .collect();
-        left.sort();
-        left.dedup();
-        left.retain(|s| {
+        old.sort();
+        old.dedup();
+        old.retain(|s| {
             !self
                 .addresses
                 .iter()
                 .any(|(dev, i, n)| !here(*dev, i) && n.trunc() == *s)
         });
+        // (old subnet, the part still covered when the new one narrows it)
+        let left: Vec<(IpNet, Option<IpNet>)> = old
+            .into_iter()
+            .map(|s| (s, s.contains(&new).then_some(new)))
+            .collect();
         let mut hit = Vec::new();
         if left.is_empty() {
             return (left, hit);
         }
+        let lost_prefix = |p: &IpNet| {
+            left.iter()
+                .any(|(s, kept)| s.contains(p) && !kept.is_some_and(|k| k.contains(p)))
+        };
+        let interface_leaves = left.iter().any(|(_, kept)| kept.is_none());
         for s in &self.services {
             let lost = s
                 .endpoints
                 .iter()
                 .filter(|e| match e {
-                    Endpoint::Prefix(p) => left.iter().any(|l| l.contains(p)),
-                    Endpoint::Interface(dev, i) => here(*dev, i),
+                    Endpoint::Prefix(p) => lost_prefix(p),
+                    Endpoint::Interface(dev, i) => interface_leaves && here(*dev, i),
                     Endpoint::Device(_) => false,
                 })
                 .count();

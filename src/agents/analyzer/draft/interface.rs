@@ -296,8 +296,15 @@ pub fn modify_interface(
     for b in &broken {
         let _ = writeln!(risks, "- {b}, with everything behind it (counted in the blast radius). Change the far end in the same window, or the pre-check fails this plan.");
     }
-    for s in &left_behind {
-        let _ = writeln!(risks, "- {device} {interface} leaves {s}, which no other interface has: hosts there lose their gateway until they are re-addressed (services in it are counted in the blast radius).");
+    for (s, kept) in &left_behind {
+        match kept {
+            None => {
+                let _ = writeln!(risks, "- {device} {interface} leaves {s}, which no other interface has: hosts there lose their gateway until they are re-addressed (services in it are counted in the blast radius).");
+            }
+            Some(k) => {
+                let _ = writeln!(risks, "- {device} {interface} narrows {s} to {k}: hosts outside {k} lose their gateway until they are re-addressed (services there are counted in the blast radius).");
+            }
+        }
     }
     let plan = Plan {
         header: header(

@@ -760,3 +760,68 @@ fn a_static_route_inside_a_connected_subnet_wins_by_longest_match_one_equal_to_i
             "is the connected subnet 10.10.10.0/24: the connected route wins (distance 0)"
         )));
 }
+
+#[test]
+fn a_session_to_an_offline_device_is_down_not_a_way_out_of_the_network() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("snap");
+    copy_dir(&common::demo_dir(), &snap);
+    let state = snap.join("state.yaml");
+    let text = std::fs::read_to_string(&state).expect("state");
+    let line = text
+        .lines()
+        .find(|l| l.contains("{hostname: alpha-core-2,"))
+        .expect("alpha-core-2");
+    std::fs::write(
+        &state,
+        text.replace(line, &line.replace("status: active", "status: offline")),
+    )
+    .expect("edit");
+    std::fs::create_dir_all(tmp.path().join(".olav")).expect("dir");
+    olav(tmp.path())
+        .args(["state", "import", "snap", "--db", ".olav/state.db", "-q"])
+        .assert()
+        .success();
+    // alpha-core-2 offline: removing alpha-core-1 cuts the alpha site off. Its devices'
+    // iBGP sessions to alpha-core-2's loopback are not a path to an "external peer".
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "blast-radius",
+            "--device",
+            "alpha-core-1",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let v = json(&out);
+    assert_eq!(
+        strings(&v["blast_radius"]["isolated"]),
+        [
+            "alpha-acc-1",
+            "alpha-acc-2",
+            "alpha-br-2960-1",
+            "alpha-br-2960-2",
+            "alpha-br-3560",
+            "alpha-dist-1",
+            "alpha-dist-2"
+        ]
+    );
+    // The analyzer's plan agrees with the recomputation.
+    let plan = draft_any(tmp.path(), "decommission alpha-core-1");
+    let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    assert!(text.contains("**Blast-radius number: 8**"), "{text}");
+    let (_, v) = precheck(tmp.path(), &plan);
+    assert!(
+        !findings(&v)
+            .iter()
+            .any(|(_, e, _)| e == "blast radius" && v["report"]["verdict"] == "FAIL"),
+        "{:#?}",
+        findings(&v)
+    );
+    assert_eq!(
+        v["report"]["blast"]["isolated"].as_array().map(Vec::len),
+        Some(7)
+    );
+}

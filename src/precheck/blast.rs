@@ -377,8 +377,17 @@ impl Graph {
         let mut owner: HashMap<IpAddr, u32> = HashMap::new();
         let mut by_addr: HashMap<(u32, IpAddr), &str> = HashMap::new();
         let virt = m.sym("virtual");
+        // Addresses of devices out of service (offline, decommissioned): a session to one
+        // is down, not a session to a peer outside the network.
+        let mut out_of_service: HashSet<IpAddr> = HashSet::new();
         for r in &m.addresses {
             let Some(d) = dev_of(r.hostname) else {
+                if Some(r.kind) != virt
+                    && peers_wanted.contains(&r.address)
+                    && m.device(m.name(r.hostname)).is_some()
+                {
+                    out_of_service.insert(r.address);
+                }
                 continue;
             };
             let a = r.address;
@@ -405,7 +414,11 @@ impl Graph {
                 let ip = s.local_ip.as_deref()?.parse().ok()?;
                 by_addr.get(&(dev, ip)).map(|i| (*i).to_owned())
             });
-            let peer_dev = s.peer.parse().ok().and_then(|p| owner.get(&p).copied());
+            let peer_ip: Option<IpAddr> = s.peer.parse().ok();
+            let peer_dev = peer_ip.and_then(|p| owner.get(&p).copied());
+            if peer_dev.is_none() && peer_ip.is_some_and(|p| out_of_service.contains(&p)) {
+                continue;
+            }
             if peer_dev.is_none() {
                 if let Some(a) = s.peer_asn {
                     if let std::collections::hash_map::Entry::Vacant(slot) = peer_idx.entry(a) {

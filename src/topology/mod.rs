@@ -160,8 +160,14 @@ impl Network {
         let mut if_of: HashMap<(usize, IpAddr), &str> = HashMap::new();
         let mut ifname: Vec<Option<Arc<str>>> = vec![None; m.names.len()];
         let virt = m.sym("virtual");
+        // Addresses of devices out of service (offline): a session to one is down, not a
+        // session to a peer outside the network.
+        let mut out_of_service: HashSet<IpAddr> = HashSet::new();
         for a in m.addresses.iter().filter(|a| Some(a.kind) != virt) {
             let Some(&d) = net.index.get(n(a.hostname)) else {
+                if peers_wanted.contains(&a.address) && m.device(n(a.hostname)).is_some() {
+                    out_of_service.insert(a.address);
+                }
                 continue;
             };
             if peers_wanted.contains(&a.address) {
@@ -182,6 +188,9 @@ impl Network {
             else {
                 continue;
             };
+            if !owner.contains_key(&peer) && out_of_service.contains(&peer) {
+                continue;
+            }
             let local_interface = s.update_source.clone().or_else(|| {
                 let ip: IpAddr = s.local_ip.as_deref()?.parse().ok()?;
                 if_of.get(&(d, ip)).map(|i| (*i).to_owned())

@@ -154,22 +154,26 @@ pub fn blast_radius(
         }
     }
     let db = open_or_demo(cli)?;
-    // An interface the device does not have is unknown, not harmless.
-    let model = crate::network::NetworkModel::shared(&db)?;
-    let rows = crate::network::Interfaces::shared(&db)?;
-    let missing: Vec<String> = spec
-        .interfaces
-        .iter()
-        .filter(|(d, i)| {
-            model.device(d).is_some_and(|x| {
-                !rows
-                    .of(x)
-                    .iter()
-                    .any(|r| crate::ifname::same(i, rows.name(r.name)))
+    // An interface the device does not have is unknown, not harmless (the model's
+    // interfaces are read only when an interface is named).
+    let mut missing: Vec<String> = Vec::new();
+    if !spec.interfaces.is_empty() {
+        let model = crate::network::NetworkModel::shared(&db)?;
+        let rows = crate::network::Interfaces::shared(&db)?;
+        missing = spec
+            .interfaces
+            .iter()
+            .filter(|(d, i)| {
+                model.device(d).is_some_and(|x| {
+                    !rows
+                        .of(x)
+                        .iter()
+                        .any(|r| crate::ifname::same(i, rows.name(r.name)))
+                })
             })
-        })
-        .map(|(d, i)| format!("{d}:{i}"))
-        .collect();
+            .map(|(d, i)| format!("{d}:{i}"))
+            .collect();
+    }
     let g = Graph::load(&db)?;
     let mut b = g.blast(&spec);
     b.unknown.extend(missing);

@@ -96,6 +96,14 @@ fn both_product_requests_draft_a_plan_and_stack_three_headers() {
             pos.windows(2).all(|w| w[0] < w[1]),
             "headers in order:\n{text}"
         );
+        // The verdict comes first: the worst, then each step's.
+        let first = text.lines().next().unwrap_or_default();
+        let expected = if request == CHANGE {
+            "Verdict UNVERIFIED — Pre-check (reporter) PASS · Formal verification (Batfish) UNVERIFIED"
+        } else {
+            "Verdict WARN — Pre-check (reporter) WARN · Formal verification (Batfish) UNVERIFIED"
+        };
+        assert_eq!(first, expected, "{text}");
         let path = tmp.path().join("exports/change_plans").join(&file);
         assert!(path.is_file(), "{} not written:\n{text}", path.display());
         assert!(

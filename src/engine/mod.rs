@@ -381,9 +381,31 @@ impl Engine<'_> {
     }
 }
 
-/// The stacked answer: each step's reply under its header, then the run's label.
+/// The stacked answer: the verdict first (the worst, then each step's), each step's
+/// reply under its header, then the run's label with the command that shows it again.
 pub fn assemble(o: &RunOutcome) -> String {
     let mut s = String::new();
+    let per_step: Vec<String> = o
+        .steps
+        .iter()
+        .filter_map(|st| Some(format!("{} {}", st.header, st.verdict.as_deref()?)))
+        .collect();
+    match (o.status, o.worst_verdict()) {
+        (RunStatus::Ok | RunStatus::Partial, Some(v)) => {
+            let partial = if o.status == RunStatus::Partial {
+                " (partial result)"
+            } else {
+                ""
+            };
+            s.push_str(&format!(
+                "Verdict {v}{partial} — {}\n\n",
+                per_step.join(" · ")
+            ));
+        }
+        (RunStatus::NeedsInput, _) => s.push_str("Needs clarification — nothing was drafted\n\n"),
+        (RunStatus::Failed, _) => s.push_str("Failed — nothing was obtained\n\n"),
+        _ => {}
+    }
     for st in &o.steps {
         s.push_str(&format!("## {}\n\n", st.header));
         match (&st.reply, &st.error) {

@@ -358,6 +358,15 @@ fn a_plan_deleted_between_steps_gives_a_clear_partial_answer() {
         "{}",
         o.answer
     );
+    // No overall verdict is claimed for a run that did not complete.
+    assert!(
+        o.answer.starts_with(
+            "PARTIAL RESULT, no overall verdict — did not complete: Pre-check (reporter)"
+        ),
+        "{}",
+        o.answer
+    );
+    assert!(!o.answer.contains("· verdict "), "{}", o.answer);
     assert!(o.run_id.is_some(), "recorded");
 }
 

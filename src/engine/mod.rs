@@ -390,21 +390,30 @@ pub fn assemble(o: &RunOutcome) -> String {
         .iter()
         .filter_map(|st| Some(format!("{} {}", st.header, st.verdict.as_deref()?)))
         .collect();
+    // A partial run has no overall verdict: a step that did not answer may be the one
+    // that would have failed it.
+    let failed: Vec<&str> = o
+        .steps
+        .iter()
+        .filter(|st| st.error.is_some() && !st.skipped)
+        .map(|st| st.header.as_str())
+        .collect();
     match (o.status, o.worst_verdict()) {
-        (RunStatus::Ok | RunStatus::Partial, Some(v)) => {
-            let partial = if o.status == RunStatus::Partial {
-                " (partial result)"
-            } else {
-                ""
-            };
-            s.push_str(&format!(
-                "Verdict {v}{partial} — {}\n\n",
-                per_step.join(" · ")
-            ));
+        (RunStatus::Ok, Some(v)) => {
+            s.push_str(&format!("Verdict {v} — {}\n\n", per_step.join(" · ")));
         }
+        (RunStatus::Partial, _) => s.push_str(&format!(
+            "PARTIAL RESULT, no overall verdict — did not complete: {}{}\n\n",
+            failed.join(", "),
+            if per_step.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", per_step.join(" · "))
+            }
+        )),
         (RunStatus::NeedsInput, _) => s.push_str("Needs clarification — nothing was drafted\n\n"),
         (RunStatus::Failed, _) => s.push_str("Failed — nothing was obtained\n\n"),
-        _ => {}
+        (RunStatus::Ok, None) => {}
     }
     for st in &o.steps {
         s.push_str(&format!("## {}\n\n", st.header));
@@ -443,6 +452,7 @@ pub fn assemble(o: &RunOutcome) -> String {
     };
     let verdict = o
         .worst_verdict()
+        .filter(|_| o.status == RunStatus::Ok)
         .map(|v| format!(" · verdict {v}"))
         .unwrap_or_default();
     match o.run_id {

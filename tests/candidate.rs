@@ -106,11 +106,12 @@ fn an_mtu_unequal_to_the_far_end_fails_naming_both() {
 }
 
 #[test]
-fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_not_a_pass() {
+fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widens_it_fails() {
     // The demo's alpha-core-1 Ethernet3 (9214) and alpha-dist-1 TwentyFiveGigE1/0/1
-    // (9198) already differ: changing one of them to yet another MTU passed before.
+    // (9198) already differ by 16: a change that keeps them as far apart or closer is the
+    // network's mismatch (a warning, never a pass); one that widens it is the plan's.
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
+    let plan = draft_plan(tmp.path(), "set mtu 9206 on Ethernet3 of alpha-core-1");
     let (verdict, f, r) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "WARN", "{f:#?}");
     assert!(
@@ -118,7 +119,7 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_not_a_pass() {
             &f,
             "warning",
             "alpha-core-1 Ethernet3",
-            "MTU 1500 here, 9198 at the far end alpha-dist-1 TwentyFiveGigE1/0/1: the ends already differed before the plan (9214 and 9198)"
+            "MTU 9206 here, 9198 at the far end alpha-dist-1 TwentyFiveGigE1/0/1: the ends already differed before the plan (9214 and 9198)"
         ),
         "{f:#?}"
     );
@@ -128,6 +129,19 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_not_a_pass() {
             .iter()
             .any(|p| p.as_str() == Some("MTU equal at both ends of links the plan touches")),
         "{passed:?}"
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_plan(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
+    let (verdict, f, _) = precheck(tmp.path(), &plan);
+    assert_eq!(verdict, "FAIL", "{f:#?}");
+    assert!(
+        has(
+            &f,
+            "error",
+            "alpha-core-1 Ethernet3",
+            "MTU 1500 here, 9198 at the far end alpha-dist-1 TwentyFiveGigE1/0/1"
+        ),
+        "{f:#?}"
     );
 }
 

@@ -825,3 +825,98 @@ fn a_session_to_an_offline_device_is_down_not_a_way_out_of_the_network() {
         Some(7)
     );
 }
+
+#[test]
+fn more_of_the_same_kind_of_change_than_the_request_names_fails() {
+    // A static-route plan with a second route added by hand.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "add a static route 10.60.0.0/16 via 10.0.1.7 on alpha-core-1",
+    );
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    std::fs::write(
+        &path,
+        text.replacen(
+            "ip route 10.60.0.0/16 10.0.1.7\n",
+            "ip route 10.60.0.0/16 10.0.1.7\nip route 0.0.0.0/0 10.0.1.7\n",
+            1,
+        )
+        .replacen(
+            "no ip route 10.60.0.0/16 10.0.1.7\n",
+            "no ip route 10.60.0.0/16 10.0.1.7\nno ip route 0.0.0.0/0 10.0.1.7\n",
+            1,
+        ),
+    )
+    .expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v).iter().any(|(s, e, m)| s == "error"
+        && e == "static routes"
+        && m.contains("10.60.0.0/16, 0.0.0.0/0")));
+    // An uplink plan that also shuts the provider's existing session.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router",
+    );
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    let edited = text.replacen(
+        "router bgp 65001\n",
+        "router bgp 65001\n neighbor 203.0.113.2 shutdown\n",
+        1,
+    );
+    assert_ne!(edited, text, "the plan configures router bgp");
+    std::fs::write(&path, edited).expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(
+        findings(&v).iter().any(|(s, e, m)| s == "error"
+            && e == "alpha-border-1 → 203.0.113.2"
+            && m.contains("a plan wider than its request")),
+        "{:#?}",
+        findings(&v)
+    );
+}
+
+#[test]
+fn a_what_if_on_a_junos_port_takes_its_units() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "blast-radius",
+            "--interface",
+            "gamma-border-1:xe-0/1/2",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let v = json(&out);
+    assert_eq!(
+        strings(&v["blast_radius"]["sessions_lost"]),
+        ["gamma-border-1 → 62.115.152.90"]
+    );
+    assert_eq!(
+        strings(&v["blast_radius"]["peers_lost"]),
+        ["Telia (AS1299)"]
+    );
+}
+
+#[test]
+fn an_mtu_change_that_widens_an_existing_mismatch_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // alpha-core-1 Ethernet3 (9214) – alpha-dist-1 (9198) already differ by 16 bytes.
+    let plan = draft_any(
+        tmp.path(),
+        "set the mtu of Ethernet3 on alpha-core-1 to 1500",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v)
+        .iter()
+        .any(|(s, _, m)| s == "error" && m.contains("OSPF adjacencies stall in EXSTART")));
+}

@@ -257,6 +257,15 @@ fn table() -> Vec<(&'static str, Want)> {
             Want::Ask("cannot place it on GigabitEthernet0/0/1", &["GigabitEthernet0/0/3"]),
         ),
         ("add a redundant eBGP uplink to AARNet on alpha-border-1 using Gi0/0/9", Want::Ask("has no interface 'Gi0/0/9'", &[])),
+        // Details olav does not draft are refused; host bits, network and broadcast
+        // addresses are asked about.
+        ("add a floating static route 10.60.0.0/16 via 10.0.1.7 on alpha-core-1", Want::Refuse("administrative distance")),
+        ("add a static route 10.60.0.0/16 via 10.0.1.7 on alpha-core-1 with administrative distance 250", Want::Refuse("administrative distance")),
+        ("add a static route 10.60.0.0/16 via 10.0.1.7 on alpha-core-1 tag 500", Want::Refuse("tag")),
+        ("add a static route 10.60.0.5/16 via 10.0.1.7 on alpha-core-1", Want::Ask("host bits set", &["10.60.0.0/16"])),
+        ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.0/24", Want::Ask("network address of 10.10.10.0/24", &[])),
+        ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.255/24", Want::Ask("broadcast address", &[])),
+        ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.1/0", Want::Ask("not an interface subnet", &[])),
         // Two routes in one sentence: asked, never the second one dropped.
         (
             "add a static route 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1 and also add 10.98.0.0/16 via 10.0.1.6",

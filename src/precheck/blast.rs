@@ -693,10 +693,7 @@ impl Graph {
         }
         for (i, l) in self.links.iter().enumerate() {
             let gone = |d: u32, ifn: &str| {
-                cut.dev[d as usize]
-                    || ifs
-                        .iter()
-                        .any(|(x, y)| *x == d && crate::ifname::same(y, ifn))
+                cut.dev[d as usize] || ifs.iter().any(|(x, y)| *x == d && covers(y, ifn))
             };
             if gone(l.a, self.ifname(l.ia)) || gone(l.b, self.ifname(l.ib)) {
                 cut.link[i] = true;
@@ -714,7 +711,7 @@ impl Graph {
                 cut.dev[a.dev as usize]
                     || ifs
                         .iter()
-                        .any(|(x, y)| *x == a.dev && crate::ifname::same(y, self.ifname(a.ifname)))
+                        .any(|(x, y)| *x == a.dev && covers(y, self.ifname(a.ifname)))
             })
             .map(|a| a.address)
             .collect();
@@ -743,10 +740,10 @@ impl Graph {
             }
         }
         for (i, s) in self.sessions.iter().enumerate() {
-            let local_gone = s.local_if.as_deref().is_some_and(|li| {
-                ifs.iter()
-                    .any(|(x, y)| *x == s.dev && crate::ifname::same(y, li))
-            });
+            let local_gone = s
+                .local_if
+                .as_deref()
+                .is_some_and(|li| ifs.iter().any(|(x, y)| *x == s.dev && covers(y, li)));
             let peer_gone = s.peer_dev.is_some_and(|p| cut.dev[p as usize])
                 || s.peer
                     .parse()
@@ -970,10 +967,20 @@ impl Graph {
     }
 }
 
+/// Whether the interface a spec names takes `configured` with it: itself, or a unit or
+/// subinterface of the named port (`xe-0/1/2` takes `xe-0/1/2.0`, `Gi0/1` `Gi0/1.100`).
+fn covers(named: &str, configured: &str) -> bool {
+    crate::ifname::same(named, configured)
+        || (!named.contains('.')
+            && configured
+                .split_once('.')
+                .is_some_and(|(port, _)| crate::ifname::same(named, port)))
+}
+
 fn cut_if(spec: &Spec, dev: &str, ifn: &str) -> bool {
     spec.interfaces
         .iter()
-        .any(|(d, i)| d == dev && crate::ifname::same(i, ifn))
+        .any(|(d, i)| d == dev && covers(i, ifn))
 }
 
 #[cfg(test)]

@@ -1156,7 +1156,12 @@ pub fn precheck(
             return Ok(Applies::NotApplicable);
         }
         for m in &cand.mtu {
-            if let Some((here, there)) = m.before {
+            // A mismatch that was there before and is no wider after is the network's,
+            // not the plan's; one the plan widens is the plan's.
+            let wider = m
+                .before
+                .is_some_and(|(here, there)| m.changed.2.abs_diff(m.far.2) > here.abs_diff(there));
+            if let Some((here, there)) = m.before.filter(|_| !wider) {
                 ck.add(
                     Severity::Warning,
                     format!("{} {}", m.changed.0, m.changed.1),
@@ -1192,8 +1197,17 @@ pub fn precheck(
             || plan.header.intent == "remove_session";
         for s in &cand.lost_sessions {
             let el = format!("{} → {}", s.device, s.peer);
-            if s.cause == candidate::Cause::NeighborRemoved || removal {
+            if removal {
                 ck.add(Severity::Info, el, "session ended by the plan", "counted in the blast radius");
+            } else if s.cause == candidate::Cause::NeighborRemoved {
+                // Only a removal request ends a session by removing or shutting its
+                // neighbor: anything else that does is wider than its request.
+                ck.add(
+                    Severity::Error,
+                    el,
+                    format!("the plan removes or shuts this existing neighbor, which its request ({}) does not ask for: a plan wider than its request", plan.header.intent),
+                    "remove those lines, or plan the session's removal on its own",
+                );
             } else if !cand.shut.is_empty() {
                 // Declared by the shutdown, but worth a look: routing over it goes.
                 ck.add(

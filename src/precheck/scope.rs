@@ -89,12 +89,73 @@ fn scope_of(plan: &Plan) -> Option<Vec<(String, InScope)>> {
     }
 }
 
+/// The prefixes of the static-route lines of a block (`ip route P …`, `no ip route P …`,
+/// Junos `… static route P …`), in the text's form.
+fn route_prefixes(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let l = line.strip_prefix("no ").unwrap_or(line);
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let prefix = match words.as_slice() {
+            ["ip" | "ipv6", "route", "vrf", _, p, m, ..] if m.contains('.') && !p.contains('/') => {
+                format!("{p} {m}")
+            }
+            ["ip" | "ipv6", "route", "vrf", _, p, ..] => (*p).to_owned(),
+            ["ip" | "ipv6", "route", p, m, ..] if m.contains('.') && !p.contains('/') => {
+                format!("{p} {m}")
+            }
+            ["ip" | "ipv6", "route", p, ..] => (*p).to_owned(),
+            _ => match words.iter().position(|w| *w == "route") {
+                Some(i) if words.contains(&"static") => match words.get(i + 1) {
+                    Some(p) => (*p).to_owned(),
+                    None => continue,
+                },
+                _ => continue,
+            },
+        };
+        if !out.contains(&prefix) {
+            out.push(prefix);
+        }
+    }
+    out
+}
+
 /// The findings, or None when the plan's request is not a narrow one.
 pub fn check(plan: &Plan) -> Option<Vec<Finding>> {
     let allowed = scope_of(plan)?;
     let mut out = Vec::new();
+    // A static-route request changes one route: one prefix across all its lines.
+    if plan.header.intent.ends_with("_static_route") {
+        let mut prefixes: Vec<String> = Vec::new();
+        for b in plan.implementation.iter().chain(&plan.rollback) {
+            for p in route_prefixes(&b.text) {
+                if !prefixes.contains(&p) {
+                    prefixes.push(p);
+                }
+            }
+        }
+        if prefixes.len() > 1 {
+            out.push(Finding {
+                code: "precheck.scope",
+                severity: Severity::Error,
+                element: "static routes".to_owned(),
+                message: format!(
+                    "the plan changes the static routes to {}, and its request ({}) names one route: a plan wider than its request",
+                    prefixes.join(", "),
+                    plan.header.intent
+                ),
+                suggestion: "keep only the requested route, or plan the others on their own".to_owned(),
+            });
+        }
+    }
+    let mut seen: Vec<(String, String)> = Vec::new();
     for b in plan.implementation.iter().chain(&plan.rollback) {
         for section in sections(&b.text, &b.os) {
+            // Implementation and rollback name a section alike: reported once.
+            if seen.contains(&(b.device.clone(), section.clone())) {
+                continue;
+            }
+            seen.push((b.device.clone(), section.clone()));
             if !allowed.iter().any(|(d, ok)| *d == b.device && ok(&section)) {
                 out.push(Finding {
                     code: "precheck.scope",

@@ -915,6 +915,22 @@ fn resolve_interface_change(
         }
         match named.as_slice() {
             [] => {}
+            // An interface needs a host address of its subnet.
+            [a] if a.prefix_len() < 8 => {
+                return Some(clarify(
+                    format!("{a} is not an interface subnet. Which address and prefix length?"),
+                    Vec::new(),
+                ))
+            }
+            [a] if a.addr().is_ipv4()
+                && a.max_prefix_len() - a.prefix_len() >= 2
+                && (a.addr() == a.network() || a.addr() == a.broadcast()) =>
+            {
+                return Some(clarify(
+                    format!("{} is the {} address of {}, not a host address. Which host address?", a.addr(), if a.addr() == a.network() { "network" } else { "broadcast" }, a.trunc()),
+                    Vec::new(),
+                ))
+            }
             [a] => changes.push(IfChange::Address(*a)),
             // One address is planned; a second is never dropped silently.
             _ => {
@@ -963,6 +979,40 @@ fn resolve_static_route(
         });
     if !has_word(toks, lower, &["route"]) {
         return None;
+    }
+    // Details olav does not draft are refused, never dropped: a "floating" route drafted
+    // at distance 1 would override the routes it was meant to back up.
+    if has_word(
+        toks,
+        lower,
+        &[
+            "distance",
+            "floating",
+            "tag",
+            "track",
+            "tracked",
+            "name",
+            "named",
+            "permanent",
+            "metric",
+            "preference",
+        ],
+    ) {
+        return Some(Resolution::Refuse {
+            what: "a static route with an administrative distance, tag, tracking or name (olav drafts plain static routes only)".to_owned(),
+        });
+    }
+    // A prefix with host bits set is asked about, not silently truncated.
+    if let Some(p) = toks
+        .iter()
+        .filter(|t| t.contains('/'))
+        .filter_map(|t| t.parse::<IpNet>().ok())
+        .find(|p| p.trunc() != *p)
+    {
+        return Some(clarify(
+            format!("{p} has host bits set. Did you mean {}?", p.trunc()),
+            vec![p.trunc().to_string()],
+        ));
     }
     // One plan is one change: a second prefix or next hop is never dropped silently.
     let mut prefixes: Vec<IpNet> = Vec::new();

@@ -596,6 +596,19 @@ fn a_plan_edited_after_its_pre_check_is_not_approved_until_pre_checked_again() {
         err.contains("its configuration was edited after its last pre-check; run: olav precheck"),
         "{err}"
     );
+    // The listing says so before anyone tries to approve it.
+    let show = olav(tmp.path())
+        .args(["plans", "show", &plan])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&show.get_output().stdout).into_owned();
+    assert!(
+        text.contains("EDITED   the file's configuration changed after its last pre-check"),
+        "{text}"
+    );
+    let list = olav(tmp.path()).args(["plans", "list"]).assert().success();
+    let text = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    assert!(text.contains("prechecked (edited since)"), "{text}");
     // Pre-checked again: the edit is named (drift and a warning), then it can be approved.
     let out = olav(tmp.path())
         .args(["--format", "json", "precheck", &plan])

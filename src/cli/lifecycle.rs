@@ -124,9 +124,14 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                             .last_verdict(&p.plan_id)?
                             .map(|(v, sv, _)| format!("{v} @ v{sv}"))
                             .unwrap_or_else(|| "never".into());
+                        let status = if edited_since_precheck(&db, &p)? {
+                            format!("{} (edited since)", p.status)
+                        } else {
+                            p.status.clone()
+                        };
                         t.rows.push(vec![
                             p.plan_id.into(),
-                            p.status.into(),
+                            status.into(),
                             p.workflow.into(),
                             p.created.into(),
                             format!("v{}", p.state_version).into(),
@@ -154,6 +159,13 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                 ),
                 Format::Text => {
                     println!("{} — {}", p.plan_id, p.status);
+                    if edited_since_precheck(&db, &p)? {
+                        println!(
+                            "  EDITED   the file's configuration changed after its last pre-check: it is not what was checked; run: {} precheck {}",
+                            crate::output::invoked(),
+                            p.path
+                        );
+                    }
                     if let Some(r) = &p.status_reason {
                         println!("  reason   {r}");
                     }
@@ -258,6 +270,25 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
             Ok(Exit::Ok)
         }
     }
+}
+
+/// Whether a plan's file no longer holds the configuration its last pre-check saw (a
+/// file that no longer parses counts as edited).
+fn edited_since_precheck(
+    db: &crate::state::StateDb,
+    p: &crate::state::plans::PlanRow,
+) -> Result<bool> {
+    let Some(seen) = db.last_precheck_digest(&p.plan_id)? else {
+        return Ok(false);
+    };
+    // A file that is gone is the scheduler's to report (the plan turns stale).
+    let Ok(text) = std::fs::read_to_string(&p.path) else {
+        return Ok(false);
+    };
+    let now = crate::plan::Plan::from_markdown(&text)
+        .ok()
+        .map(|plan| plan.config_digest());
+    Ok(now.as_deref() != Some(seen.as_str()))
 }
 
 /// `olav schedule …`.

@@ -248,7 +248,7 @@ fn local_end(
 /// each end's only link leads to the other, and the far interface is up.
 fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)> {
     let host = &m.devices[di].hostname;
-    let (far_host, far_if) = m.devices[di]
+    let (far_host, far_if) = *m.devices[di]
         .config
         .interfaces
         .iter()
@@ -267,7 +267,7 @@ fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)>
             i.name == far_if
                 && i.admin_up
                 && i.linked_to
-                    .as_ref()
+                    .as_deref()
                     .is_some_and(|(h, n)| h == host && n == ifname)
         })
         .then_some((fd, far_if))

@@ -44,7 +44,7 @@ pub fn link_interfaces(
 ) {
     for i in config.interfaces.iter_mut() {
         if let Some(Some(far)) = far_of.get(&(hostname, i.name.as_str())) {
-            i.linked_to = Some((*far).clone());
+            i.linked_to = Some(Box::new((*far).clone()));
         }
     }
 }

@@ -266,6 +266,15 @@ fn table() -> Vec<(&'static str, Want)> {
         ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.0/24", Want::Ask("network address of 10.10.10.0/24", &[])),
         ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.255/24", Want::Ask("broadcast address", &[])),
         ("change the ip address of Vlan10 on alpha-acc-1 to 10.10.10.1/0", Want::Ask("not an interface subnet", &[])),
+        // A dotted netmask is read as a prefix length; a missing one is asked for.
+        (
+            "change the ip address of Vlan10 on alpha-acc-1 to 10.10.99.1 255.255.255.0",
+            iface("alpha-acc-1", "Vlan10", vec![IfChange::Address("10.10.99.1/24".parse().expect("net"))]),
+        ),
+        (
+            "change the ip address of Vlan10 on alpha-acc-1 to 10.10.99.1",
+            Want::Ask("Which prefix length for 10.10.99.1?", &[]),
+        ),
         // Two routes in one sentence: asked, never the second one dropped.
         (
             "add a static route 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1 and also add 10.98.0.0/16 via 10.0.1.6",
@@ -338,4 +347,32 @@ fn the_reading_is_stated_in_one_line() {
         i.reading(),
         "Understood: remove the BGP session alpha-border-1 → 10.255.1.2 (AS65001, to alpha-core-1; both ends)"
     );
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Any sentence of request-like words, addresses and masks reads as something (an
+    /// intent, a question, a refusal) without panicking.
+    #[test]
+    fn request_reading_never_panics(
+        words in proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(vec![
+                    "add", "remove", "don't", "shut", "down", "the", "static", "route", "via",
+                    "address", "ip", "of", "on", "to", "mtu", "Vlan10", "alpha-acc-1",
+                    "alpha-border-1", "uplink", "AARNet", "Cogent", "peer", "floating", "and",
+                    "255.255.255.0", "255.0.0.0", "0.0.0.0", "10.10.99.1", "10.0.0.0/8",
+                    "10.10.10.255/24", "::1/128", "decommission", "what", "if", "/", "",
+                ])
+                .prop_map(str::to_owned),
+                "\\PC{0,12}",
+            ],
+            0..14,
+        )
+    ) {
+        let facts = demo_facts();
+        let _ = resolve(&words.join(" "), &facts);
+    }
 }

@@ -266,6 +266,33 @@ impl Intent {
     }
 }
 
+/// The request with `<address> <dotted netmask>` written as `<address>/<length>`
+/// ("10.10.99.1 255.255.255.0" → "10.10.99.1/24").
+fn with_prefix_lengths(request: &str) -> String {
+    let words: Vec<&str> = request.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let pair = words.get(i + 1).and_then(|m| {
+            let addr = words[i].parse::<std::net::Ipv4Addr>().ok()?;
+            let mask = m.parse::<std::net::Ipv4Addr>().ok()?;
+            let net = ipnet::Ipv4Net::with_netmask(addr, mask).ok()?;
+            Some(format!("{addr}/{}", net.prefix_len()))
+        });
+        match pair {
+            Some(p) => {
+                out.push(p);
+                i += 2;
+            }
+            None => {
+                out.push(words[i].to_owned());
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
 /// Whether a request negates what it names ("don't", "do not", "never", "without").
 fn negated(toks: &[String], lower: &str) -> bool {
     lower.contains("n't")
@@ -741,7 +768,7 @@ fn unsupported(toks: &[String], lower: &str) -> Option<&'static str> {
 
 /// Reads a request.
 pub fn resolve(request: &str, facts: &Facts) -> Resolution {
-    let bare = crate::language::normalise(&without_quotes(request));
+    let bare = with_prefix_lengths(&crate::language::normalise(&without_quotes(request)));
     let toks = tokens(&bare);
     let lower = bare.to_lowercase();
     // "don't remove …", "do not shut …": the words name a change the request forbids.
@@ -817,6 +844,21 @@ fn resolve_interface_change(
                 .iter()
                 .any(|t| t.contains('/') && t.parse::<IpNet>().is_ok()));
     let named_route = has_word(toks, lower, &["route"]);
+    // "… address of Vlan10 on X to 10.10.99.1": an address without its prefix length.
+    if has_word(toks, lower, &["address", "ip"]) && !address && !removal && !named_route {
+        let bare_v4 = toks
+            .iter()
+            .find(|t| t.parse::<std::net::Ipv4Addr>().is_ok());
+        let on_interface = devs
+            .iter()
+            .any(|d| !interfaces_on(toks, d, facts).0.is_empty());
+        if let (Some(ip), true) = (bare_v4, on_interface) {
+            return Some(clarify(
+                format!("Which prefix length for {ip}? Say e.g. {ip}/24."),
+                Vec::new(),
+            ));
+        }
+    }
     if !(no_shut || shut || mtu || description || (address && !named_route)) {
         return None;
     }

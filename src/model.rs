@@ -453,6 +453,24 @@ pub struct StaticRoute {
     pub line: u32,
 }
 
+impl StaticRoute {
+    /// Whether it drops what it matches: no next hop, and no exit interface or a discard
+    /// one (`Null0`, Junos `discard` / `reject`).
+    pub fn discards(&self) -> bool {
+        self.next_hop.is_none()
+            && self
+                .next_hop_interface
+                .as_deref()
+                .is_none_or(discard_interface)
+    }
+}
+
+/// Whether an exit interface drops what is routed to it (`Null0`, `discard`, `reject`).
+fn discard_interface(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.starts_with("null") || n == "discard" || n == "reject"
+}
+
 /// Whether a static route can be active, as far as the configuration alone tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -512,9 +530,7 @@ impl DeviceConfig {
             .iter()
             .map(|r| match (&r.next_hop_interface, r.next_hop) {
                 (Some(name), _) => {
-                    let lower = name.to_ascii_lowercase();
-                    let discard =
-                        lower.starts_with("null") || lower == "discard" || lower == "reject";
+                    let discard = discard_interface(name);
                     let up = self
                         .interfaces
                         .iter()

@@ -145,7 +145,8 @@ enum Command {
     /// Batfish service: reachability and version.
     #[command(subcommand)]
     Batfish(BatfishCmd),
-    /// The plan registry: list, show (with pre-check history), approve, close, withdraw.
+    /// The plan registry: list, show (with pre-check and verification history), approve,
+    /// close, withdraw.
     #[command(subcommand)]
     Plans(PlansCmd),
     /// Run `precheck --all` on a cron schedule (or once), or print a crontab / systemd entry.
@@ -208,7 +209,8 @@ pub enum PlansCmd {
         /// Plan id or path.
         id: String,
     },
-    /// Approve a plan (refused while its last pre-check failed).
+    /// Approve a plan (refused while its last pre-check or verification failed, or its
+    /// file was edited since its last pre-check).
     Approve {
         /// Plan id or path.
         id: String,

@@ -74,15 +74,6 @@ fn static_route_to<'a>(
         .max_by_key(|r| r.prefix.prefix_len())
 }
 
-/// Whether a static route drops what it matches (`Null0`, `discard`, `reject`).
-fn discards(r: &StaticRoute) -> bool {
-    r.next_hop.is_none()
-        && r.next_hop_interface.as_deref().is_none_or(|n| {
-            let n = n.to_ascii_lowercase();
-            n.starts_with("null") || n == "discard" || n == "reject"
-        })
-}
-
 /// Why a link or session is lost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cause {
@@ -474,9 +465,9 @@ impl Candidate {
                 // A multihop session (a loopback peer) that a static route reached.
                 let cause = cause.or_else(|| {
                     let before =
-                        static_route_to(&dev.base, &n0.vrf, peer).filter(|r| !discards(r))?;
+                        static_route_to(&dev.base, &n0.vrf, peer).filter(|r| !r.discards())?;
                     let after = static_route_to(&dev.cand, &n0.vrf, peer);
-                    if after.is_some_and(|r| !discards(r)) {
+                    if after.is_some_and(|r| !r.discards()) {
                         return None;
                     }
                     let route = format!(

@@ -32,15 +32,6 @@ fn finding(severity: Severity, element: String, message: String, suggestion: &st
     }
 }
 
-/// Whether a static route drops what it matches (`Null0`, `discard`, `reject`).
-fn discards(r: &StaticRoute) -> bool {
-    r.next_hop.is_none()
-        && r.next_hop_interface.as_deref().is_none_or(|n| {
-            let n = n.to_ascii_lowercase();
-            n.starts_with("null") || n == "discard" || n == "reject"
-        })
-}
-
 /// The static route that matches a removed route's prefix once it is gone
 /// (`routes`: the device's routes as the plan leaves them), when that is a discard
 /// route: the most specific usable covering route, unless a connected subnet covers the
@@ -66,7 +57,7 @@ fn discard_after<'a>(
         .filter(|o| o.vrf == removed.vrf && o.prefix.contains(&p))
         .filter(|o| o.activity == crate::model::RouteActivity::Usable)
         .max_by_key(|o| o.prefix.prefix_len())?;
-    discards(best).then_some(best)
+    best.discards().then_some(best)
 }
 
 /// The findings, or None when the plan touches no static route.
@@ -117,7 +108,7 @@ pub fn check(
             if removing {
                 let before = routes.len();
                 // What the line removes as stored (a Junos `delete` names no next hop).
-                let forwarded = routes.iter().filter(|b| same(b)).any(|b| !discards(b));
+                let forwarded = routes.iter().filter(|b| same(b)).any(|b| !b.discards());
                 routes.retain(|b| !same(&b));
                 if routes.len() == before {
                     out.push(finding(

@@ -91,6 +91,19 @@ pub struct Verified {
     pub first_problem: Option<String>,
 }
 
+/// Another file carrying a registered plan's id (a copy, an edit elsewhere) never moves
+/// the registered plan: what a pre-check or verification of it records (nothing).
+fn another_file(registered: &PlanRow, path: &str) -> Option<Recorded> {
+    (canonical(&registered.path) != canonical(path)).then(|| Recorded {
+        before: registered.status.clone(),
+        after: registered.status.clone(),
+        drift: Some(format!(
+            "not recorded: plan id {} is registered for {}, and {path} is another file",
+            registered.plan_id, registered.path
+        )),
+    })
+}
+
 fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {
     Ok(PlanRow {
         plan_id: r.get(0)?,
@@ -347,17 +360,8 @@ impl StateDb {
                 drift: None,
             });
         };
-        // As for pre-checks: another file carrying a registered plan's id never moves
-        // the registered plan.
-        if canonical(&registered.path) != canonical(path) {
-            return Ok(Recorded {
-                before: registered.status.clone(),
-                after: registered.status,
-                drift: Some(format!(
-                    "not recorded: plan id {id} is registered for {}, and {path} is another file",
-                    registered.path
-                )),
-            });
+        if let Some(r) = another_file(&registered, path) {
+            return Ok(r);
         }
         let version = self.state_version()?;
         let before = registered.status;
@@ -447,19 +451,8 @@ impl StateDb {
     ) -> Result<Recorded, StateError> {
         self.register_plan(plan, path)?;
         let id = plan.header.plan_id.as_str();
-        // Another file carrying a registered plan's id (a copy, an edit elsewhere) never
-        // moves the registered plan's status.
-        if let Some(registered) = self.plan(id)? {
-            if canonical(&registered.path) != canonical(path) {
-                return Ok(Recorded {
-                    before: registered.status.clone(),
-                    after: registered.status,
-                    drift: Some(format!(
-                        "not recorded: plan id {id} is registered for {}, and {path} is another file",
-                        registered.path
-                    )),
-                });
-            }
+        if let Some(r) = self.plan(id)?.and_then(|reg| another_file(&reg, path)) {
+            return Ok(r);
         }
         let version = self.state_version()?;
         let before = self

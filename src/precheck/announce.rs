@@ -252,13 +252,6 @@ fn originated(cfg: &DeviceConfig) -> BTreeSet<IpNet> {
     out
 }
 
-fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
-    |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    }
-}
-
 /// The announcements of every external session, before and after the plan.
 /// `removed`: devices the plan takes out of the network (a decommission); after the plan
 /// they announce nothing and originate nothing.
@@ -267,7 +260,6 @@ pub fn evaluate(
     cand: &Candidate,
     removed: &[String],
 ) -> Result<Announcements, StateError> {
-    let e = sql(db);
     let m = crate::network::NetworkModel::shared(db)?;
     // Speakers of BGP and their AS, and every address the network owns.
     let asn_of: HashMap<&str, Option<u32>> = m
@@ -352,17 +344,7 @@ pub fn evaluate(
             parsed.insert(b.clone(), (d.base.clone(), d.cand.clone()));
             continue;
         }
-        let row: Option<(String, String)> = {
-            use rusqlite::OptionalExtension;
-            db.conn()
-                .query_row(
-                    "SELECT d.os, c.config_text FROM device d JOIN device_config c ON c.hostname = d.hostname WHERE d.hostname = ?1",
-                    [b],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(&e)?
-        };
+        let row = db.os_and_config(b)?;
         if let Some((os, text)) = row {
             let c = parser_for(Vendor::from_os(&os)).parse(&text);
             parsed.insert(b.clone(), (c.clone(), c));

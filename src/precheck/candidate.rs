@@ -181,17 +181,9 @@ fn live_addresses(cfg: &DeviceConfig) -> BTreeSet<IpAddr> {
         .collect()
 }
 
-fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
-    |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    }
-}
-
 impl Candidate {
     /// Builds the candidate network of `plan` from the state DB.
     pub fn build(db: &StateDb, plan: &Plan) -> Result<Candidate, StateError> {
-        let e = sql(db);
         let mut blocks: BTreeMap<String, (String, String)> = BTreeMap::new();
         for b in &plan.implementation {
             let entry = blocks.entry(b.device.clone()).or_default();
@@ -202,25 +194,10 @@ impl Candidate {
         }
         let touched: BTreeSet<String> = blocks.keys().cloned().collect();
         let mut links = Vec::new();
-        {
-            let mut st = db
-                .conn()
-                .prepare_cached(
-                    "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link
-                     WHERE hostname_a = ?1 OR hostname_b = ?1",
-                )
-                .map_err(&e)?;
-            for d in &touched {
-                let rows = st
-                    .query_map([d], |r| {
-                        Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))
-                    })
-                    .map_err(&e)?;
-                for row in rows {
-                    let l: ((String, String), (String, String)) = row.map_err(&e)?;
-                    if !links.contains(&l) {
-                        links.push(l);
-                    }
+        for d in &touched {
+            for l in db.links_of(d)? {
+                if !links.contains(&l) {
+                    links.push(l);
                 }
             }
         }
@@ -231,17 +208,7 @@ impl Candidate {
         }
         let mut devices = BTreeMap::new();
         for name in names {
-            let row: Option<(String, String)> = {
-                use rusqlite::OptionalExtension;
-                db.conn()
-                    .query_row(
-                        "SELECT d.os, c.config_text FROM device d JOIN device_config c ON c.hostname = d.hostname WHERE d.hostname = ?1",
-                        [&name],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .optional()
-                    .map_err(&e)?
-            };
+            let row = db.os_and_config(&name)?;
             let Some((os, text)) = row else { continue };
             let parser = parser_for(Vendor::from_os(&os));
             let base = parser.parse(&text);
@@ -394,7 +361,6 @@ impl Candidate {
     }
 
     fn compare_sessions(&mut self, db: &StateDb) -> Result<(), StateError> {
-        let e = sql(db);
         let mut gone_addrs: BTreeSet<String> = BTreeSet::new();
         let mut unknown: Vec<(LostSession, String)> = Vec::new();
         for d in &self.touched {
@@ -502,20 +468,8 @@ impl Candidate {
             }
         }
         // Far ends: sessions anywhere to an address a touched device no longer answers on.
-        let mut st = db
-            .conn()
-            .prepare_cached(
-                "SELECT hostname, peer_address FROM bgp_session WHERE peer_address = ?1",
-            )
-            .map_err(&e)?;
         for a in &gone_addrs {
-            let rows = st
-                .query_map([a], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-                })
-                .map_err(&e)?;
-            for row in rows {
-                let (h, p) = row.map_err(&e)?;
+            for (h, p) in db.sessions_to(a)? {
                 if !self
                     .lost_sessions
                     .iter()

@@ -190,7 +190,6 @@ struct State<'a> {
 }
 
 fn load(db: &StateDb) -> Result<State<'_>, StateError> {
-    let c = db.conn();
     let mut s = State {
         db,
         devices: HashMap::new(),
@@ -216,43 +215,18 @@ fn load(db: &StateDb) -> Result<State<'_>, StateError> {
             x.description.clone(),
         ));
     }
-    s.collected_at = c
-        .query_row(
-            "SELECT collected_at FROM import_run ORDER BY state_version DESC LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap_or(None);
+    s.collected_at = db.collected_at().unwrap_or(None);
     Ok(s)
 }
 
 impl State<'_> {
-    fn err(&self, source: rusqlite::Error) -> StateError {
-        StateError::Sqlite {
-            path: self.db.path().to_path_buf(),
-            source,
-        }
-    }
-
     /// The configured name and VRF of the interface `typed` names on `dev`.
     fn iface(&self, dev: &str, typed: &str) -> Result<Option<(String, String)>, StateError> {
-        let mut st = self
+        Ok(self
             .db
-            .conn()
-            .prepare_cached("SELECT ifname, vrf FROM interface WHERE hostname = ?1")
-            .map_err(|e| self.err(e))?;
-        let rows = st
-            .query_map([dev], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-            })
-            .map_err(|e| self.err(e))?;
-        for row in rows {
-            let (name, vrf) = row.map_err(|e| self.err(e))?;
-            if crate::ifname::same(typed, &name) {
-                return Ok(Some((name, vrf)));
-            }
-        }
-        Ok(None)
+            .interface_vrfs(dev)?
+            .into_iter()
+            .find(|(name, _)| crate::ifname::same(typed, name)))
     }
 
     fn addresses_on(&self, dev: &str, ifname: &str) -> Result<Vec<IpNet>, StateError> {
@@ -265,25 +239,11 @@ impl State<'_> {
     }
 
     fn is_linked(&self, dev: &str, ifname: &str) -> Result<bool, StateError> {
-        self.db
-            .conn()
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM link WHERE (hostname_a = ?1 AND ifname_a = ?2) OR (hostname_b = ?1 AND ifname_b = ?2))",
-                [dev, ifname],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.err(e))
+        self.db.is_linked(dev, ifname)
     }
 
     fn is_defined(&self, dev: &str, kind: &str, name: &str) -> Result<bool, StateError> {
-        self.db
-            .conn()
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM structure_def WHERE hostname = ?1 AND kind = ?2 AND name = ?3)",
-                [dev, kind, name],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.err(e))
+        self.db.is_defined(dev, kind, name)
     }
 
     /// Every interface address (device, interface, vrf, address/len), loaded once when needed.
@@ -386,67 +346,37 @@ fn service_hits(
     silent: &[&str],
     left: &[Left],
 ) -> Result<Vec<blast::ServiceHit>, StateError> {
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
-    let mut st = db
-        .conn()
-        .prepare(
-            "SELECT s.name, s.kind, COALESCE(s.criticality, 'unrated'), e.hostname, e.prefix, e.ifname
-             FROM service s JOIN service_endpoint e ON e.service = s.name ORDER BY s.name",
-        )
-        .map_err(e)?;
-    type Row = (
-        String,
-        Option<String>,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let rows: Vec<Row> = st
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        })
-        .map_err(e)?
-        .collect::<Result<_, _>>()
-        .map_err(e)?;
+    let rows = db.service_endpoints()?;
     let mut out: Vec<blast::ServiceHit> = Vec::new();
     let mut i = 0;
     while i < rows.len() {
-        let name = rows[i].0.clone();
-        let eps: Vec<&Row> = rows[i..].iter().take_while(|r| r.0 == name).collect();
+        let name = rows[i].service.clone();
+        let eps: Vec<&crate::state::ServiceEndpoint> =
+            rows[i..].iter().take_while(|r| r.service == name).collect();
         i += eps.len();
-        let internet = eps[0].1.as_deref() == Some("internet");
+        let internet = eps[0].kind.as_deref() == Some("internet");
         let lost = eps
             .iter()
             .filter(|r| {
-                let prefix = r.4.as_deref().and_then(|p| p.parse::<IpNet>().ok());
+                let prefix = r.prefix.as_deref().and_then(|p| p.parse::<IpNet>().ok());
                 let in_withdrawn = prefix.is_some_and(|p| {
                     withdrawn.iter().any(|w| w.contains(&p)) || left.iter().any(|l| l.loses(&p))
                 });
-                let moved = match (&r.3, &r.5) {
+                let moved = match (&r.hostname, &r.ifname) {
                     (Some(h), Some(i)) => left.iter().any(|l| {
                         l.kept.is_none() && l.device == *h && crate::ifname::same(i, &l.interface)
                     }),
                     _ => false,
                 };
-                let silent_border = internet && r.3.as_deref().is_some_and(|h| silent.contains(&h));
+                let silent_border =
+                    internet && r.hostname.as_deref().is_some_and(|h| silent.contains(&h));
                 in_withdrawn || moved || silent_border
             })
             .count();
         if lost > 0 {
             out.push(blast::ServiceHit {
                 name,
-                criticality: eps[0].2.clone(),
+                criticality: eps[0].criticality.clone(),
                 endpoints: eps.len(),
                 remaining: eps.len() - lost,
             });

@@ -275,20 +275,11 @@ fn connected_elsewhere(
     dev: &str,
     p: &ipnet::IpNet,
 ) -> Option<(String, String, ipnet::IpNet)> {
-    let mut st = db
-        .conn()
-        .prepare_cached("SELECT hostname, ifname FROM ip_address WHERE prefix = ?1 AND hostname != ?2 AND kind != 'virtual' LIMIT 1")
-        .ok()?;
     for len in (8..=p.prefix_len()).rev() {
         let Ok(net) = ipnet::IpNet::new(p.network(), len).map(|n| n.trunc()) else {
             continue;
         };
-        let hit: Option<(String, String)> = st
-            .query_row(rusqlite::params![net.to_string(), dev], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .ok();
-        if let Some((h, i)) = hit {
+        if let Ok(Some((h, i))) = db.subnet_holder(&net.to_string(), dev) {
             return Some((h, i, net));
         }
     }

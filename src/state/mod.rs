@@ -2,13 +2,18 @@
 //! addresses, links, BGP sessions, routes, structures, services) with provenance, and a
 //! state version that increases with every import.
 
+mod config_text;
 pub mod plans;
 mod read;
 pub mod runs;
 pub mod schema;
+mod services;
+mod topology;
 mod write;
 
 pub use read::{ShowKind, Stats};
+pub use services::ServiceEndpoint;
+pub use topology::LinkEnd;
 pub use write::ImportSummary;
 
 use rusqlite::Connection;

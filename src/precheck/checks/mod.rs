@@ -1,0 +1,222 @@
+//! The pre-checks, one file each, registered in one list ([`LIST`]). Each has its stable
+//! finding code(s), a name for the report, what it reads, and a `run` that looks at the
+//! plan's [`Context`] and says whether it applied and what it found. The runner walks the
+//! list, so "passed" and "not applicable" hold for every code the pre-check emits.
+//!
+//! Adding a check: a file here with a `CHECK`, its entry in [`LIST`] (the report lists
+//! passed checks in list order), and its unit tests on a small network (`testkit`).
+
+mod addresses;
+mod announcements;
+mod as_drafted;
+mod blast_claim;
+mod blast_unknown;
+mod degraded;
+mod drift;
+mod freshness;
+mod interfaces;
+mod isolated;
+mod links;
+mod mtu;
+mod new_neighbors;
+mod plan_conflict;
+pub(crate) mod readable;
+mod readdressed;
+pub(crate) mod redundancy;
+mod references;
+mod registered_file;
+mod rollback;
+mod scope;
+mod services;
+mod sessions_lost;
+mod sessions_relied_on;
+mod sessions_split;
+mod static_routes;
+mod targets;
+#[cfg(test)]
+mod testkit;
+
+pub use super::context::Context;
+use super::{Finding, Severity};
+use crate::state::StateError;
+
+/// One pre-check.
+pub struct Check {
+    /// The finding codes it emits, its own first (`precheck.links`).
+    pub codes: &'static [&'static str],
+    /// What it checks, as the report's Passed and Not applicable lists name it.
+    pub name: &'static str,
+    /// What it reads: the parts of the plan, the candidate and the state it looks at.
+    pub reads: &'static str,
+    /// Runs it on one plan.
+    pub run: fn(&Context) -> Result<Outcome, StateError>,
+}
+
+/// What a check made of one plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Whether anything in the plan is of its kind (a check that does not apply may
+    /// still say something, such as state with no collection time).
+    pub applies: bool,
+    /// What it found, in the order found.
+    pub findings: Vec<Finding>,
+}
+
+impl Outcome {
+    /// Passed: it applied and found no error and no warning.
+    pub fn passed(&self) -> bool {
+        self.applies && self.findings.iter().all(|f| f.severity == Severity::Info)
+    }
+}
+
+/// Findings of one check, under its code.
+pub struct Findings {
+    code: &'static str,
+    list: Vec<Finding>,
+}
+
+impl Findings {
+    /// An empty list for the check whose code is `code`.
+    pub fn new(code: &'static str) -> Findings {
+        Findings {
+            code,
+            list: Vec::new(),
+        }
+    }
+
+    /// Adds a finding under the check's own code.
+    pub fn add(
+        &mut self,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+    ) {
+        let code = self.code;
+        self.add_as(code, severity, element, message, suggestion);
+    }
+
+    /// Adds a finding under another of the check's codes.
+    pub fn add_as(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+    ) {
+        self.list.push(Finding {
+            code,
+            severity,
+            element: element.into(),
+            message: message.into(),
+            suggestion: suggestion.into(),
+        });
+    }
+
+    /// Adds findings made elsewhere (they carry their code).
+    pub fn extend(&mut self, found: impl IntoIterator<Item = Finding>) {
+        self.list.extend(found);
+    }
+
+    /// The check ran.
+    pub fn ran(self) -> Outcome {
+        Outcome {
+            applies: true,
+            findings: self.list,
+        }
+    }
+
+    /// Nothing in the plan is of the check's kind.
+    pub fn not_applicable(self) -> Outcome {
+        Outcome {
+            applies: false,
+            findings: self.list,
+        }
+    }
+}
+
+/// Every pre-check, in the order the report lists them (findings of equal severity keep
+/// this order too).
+pub const LIST: &[Check] = &[
+    readable::CHECK,
+    targets::CHECK,
+    interfaces::CHECK,
+    addresses::CHECK,
+    new_neighbors::CHECK,
+    sessions_relied_on::CHECK,
+    references::CHECK,
+    links::CHECK,
+    mtu::CHECK,
+    sessions_lost::CHECK,
+    static_routes::CHECK,
+    rollback::CHECK,
+    as_drafted::CHECK,
+    scope::CHECK,
+    registered_file::CHECK,
+    plan_conflict::CHECK,
+    drift::CHECK,
+    freshness::CHECK,
+    blast_claim::CHECK,
+    announcements::CHECK,
+    readdressed::CHECK,
+    sessions_split::CHECK,
+    blast_unknown::CHECK,
+    isolated::CHECK,
+    degraded::CHECK,
+    services::CHECK,
+    redundancy::CHECK,
+];
+
+/// What running the list gave.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// Every finding, in list order.
+    pub findings: Vec<Finding>,
+    /// Names of the checks that applied and found nothing.
+    pub passed: Vec<String>,
+    /// Names of the checks that did not apply.
+    pub not_applicable: Vec<String>,
+}
+
+/// Runs every check of the list on the plan's context.
+pub fn run_all(cx: &Context) -> Result<Results, StateError> {
+    let mut r = Results::default();
+    for c in LIST {
+        let o = (c.run)(cx)?;
+        debug_assert!(
+            o.findings.iter().all(|f| c.codes.contains(&f.code)),
+            "{} emitted a code it does not declare",
+            c.name
+        );
+        if !o.applies {
+            r.not_applicable.push(c.name.to_owned());
+        } else if o.passed() {
+            r.passed.push(c.name.to_owned());
+        }
+        r.findings.extend(o.findings);
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LIST;
+
+    #[test]
+    fn every_code_and_name_belongs_to_one_check() {
+        let mut codes: Vec<&str> = LIST.iter().flat_map(|c| c.codes.iter().copied()).collect();
+        let n = codes.len();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), n, "a code is declared twice");
+        let mut names: Vec<&str> = LIST.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), LIST.len(), "a name is used twice");
+        assert!(LIST
+            .iter()
+            .all(|c| !c.codes.is_empty() && !c.reads.is_empty()));
+        assert!(codes.iter().all(|c| c.starts_with("precheck.")));
+    }
+}

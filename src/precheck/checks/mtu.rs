@@ -1,0 +1,98 @@
+//! Links the plan touches keep equal MTUs at both ends.
+
+use super::{Check, Context, Findings, Outcome};
+use crate::precheck::Severity;
+use crate::state::StateError;
+
+/// MTU equal at both ends of links the plan touches.
+pub const CHECK: Check = Check {
+    codes: &["precheck.mtu"],
+    name: "MTU equal at both ends of links the plan touches",
+    reads: "the candidate's links and interface MTUs",
+    run,
+};
+
+fn run(cx: &Context) -> Result<Outcome, StateError> {
+    let mut out = Findings::new(CHECK.codes[0]);
+    let cand = &cx.cand;
+
+    let changes_mtu = cand.touched.iter().any(|d| {
+        cand.devices.get(d).is_some_and(|x| {
+            x.base
+                .interfaces
+                .iter()
+                .zip(&x.cand.interfaces)
+                .any(|(a, b)| a.mtu != b.mtu)
+        })
+    });
+    if cand.links.is_empty() || !changes_mtu {
+        return Ok(out.not_applicable());
+    }
+    for m in &cand.mtu {
+        // A mismatch that was there before and is no wider after is the network's,
+        // not the plan's; one the plan widens is the plan's.
+        let wider = m
+            .before
+            .is_some_and(|(here, there)| m.changed.2.abs_diff(m.far.2) > here.abs_diff(there));
+        if let Some((here, there)) = m.before.filter(|_| !wider) {
+            out.add(
+                    Severity::Warning,
+                    format!("{} {}", m.changed.0, m.changed.1),
+                    format!(
+                        "MTU {} here, {} at the far end {} {}: the ends already differed before the plan ({here} and {there}) and still differ after it",
+                        m.changed.2, m.far.2, m.far.0, m.far.1
+                    ),
+                    format!("set MTU {} on {} {} too, or make the ends equal in this plan", m.changed.2, m.far.0, m.far.1),
+                );
+            continue;
+        }
+        out.add(
+                Severity::Error,
+                format!("{} {}", m.changed.0, m.changed.1),
+                format!(
+                    "MTU {} here, {} at the far end {} {}: OSPF adjacencies stall in EXSTART and large packets are dropped",
+                    m.changed.2, m.far.2, m.far.0, m.far.1
+                ),
+                format!("set MTU {} on {} {} in the same plan, or keep the MTUs equal", m.changed.2, m.far.0, m.far.1),
+            );
+    }
+    Ok(out.ran())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CHECK;
+    use crate::precheck::checks::testkit::*;
+    use crate::precheck::Severity;
+
+    fn mtu_on_r3(mtu: u32) -> Outcome {
+        let p = plan(
+            "modify_interface",
+            vec![interface("r3", "GigabitEthernet0/0")],
+            &[("r3", &format!("interface GigabitEthernet0/0\n mtu {mtu}"))],
+            &[],
+        );
+        run(&CHECK, &triangle(), &p)
+    }
+
+    #[test]
+    fn an_mtu_unequal_to_the_far_end_fails() {
+        let o = mtu_on_r3(9000);
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "MTU 9000 here, 1500 at the far end r1 GigabitEthernet0/1"
+            ),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn an_mtu_equal_to_the_far_end_passes_and_a_description_is_not_applicable() {
+        assert!(mtu_on_r3(1500).passed());
+        assert!(!run(&CHECK, &triangle(), &description_only()).applies);
+    }
+
+    use super::super::Outcome;
+}

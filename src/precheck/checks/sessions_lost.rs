@@ -1,0 +1,121 @@
+//! BGP sessions the plan ends are the ones its request means to end.
+
+use super::{Check, Context, Findings, Outcome};
+use crate::precheck::candidate::Cause;
+use crate::precheck::Severity;
+use crate::state::StateError;
+
+/// BGP sessions the plan ends are the ones it means to end.
+pub const CHECK: Check = Check {
+    codes: &["precheck.sessions_lost"],
+    name: "BGP sessions the plan ends are the ones it means to end",
+    reads: "the candidate's lost sessions and removed static routes; the plan's intent",
+    run,
+};
+
+fn run(cx: &Context) -> Result<Outcome, StateError> {
+    let mut out = Findings::new(CHECK.codes[0]);
+    let plan = cx.plan;
+    let cand = &cx.cand;
+
+    let touches_bgp = cand
+        .touched
+        .iter()
+        .any(|d| cand.devices.get(d).is_some_and(|x| x.base.bgp.is_some()));
+    if !touches_bgp && cand.lost_sessions.is_empty() && cand.route_unknown.is_empty() {
+        return Ok(out.not_applicable());
+    }
+    let removal =
+        plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
+    for s in &cand.lost_sessions {
+        let el = format!("{} → {}", s.device, s.peer);
+        if removal {
+            out.add(
+                Severity::Info,
+                el,
+                "session ended by the plan",
+                "counted in the blast radius",
+            );
+        } else if s.cause == Cause::NeighborRemoved {
+            // Only a removal request ends a session by removing or shutting its
+            // neighbor: anything else that does is wider than its request.
+            out.add(
+                    Severity::Error,
+                    el,
+                    format!("the plan removes or shuts this existing neighbor, which its request ({}) does not ask for: a plan wider than its request", plan.header.intent),
+                    "remove those lines, or plan the session's removal on its own",
+                );
+        } else if !cand.shut.is_empty() {
+            // Declared by the shutdown, but worth a look: routing over it goes.
+            out.add(
+                Severity::Warning,
+                el,
+                "the session ends with the interface the plan shuts",
+                "move what the session carries first, or confirm it is redundant",
+            );
+        } else if s.cause == Cause::RouteGone {
+            out.add(
+                    Severity::Error,
+                    el,
+                    "the session is lost as a side effect: the static route that reached its peer is removed, and no other route olav knows of (connected, static; the device runs no IGP) reaches it",
+                    "keep a route to the peer, or move the session in the same plan",
+                );
+        } else {
+            out.add(
+                    Severity::Error,
+                    el,
+                    "the session is lost as a side effect: its local or peer address is no longer on an active interface",
+                    "keep the session's addresses, or move the session in the same plan",
+                );
+        }
+    }
+    for (s, route) in &cand.route_unknown {
+        out.add(
+                Severity::Warning,
+                format!("{} → {}", s.device, s.peer),
+                format!(
+                    "the static route that reached this session's peer ({route}) is removed; the device runs an IGP, whose routes olav does not model, so whether the session stays up is unknown"
+                ),
+                format!("check `show ip route {}` on {} before the window", s.peer, s.device),
+            );
+    }
+    Ok(out.ran())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CHECK;
+    use crate::precheck::checks::testkit::*;
+    use crate::precheck::Severity;
+
+    fn remove_ibgp(intent: &str) -> Outcome {
+        let p = plan(
+            intent,
+            vec![device("r1")],
+            &[("r1", "router bgp 65001\n no neighbor 10.0.12.2")],
+            &[],
+        );
+        run(&CHECK, &triangle(), &p)
+    }
+
+    #[test]
+    fn a_neighbor_removed_by_a_plan_not_asked_to_fails() {
+        let o = remove_ibgp("modify_interface");
+        assert!(
+            has(&o, Severity::Error, "a plan wider than its request"),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn a_removal_ends_its_session_and_a_device_without_bgp_is_not_applicable() {
+        let o = remove_ibgp("remove_session");
+        assert!(
+            o.passed() && has(&o, Severity::Info, "session ended by the plan"),
+            "{o:?}"
+        );
+        assert!(!run(&CHECK, &triangle(), &description_only()).applies);
+    }
+
+    use super::super::Outcome;
+}

@@ -1,0 +1,65 @@
+//! Static routes the plan adds are new, not connected and resolvable; removed ones exist.
+
+use super::{Check, Context, Findings, Outcome};
+use crate::state::StateError;
+
+/// Static routes are new, not connected, resolvable; removed ones exist.
+pub const CHECK: Check = Check {
+    codes: &["precheck.static_routes"],
+    name: "static routes are new, not connected, resolvable; removed ones exist",
+    reads: "the plan's blocks; the candidate's static routes; stored addresses",
+    run,
+};
+
+fn run(cx: &Context) -> Result<Outcome, StateError> {
+    let mut out = Findings::new(CHECK.codes[0]);
+    let plan = cx.plan;
+    let cand = &cx.cand;
+
+    let texts: Vec<(String, String, &str)> = plan
+        .implementation
+        .iter()
+        .map(|b| (b.device.clone(), b.os.clone(), b.text.as_str()))
+        .collect();
+    match crate::precheck::routes::check(cx.db, cand, &texts) {
+        None => Ok(out.not_applicable()),
+        Some(found) => {
+            out.extend(found);
+            Ok(out.ran())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CHECK;
+    use crate::precheck::checks::testkit::*;
+    use crate::precheck::Severity;
+
+    fn route_lines(lines: &str) -> Outcome {
+        let p = plan(
+            "add_static_route",
+            vec![device("r3")],
+            &[("r3", lines)],
+            &[],
+        );
+        run(&CHECK, &triangle(), &p)
+    }
+
+    #[test]
+    fn removing_a_route_the_device_does_not_have_fails() {
+        let o = route_lines("no ip route 10.60.0.0 255.255.0.0 10.0.13.1");
+        assert!(
+            o.findings.iter().any(|f| f.severity == Severity::Error),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn a_new_route_via_a_connected_next_hop_passes_and_no_route_is_not_applicable() {
+        assert!(route_lines("ip route 10.50.0.0 255.255.0.0 10.0.13.1").passed());
+        assert!(!run(&CHECK, &triangle(), &description_only()).applies);
+    }
+
+    use super::super::Outcome;
+}

@@ -1,0 +1,235 @@
+//! A small hand-made network for the checks' unit tests, imported into a state DB in a
+//! temporary folder, and plans written against it.
+//!
+//! `triangle()`: three IOS routers in AS 65001 — r1 (border) with an eBGP uplink to
+//! ISP-A (AS 64500, 203.0.113.2) filtered both ways and announcing 10.1.0.0/24, r2
+//! (core) holding that LAN, r3 (access) — linked r1–r2, r1–r3, r2–r3 by /30s; r1
+//! Gi0/3 free; the service `lan` lives in 10.1.0.0/24.
+
+use super::{Check, Context, Outcome};
+use crate::import::{parse_snapshot, Snapshot, SourceFile};
+use crate::plan::{ConfigBlock, Header, Plan, Target};
+use crate::precheck::{Options, Severity};
+use crate::state::StateDb;
+
+/// A state DB that lives as long as its folder.
+pub struct Net {
+    /// The DB.
+    pub db: StateDb,
+    _dir: tempfile::TempDir,
+}
+
+const R1: &str = "hostname r1
+!
+interface Loopback0
+ ip address 10.255.0.1 255.255.255.255
+!
+interface GigabitEthernet0/0
+ description to r2
+ ip address 10.0.12.1 255.255.255.252
+!
+interface GigabitEthernet0/1
+ description to r3
+ ip address 10.0.13.1 255.255.255.252
+!
+interface GigabitEthernet0/2
+ description ISP-A
+ ip address 203.0.113.1 255.255.255.252
+!
+interface GigabitEthernet0/3
+ no ip address
+ shutdown
+!
+router bgp 65001
+ neighbor 10.0.12.2 remote-as 65001
+ neighbor 203.0.113.2 remote-as 64500
+ neighbor 203.0.113.2 description ISP-A uplink
+ neighbor 203.0.113.2 route-map ISP-IN in
+ neighbor 203.0.113.2 route-map ISP-OUT out
+ network 10.1.0.0 mask 255.255.255.0
+!
+ip route 10.1.0.0 255.255.255.0 10.0.12.2
+!
+ip prefix-list OURS seq 5 permit 10.1.0.0/24
+!
+route-map ISP-OUT permit 10
+ match ip address prefix-list OURS
+!
+route-map ISP-IN permit 10
+!
+end
+";
+
+const R2: &str = "hostname r2
+!
+interface GigabitEthernet0/0
+ ip address 10.0.12.2 255.255.255.252
+!
+interface GigabitEthernet0/1
+ ip address 10.0.23.1 255.255.255.252
+!
+interface GigabitEthernet0/2
+ description LAN
+ ip address 10.1.0.1 255.255.255.0
+!
+router bgp 65001
+ neighbor 10.0.12.1 remote-as 65001
+!
+end
+";
+
+const R3: &str = "hostname r3
+!
+interface GigabitEthernet0/0
+ ip address 10.0.13.2 255.255.255.252
+!
+interface GigabitEthernet0/1
+ ip address 10.0.23.2 255.255.255.252
+!
+end
+";
+
+/// The triangle's `state.yaml`.
+pub const STATE: &str = r#"collected_at: "2026-11-28T06:00:00Z"
+devices:
+  - {hostname: r1, role: border, site: a, status: active}
+  - {hostname: r2, role: core, site: a, status: active}
+  - {hostname: r3, role: access, site: a, status: active}
+bgp_sessions:
+  - {hostname: r1, peer: 203.0.113.2, state: Established}
+  - {hostname: r1, peer: 10.0.12.2, state: Established}
+services:
+  - name: lan
+    kind: data
+    criticality: high
+    endpoints:
+      - prefix: 10.1.0.0/24
+"#;
+
+/// The triangle network.
+pub fn triangle() -> Net {
+    triangle_with(STATE)
+}
+
+/// The triangle's configs with another `state.yaml`.
+pub fn triangle_with(state: &str) -> Net {
+    network(&[("r1", R1), ("r2", R2), ("r3", R3)], state)
+}
+
+/// A network of IOS configs `(hostname, text)` and a `state.yaml`.
+pub fn network(configs: &[(&str, &str)], state: &str) -> Net {
+    let file = |path: String, name_hint: &str, text: &str| SourceFile {
+        path,
+        name_hint: name_hint.to_owned(),
+        bytes: text.as_bytes().to_vec(),
+        modified: None,
+    };
+    let snap = Snapshot {
+        label: "unit test".into(),
+        configs: configs
+            .iter()
+            .map(|(h, t)| file(format!("configs/{h}.cfg"), h, t))
+            .collect(),
+        state_file: Some(file("state.yaml".into(), "", state)),
+        batfish_files: Vec::new(),
+        unreadable: Vec::new(),
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut db = StateDb::open(&dir.path().join("state.db")).expect("open");
+    db.import(&parse_snapshot(&snap).expect("parse"))
+        .expect("import");
+    Net { db, _dir: dir }
+}
+
+/// A plan drafted against state version 1: `blocks` and `rollback` are `(device, lines)`
+/// on IOS.
+pub fn plan(
+    intent: &str,
+    targets: Vec<Target>,
+    blocks: &[(&str, &str)],
+    rollback: &[(&str, &str)],
+) -> Plan {
+    let ios = |v: &[(&str, &str)]| -> Vec<ConfigBlock> {
+        v.iter()
+            .map(|(d, t)| ConfigBlock {
+                device: (*d).to_owned(),
+                os: "ios".into(),
+                text: (*t).to_owned(),
+            })
+            .collect()
+    };
+    Plan {
+        header: Header {
+            olav_plan: 1,
+            plan_id: "test-plan".into(),
+            workflow: "test".into(),
+            intent: intent.into(),
+            targets,
+            state_version: 1,
+            created: "2026-11-28T07:00:00Z".into(),
+            request: "a unit test".into(),
+            understood: String::new(),
+            what_if: false,
+            drafted: String::new(),
+        },
+        title: "A test plan".into(),
+        summary: String::new(),
+        scope: String::new(),
+        implementation_notes: String::new(),
+        implementation: ios(blocks),
+        rollback: ios(rollback),
+        verification: String::new(),
+        blast_radius: String::new(),
+        claimed_blast_radius: Some(0),
+        risks: String::new(),
+        pre_change: String::new(),
+    }
+}
+
+/// A device target.
+pub fn device(d: &str) -> Target {
+    Target::Device { device: d.into() }
+}
+
+/// An interface target.
+pub fn interface(d: &str, i: &str) -> Target {
+    Target::Interface {
+        device: d.into(),
+        interface: i.into(),
+    }
+}
+
+/// Runs one check on a plan, with default options.
+pub fn run(check: &Check, net: &Net, plan: &Plan) -> Outcome {
+    run_with(check, net, plan, &Options::default())
+}
+
+/// Runs one check on a plan.
+pub fn run_with(check: &Check, net: &Net, plan: &Plan, opts: &Options) -> Outcome {
+    (check.run)(&context(net, plan, opts)).expect("check runs")
+}
+
+/// The context of a plan at `plan.md`, for a test that sets parts of it by hand.
+pub fn context<'a>(net: &'a Net, plan: &'a Plan, opts: &'a Options) -> Context<'a> {
+    Context::build(&net.db, "plan.md", plan, opts).expect("context")
+}
+
+/// Whether the outcome has a finding of that severity whose message holds `needle`.
+pub fn has(o: &Outcome, severity: Severity, needle: &str) -> bool {
+    o.findings
+        .iter()
+        .any(|f| f.severity == severity && f.message.contains(needle))
+}
+
+/// A description change on r3, which touches nothing a check looks at.
+pub fn description_only() -> Plan {
+    plan(
+        "set_description",
+        vec![interface("r3", "GigabitEthernet0/0")],
+        &[(
+            "r3",
+            "interface GigabitEthernet0/0\n description uplink to r1",
+        )],
+        &[("r3", "interface GigabitEthernet0/0\n no description")],
+    )
+}

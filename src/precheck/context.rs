@@ -1,0 +1,187 @@
+//! What the pre-checks read, gathered once per plan: the plan and its parsed
+//! configuration, the current state, the candidate network, the independently recomputed
+//! blast radius, what each provider is sent before and after, and what new addresses
+//! leave behind.
+
+use super::announce::{self, Announcements};
+use super::blast::{self, Blast};
+use super::candidate::{Candidate, Cause};
+use super::checks::redundancy::{self, Redundancy};
+use super::readdressing::{readdressing, Left, Moved};
+use super::services::service_hits;
+use super::state_view::StateView;
+use super::Options;
+use crate::import::parse::parser_for;
+use crate::model::{DeviceConfig, Vendor};
+use crate::plan::{Plan, Target};
+use crate::state::{StateDb, StateError};
+
+/// Everything a check may read about one plan.
+pub struct Context<'a> {
+    /// The state DB.
+    pub db: &'a StateDb,
+    /// The plan.
+    pub plan: &'a Plan,
+    /// The plan's path as given.
+    pub plan_path: &'a str,
+    /// The pre-check's options.
+    pub opts: &'a Options,
+    /// The current state version.
+    pub state_version: i64,
+    /// The current state.
+    pub state: StateView<'a>,
+    /// The plan's implementation blocks: (device, lines parsed with the importer's own
+    /// parser, lines).
+    pub blocks: Vec<(String, DeviceConfig, &'a str)>,
+    /// The candidate network around the plan.
+    pub cand: Candidate,
+    /// The blast radius, recomputed from the plan's targets and candidate, with the
+    /// services its withdrawn prefixes and abandoned subnets hit.
+    pub blast: Blast,
+    /// How many anchors (borders, cores, external peers) the topology has.
+    pub anchors: usize,
+    /// What each provider is sent, before and after.
+    pub announcements: Announcements,
+    /// Subnets the plan's new addresses leave behind.
+    pub left: Vec<Left>,
+    /// Gateway addresses that move within their subnet.
+    pub moved: Vec<Moved>,
+    /// For an added uplink: redundancy towards the peer, before and after.
+    pub redundancy: Option<Redundancy>,
+}
+
+impl<'a> Context<'a> {
+    /// Gathers what the checks read about `plan`.
+    pub fn build(
+        db: &'a StateDb,
+        plan_path: &'a str,
+        plan: &'a Plan,
+        opts: &'a Options,
+    ) -> Result<Context<'a>, StateError> {
+        let state_version = db.state_version()?;
+        let state = StateView::load(db)?;
+        let blocks = plan
+            .implementation
+            .iter()
+            .map(|b| {
+                (
+                    b.device.clone(),
+                    parser_for(Vendor::from_os(&b.os)).parse(&b.text),
+                    b.text.as_str(),
+                )
+            })
+            .collect();
+        let cand = Candidate::build(db, plan)?;
+        let graph = blast::Graph::load(db)?;
+        let mut blast = graph.blast(&blast_spec(plan, &cand));
+        let removed_devices: Vec<String> = if plan.header.intent == "decommission_device" {
+            plan.header
+                .targets
+                .iter()
+                .filter_map(|t| match t {
+                    Target::Device { device } => Some(device.clone()),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let announcements = announce::evaluate(db, &cand, &removed_devices)?;
+        let (left, moved) = readdressing(db, &cand)?;
+        // Services that live in withdrawn prefixes or in subnets left behind, and internet
+        // services whose border no longer announces anything.
+        let withdrawn = announcements.withdrawn();
+        if !withdrawn.is_empty() || !left.is_empty() {
+            let silent: Vec<&str> = announcements
+                .before
+                .iter()
+                .filter(|s| !s.prefixes.is_empty())
+                .map(|s| s.device.as_str())
+                .filter(|d| {
+                    !announcements
+                        .after
+                        .iter()
+                        .any(|a| a.device == *d && !a.prefixes.is_empty())
+                })
+                .collect();
+            for hit in service_hits(db, &withdrawn, &silent, &left)? {
+                // Hit twice (cut off and withdrawn): the larger loss stands.
+                match blast.services.iter_mut().find(|x| x.name == hit.name) {
+                    Some(x) => x.remaining = x.remaining.min(hit.remaining),
+                    None => blast.services.push(hit),
+                }
+            }
+            blast.services.sort_by(|x, y| x.name.cmp(&y.name));
+        }
+        let redundancy = redundancy::towards_peer(plan, &graph);
+        Ok(Context {
+            db,
+            plan,
+            plan_path,
+            opts,
+            state_version,
+            state,
+            blocks,
+            cand,
+            blast,
+            anchors: graph.anchor_count(),
+            announcements,
+            left,
+            moved,
+            redundancy,
+        })
+    }
+
+    /// Whether the plan's request removes something (a decommission or a session
+    /// removal): what it ends is its point.
+    pub fn is_removal(&self) -> bool {
+        let intent = &self.plan.header.intent;
+        intent.starts_with("decommission") || intent == "remove_session"
+    }
+}
+
+/// What the blast radius is recomputed from: the plan's targets, and what the candidate
+/// network loses (shut interfaces, links whose ends no longer meet, sessions that end
+/// at either side).
+fn blast_spec(plan: &Plan, cand: &Candidate) -> blast::Spec {
+    let mut spec = blast::Spec::default();
+    for t in &plan.header.targets {
+        match (plan.header.intent.as_str(), t) {
+            ("decommission_device", Target::Device { device }) => spec.devices.push(device.clone()),
+            ("decommission_interface", Target::Interface { device, interface }) => {
+                spec.interfaces.push((device.clone(), interface.clone()))
+            }
+            (
+                "decommission_link",
+                Target::Link {
+                    device_a,
+                    interface_a,
+                    device_b,
+                    interface_b,
+                },
+            ) => spec.links.push((
+                (device_a.clone(), interface_a.clone()),
+                (device_b.clone(), interface_b.clone()),
+            )),
+            ("decommission_peer", Target::Peer { device, peer, .. }) => {
+                spec.peers.push((Some(device.clone()), peer.clone()))
+            }
+            _ => {}
+        }
+    }
+    for (d, i) in &cand.shut {
+        spec.interfaces.push((d.clone(), i.clone()));
+    }
+    for l in cand.lost_links.iter().filter(|l| l.cause != Cause::Down) {
+        spec.links.push((l.a.clone(), l.b.clone()));
+    }
+    // Unnumbered sessions (named by their interface) go with their shut interface.
+    for s in cand
+        .lost_sessions
+        .iter()
+        .filter(|s| s.peer.parse::<std::net::IpAddr>().is_ok())
+    {
+        spec.peers.push((Some(s.device.clone()), s.peer.clone()));
+    }
+    spec
+}

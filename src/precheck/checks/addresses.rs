@@ -16,7 +16,6 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let st = &cx.state;
-
     if !cx
         .blocks
         .iter()

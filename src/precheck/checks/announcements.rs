@@ -16,7 +16,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let ann = &cx.announcements;
-
     if ann.before.is_empty() && ann.after.is_empty() {
         return Ok(out.not_applicable());
     }

@@ -15,7 +15,6 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
-
     if plan.header.drafted.is_empty() {
         return Ok(out.not_applicable());
     }

@@ -17,7 +17,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let plan = cx.plan;
     let cand = &cx.cand;
     let state_version = cx.state_version;
-
     let v = plan.header.state_version;
     if v == state_version {
         return Ok(out.ran());

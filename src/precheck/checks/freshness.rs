@@ -16,7 +16,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let st = &cx.state;
     let opts = cx.opts;
-
     let Some(at) = st.collected_at.as_deref() else {
         out.add(
             Severity::Warning,

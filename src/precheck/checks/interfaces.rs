@@ -18,7 +18,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let plan = cx.plan;
     let st = &cx.state;
     let adding = cx.plan.header.intent.starts_with("add_");
-
     if !plan
         .header
         .targets

@@ -1,11 +1,13 @@
-//! Links the plan touches stay up (or go down where it shuts a port), share a subnet and are routed or switched alike; a shut switched port names the SVIs it may carry.
+//! Links the plan touches stay up (or go down where it shuts a port), share a subnet and
+//! are routed or switched alike; a shut switched port names the SVIs it may carry.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::candidate::Cause;
 use crate::precheck::Severity;
 use crate::state::StateError;
 
-/// Links the plan touches stay up (or go down only where the plan shuts a port), share a subnet and are routed or switched at both ends.
+/// Links the plan touches stay up (or go down only where the plan shuts a port), share a
+/// subnet and are routed or switched at both ends.
 pub const CHECK: Check = Check {
     codes: &["precheck.links"],
     name: "links the plan touches stay up (or go down only where the plan shuts a port), share a subnet and are routed or switched at both ends",
@@ -86,7 +88,8 @@ fn switched_ports(cx: &Context, out: &mut Findings) {
     }
 }
 
-/// Whether a VLAN list as configured (`10,20,30-40`, `all`, `add …` already folded) holds `vlan`.
+/// Whether a VLAN list as configured (`10,20,30-40`, `all`, `add …` already folded) holds
+/// `vlan`.
 fn vlan_list_contains(list: &str, vlan: u32) -> bool {
     list.split(',')
         .map(str::trim)

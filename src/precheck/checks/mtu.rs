@@ -15,7 +15,6 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let cand = &cx.cand;
-
     let changes_mtu = cand.touched.iter().any(|d| {
         cand.devices.get(d).is_some_and(|x| {
             x.base

@@ -1,4 +1,5 @@
-//! New BGP neighbors: reachable, the peer's AS, filtered both ways, peered back; an existing session keeps its remote AS.
+//! New BGP neighbors: reachable, the peer's AS, filtered both ways, peered back; an
+//! existing session keeps its remote AS.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::model::BgpPeer;
@@ -18,7 +19,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let st = &cx.state;
     let cand = &cx.cand;
     let blocks = &cx.blocks;
-
     // New: on the device as the plan leaves it, not on it before (settings inherited
     // from peer-groups included); a plan that re-adds what exists adds nothing.
     let mut new_neighbors: Vec<(String, crate::model::BgpNeighbor)> = Vec::new();

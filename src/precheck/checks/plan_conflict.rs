@@ -17,7 +17,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let plan_path = cx.plan_path;
-
     let others = cx.db.claims_of_other_open_plans(&plan.header.plan_id)?;
     if others.is_empty() {
         // No other open plan claims anything: nothing to conflict with.

@@ -15,7 +15,6 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let st = &cx.state;
-
     if cx.blocks.iter().all(|(_, c, _)| c.references.is_empty()) {
         return Ok(out.not_applicable());
     }

@@ -16,7 +16,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let plan_path = cx.plan_path;
-
     let Some(registered) = cx.db.plan(&plan.header.plan_id)? else {
         return Ok(out.not_applicable());
     };

@@ -1,4 +1,5 @@
-//! The plan followed by its rollback gives back every configured device's stored configuration.
+//! The plan followed by its rollback gives back every configured device's stored
+//! configuration.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::import::parse::parser_for;
@@ -19,7 +20,6 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
-
     if plan.implementation.is_empty() {
         return Ok(out.not_applicable());
     }

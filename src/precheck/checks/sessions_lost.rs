@@ -17,7 +17,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let cand = &cx.cand;
-
     let touches_bgp = cand
         .touched
         .iter()

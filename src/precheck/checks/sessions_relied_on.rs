@@ -17,7 +17,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let st = &cx.state;
-
     if plan.header.intent != "add_uplink" {
         return Ok(out.not_applicable());
     }

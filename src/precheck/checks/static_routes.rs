@@ -15,7 +15,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let cand = &cx.cand;
-
     let texts: Vec<(String, String, &str)> = plan
         .implementation
         .iter()

@@ -17,7 +17,6 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
     let st = &cx.state;
-
     let mut devices: Vec<String> = Vec::new();
     for t in &plan.header.targets {
         match t {
@@ -32,23 +31,21 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     devices.extend(plan.implementation.iter().map(|b| b.device.clone()));
     devices.sort();
     devices.dedup();
-    {
-        for d in devices {
-            match st.devices.get(&d) {
-                None => out.add(
-                    Severity::Error,
-                    &d,
-                    "device is not in the state DB",
-                    "check the name; was it decommissioned since the plan was drafted?",
-                ),
-                Some((status, _, _)) if status != "active" => out.add(
-                    Severity::Warning,
-                    &d,
-                    format!("device status is '{status}', not active"),
-                    "confirm the device is in service before the window",
-                ),
-                Some(_) => {}
-            }
+    for d in devices {
+        match st.devices.get(&d) {
+            None => out.add(
+                Severity::Error,
+                &d,
+                "device is not in the state DB",
+                "check the name; was it decommissioned since the plan was drafted?",
+            ),
+            Some((status, _, _)) if status != "active" => out.add(
+                Severity::Warning,
+                &d,
+                format!("device status is '{status}', not active"),
+                "confirm the device is in service before the window",
+            ),
+            Some(_) => {}
         }
     }
     Ok(out.ran())

@@ -201,7 +201,30 @@ pub fn run_all(cx: &Context) -> Result<Results, StateError> {
 
 #[cfg(test)]
 mod tests {
-    use super::LIST;
+    use super::{run_all, testkit, LIST};
+    use crate::precheck::Options;
+
+    #[test]
+    fn each_check_is_a_finding_a_pass_or_not_applicable() {
+        let net = testkit::triangle();
+        let opts = Options {
+            max_age: chrono::Duration::days(100_000),
+        };
+        let quiet = testkit::description_only();
+        let r = run_all(&testkit::context(&net, &quiet, &opts)).expect("runs");
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert_eq!(r.passed.len() + r.not_applicable.len(), LIST.len());
+        assert_eq!(r.passed[0], "the plan reads");
+        let mut cut = testkit::description_only();
+        cut.implementation[0].text =
+            "interface GigabitEthernet0/0\n shutdown\ninterface GigabitEthernet0/1\n shutdown"
+                .into();
+        let r = run_all(&testkit::context(&net, &cut, &opts)).expect("runs");
+        let isolated = "no device is cut off from every border, core and external peer";
+        assert!(r.findings.iter().any(|f| f.code == "precheck.isolated"));
+        assert!(!r.passed.iter().any(|p| p == isolated), "{:?}", r.passed);
+        assert!(!r.not_applicable.iter().any(|p| p == isolated));
+    }
 
     #[test]
     fn every_code_and_name_belongs_to_one_check() {

@@ -2,11 +2,12 @@
 //! neighbours must change is drafted; each rollback restores the stored lines.
 
 use super::{
-    blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of, pre_change,
+    blast_section, capitalise, header, igp_checks, ind, is_junos, list, os_of, pre_change,
     service_list, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::Facts;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::junos;
+use crate::dialect::running::Running;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{Network, Removal};
 use std::collections::BTreeMap;
@@ -45,6 +46,14 @@ fn interface_restore(stanza: &[String], ifn: &str, i: &str) -> String {
         "no shutdown"
     };
     format!("interface {ifn}\n{i}{desc}\n{i}{admin}\n!\n")
+}
+
+/// How many units the port of a Junos interface has.
+fn units(f: &Facts, device: &str, interface: &str) -> usize {
+    let prefix = format!("{}.", junos::port_of(interface));
+    f.interfaces.get(device).map_or(0, |v| {
+        v.iter().filter(|i| i.name.starts_with(&prefix)).count()
+    })
 }
 
 /// Adds Junos lines to a device's implementation and rollback.
@@ -105,8 +114,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                 );
                 junos::shut_for_decommission(
                     &junos::Stored::new(&text),
-                    f,
-                    dev,
+                    units(f, dev, &side.1),
                     &side.1,
                     &why,
                     &mut l,
@@ -136,8 +144,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             let mut l = junos::Lines::default();
             junos::shut_for_decommission(
                 &junos::Stored::new(&text),
-                f,
-                dev,
+                units(f, dev, ifn),
                 ifn,
                 "DECOMMISSIONED",
                 &mut l,

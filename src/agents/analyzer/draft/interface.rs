@@ -2,12 +2,13 @@
 //! rollback restores each changed attribute to the line the stored config has.
 
 use super::{
-    addr_line, blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of,
+    addr_line, blast_section, capitalise, header, igp_checks, ind, is_junos, list, os_of,
     pre_change, slug, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::{Facts, Iface};
 use crate::agents::analyzer::intent::IfChange;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::junos;
+use crate::dialect::running::Running;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, Removal};
 use std::fmt::Write as _;

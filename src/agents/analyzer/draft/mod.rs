@@ -6,12 +6,12 @@
 
 mod decommission;
 mod interface;
-mod junos;
 mod static_route;
 pub(crate) mod uplink;
 
 use super::facts::Facts;
 use super::intent::Intent;
+use crate::dialect::junos;
 use crate::plan::{Header, Plan, Target, FORMAT_VERSION, NUMBER_LABEL};
 use crate::topology::{BlastRadius, Network, Removal};
 use ipnet::IpNet;

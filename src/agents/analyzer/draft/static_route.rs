@@ -1,10 +1,9 @@
 //! Static routes, added or removed. A removal's rollback is the route's own stored line.
 
-use super::{
-    blast_section, capitalise, header, is_junos, junos, os_of, pre_change, slug, Ctx, Draft,
-};
+use super::{blast_section, capitalise, header, is_junos, os_of, pre_change, slug, Ctx, Draft};
 use crate::agents::analyzer::facts::Facts;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::junos;
+use crate::dialect::running::Running;
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
 use crate::plan::{ConfigBlock, Plan, Target};

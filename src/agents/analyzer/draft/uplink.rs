@@ -3,12 +3,12 @@
 //! to a provider the network has no session to yet.
 
 use super::{
-    addr_line, blast_section, header, ind, is_junos, junos, list, os_of, pre_change, slug, Ctx,
-    Draft,
+    addr_line, blast_section, header, ind, is_junos, list, os_of, pre_change, slug, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::{Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
-use crate::agents::analyzer::running::Running;
+use crate::dialect::junos;
+use crate::dialect::running::Running;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
 use ipnet::IpNet;
@@ -337,14 +337,20 @@ fn junos_session(
     let s = junos::new_session(
         &st,
         &junos::NewSession {
-            port: n.iface,
+            port: &n.iface.name,
             description: desc,
             ours: our_addr,
             theirs: n.theirs,
             asn: n.asn,
             name: n.name,
         },
-        template.or(n.template),
+        template
+            .or(n.template)
+            .map(|t| junos::Template {
+                hostname: &t.hostname,
+                peer: &t.peer,
+            })
+            .as_ref(),
         template_unit.as_deref(),
     );
     let (cfg, rollback) = s.lines.texts();

@@ -15,18 +15,18 @@
 //!   the group's type, peer AS, import and export chains — the Junos form of copying the
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
-use super::super::facts::{Bgp, Facts, Iface};
+use super::IfChange;
 use crate::import::parse::junos::{quote, set_lines, SetLine};
 use ipnet::IpNet;
 use std::net::IpAddr;
 
 /// The stored configuration of a Junos device, in set form.
-pub(super) struct Stored {
+pub struct Stored {
     lines: Vec<SetLine>,
 }
 
 /// Words of a path.
-pub(super) fn path(words: &[&str]) -> Vec<String> {
+pub fn path(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_owned()).collect()
 }
 
@@ -35,12 +35,12 @@ fn joined(a: &[String], b: &[&str]) -> Vec<String> {
 }
 
 /// `set <path>`, words quoted where needed.
-pub(super) fn set(p: &[String]) -> String {
+pub fn set(p: &[String]) -> String {
     format!("set {}", words(p))
 }
 
 /// `delete <path>`.
-pub(super) fn delete(p: &[String]) -> String {
+pub fn delete(p: &[String]) -> String {
     format!("delete {}", words(p))
 }
 
@@ -50,7 +50,7 @@ fn words(p: &[String]) -> String {
 
 /// The configuration path of an interface or unit: `xe-0/1/2.0` → `interfaces xe-0/1/2
 /// unit 0`.
-pub(super) fn interface_path(name: &str) -> Vec<String> {
+pub fn interface_path(name: &str) -> Vec<String> {
     match name.rsplit_once('.') {
         Some((port, unit)) if !unit.is_empty() && unit.bytes().all(|b| b.is_ascii_digit()) => {
             path(&["interfaces", port, "unit", unit])
@@ -60,7 +60,7 @@ pub(super) fn interface_path(name: &str) -> Vec<String> {
 }
 
 /// The port of an interface or unit name.
-pub(super) fn port_of(name: &str) -> &str {
+pub fn port_of(name: &str) -> &str {
     match name.rsplit_once('.') {
         Some((port, unit)) if unit.bytes().all(|b| b.is_ascii_digit()) => port,
         _ => name,
@@ -69,7 +69,7 @@ pub(super) fn port_of(name: &str) -> &str {
 
 /// Whether a name is a physical Ethernet port a new link can use (`ge-`, `xe-`, `et-`,
 /// `mge-`, `fe-`): not a unit, loopback, IRB, management or aggregate interface.
-pub(super) fn is_port(name: &str) -> bool {
+pub fn is_port(name: &str) -> bool {
     ["ge-", "xe-", "et-", "mge-", "fe-"]
         .iter()
         .any(|p| name.starts_with(p))
@@ -191,7 +191,7 @@ impl Stored {
 
 /// An interface change in Junos lines: what to apply and what restores it.
 #[derive(Default)]
-pub(super) struct Lines {
+pub struct Lines {
     /// The change.
     pub apply: Vec<String>,
     /// Its rollback.
@@ -207,14 +207,13 @@ impl Lines {
 
 /// A description, MTU, admin-state or address change of `interface`. `old` is the
 /// address an address change replaces (the unit's primary).
-pub(super) fn interface_change(
+pub fn interface_change(
     st: &Stored,
     interface: &str,
-    change: &super::super::intent::IfChange,
+    change: &IfChange,
     old: Option<IpNet>,
     out: &mut Lines,
 ) -> Result<(), String> {
-    use super::super::intent::IfChange;
     let at = interface_path(interface);
     let unit = at.len() == 4;
     match change {
@@ -286,25 +285,15 @@ pub(super) fn interface_change(
 }
 
 /// What shuts a link's end for a decommission, and restores it: the port when the unit is
-/// its only one (the cable goes dark), else the unit alone.
-pub(super) fn shut_for_decommission(
+/// its only one (`units`: how many its port has; the cable goes dark), else the unit alone.
+pub fn shut_for_decommission(
     st: &Stored,
-    f: &Facts,
-    device: &str,
+    units: usize,
     interface: &str,
     description: &str,
     out: &mut Lines,
 ) {
     let port = port_of(interface);
-    let units = f
-        .interfaces
-        .get(device)
-        .map(|v| {
-            v.iter()
-                .filter(|i| i.name.starts_with(&format!("{port}.")))
-                .count()
-        })
-        .unwrap_or(0);
     let at = if units <= 1 {
         interface_path(port)
     } else {
@@ -319,7 +308,7 @@ pub(super) fn shut_for_decommission(
 }
 
 /// Removes a BGP neighbor where it is configured; its rollback is its stored statements.
-pub(super) fn remove_neighbor(
+pub fn remove_neighbor(
     st: &Stored,
     device: &str,
     peer: &str,
@@ -335,9 +324,9 @@ pub(super) fn remove_neighbor(
 }
 
 /// A new eBGP session on a free port, in Junos lines.
-pub(super) struct NewSession<'a> {
-    /// The free port.
-    pub port: &'a Iface,
+pub struct NewSession<'a> {
+    /// The free port's name.
+    pub port: &'a str,
     /// Its description and the neighbor's.
     pub description: &'a str,
     /// Our address on the link.
@@ -350,8 +339,16 @@ pub(super) struct NewSession<'a> {
     pub name: &'a str,
 }
 
+/// The existing session to the same provider a new one copies.
+pub struct Template<'a> {
+    /// The device it is on.
+    pub hostname: &'a str,
+    /// Its neighbor address.
+    pub peer: &'a str,
+}
+
 /// What drafting a Junos session produced.
-pub(super) struct Session {
+pub struct Session {
     /// Lines and rollback.
     pub lines: Lines,
     /// The unit the session runs on.
@@ -372,13 +369,13 @@ const UNIT_IDENTITY: &[&str] = &["description", "disable", "vlan-id", "family in
 /// Drafts a session: unit 0 of the free port addressed, its filters copied from the
 /// existing uplink's unit; the neighbor in the existing session's group (on this device),
 /// else in a new external group with the peer AS.
-pub(super) fn new_session(
+pub fn new_session(
     st: &Stored,
     n: &NewSession<'_>,
-    template: Option<&Bgp>,
+    template: Option<&Template<'_>>,
     template_unit: Option<&str>,
 ) -> Session {
-    let port = n.port.name.as_str();
+    let port = n.port;
     let port_path = interface_path(port);
     let unit_path = joined(&port_path, &["unit", "0"]);
     let mut lines = Lines::default();
@@ -419,14 +416,14 @@ pub(super) fn new_session(
         &["family", "inet", "address", &n.ours.to_string()],
     )));
     let theirs = n.theirs.to_string();
-    let group = template.and_then(|t| st.group_of(&t.peer));
+    let group = template.and_then(|t| st.group_of(t.peer));
     let mut authenticated = false;
     let mut not_copied = None;
     let neighbor = match (&group, template) {
         (Some(g), Some(t)) => {
             let gp = path(&["protocols", "bgp", "group", g]);
             copied_from = Some(format!("group {g} (the session to {})", t.peer));
-            let own = joined(&gp, &["neighbor", &t.peer]);
+            let own = joined(&gp, &["neighbor", t.peer]);
             authenticated = st
                 .under(&gp)
                 .any(|l| l.words.iter().any(|w| w == "authentication-key"));
@@ -473,7 +470,7 @@ pub(super) fn new_session(
 }
 
 /// The verification commands for a new session.
-pub(super) fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
+pub fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
     format!(
         "show interfaces {unit} terse\nping {theirs} source {ours} count 5\nshow bgp summary\nshow bgp neighbor {theirs}\nshow route receive-protocol bgp {theirs}\nshow route advertising-protocol bgp {theirs}"
     )

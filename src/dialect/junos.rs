@@ -15,8 +15,9 @@
 //!   the group's type, peer AS, import and export chains — the Junos form of copying the
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
-use super::IfChange;
+use super::{Change, IfChange, Lines};
 use crate::import::parse::junos::{quote, set_lines, SetLine};
+use crate::model::StaticRoute;
 use ipnet::IpNet;
 use std::net::IpAddr;
 
@@ -189,25 +190,100 @@ impl Stored {
     }
 }
 
-/// An interface change in Junos lines: what to apply and what restores it.
-#[derive(Default)]
-pub struct Lines {
-    /// The change.
-    pub apply: Vec<String>,
-    /// Its rollback.
-    pub rollback: Vec<String>,
+/// Renders a change in Junos lines.
+pub fn render(st: &Stored, device: &str, change: &Change<'_>) -> Result<Lines, String> {
+    let mut out = Lines::default();
+    match *change {
+        Change::Interface {
+            name,
+            changes,
+            switchport,
+            replaced,
+        } => {
+            for c in changes {
+                if let (IfChange::Address(_), Some(mode)) = (c, switchport) {
+                    return Err(format!(
+                        "{device} {name} is a switched port (family ethernet-switching, {mode}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries"
+                    ));
+                }
+                interface_change(st, name, c, replaced, &mut out)
+                    .map_err(|e| format!("{device} {e}"))?;
+            }
+        }
+        Change::AddStaticRoute { prefix, next_hop } => {
+            let at = path(&["routing-options", "static", "route", &prefix.to_string()]);
+            let with_hop = joined(&at, &["next-hop", &next_hop.to_string()]);
+            // Another next hop to the prefix stays when this one is rolled back.
+            let undo = if st.route_paths(&prefix.to_string(), None).is_empty() {
+                delete(&at)
+            } else {
+                delete(&with_hop)
+            };
+            out.apply.push(set(&with_hop));
+            out.rollback.push(undo);
+        }
+        Change::RemoveStaticRoute { route, hops } => {
+            return remove_static_route(st, route, hops, device);
+        }
+        Change::ShutForDecommission {
+            name,
+            description,
+            units,
+        } => shut_for_decommission(st, units, name, description, &mut out),
+        Change::RemoveNeighbor { peer, vrf, .. } => {
+            remove_neighbor(st, device, peer, vrf, &mut out)?;
+        }
+    }
+    Ok(out)
 }
 
-impl Lines {
-    /// Both, as text.
-    pub fn texts(&self) -> (String, String) {
-        (self.apply.join("\n"), self.rollback.join("\n"))
-    }
+/// A route removal: the whole route when it has one next hop, else that next hop alone;
+/// the rollback is the stored statements of what goes, `at` the route's path.
+fn remove_static_route(
+    st: &Stored,
+    route: &StaticRoute,
+    hops: usize,
+    device: &str,
+) -> Result<Lines, String> {
+    let prefix = route.prefix.to_string();
+    let paths = st.route_paths(&prefix, route.vrf.as_deref());
+    let [at] = paths.as_slice() else {
+        return Err(format!(
+            "the stored configuration of {device} configures the route to {prefix} in {} places; a faithful rollback cannot be written",
+            paths.len()
+        ));
+    };
+    let what = if hops <= 1 {
+        at.clone()
+    } else {
+        let hop = route.next_hop.map(|n| n.to_string()).ok_or_else(|| {
+            format!("the route to {prefix} on {device} has several next hops; name the next-hop address to remove")
+        })?;
+        // `next-hop [ A B ]` is one statement: deleting A alone cannot be written as a
+        // path, and deleting the statement would take B too.
+        if st.lines_under(at).iter().any(|l| l.contains('[')) {
+            return Err(format!(
+                "the next hops of the route to {prefix} on {device} are configured as one list; olav cannot remove one of them faithfully — edit the list by hand"
+            ));
+        }
+        ["next-hop", "qualified-next-hop"]
+            .iter()
+            .map(|k| joined(at, &[k, &hop]))
+            .find(|p| st.has(p))
+            .ok_or_else(|| {
+                format!("the stored configuration of {device} has no next hop {hop} for {prefix}")
+            })?
+    };
+    Ok(Lines {
+        apply: vec![delete(&what)],
+        rollback: st.lines_under(&what),
+        at: Some(set(at).trim_start_matches("set ").to_owned()),
+    })
 }
 
 /// A description, MTU, admin-state or address change of `interface`. `old` is the
 /// address an address change replaces (the unit's primary).
-pub fn interface_change(
+fn interface_change(
     st: &Stored,
     interface: &str,
     change: &IfChange,
@@ -286,7 +362,7 @@ pub fn interface_change(
 
 /// What shuts a link's end for a decommission, and restores it: the port when the unit is
 /// its only one (`units`: how many its port has; the cable goes dark), else the unit alone.
-pub fn shut_for_decommission(
+fn shut_for_decommission(
     st: &Stored,
     units: usize,
     interface: &str,
@@ -308,7 +384,7 @@ pub fn shut_for_decommission(
 }
 
 /// Removes a BGP neighbor where it is configured; its rollback is its stored statements.
-pub fn remove_neighbor(
+fn remove_neighbor(
     st: &Stored,
     device: &str,
     peer: &str,

@@ -16,7 +16,7 @@
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
 use super::{Change, IfChange, Lines};
-use crate::import::parse::junos::{quote, set_lines, SetLine};
+use crate::import::parse::junos::{quote, set_form, set_lines, SetLine};
 use crate::model::StaticRoute;
 use ipnet::IpNet;
 use std::net::IpAddr;
@@ -543,6 +543,13 @@ pub fn new_session(
         authenticated,
         filtered,
     }
+}
+
+/// The stored configuration with a plan's `set` / `delete` lines applied, in set form:
+/// deleted paths gone, as `show configuration | display set` would print it after the
+/// commit (a file mixing the brace form with set lines is not a Junos config).
+pub fn apply_text(stored: &str, lines: &str) -> String {
+    set_form(&format!("{}{lines}\n", set_form(stored)))
 }
 
 /// The verification commands for a new session.

@@ -8,7 +8,6 @@
 
 pub mod cisco;
 pub mod junos;
-pub mod running;
 
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
@@ -145,6 +144,30 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
     }
 }
 
+/// The candidate configuration of a device of `v`: its stored configuration with a plan's
+/// lines applied, as the device would hold it after the change — removals edited out,
+/// not appended. The one candidate builder: the pre-check, the static checks and the
+/// Batfish snapshot all read this.
+pub fn candidate_text(v: Vendor, stored: &str, lines: &str) -> String {
+    if is_junos(v) {
+        junos::apply_text(stored, lines)
+    } else {
+        cisco::candidate::apply_text(stored, lines)
+    }
+}
+
+/// A plan's implementation lines per device, in the plan's order (several blocks for one
+/// device are applied one after the other).
+pub fn plan_lines(plan: &crate::plan::Plan) -> std::collections::BTreeMap<String, String> {
+    let mut out: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for b in &plan.implementation {
+        let e = out.entry(b.device.clone()).or_default();
+        e.push_str(&b.text);
+        e.push('\n');
+    }
+    out
+}
+
 /// What a verification command shows.
 #[derive(Debug, Clone, Copy)]
 pub enum Show<'a> {
@@ -200,6 +223,197 @@ pub fn ospf_drain(v: Vendor) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::parse::parser_for;
+
+    const IOS: &str = "hostname r1\n!\ninterface GigabitEthernet1\n description up\n ip address 10.0.0.1 255.255.255.252\n!\ninterface GigabitEthernet2\n shutdown\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n neighbor 10.0.0.2 description Telia\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n  neighbor 10.0.0.2 prefix-list OUT out\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2\n!\nend\n";
+    const EOS: &str = "hostname e1\n!\ninterface Ethernet1\n   description up\n   no switchport\n   ip address 10.0.0.1/30\n!\ninterface Ethernet2\n   shutdown\n!\nip route 192.0.2.0/24 10.0.0.2\n!\nrouter bgp 65001\n   neighbor 10.0.0.2 remote-as 7575\n   neighbor 10.0.0.2 description Telia\n   !\n   address-family ipv4\n      neighbor 10.0.0.2 activate\n!\nend\n";
+    const NXOS: &str = "hostname n1\n\ninterface Ethernet1/1\n  description up\n  no switchport\n  ip address 10.0.0.1/30\n  no shutdown\n\ninterface Ethernet1/2\n  shutdown\n\nvrf context RED\n  ip route 192.0.2.0/24 10.0.0.2\n\nrouter bgp 65001\n  neighbor 10.0.0.2\n    remote-as 7575\n    description Telia\n    address-family ipv4 unicast\n";
+    const JUNOS: &str = "system {\n    host-name j1;\n}\ninterfaces {\n    xe-0/0/1 {\n        description up;\n        unit 0 {\n            family inet {\n                address 10.0.0.1/30;\n            }\n        }\n    }\n    xe-0/0/2 {\n        disable;\n    }\n}\nrouting-options {\n    static {\n        route 192.0.2.0/24 next-hop 10.0.0.2;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            peer-as 7575;\n            neighbor 10.0.0.2 {\n                description Telia;\n            }\n        }\n    }\n}\n";
+
+    /// What a change can alter, one line per element (line numbers and order aside).
+    fn model(v: Vendor, text: &str) -> Vec<String> {
+        let c = parser_for(v).parse(text);
+        let mut out: Vec<String> = c
+            .interfaces
+            .iter()
+            .map(|i| {
+                let mut a: Vec<String> =
+                    i.addresses.iter().map(|a| a.address.to_string()).collect();
+                a.sort();
+                format!(
+                    "{} {:?} {} {:?} {a:?}",
+                    i.name, i.description, i.admin_up, i.mtu
+                )
+            })
+            .collect();
+        out.extend(
+            c.bgp
+                .iter()
+                .flat_map(|b| &b.neighbors)
+                .map(|n| format!("neighbor {} {:?} {:?}", n.peer, n.peer_asn, n.description)),
+        );
+        out.extend(
+            c.static_routes
+                .iter()
+                .map(|r| format!("route {:?} {} {:?}", r.vrf, r.prefix, r.next_hop)),
+        );
+        out.sort();
+        out
+    }
+
+    fn route(v: Vendor, text: &str) -> StaticRoute {
+        parser_for(v).parse(text).static_routes[0].clone()
+    }
+
+    /// Every vendor family, every kind of change: the plan changes the model, its rollback
+    /// restores it, and the candidate is the stored config with the lines applied.
+    #[test]
+    fn render_then_rollback_restores_the_model() {
+        let address: Vec<IfChange> = vec![IfChange::Address("10.9.9.1/30".parse().unwrap())];
+        let attrs = vec![
+            IfChange::Description("new".into()),
+            IfChange::Mtu(9000),
+            IfChange::Shutdown,
+        ];
+        let up = [IfChange::NoShutdown];
+        for (v, text, port, shut) in [
+            (
+                Vendor::CiscoIos,
+                IOS,
+                "GigabitEthernet1",
+                "GigabitEthernet2",
+            ),
+            (Vendor::AristaEos, EOS, "Ethernet1", "Ethernet2"),
+            (Vendor::CiscoNxos, NXOS, "Ethernet1/1", "Ethernet1/2"),
+            (Vendor::JuniperJunos, JUNOS, "xe-0/0/1", "xe-0/0/2"),
+        ] {
+            let r = route(v, text);
+            let changes = [
+                Change::Interface {
+                    name: port,
+                    changes: &attrs,
+                    switchport: None,
+                    replaced: None,
+                },
+                Change::Interface {
+                    name: port,
+                    changes: &address,
+                    switchport: None,
+                    replaced: Some("10.0.0.1/30".parse().unwrap()),
+                },
+                Change::ShutForDecommission {
+                    name: port,
+                    description: "DECOMMISSIONED",
+                    units: 1,
+                },
+                Change::RemoveNeighbor {
+                    peer: "10.0.0.2",
+                    vrf: "default",
+                    local_as: 65001,
+                },
+                Change::AddStaticRoute {
+                    prefix: "198.51.100.0/24".parse().unwrap(),
+                    next_hop: "10.0.0.2".parse().unwrap(),
+                },
+                Change::RemoveStaticRoute { route: &r, hops: 1 },
+            ];
+            let before = model(v, text);
+            for c in &changes {
+                let l = render(v, "r1", text, c).unwrap_or_else(|e| panic!("{v} {c:?}: {e}"));
+                let (plan, rollback) = l.texts();
+                let cand = candidate_text(v, text, &plan);
+                assert_ne!(
+                    model(v, &cand),
+                    before,
+                    "{v} {c:?}: the plan changes nothing\n{cand}"
+                );
+                let back = candidate_text(v, &cand, &rollback);
+                assert_eq!(
+                    model(v, &back),
+                    before,
+                    "{v} {c:?}:\n{plan}\n--\n{rollback}\n--\n{back}"
+                );
+            }
+            // A shut interface brought up, its description removed.
+            let l = render(
+                v,
+                "r1",
+                text,
+                &Change::Interface {
+                    name: shut,
+                    changes: &up,
+                    switchport: None,
+                    replaced: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+            let cand = candidate_text(v, text, &l.texts().0);
+            assert_ne!(model(v, &cand), before, "{v}: no shutdown\n{cand}");
+            assert_eq!(
+                model(v, &candidate_text(v, &cand, &l.texts().1)),
+                before,
+                "{v}"
+            );
+        }
+    }
+
+    /// Removals are edited out of the candidate, not appended as `no` / `delete` lines.
+    #[test]
+    fn the_candidate_holds_no_removal_lines() {
+        for (v, text) in [
+            (Vendor::CiscoIos, IOS),
+            (Vendor::AristaEos, EOS),
+            (Vendor::CiscoNxos, NXOS),
+            (Vendor::JuniperJunos, JUNOS),
+        ] {
+            let c = Change::RemoveNeighbor {
+                peer: "10.0.0.2",
+                vrf: "default",
+                local_as: 65001,
+            };
+            let plan = render(v, "r1", text, &c).unwrap().texts().0;
+            let cand = candidate_text(v, text, &plan);
+            assert!(!cand.contains("10.0.0.2 "), "{v}:\n{cand}");
+            assert!(
+                !cand.contains("no neighbor") && !cand.contains("delete"),
+                "{v}:\n{cand}"
+            );
+            let r = route(v, text);
+            let plan = render(
+                v,
+                "r1",
+                text,
+                &Change::RemoveStaticRoute { route: &r, hops: 1 },
+            )
+            .unwrap()
+            .texts()
+            .0;
+            let cand = candidate_text(v, text, &plan);
+            assert!(!cand.contains("192.0.2.0"), "{v}:\n{cand}");
+        }
+    }
+
+    #[test]
+    fn show_commands_per_family() {
+        assert_eq!(
+            show(
+                Vendor::CiscoIos,
+                Show::Route("10.1.0.0/16".parse().unwrap())
+            ),
+            ["show ip route 10.1.0.0"]
+        );
+        assert_eq!(
+            show(Vendor::JuniperJunos, Show::Interface("xe-0/0/1.0")),
+            [
+                "show configuration interfaces xe-0/0/1",
+                "show interfaces xe-0/0/1.0 terse"
+            ]
+        );
+        assert_eq!(
+            show(Vendor::CiscoNxos, Show::BgpSummary),
+            ["show ip bgp summary"]
+        );
+    }
 
     #[test]
     fn igp_checks_follow_the_configured_igps() {

@@ -6,10 +6,13 @@
 //! Rollbacks are made of the stored configuration's own lines ([`Running`]), so a plan
 //! followed by its rollback leaves the device's model as it was.
 
-use super::running::Running;
+pub mod candidate;
+pub mod running;
+
 use super::{IfChange, Lines};
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
+use running::Running;
 use std::net::IpAddr;
 
 /// The indentation of one nesting level as the OS prints it.

@@ -15,9 +15,9 @@
 //!   the group's type, peer AS, import and export chains — the Junos form of copying the
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
-use super::{Change, IfChange, Lines};
+use super::{Change, IfChange, Lines, StaticRouteLine};
 use crate::import::parse::junos::{quote, set_form, set_lines, SetLine};
-use crate::model::StaticRoute;
+use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
 use std::net::IpAddr;
 
@@ -559,11 +559,128 @@ pub fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
     )
 }
 
+/// The section the static routes are in.
+pub const STATIC_ROUTES: &str = "routing-options static";
+
+/// `set … static route …` adds a route, `delete … static route …` removes it (the whole
+/// route when no next hop is named).
+pub fn static_route_line(line: &str) -> Option<StaticRouteLine> {
+    if !line.contains(" static route ") {
+        return None;
+    }
+    let (removes, route) = match line.strip_prefix("delete ") {
+        Some(rest) => (true, format!("set {rest}")),
+        None if line.starts_with("set ") => (false, line.to_owned()),
+        None => return None,
+    };
+    let parsed = crate::import::parse::parser_for(Vendor::JuniperJunos)
+        .parse(&route)
+        .static_routes
+        .into_iter()
+        .next();
+    Some(StaticRouteLine {
+        removes,
+        route: parsed.or_else(|| whole_route(&route)),
+    })
+}
+
+/// The route a `… static route P` line names without a next hop: every next hop of P
+/// (in its routing instance).
+fn whole_route(line: &str) -> Option<StaticRoute> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.windows(2).position(|x| x == ["static", "route"])?;
+    let prefix = w.get(i + 2)?.parse().ok()?;
+    let vrf = (w.get(1) == Some(&"routing-instances"))
+        .then(|| w.get(2).map(|v| (*v).to_owned()))
+        .flatten();
+    Some(StaticRoute {
+        vrf,
+        prefix,
+        next_hop: None,
+        next_hop_interface: None,
+        distance: None,
+        activity: crate::model::RouteActivity::Usable,
+        line: 0,
+    })
+}
+
+/// The statement path a line configures: `interfaces <port>` (a unit's port), else its
+/// first two words (`routing-options static`, `protocols ospf`).
+pub fn section_of(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["set" | "delete" | "deactivate" | "activate", "interfaces", port, ..] => Some(format!(
+            "interfaces {}",
+            port.split('.').next().unwrap_or(port)
+        )),
+        ["set" | "delete" | "deactivate" | "activate", a, b, ..] => Some(format!("{a} {b}")),
+        ["set" | "delete" | "deactivate" | "activate", a] => Some((*a).to_owned()),
+        _ => None,
+    }
+}
+
+/// The prefix of a `… static route P …` line.
+pub fn route_prefix(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "route")?;
+    if !words.contains(&"static") {
+        return None;
+    }
+    words.get(i + 1).map(|p| (*p).to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const STORED: &str = "interfaces {\n    xe-0/1/2 {\n        description \"Telia transit\";\n        unit 0 {\n            family inet {\n                filter {\n                    input EDGE-IN;\n                }\n                address 62.115.152.89/30;\n            }\n        }\n    }\n    xe-0/1/4 {\n        description spare;\n        disable;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            import [ A B ];\n            peer-as 1299;\n            neighbor 62.115.152.90 {\n                description \"Telia transit (AS1299)\";\n            }\n        }\n    }\n}\n";
+
+    #[test]
+    fn plan_lines_read_as_sections_and_routes() {
+        for (line, section, prefix, removes) in [
+            (
+                "set routing-options static route 10.0.0.0/8 next-hop 192.0.2.1",
+                Some("routing-options static"),
+                Some("10.0.0.0/8"),
+                Some(false),
+            ),
+            (
+                "delete routing-instances R routing-options static route 10.0.0.0/8",
+                Some("routing-instances R"),
+                Some("10.0.0.0/8"),
+                Some(true),
+            ),
+            (
+                "set interfaces xe-0/0/1 unit 0 description x",
+                Some("interfaces xe-0/0/1"),
+                None,
+                None,
+            ),
+            (
+                "set protocols ospf area 0",
+                Some("protocols ospf"),
+                None,
+                None,
+            ),
+            ("interfaces {", None, None, None),
+        ] {
+            assert_eq!(section_of(line).as_deref(), section, "{line}");
+            assert_eq!(route_prefix(line).as_deref(), prefix, "{line}");
+            assert_eq!(
+                static_route_line(line).map(|r| r.removes),
+                removes,
+                "{line}"
+            );
+        }
+        // A whole route deleted names every next hop, in its instance.
+        let r =
+            static_route_line("delete routing-instances R routing-options static route 10.0.0.0/8")
+                .and_then(|r| r.route);
+        assert_eq!(
+            r.map(|r| (r.vrf, r.next_hop)),
+            Some((Some("R".to_owned()), None))
+        );
+    }
 
     #[test]
     fn names_paths_and_ports() {

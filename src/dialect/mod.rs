@@ -168,6 +168,48 @@ pub fn plan_lines(plan: &crate::plan::Plan) -> std::collections::BTreeMap<String
     out
 }
 
+/// A plan line that adds or removes a static route.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaticRouteLine {
+    /// Whether the line removes the route (`no ip route …`, Junos `delete … static route`).
+    pub removes: bool,
+    /// The route it names, when readable (a Junos `delete` of a whole route names no next
+    /// hop: every next hop of the prefix).
+    pub route: Option<StaticRoute>,
+}
+
+/// Reads one plan line (trimmed) of a device of `v` as a static-route change, if it is one.
+pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
+    if is_junos(v) {
+        junos::static_route_line(line)
+    } else {
+        cisco::static_route_line(v, line)
+    }
+}
+
+/// The configuration sections a plan line (trimmed at its end) of a device of `v` touches:
+/// a Cisco-style top-level command (`interface X`, `router ospf`, `ip route`), a Junos
+/// statement path (`interfaces xe-0/1/0`, `routing-options static`, `protocols ospf`).
+/// None for a line that configures no section of its own (a nested line, `end`, `!`).
+pub fn section_of(v: Vendor, line: &str) -> Option<String> {
+    if is_junos(v) {
+        junos::section_of(line)
+    } else {
+        cisco::section_of(line)
+    }
+}
+
+/// Whether a section (as [`section_of`] names it) holds the static routes.
+pub fn is_static_route_section(section: &str) -> bool {
+    section == cisco::STATIC_ROUTES || section == junos::STATIC_ROUTES
+}
+
+/// The prefix a static-route line names (`ip route P …`, `no ip route P …`, Junos `…
+/// static route P …`), in the line's own form (`P M` where IOS gives a netmask).
+pub fn route_prefix(line: &str) -> Option<String> {
+    cisco::route_prefix(line).or_else(|| junos::route_prefix(line))
+}
+
 /// What a verification command shows.
 #[derive(Debug, Clone, Copy)]
 pub enum Show<'a> {

@@ -9,7 +9,7 @@
 pub mod candidate;
 pub mod running;
 
-use super::{IfChange, Lines};
+use super::{IfChange, Lines, StaticRouteLine};
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
 use running::Running;
@@ -470,4 +470,104 @@ pub fn igp_checks(text: &str) -> Vec<&'static str> {
         v.push("show isis neighbors");
     }
     v
+}
+
+/// The section the static routes are in.
+pub const STATIC_ROUTES: &str = "ip route";
+
+/// `ip route …` adds a route, `no ip route …` removes it.
+pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
+    let (removes, route) = match line.strip_prefix("no ") {
+        Some(rest) if rest.starts_with("ip route") => (true, rest),
+        _ if line.starts_with("ip route") => (false, line),
+        _ => return None,
+    };
+    Some(StaticRouteLine {
+        removes,
+        route: crate::import::parse::parser_for(v)
+            .parse(route)
+            .static_routes
+            .into_iter()
+            .next(),
+    })
+}
+
+/// The top-level command a line configures (`interface X`, `router ospf`, `ip route`);
+/// nested lines, separators and session commands configure none of their own.
+pub fn section_of(line: &str) -> Option<String> {
+    if line.is_empty() || line.starts_with([' ', '\t', '!']) {
+        return None;
+    }
+    let l = line.strip_prefix("no ").unwrap_or(line);
+    let words: Vec<&str> = l.split_whitespace().collect();
+    match words.as_slice() {
+        ["end" | "exit" | "configure" | "conf" | "write" | "copy", ..] | [] => None,
+        ["interface", name, ..] => Some(format!("interface {name}")),
+        ["ip" | "ipv6", "route", ..] => Some(STATIC_ROUTES.to_owned()),
+        [a, b, ..] => Some(format!("{a} {b}")),
+        [a] => Some((*a).to_owned()),
+    }
+}
+
+/// The prefix of an `ip route` / `no ip route` line (`P M` with an IOS netmask).
+pub fn route_prefix(line: &str) -> Option<String> {
+    let l = line.strip_prefix("no ").unwrap_or(line);
+    let words: Vec<&str> = l.split_whitespace().collect();
+    match words.as_slice() {
+        ["ip" | "ipv6", "route", "vrf", _, p, m, ..] if m.contains('.') && !p.contains('/') => {
+            Some(format!("{p} {m}"))
+        }
+        ["ip" | "ipv6", "route", "vrf", _, p, ..] => Some((*p).to_owned()),
+        ["ip" | "ipv6", "route", p, m, ..] if m.contains('.') && !p.contains('/') => {
+            Some(format!("{p} {m}"))
+        }
+        ["ip" | "ipv6", "route", p, ..] => Some((*p).to_owned()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_lines_read_as_sections_and_routes() {
+        for (line, section, prefix, removes) in [
+            (
+                "ip route 10.0.0.0 255.0.0.0 192.0.2.1",
+                Some("ip route"),
+                Some("10.0.0.0 255.0.0.0"),
+                Some(false),
+            ),
+            (
+                "no ip route vrf RED 10.0.0.0/8 192.0.2.1",
+                Some("ip route"),
+                Some("10.0.0.0/8"),
+                Some(true),
+            ),
+            (
+                "interface GigabitEthernet1",
+                Some("interface GigabitEthernet1"),
+                None,
+                None,
+            ),
+            ("no router ospf 1", Some("router ospf"), None, None),
+            (" description x", None, None, None),
+            ("end", None, None, None),
+        ] {
+            assert_eq!(section_of(line).as_deref(), section, "{line}");
+            assert_eq!(route_prefix(line).as_deref(), prefix, "{line}");
+            assert_eq!(
+                static_route_line(Vendor::CiscoIos, line).map(|r| r.removes),
+                removes,
+                "{line}"
+            );
+        }
+        let r = static_route_line(Vendor::CiscoIos, "no ip route 10.0.0.0 255.0.0.0 192.0.2.1")
+            .and_then(|r| r.route);
+        assert_eq!(
+            r.map(|r| r.prefix.to_string()),
+            Some("10.0.0.0/8".to_owned())
+        );
+    }
 }

@@ -552,6 +552,11 @@ pub fn apply_text(stored: &str, lines: &str) -> String {
     set_form(&format!("{}{lines}\n", set_form(stored)))
 }
 
+/// The risk when the group a new neighbor joins authenticates: it inherits the key.
+pub fn key_risk(provider: &str) -> String {
+    format!("The existing session's group authenticates with an authentication-key, which the new neighbor inherits: confirm with {provider} that the new session uses the same key, or set one on the neighbor — olav never writes a key.")
+}
+
 /// The verification commands for a new session.
 pub fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
     format!(

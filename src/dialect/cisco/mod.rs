@@ -453,6 +453,11 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
     }
 }
 
+/// The risk when the copied session has a password: the new one needs its own.
+pub fn password_risk(provider: &str, theirs: IpAddr) -> String {
+    format!("The existing session to {provider} uses an MD5 password: the new session needs one too, agreed with {provider} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.")
+}
+
 /// The IGP adjacency checks worth running: only for the IGPs the stored configuration
 /// runs, so no `show ip ospf neighbor` is suggested where there is no OSPF.
 pub fn igp_checks(text: &str) -> Vec<&'static str> {

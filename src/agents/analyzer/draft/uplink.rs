@@ -181,7 +181,7 @@ fn cisco_session(
         interface: n.iface.name.clone(),
         copied_from,
         not_copied,
-        password: s.password.then(|| format!("The existing session to {} uses an MD5 password: the new session needs one too, agreed with {} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.", n.name, n.name)),
+        password: s.password.then(|| cisco::password_risk(n.name, theirs)),
         filtered: s.filtered,
     })
 }
@@ -231,7 +231,7 @@ fn junos_session(
         interface: s.unit,
         copied_from: s.copied_from.map(|c| format!("{} {c}", n.device)),
         not_copied: s.not_copied,
-        password: s.authenticated.then(|| format!("The existing session's group authenticates with an authentication-key, which the new neighbor inherits: confirm with {} that the new session uses the same key, or set one on the neighbor — olav never writes a key.", n.name)),
+        password: s.authenticated.then(|| junos::key_risk(n.name)),
         filtered: s.filtered,
     })
 }

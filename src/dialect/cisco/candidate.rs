@@ -82,10 +82,17 @@ fn read(text: &str, keep_trivia: bool) -> Vec<Node> {
             trivia: true,
             children: Vec::new(),
         };
-        // Indented trivia stays in its block; at column 0 it is between blocks.
-        match stack.top() {
-            Some(path) if node.indent > 0 => at(roots, path).children.push(node),
-            _ => roots.push(node),
+        // Indented trivia stays in the innermost block indented less; at column 0 it is
+        // between blocks.
+        let path = stack.top().filter(|_| node.indent > 0).and_then(|path| {
+            (1..=path.len())
+                .rev()
+                .find(|&k| at(roots, &path[..k]).indent < node.indent)
+                .map(|k| &path[..k])
+        });
+        match path {
+            Some(p) => at(roots, p).children.push(node),
+            None => roots.push(node),
         }
     };
     for l in ConfigLines::new(text) {
@@ -267,4 +274,53 @@ pub fn apply_text(stored: &str, lines: &str) -> String {
         n.render(&mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_text;
+
+    const IOS: &str = "hostname r1\n!\ninterface Gi1\n description up\n ip address 10.0.0.1 255.255.255.252\n ip address 10.1.0.1 255.255.255.0 secondary\n shutdown\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nend\n";
+
+    #[test]
+    fn plan_lines_are_applied_where_the_device_keeps_them() {
+        for (plan, expected) in [
+            // A setting replaces the stored one; the toggle `no shutdown` stays.
+            (
+                "interface Gi1\n description new\n no shutdown\n ip address 10.9.0.1 255.255.255.0",
+                "hostname r1\n!\ninterface Gi1\n ip address 10.1.0.1 255.255.255.0 secondary\n description new\n no shutdown\n ip address 10.9.0.1 255.255.255.0\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nend\n",
+            ),
+            // A neighbor goes at every depth; a route by its leading words.
+            (
+                "router bgp 65001\n neighbor 10.0.0.2 shutdown\n no neighbor 10.0.0.2\n!\nno ip route 192.0.2.0 255.255.255.0 10.0.0.2",
+                "hostname r1\n!\ninterface Gi1\n description up\n ip address 10.0.0.1 255.255.255.252\n ip address 10.1.0.1 255.255.255.0 secondary\n shutdown\n!\nrouter bgp 65001\n !\n address-family ipv4\n exit-address-family\n!\n!\nend\n",
+            ),
+            // `default interface` keeps the header; new lines go before the first nested
+            // block, new top-level lines before `end`.
+            (
+                "default interface Gi1\ninterface Gi1\n mtu 1400\nrouter bgp 65001\n neighbor 10.0.0.9 remote-as 1\n address-family ipv4\n  neighbor 10.0.0.9 activate\nip route 198.51.100.0 255.255.255.0 10.0.0.2",
+                "hostname r1\n!\ninterface Gi1\n mtu 1400\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n neighbor 10.0.0.9 remote-as 1\n address-family ipv4\n  neighbor 10.0.0.2 activate\n  neighbor 10.0.0.9 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nip route 198.51.100.0 255.255.255.0 10.0.0.2\nend\n",
+            ),
+        ] {
+            assert_eq!(apply_text(IOS, plan), expected, "{plan}");
+        }
+    }
+
+    #[test]
+    fn an_nxos_neighbor_block_goes_whole_and_comes_back() {
+        let nx = "router bgp 65600\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast\n  neighbor 10.1.1.9\n    remote-as 1\n";
+        let gone = apply_text(
+            nx,
+            "router bgp 65600\n  neighbor 10.1.1.1\n    shutdown\n  no neighbor 10.1.1.1",
+        );
+        assert_eq!(
+            gone,
+            "router bgp 65600\n  neighbor 10.1.1.9\n    remote-as 1\n"
+        );
+        let back = apply_text(
+            &gone,
+            "router bgp 65600\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast",
+        );
+        assert_eq!(back, "router bgp 65600\n  neighbor 10.1.1.9\n    remote-as 1\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast\n");
+    }
 }

@@ -12,6 +12,7 @@ pub mod calendar;
 pub mod checks;
 pub mod cli;
 pub mod demo;
+pub mod dialect;
 pub mod engine;
 pub mod fsutil;
 pub mod fuzzy;

@@ -235,21 +235,24 @@ struct Candidate {
 fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
     let mut touched: Vec<(String, String)> = Vec::new();
     for b in &plan.implementation {
-        if let Some((h, t)) = configs
+        let Some((h, t)) = configs
             .iter()
             .find(|(h, _)| h.eq_ignore_ascii_case(&b.device))
-        {
-            match touched.iter_mut().find(|(x, _)| x == h) {
-                Some(entry) => entry.1 = format!("{}\n{}\n", entry.1, b.text),
-                // A Junos plan's `set` / `delete` lines follow the stored config in set
-                // form: a file mixing them with the brace form is not a Junos config.
-                None if b.os == "junos" => touched.push((
-                    h.clone(),
-                    format!("{}\n{}\n", crate::import::parse::junos::set_form(t), b.text),
-                )),
-                None => touched.push((h.clone(), format!("{t}\n{}\n", b.text))),
-            }
+        else {
+            continue;
+        };
+        if touched.iter().any(|(x, _)| x == h) {
+            continue;
         }
+        // Every block for the device, in the plan's order.
+        let lines: String = plan
+            .implementation
+            .iter()
+            .filter(|x| x.device.eq_ignore_ascii_case(h))
+            .map(|x| format!("{}\n", x.text))
+            .collect();
+        let vendor = crate::model::Vendor::from_os(&b.os);
+        touched.push((h.clone(), crate::dialect::candidate_text(vendor, t, &lines)));
     }
     // Batfish looks deactivated nodes up among its (lowercase) node names
     // (`Batfish.processNodeBlacklist`); a name in capitals would deactivate nothing.

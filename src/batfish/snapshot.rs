@@ -225,31 +225,10 @@ mod tests {
 
     #[test]
     fn external_sessions_become_border_interfaces_or_bgp_peers() {
-        let edge = [
-            "hostname Edge-1",
-            "interface GigabitEthernet0/0",
-            " ip address 203.0.113.1 255.255.255.252",
-            "interface Loopback0",
-            " ip address 192.0.2.1 255.255.255.255",
-            "interface GigabitEthernet0/1",
-            " ip address 10.0.0.1 255.255.255.254",
-            "router bgp 65000",
-            " neighbor 203.0.113.2 remote-as 7575",
-            " neighbor 198.51.100.9 remote-as 174",
-            " neighbor 198.51.100.9 ebgp-multihop 2",
-            " neighbor 198.51.100.9 update-source Loopback0",
-            " neighbor 10.0.0.0 remote-as 65000",
-        ]
-        .join("\n");
-        let core = [
-            "hostname core-1",
-            "interface GigabitEthernet0/1",
-            " ip address 10.0.0.0 255.255.255.254",
-            "router bgp 65000",
-            " neighbor 10.0.0.1 remote-as 65000",
-        ]
-        .join("\n");
-        let m = model(&[("Edge-1", &edge), ("core-1", &core)]);
+        // Test input, read by the IOS parser.
+        let edge = "hostname Edge-1\ninterface GigabitEthernet0/0\n ip address 203.0.113.1 255.255.255.252\ninterface Loopback0\n ip address 192.0.2.1 255.255.255.255\ninterface GigabitEthernet0/1\n ip address 10.0.0.1 255.255.255.254\nrouter bgp 65000\n neighbor 203.0.113.2 remote-as 7575\n neighbor 198.51.100.9 remote-as 174\n neighbor 198.51.100.9 ebgp-multihop 2\n neighbor 198.51.100.9 update-source Loopback0\n neighbor 10.0.0.0 remote-as 65000";
+        let core = "hostname core-1\ninterface GigabitEthernet0/1\n ip address 10.0.0.0 255.255.255.254\nrouter bgp 65000\n neighbor 10.0.0.1 remote-as 65000";
+        let m = model(&[("Edge-1", edge), ("core-1", core)]);
         let isp = isp_config(&m).expect("external sessions");
         let v: Value = serde_json::from_slice(&isp.json).expect("json");
         assert_eq!(

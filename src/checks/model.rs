@@ -57,9 +57,9 @@ impl Model {
         })
     }
 
-    /// The network as it would be after `plan`: its configuration lines appended to
-    /// each device's stored configuration (running-config semantics: later lines amend),
-    /// and decommissioned devices removed. Only the devices the plan touches are read
+    /// The network as it would be after `plan`: its configuration lines applied to each
+    /// device's stored configuration by the device's dialect
+    /// ([`crate::dialect::candidate_text`]), and decommissioned devices removed. Only the devices the plan touches are read
     /// and parsed again.
     pub fn candidate(&self, db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
         let removed: Vec<&str> = plan
@@ -79,22 +79,13 @@ impl Model {
             .filter(|d| !removed.contains(&d.hostname.as_str()))
             .cloned()
             .collect();
+        let lines = crate::dialect::plan_lines(plan);
         for d in devices.iter_mut() {
-            let blocks: Vec<&str> = plan
-                .implementation
-                .iter()
-                .filter(|b| b.device == d.hostname)
-                .map(|b| b.text.as_str())
-                .collect();
-            if blocks.is_empty() {
+            let Some(lines) = lines.get(&d.hostname) else {
                 continue;
-            }
-            let mut text = db.config_text(&d.hostname)?.unwrap_or_default();
-            for b in blocks {
-                text.push('\n');
-                text.push_str(b);
-                text.push('\n');
-            }
+            };
+            let stored = db.config_text(&d.hostname)?.unwrap_or_default();
+            let text = crate::dialect::candidate_text(Vendor::from_os(&d.os), &stored, lines);
             let mut config = parser_for(Vendor::from_os(&d.os)).parse(&text);
             config.warnings = Vec::new();
             // The cabling stays as imported; a port the plan shuts is down in its config.

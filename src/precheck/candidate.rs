@@ -213,7 +213,11 @@ impl Candidate {
             let parser = parser_for(Vendor::from_os(&os));
             let base = parser.parse(&text);
             let cand = match blocks.get(&name) {
-                Some((_, lines)) => parser.parse(&format!("{text}{lines}")),
+                Some((_, lines)) => parser.parse(&crate::dialect::candidate_text(
+                    Vendor::from_os(&os),
+                    &text,
+                    lines,
+                )),
                 None => base.clone(),
             };
             let igp = runs_igp(&text);

@@ -4,7 +4,7 @@
 
 use super::candidate::Candidate;
 use super::{Finding, Severity};
-use crate::import::parse::parser_for;
+use crate::dialect::{static_route_line, StaticRouteLine};
 use crate::model::{AddressKind, StaticRoute, Vendor};
 
 fn show(r: &StaticRoute) -> String {
@@ -72,7 +72,7 @@ pub fn check(
         let Some(d) = cand.devices.get(dev) else {
             continue;
         };
-        let parser = parser_for(Vendor::from_os(os));
+        let vendor = Vendor::from_os(os);
         // The device's routes as the plan's lines are applied one after another.
         let mut routes: Vec<StaticRoute> = d.base.static_routes.clone();
         let mut removed_forwarding: Vec<(String, StaticRoute)> = Vec::new();
@@ -80,21 +80,15 @@ pub fn check(
         // removes; on Junos `set … static route …` adds, `delete … static route …` removes
         // (the whole route when no next hop is named).
         for line in text.lines().map(str::trim) {
-            let junos = os == "junos";
-            let (removing, route_line) = match line.strip_prefix("no ") {
-                Some(rest) if !junos && rest.starts_with("ip route") => (true, rest.to_owned()),
-                _ if !junos && line.starts_with("ip route") => (false, line.to_owned()),
-                _ if junos && line.contains(" static route ") => match line.strip_prefix("delete ")
-                {
-                    Some(rest) => (true, format!("set {rest}")),
-                    None if line.starts_with("set ") => (false, line.to_owned()),
-                    None => continue,
-                },
-                _ => continue,
+            let Some(StaticRouteLine {
+                removes: removing,
+                route,
+            }) = static_route_line(vendor, line)
+            else {
+                continue;
             };
             applies = true;
-            let parsed = parser.parse(&route_line).static_routes.into_iter().next();
-            let Some(r) = parsed.or_else(|| junos_whole_route(&route_line)) else {
+            let Some(r) = route else {
                 continue;
             };
             let same = |b: &&StaticRoute| {
@@ -284,24 +278,4 @@ fn connected_elsewhere(
         }
     }
     None
-}
-
-/// The route a Junos `delete … static route P` line names without a next hop: every next
-/// hop of P (in its routing instance).
-fn junos_whole_route(line: &str) -> Option<StaticRoute> {
-    let w: Vec<&str> = line.split_whitespace().collect();
-    let i = w.windows(2).position(|x| x == ["static", "route"])?;
-    let prefix = w.get(i + 2)?.parse().ok()?;
-    let vrf = (w.get(1) == Some(&"routing-instances"))
-        .then(|| w.get(2).map(|v| (*v).to_owned()))
-        .flatten();
-    Some(StaticRoute {
-        vrf,
-        prefix,
-        next_hop: None,
-        next_hop_interface: None,
-        distance: None,
-        activity: crate::model::RouteActivity::Usable,
-        line: 0,
-    })
 }

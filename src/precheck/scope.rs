@@ -10,32 +10,11 @@ use crate::plan::{Plan, Target};
 /// (`interface X`, `router ospf 1`, `ip route`), Junos statement paths
 /// (`interfaces xe-0/1/0`, `routing-options static`, `protocols ospf`).
 fn sections(text: &str, os: &str) -> Vec<String> {
+    let vendor = crate::model::Vendor::from_os(os);
     let mut out: Vec<String> = Vec::new();
     for line in text.lines().map(str::trim_end) {
-        let section = if os == "junos" {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                ["set" | "delete" | "deactivate" | "activate", "interfaces", port, ..] => {
-                    format!("interfaces {}", port.split('.').next().unwrap_or(port))
-                }
-                ["set" | "delete" | "deactivate" | "activate", a, b, ..] => format!("{a} {b}"),
-                ["set" | "delete" | "deactivate" | "activate", a] => (*a).to_owned(),
-                _ => continue,
-            }
-        } else {
-            if line.is_empty() || line.starts_with([' ', '\t', '!']) {
-                continue;
-            }
-            let l = line.strip_prefix("no ").unwrap_or(line);
-            let words: Vec<&str> = l.split_whitespace().collect();
-            match words.as_slice() {
-                ["end" | "exit" | "configure" | "conf" | "write" | "copy", ..] => continue,
-                ["interface", name, ..] => format!("interface {name}"),
-                ["ip" | "ipv6", "route", ..] => "ip route".to_owned(),
-                [a, b, ..] => format!("{a} {b}"),
-                [a] => (*a).to_owned(),
-                [] => continue,
-            }
+        let Some(section) = crate::dialect::section_of(vendor, line) else {
+            continue;
         };
         if !out.contains(&section) {
             out.push(section);
@@ -77,8 +56,7 @@ fn scope_of(plan: &Plan) -> Option<Vec<(String, InScope)>> {
                 .iter()
                 .filter_map(|t| match t {
                     Target::Device { device } | Target::Interface { device, .. } => {
-                        let ok: InScope =
-                            Box::new(|s: &str| s == "ip route" || s == "routing-options static");
+                        let ok: InScope = Box::new(crate::dialect::is_static_route_section);
                         Some((device.clone(), ok))
                     }
                     _ => None,
@@ -94,24 +72,8 @@ fn scope_of(plan: &Plan) -> Option<Vec<(String, InScope)>> {
 fn route_prefixes(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for line in text.lines().map(str::trim) {
-        let l = line.strip_prefix("no ").unwrap_or(line);
-        let words: Vec<&str> = l.split_whitespace().collect();
-        let prefix = match words.as_slice() {
-            ["ip" | "ipv6", "route", "vrf", _, p, m, ..] if m.contains('.') && !p.contains('/') => {
-                format!("{p} {m}")
-            }
-            ["ip" | "ipv6", "route", "vrf", _, p, ..] => (*p).to_owned(),
-            ["ip" | "ipv6", "route", p, m, ..] if m.contains('.') && !p.contains('/') => {
-                format!("{p} {m}")
-            }
-            ["ip" | "ipv6", "route", p, ..] => (*p).to_owned(),
-            _ => match words.iter().position(|w| *w == "route") {
-                Some(i) if words.contains(&"static") => match words.get(i + 1) {
-                    Some(p) => (*p).to_owned(),
-                    None => continue,
-                },
-                _ => continue,
-            },
+        let Some(prefix) = crate::dialect::route_prefix(line) else {
+            continue;
         };
         if !out.contains(&prefix) {
             out.push(prefix);

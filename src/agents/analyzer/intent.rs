@@ -33,35 +33,7 @@ pub struct NewPeer {
     pub interface: Option<String>,
 }
 
-/// A change to an interface.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IfChange {
-    /// New description.
-    Description(String),
-    /// New primary address.
-    Address(IpNet),
-    /// Shut it.
-    Shutdown,
-    /// Bring it up.
-    NoShutdown,
-    /// New MTU.
-    Mtu(u32),
-    /// Remove the description.
-    NoDescription,
-}
-
-impl std::fmt::Display for IfChange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IfChange::Description(d) => write!(f, "description → \"{d}\""),
-            IfChange::Address(a) => write!(f, "address → {a}"),
-            IfChange::Shutdown => f.write_str("shutdown"),
-            IfChange::NoShutdown => f.write_str("no shutdown"),
-            IfChange::Mtu(m) => write!(f, "MTU → {m}"),
-            IfChange::NoDescription => f.write_str("remove the description"),
-        }
-    }
-}
+pub use crate::dialect::IfChange;
 
 /// What the request asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]

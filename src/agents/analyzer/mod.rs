@@ -5,7 +5,6 @@
 pub mod draft;
 pub mod facts;
 pub mod intent;
-pub mod running;
 
 use super::capability::{PlanWriter, StateReader};
 use super::{StepError, StepRunner};

@@ -2,14 +2,14 @@
 //! neighbours must change is drafted; each rollback restores the stored lines.
 
 use super::{
-    blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of, pre_change,
-    service_list, Ctx, Draft,
+    blast_section, capitalise, header, list, os_of, pre_change, service_list, vendor_of, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::Facts;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::{self, junos, Change, Lines, Show};
+use crate::model::Vendor;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{Network, Removal};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// What a decommission removes, and how its plan is named.
@@ -28,27 +28,16 @@ pub struct Decom {
     pub br_args: String,
 }
 
-/// The rollback lines of an interface the plan re-describes and shuts: its stored
-/// description and admin state.
-fn interface_restore(stanza: &[String], ifn: &str, i: &str) -> String {
-    let line = |key: &str| {
-        stanza
-            .iter()
-            .skip(1)
-            .map(|l| l.trim())
-            .find(|l| *l == key || l.starts_with(&format!("{key} ")))
-    };
-    let desc = line("description").unwrap_or("no description");
-    let admin = if line("shutdown").is_some() {
-        "shutdown"
-    } else {
-        "no shutdown"
-    };
-    format!("interface {ifn}\n{i}{desc}\n{i}{admin}\n!\n")
+/// How many units the port of a Junos interface has.
+fn units(f: &Facts, device: &str, interface: &str) -> usize {
+    let prefix = format!("{}.", junos::port_of(interface));
+    f.interfaces.get(device).map_or(0, |v| {
+        v.iter().filter(|i| i.name.starts_with(&prefix)).count()
+    })
 }
 
-/// Adds Junos lines to a device's implementation and rollback.
-fn push_junos(e: &mut (String, String), l: &junos::Lines) {
+/// Adds a change's lines to a device's implementation and rollback.
+fn push(e: &mut (String, String), l: &Lines) {
     for x in &l.apply {
         e.0.push_str(x);
         e.0.push('\n');
@@ -85,6 +74,9 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         Ok(t)
     };
     let mut touched_ifs: Vec<(String, String)> = Vec::new();
+    // The devices where an interface is shut, and where a BGP neighbor goes.
+    let mut shut: BTreeSet<String> = BTreeSet::new();
+    let mut unpeered: BTreeSet<String> = BTreeSet::new();
     for &li in &r.links {
         let l = &net.links[li];
         for (side, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
@@ -94,34 +86,19 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
                 continue;
             }
             touched_ifs.push((dev.clone(), side.1.clone()));
-            let os = os_of(f, dev);
-            let i = ind(os);
             let text = stored(dev)?;
-            if is_junos(os) {
-                let mut l = junos::Lines::default();
-                let why = format!(
-                    "DECOMMISSIONED - was {} {}",
-                    net.devices[other.0].hostname, other.1
-                );
-                junos::shut_for_decommission(
-                    &junos::Stored::new(&text),
-                    f,
-                    dev,
-                    &side.1,
-                    &why,
-                    &mut l,
-                );
-                push_junos(implementation.entry(dev.clone()).or_default(), &l);
-                continue;
-            }
-            let stanza = Running::new(&text).interface(&side.1);
-            let e = implementation.entry(dev.clone()).or_default();
-            let _ = writeln!(
-                e.0,
-                "interface {}\n{i}description DECOMMISSIONED - was {} {}\n{i}shutdown\n!",
-                side.1, net.devices[other.0].hostname, other.1
+            let why = format!(
+                "DECOMMISSIONED - was {} {}",
+                net.devices[other.0].hostname, other.1
             );
-            e.1.push_str(&interface_restore(&stanza, &side.1, i));
+            let change = Change::ShutForDecommission {
+                name: &side.1,
+                description: &why,
+                units: units(f, dev, &side.1),
+            };
+            let l = dialect::render(vendor_of(f, dev), dev, &text, &change)?;
+            push(implementation.entry(dev.clone()).or_default(), &l);
+            shut.insert(dev.clone());
         }
     }
     for &(d, ref ifn) in &r.interfaces {
@@ -129,29 +106,15 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         if touched_ifs.iter().any(|(x, y)| x == dev && y == ifn) {
             continue;
         }
-        let os = os_of(f, dev);
-        let i = ind(os);
         let text = stored(dev)?;
-        if is_junos(os) {
-            let mut l = junos::Lines::default();
-            junos::shut_for_decommission(
-                &junos::Stored::new(&text),
-                f,
-                dev,
-                ifn,
-                "DECOMMISSIONED",
-                &mut l,
-            );
-            push_junos(implementation.entry(dev.clone()).or_default(), &l);
-            continue;
-        }
-        let stanza = Running::new(&text).interface(ifn);
-        let e = implementation.entry(dev.clone()).or_default();
-        let _ = writeln!(
-            e.0,
-            "interface {ifn}\n{i}description DECOMMISSIONED\n{i}shutdown\n!"
-        );
-        e.1.push_str(&interface_restore(&stanza, ifn, i));
+        let change = Change::ShutForDecommission {
+            name: ifn,
+            description: "DECOMMISSIONED",
+            units: units(f, dev, ifn),
+        };
+        let l = dialect::render(vendor_of(f, dev), dev, &text, &change)?;
+        push(implementation.entry(dev.clone()).or_default(), &l);
+        shut.insert(dev.clone());
     }
     for &si in &r.sessions {
         let s = &net.sessions[si];
@@ -159,53 +122,18 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             continue;
         }
         let dev = &net.devices[s.device].hostname;
-        let os = os_of(f, dev);
-        let i = ind(os);
         let Some(local_as) = f.devices.get(dev).and_then(|d| d.asn) else {
             continue;
         };
         let text = stored(dev)?;
-        if is_junos(os) {
-            let mut l = junos::Lines::default();
-            junos::remove_neighbor(
-                &junos::Stored::new(&text),
-                dev,
-                &s.peer.to_string(),
-                &s.vrf,
-                &mut l,
-            )?;
-            push_junos(implementation.entry(dev.clone()).or_default(), &l);
-            continue;
-        }
-        let lines = Running::new(&text).neighbor(&s.peer.to_string());
-        if lines.is_empty() {
-            return Err(format!(
-                "the stored configuration of {dev} has no line for neighbor {}; a faithful rollback cannot be written",
-                s.peer
-            ));
-        }
-        let e = implementation.entry(dev.clone()).or_default();
-        // Shut first so the peer sees a clean CEASE, then remove — where the neighbor
-        // lives: the global table, or its VRF.
-        let vrf = (s.vrf != "default").then_some(s.vrf.as_str());
-        let p = &s.peer;
-        let body = match (os, vrf) {
-            ("nxos", None) => format!("{i}neighbor {p}\n{i}{i}shutdown\n{i}no neighbor {p}"),
-            ("nxos", Some(v)) => {
-                format!("{i}vrf {v}\n{i}{i}neighbor {p}\n{i}{i}{i}shutdown\n{i}{i}no neighbor {p}")
-            }
-            ("eos", Some(v)) => {
-                format!("{i}vrf {v}\n{i}{i}neighbor {p} shutdown\n{i}{i}no neighbor {p}")
-            }
-            (_, Some(v)) => format!(
-                "{i}address-family ipv4 vrf {v}\n{i}{i}neighbor {p} shutdown\n{i}{i}no neighbor {p}"
-            ),
-            (_, None) => format!("{i}neighbor {p} shutdown\n{i}no neighbor {p}"),
+        let change = Change::RemoveNeighbor {
+            peer: &s.peer.to_string(),
+            vrf: &s.vrf,
+            local_as,
         };
-        let _ = writeln!(e.0, "router bgp {local_as}\n{body}\n!");
-        let mut restore = lines.join("\n");
-        restore.push_str("\n!\n");
-        e.1.push_str(&restore);
+        let l = dialect::render(vendor_of(f, dev), dev, &text, &change)?;
+        push(implementation.entry(dev.clone()).or_default(), &l);
+        unpeered.insert(dev.clone());
     }
     let implementation_blocks: Vec<ConfigBlock> = implementation
         .iter()
@@ -276,11 +204,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     for d in &removed_devices {
         let ospf = f.ospf.contains(d);
         let bgp = f.devices.get(d).is_some_and(|x| x.asn.is_some());
-        let ospf_drain = if is_junos(os_of(f, d)) {
-            "OSPF `overload`"
-        } else {
-            "OSPF `max-metric router-lsa`"
-        };
+        let ospf_drain = dialect::ospf_drain(vendor_of(f, d));
         let what = match (ospf, bgp) {
             (true, true) => format!("set {ospf_drain} and shut its BGP sessions"),
             (true, false) => format!("set {ospf_drain}"),
@@ -371,26 +295,20 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     }
     let mut verification = String::from("After the change:\n");
     for b in &implementation_blocks {
-        let mut cmds: Vec<&str> = Vec::new();
-        let junos = is_junos(&b.os);
-        if b.text.contains("neighbor ") {
-            cmds.push(if junos {
-                "show bgp summary"
-            } else {
-                "show ip bgp summary"
-            });
+        let mut cmds: Vec<String> = Vec::new();
+        let vendor = Vendor::from_os(&b.os);
+        if unpeered.contains(&b.device) {
+            cmds.extend(dialect::show(vendor, Show::BgpSummary));
         }
-        if b.text.contains("interface ") || (junos && b.text.contains("set interfaces ")) {
-            cmds.push(if junos {
-                "show interfaces terse"
-            } else {
-                "show ip interface brief"
-            });
+        if shut.contains(&b.device) {
+            cmds.extend(dialect::show(vendor, Show::Interfaces));
             cmds.extend(
                 texts
                     .get(&b.device)
-                    .map(|t| igp_checks(t))
-                    .unwrap_or_default(),
+                    .map(|t| dialect::igp_checks(t))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(str::to_owned),
             );
         }
         let _ = write!(
@@ -400,9 +318,7 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             cmds.join("\n")
         );
     }
-    let touches_interfaces = implementation_blocks
-        .iter()
-        .any(|b| b.text.contains("interface ") || b.text.contains("set interfaces "));
+    let touches_interfaces = !shut.is_empty();
     let _ = write!(
         verification,
         "\nExpect no adjacency or session to {}{}.",

@@ -2,24 +2,13 @@
 //! rollback restores each changed attribute to the line the stored config has.
 
 use super::{
-    addr_line, blast_section, capitalise, header, igp_checks, ind, is_junos, junos, list, os_of,
-    pre_change, slug, Ctx, Draft,
+    blast_section, capitalise, header, list, os_of, pre_change, slug, vendor_of, Ctx, Draft,
 };
 use crate::agents::analyzer::facts::{Facts, Iface};
-use crate::agents::analyzer::intent::IfChange;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::{self, is_junos, junos, Change, IfChange, Show};
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, Removal};
 use std::fmt::Write as _;
-
-/// The stored line of the stanza that starts with `key`, trimmed.
-fn stored<'a>(stanza: &'a [String], key: &str) -> Option<&'a str> {
-    stanza
-        .iter()
-        .skip(1)
-        .map(|l| l.trim())
-        .find(|l| *l == key || l.starts_with(&format!("{key} ")))
-}
 
 /// Why a change would change nothing (or cannot be made on any vendor), if so.
 fn refused(c: &IfChange, current: &Iface, device: &str, interface: &str) -> Option<String> {
@@ -40,116 +29,6 @@ fn refused(c: &IfChange, current: &Iface, device: &str, interface: &str) -> Opti
     }
 }
 
-/// The Junos lines of the changes. An address change on a port means its unit 0, where
-/// Junos keeps addresses; the address it replaces is that unit's primary.
-fn junos_lines(
-    f: &Facts,
-    device: &str,
-    interface: &str,
-    current: &Iface,
-    changes: &[IfChange],
-    text: &str,
-) -> Result<(String, String), String> {
-    let st = junos::Stored::new(text);
-    let mut lines = junos::Lines::default();
-    for c in changes {
-        if let IfChange::Address(_) = c {
-            if let Some(mode) = &current.switchport_mode {
-                return Err(format!(
-                    "{device} {interface} is a switched port (family ethernet-switching, {mode}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries"
-                ));
-            }
-        }
-        let old = match c {
-            IfChange::Address(_) if junos::port_of(interface) == interface => f
-                .interfaces
-                .get(device)
-                .and_then(|v| v.iter().find(|i| i.name == format!("{interface}.0")))
-                .and_then(|u| u.addresses.first().copied()),
-            IfChange::Address(_) => current.addresses.first().copied(),
-            _ => None,
-        };
-        junos::interface_change(&st, interface, c, old, &mut lines)
-            .map_err(|e| format!("{device} {e}"))?;
-    }
-    Ok(lines.texts())
-}
-
-/// The Cisco-style lines of the changes: the stanza's attributes, each rollback line the
-/// stored one (or its `no` form when there was none).
-fn cisco_lines(
-    os: &str,
-    device: &str,
-    interface: &str,
-    switchport_mode: Option<&String>,
-    changes: &[IfChange],
-    text: &str,
-) -> Result<(String, String), String> {
-    let i = ind(os);
-    let stanza = Running::new(text).interface(interface);
-    let mut cfg = format!("interface {interface}\n");
-    let mut rb = format!("interface {interface}\n");
-    for c in changes {
-        match c {
-            IfChange::Description(d) => {
-                let _ = writeln!(cfg, "{i}description {d}");
-                let _ = writeln!(
-                    rb,
-                    "{i}{}",
-                    stored(&stanza, "description").unwrap_or("no description")
-                );
-            }
-            IfChange::NoDescription => {
-                let Some(old) = stored(&stanza, "description") else {
-                    return Err(format!(
-                        "{device} {interface} has no description: nothing to remove"
-                    ));
-                };
-                let _ = writeln!(cfg, "{i}no description");
-                let _ = writeln!(rb, "{i}{old}");
-            }
-            IfChange::Mtu(m) => {
-                let _ = writeln!(cfg, "{i}mtu {m}");
-                let _ = writeln!(rb, "{i}{}", stored(&stanza, "mtu").unwrap_or("no mtu"));
-            }
-            IfChange::Shutdown => {
-                let _ = writeln!(cfg, "{i}shutdown");
-                let _ = writeln!(rb, "{i}no shutdown");
-            }
-            IfChange::NoShutdown => {
-                let _ = writeln!(cfg, "{i}no shutdown");
-                let _ = writeln!(rb, "{i}shutdown");
-            }
-            IfChange::Address(a) => {
-                if let Some(mode) = switchport_mode {
-                    return Err(format!(
-                        "{device} {interface} is a switched port ({mode}{}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries",
-                        stored(&stanza, "switchport access vlan")
-                            .or(stored(&stanza, "switchport trunk allowed vlan"))
-                            .map(|l| format!(", {l}"))
-                            .unwrap_or_default()
-                    ));
-                }
-                // EOS ports are switched unless told otherwise: route this one first.
-                if os == "eos" && stored(&stanza, "no switchport").is_none() {
-                    let _ = writeln!(cfg, "{i}no switchport");
-                }
-                let _ = writeln!(cfg, "{i}{}", addr_line(os, *a));
-                let primary = stanza.iter().skip(1).map(|l| l.trim()).find(|l| {
-                    l.starts_with("ip address ")
-                        && !l.ends_with(" secondary")
-                        && !l.contains(" virtual ")
-                });
-                let _ = writeln!(rb, "{i}{}", primary.unwrap_or("no ip address"));
-                if os == "eos" && stored(&stanza, "no switchport").is_none() {
-                    let _ = writeln!(rb, "{i}default switchport");
-                }
-            }
-        }
-    }
-    Ok((cfg.trim_end().to_owned(), rb.trim_end().to_owned()))
-}
-
 /// IGP adjacency checks after a change that can disturb them on a linked interface.
 fn igp_after(current: &Iface, changes: &[IfChange], text: &str) -> String {
     if current.linked
@@ -160,7 +39,10 @@ fn igp_after(current: &Iface, changes: &[IfChange], text: &str) -> String {
             )
         })
     {
-        igp_checks(text).iter().map(|c| format!("\n{c}")).collect()
+        dialect::igp_checks(text)
+            .iter()
+            .map(|c| format!("\n{c}"))
+            .collect()
     } else {
         String::new()
     }
@@ -189,30 +71,28 @@ pub fn modify_interface(
         return Err(why);
     }
     let what: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-    let (cfg, rb) = if is_junos(os) {
-        junos_lines(f, device, interface, current, changes, &text)?
+    let vendor = vendor_of(f, device);
+    // The address an address change replaces: a Junos port keeps its on unit 0.
+    let replaced = if is_junos(vendor) && junos::port_of(interface) == interface {
+        f.interfaces
+            .get(device)
+            .and_then(|v| v.iter().find(|i| i.name == format!("{interface}.0")))
+            .and_then(|u| u.addresses.first().copied())
     } else {
-        cisco_lines(
-            os,
-            device,
-            interface,
-            current.switchport_mode.as_ref(),
-            changes,
-            &text,
-        )?
+        current.addresses.first().copied()
     };
-    let verification = if is_junos(os) {
-        format!(
-            "On {device}:\n\n```\nshow configuration interfaces {}\nshow interfaces {interface} terse{}\n```",
-            junos::port_of(interface),
-            igp_after(current, changes, &text)
-        )
-    } else {
-        format!(
-            "On {device}:\n\n```\nshow running-config interface {interface}\nshow interfaces {interface}{}\n```",
-            igp_after(current, changes, &text)
-        )
+    let change = Change::Interface {
+        name: interface,
+        changes,
+        switchport: current.switchport_mode.as_deref(),
+        replaced,
     };
+    let (cfg, rb) = dialect::render(vendor, device, &text, &change)?.texts();
+    let verification = format!(
+        "On {device}:\n\n```\n{}{}\n```",
+        dialect::show(vendor, Show::Interface(interface)).join("\n"),
+        igp_after(current, changes, &text)
+    );
 
     // Links whose far end would no longer share a subnet with the new address.
     let new_addr = changes.iter().find_map(|c| match c {

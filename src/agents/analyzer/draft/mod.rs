@@ -1,20 +1,19 @@
 //! Drafting a plan from an intent and the state: vendor-correct configuration for the
 //! device's OS, a rollback made of the stored running config's own lines, verification
-//! commands and the claimed blast radius. One module per intent family; each renders its
-//! change in one of two dialects: the Cisco-style one (IOS, EOS, NX-OS, inline) or Junos
-//! (`junos`: `set` / `delete` lines, rollbacks from the stored config in set form).
+//! commands and the claimed blast radius. One module per intent family; each resolves its
+//! request into vendor-neutral changes ([`crate::dialect::Change`]) and the device's
+//! dialect ([`crate::dialect`]) writes the lines, the rollback and the `show` commands.
 
 mod decommission;
 mod interface;
-mod junos;
 mod static_route;
 pub(crate) mod uplink;
 
 use super::facts::Facts;
 use super::intent::Intent;
+use crate::model::Vendor;
 use crate::plan::{Header, Plan, Target, FORMAT_VERSION, NUMBER_LABEL};
 use crate::topology::{BlastRadius, Network, Removal};
-use ipnet::IpNet;
 use std::fmt::Write as _;
 
 pub use uplink::{free_interface, free_subnet};
@@ -53,48 +52,6 @@ impl Ctx<'_> {
         (self.config)(device).ok_or_else(|| {
             format!("the stored configuration of {device} is missing from the state DB; a faithful rollback cannot be written")
         })
-    }
-}
-
-/// Whether a device is configured in the Junos dialect.
-pub(super) fn is_junos(os: &str) -> bool {
-    os == "junos"
-}
-
-/// The IGP adjacency checks worth running on a device: only for the IGPs its stored
-/// configuration runs, so no `show ip ospf neighbor` is suggested where there is no OSPF.
-pub(super) fn igp_checks(running: &str) -> Vec<&'static str> {
-    if crate::import::parse::detect(running) == Ok(crate::model::Vendor::JuniperJunos) {
-        return junos::Stored::new(running).igp_checks();
-    }
-    let runs = |igp: &str| {
-        running.lines().any(|l| {
-            let mut w = l.split_whitespace();
-            !l.starts_with(' ') && w.next() == Some("router") && w.next() == Some(igp)
-        })
-    };
-    let mut v = Vec::new();
-    if runs("ospf") {
-        v.push("show ip ospf neighbor");
-    }
-    if runs("isis") {
-        v.push("show isis neighbors");
-    }
-    v
-}
-
-pub(super) fn ind(os: &str) -> &'static str {
-    match os {
-        "eos" => "   ",
-        "nxos" => "  ",
-        _ => " ",
-    }
-}
-
-pub(super) fn addr_line(os: &str, a: IpNet) -> String {
-    match (os, a) {
-        ("ios", IpNet::V4(v4)) => format!("ip address {} {}", v4.addr(), v4.netmask()),
-        _ => format!("ip address {a}"),
     }
 }
 
@@ -244,6 +201,11 @@ pub(super) fn header(
 
 pub(super) fn os_of<'a>(f: &'a Facts, device: &str) -> &'a str {
     f.devices.get(device).map_or("ios", |d| d.os.as_str())
+}
+
+/// The vendor whose dialect configures a device.
+pub(super) fn vendor_of(f: &Facts, device: &str) -> Vendor {
+    Vendor::from_os(os_of(f, device))
 }
 
 /// Drafts a plan for an intent, in the dialect of each device it configures, stamped
@@ -489,24 +451,5 @@ pub(super) fn capitalise(s: &str) -> String {
     match c.next() {
         Some(first) => first.to_uppercase().chain(c).collect(),
         None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::igp_checks;
-
-    #[test]
-    fn igp_checks_follow_the_configured_igps() {
-        assert_eq!(
-            igp_checks("hostname a\nrouter ospf 1\n network 10.0.0.0 0.0.0.255 area 0\n"),
-            ["show ip ospf neighbor"]
-        );
-        assert_eq!(
-            igp_checks("router isis CORE\n net 49.0001.0000.0000.0001.00\n"),
-            ["show isis neighbors"]
-        );
-        // BGP only, and an OSPF word inside another stanza: nothing to suggest.
-        assert!(igp_checks("router bgp 65000\n description router ospf\n").is_empty());
     }
 }

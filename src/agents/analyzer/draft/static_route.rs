@@ -1,24 +1,14 @@
 //! Static routes, added or removed. A removal's rollback is the route's own stored line.
 
-use super::{
-    blast_section, capitalise, header, is_junos, junos, os_of, pre_change, slug, Ctx, Draft,
-};
+use super::{blast_section, capitalise, header, os_of, pre_change, slug, vendor_of, Ctx, Draft};
 use crate::agents::analyzer::facts::Facts;
-use crate::agents::analyzer::running::Running;
+use crate::dialect::{self, is_junos, Change, Show};
 use crate::import::parse::parser_for;
-use crate::model::Vendor;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::BlastRadius;
 use ipnet::IpNet;
 use std::fmt::Write as _;
 use std::net::IpAddr;
-
-fn route_line(os: &str, prefix: IpNet, next_hop: IpAddr) -> String {
-    match (os, prefix) {
-        ("ios", IpNet::V4(p)) => format!("ip route {} {} {next_hop}", p.network(), p.netmask()),
-        _ => format!("ip route {prefix} {next_hop}"),
-    }
-}
 
 struct RoutePlan<'a> {
     device: &'a str,
@@ -63,18 +53,11 @@ fn plan(r: RoutePlan<'_>, f: &Facts, ctx: &Ctx<'_>) -> Draft {
             os: os.to_owned(),
             text: r.rollback,
         }],
-        verification: if is_junos(os) {
-            format!(
-                "On {}:\n\n```\nshow route {} exact\n```",
-                r.device, r.prefix
-            )
-        } else {
-            format!(
-                "On {}:\n\n```\nshow ip route {}\n```",
-                r.device,
-                r.prefix.network()
-            )
-        },
+        verification: format!(
+            "On {}:\n\n```\n{}\n```",
+            r.device,
+            dialect::show(vendor_of(f, r.device), Show::Route(r.prefix)).join("\n")
+        ),
         blast_radius: blast,
         claimed_blast_radius: Some(0),
         risks,
@@ -102,22 +85,21 @@ pub fn add(
         .into_iter()
         .flatten()
         .any(|i| i.addresses.iter().any(|a| a.contains(&next_hop)));
-    let (route, rollback) = if is_junos(os) {
-        let st = junos::Stored::new(&ctx.running(device)?);
-        let at = junos::path(&["routing-options", "static", "route", &prefix.to_string()]);
-        let hop = junos::path(&["next-hop", &next_hop.to_string()]);
-        let with_hop: Vec<String> = at.iter().chain(&hop).cloned().collect();
-        // Another next hop to the prefix stays when this one is rolled back.
-        let undo = if st.route_paths(&prefix.to_string(), None).is_empty() {
-            junos::delete(&at)
-        } else {
-            junos::delete(&with_hop)
-        };
-        (junos::set(&with_hop), undo)
+    let vendor = vendor_of(f, device);
+    // Only the Junos dialect reads the stored config for an added route (another next
+    // hop to the prefix); the others need none.
+    let text = if is_junos(vendor) {
+        ctx.running(device)?
     } else {
-        let r = route_line(os, prefix, next_hop);
-        (r.clone(), format!("no {r}"))
+        String::new()
     };
+    let (route, rollback) = dialect::render(
+        vendor,
+        device,
+        &text,
+        &Change::AddStaticRoute { prefix, next_hop },
+    )?
+    .texts();
     let mut risks = vec![
         "A static route overrides dynamic routes with a higher administrative distance.".to_owned(),
     ];
@@ -164,7 +146,8 @@ pub fn remove(
 ) -> Result<Draft, String> {
     let os = os_of(f, device);
     let text = ctx.running(device)?;
-    let parsed = parser_for(Vendor::from_os(os)).parse(&text);
+    let vendor = vendor_of(f, device);
+    let parsed = parser_for(vendor).parse(&text);
     let routes: Vec<_> = parsed
         .static_routes
         .iter()
@@ -182,50 +165,18 @@ pub fn remove(
         .map(|n| n.to_string())
         .or(route.next_hop_interface.clone())
         .unwrap_or_default();
-    if is_junos(os) {
-        let hops = parsed
-            .static_routes
-            .iter()
-            .filter(|r| r.prefix == prefix && r.vrf == route.vrf)
-            .count();
-        let (implementation, rollback, at) =
-            junos_removal(&junos::Stored::new(&text), route, hops, device)?;
-        return Ok(plan(
-            RoutePlan {
-                device,
-                intent: "remove_static_route",
-                title: format!("Remove the static route to {prefix} via {via} on {device}"),
-                topic: format!("remove-route-{}-{}", slug(device), slug(&prefix.to_string())),
-                implementation,
-                rollback,
-                scope: format!("- Device: {device} ({os})\n- Route: {at} (line {} of the stored config)", route.line),
-                risks: vec![format!(
-                    "Traffic to {prefix} on {device} follows the next-best route once this one is gone, or is dropped if there is none."
-                )],
-                prefix,
-            },
-            f,
-            ctx,
-        ));
-    }
-    let stored = Running::new(&text).line_with_context(route.line);
-    let Some(line) = stored.last() else {
-        return Err(format!(
-            "the stored line of the route to {prefix} on {device} cannot be found"
-        ));
-    };
-    let implementation = stored
+    let hops = parsed
+        .static_routes
         .iter()
-        .map(|l| {
-            if l == line {
-                let ind = &l[..l.len() - l.trim_start().len()];
-                format!("{ind}no {}", l.trim())
-            } else {
-                l.clone()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+        .filter(|r| r.prefix == prefix && r.vrf == route.vrf)
+        .count();
+    let lines = dialect::render(
+        vendor,
+        device,
+        &text,
+        &Change::RemoveStaticRoute { route, hops },
+    )?;
+    let (implementation, rollback) = lines.texts();
     Ok(plan(
         RoutePlan {
             device,
@@ -233,10 +184,10 @@ pub fn remove(
             title: format!("Remove the static route to {prefix} via {via} on {device}"),
             topic: format!("remove-route-{}-{}", slug(device), slug(&prefix.to_string())),
             implementation,
-            rollback: stored.join("\n"),
+            rollback,
             scope: format!(
                 "- Device: {device} ({os})\n- Route: {} (line {} of the stored config)",
-                line.trim(),
+                lines.at.unwrap_or_default(),
                 route.line
             ),
             risks: vec![format!(
@@ -246,56 +197,5 @@ pub fn remove(
         },
         f,
         ctx,
-    ))
-}
-
-/// A Junos route removal: the whole route when it has one next hop, else that next hop
-/// alone; the rollback is the stored statements of what goes. Returns the lines, the
-/// rollback and the route's path.
-fn junos_removal(
-    st: &junos::Stored,
-    route: &crate::model::StaticRoute,
-    hops: usize,
-    device: &str,
-) -> Result<(String, String, String), String> {
-    let prefix = route.prefix.to_string();
-    let paths = st.route_paths(&prefix, route.vrf.as_deref());
-    let [at] = paths.as_slice() else {
-        return Err(format!(
-            "the stored configuration of {device} configures the route to {prefix} in {} places; a faithful rollback cannot be written",
-            paths.len()
-        ));
-    };
-    let what = if hops <= 1 {
-        at.clone()
-    } else {
-        let hop = route.next_hop.map(|n| n.to_string()).ok_or_else(|| {
-            format!("the route to {prefix} on {device} has several next hops; name the next-hop address to remove")
-        })?;
-        // `next-hop [ A B ]` is one statement: deleting A alone cannot be written as a
-        // path, and deleting the statement would take B too.
-        if st.lines_under(at).iter().any(|l| l.contains('[')) {
-            return Err(format!(
-                "the next hops of the route to {prefix} on {device} are configured as one list; olav cannot remove one of them faithfully — edit the list by hand"
-            ));
-        }
-        let sub = ["next-hop", "qualified-next-hop"]
-            .iter()
-            .map(|k| {
-                at.iter()
-                    .cloned()
-                    .chain(junos::path(&[k, &hop]))
-                    .collect::<Vec<_>>()
-            })
-            .find(|p| st.has(p))
-            .ok_or_else(|| {
-                format!("the stored configuration of {device} has no next hop {hop} for {prefix}")
-            })?;
-        sub
-    };
-    Ok((
-        junos::delete(&what),
-        st.lines_under(&what).join("\n"),
-        junos::set(at).trim_start_matches("set ").to_owned(),
     ))
 }

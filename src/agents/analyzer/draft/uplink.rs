@@ -2,13 +2,10 @@
 //! interface template and session policy copied from the existing uplink), or a peering
 //! to a provider the network has no session to yet.
 
-use super::{
-    addr_line, blast_section, header, ind, is_junos, junos, list, os_of, pre_change, slug, Ctx,
-    Draft,
-};
+use super::{blast_section, header, list, os_of, pre_change, slug, vendor_of, Ctx, Draft};
 use crate::agents::analyzer::facts::{Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
-use crate::agents::analyzer::running::Running;
+use crate::dialect::{cisco, is_junos, junos};
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
 use ipnet::IpNet;
@@ -35,7 +32,7 @@ pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
         .any(|p| l.starts_with(p))
     };
     let all = f.interfaces.get(device)?;
-    let junos = is_junos(os_of(f, device));
+    let junos = is_junos(vendor_of(f, device));
     // A port whose units or subinterfaces are in use is not free (Junos keeps addresses
     // and links on units: `xe-0/1/0.0`).
     let units_free = |port: &str| {
@@ -90,81 +87,6 @@ pub fn free_subnet(f: &Facts, within: IpNet, len: u8) -> Option<IpNet> {
     })
 }
 
-/// Interface lines of the existing uplink that are policy, not identity: ACLs and
-/// hardening (`ip access-group`, `no ip redirects`, `no cdp enable`, MTU, BFD, …).
-fn interface_template(lines: &[String]) -> Vec<String> {
-    const IDENTITY: &[&str] = &[
-        "description",
-        "ip address",
-        "ipv6 address",
-        "shutdown",
-        "no shutdown",
-        "vrf",
-        "ip vrf",
-        "channel-group",
-        "switchport",
-        "no switchport",
-        "standby",
-        "vrrp",
-        "ip ospf",
-        "ip router",
-        "encapsulation",
-        "speed",
-        "duplex",
-        "mac-address",
-    ];
-    lines
-        .iter()
-        .skip(1)
-        .filter(|l| {
-            let t = l.trim();
-            !IDENTITY
-                .iter()
-                .any(|p| t == *p || t.starts_with(&format!("{p} ")))
-        })
-        .cloned()
-        .collect()
-}
-
-/// The existing session's policy lines (`prefix-list`, `maximum-prefix`,
-/// `send-community`, `route-map`, timers, activation), re-addressed to `new`; the
-/// session's identity (remote-as, description, update-source, shutdown) and its
-/// password are left out. Returns the lines and whether a password was configured.
-fn session_template(lines: &[String], old: &str, new: &str) -> (Vec<String>, bool) {
-    const IDENTITY: &[&str] = &[
-        "remote-as",
-        "description",
-        "update-source",
-        "shutdown",
-        "password",
-    ];
-    let mut password = false;
-    let mut out = Vec::new();
-    for l in lines {
-        let t = l.trim();
-        if t.starts_with("router bgp") {
-            continue;
-        }
-        let attr = t
-            .strip_prefix(&format!("neighbor {old}"))
-            .map(str::trim)
-            .unwrap_or(t);
-        if attr.is_empty() {
-            // An NX-OS `neighbor X` block header: the caller writes its own.
-            continue;
-        }
-        let first = attr.split_whitespace().next().unwrap_or("");
-        if first == "password" {
-            password = true;
-        }
-        if IDENTITY.contains(&first) {
-            continue;
-        }
-        out.push(l.replace(&format!("neighbor {old}"), &format!("neighbor {new}")));
-    }
-    (out, password)
-}
-
 /// What a new session looks like, before rendering.
 struct NewSession<'a> {
     device: &'a str,
@@ -199,40 +121,24 @@ struct Rendered {
 
 /// Cisco-style lines: the interface stanza and `router bgp` neighbor lines, the policy
 /// copied from the existing uplink when it is on a device of the same OS; the rollback
-/// removes the neighbor and returns the interface with `default interface` plus its
-/// stored stanza.
+/// removes the neighbor and returns the interface as stored.
 fn cisco_session(
     n: &NewSession<'_>,
     f: &Facts,
     ctx: &Ctx<'_>,
-    os: &str,
     local_as: u32,
     desc: &str,
     our_addr: IpNet,
 ) -> Result<Rendered, String> {
-    let i = ind(os);
+    let os = os_of(f, n.device);
     let theirs = n.theirs;
     // Policy copied from the existing uplink when it sits on a device of the same OS.
-    let mut if_lines: Vec<String> = Vec::new();
-    let mut bgp_lines: Vec<String> = Vec::new();
-    let mut password = false;
+    let mut template_text = None;
     let mut copied_from: Option<String> = None;
     let mut not_copied: Option<String> = None;
     if let Some(t) = n.template {
         if os_of(f, &t.hostname) == os {
-            let text = ctx.running(&t.hostname)?;
-            let run = Running::new(&text);
-            if let Some(tif) = t
-                .local_ip
-                .as_deref()
-                .and_then(|ip| f.interface_with(&t.hostname, ip))
-            {
-                if_lines = interface_template(&run.interface(&tif.name));
-            }
-            let (lines, pw) =
-                session_template(&run.neighbor(&t.peer), &t.peer, &theirs.to_string());
-            bgp_lines = lines;
-            password = pw;
+            template_text = Some(ctx.running(&t.hostname)?);
             copied_from = Some(format!("{} neighbor {}", t.hostname, t.peer));
         } else {
             not_copied = Some(format!(
@@ -243,76 +149,40 @@ fn cisco_session(
             ));
         }
     }
-    let mut cfg = format!("interface {}\n{i}description {desc}\n", n.iface.name);
-    if os != "ios" {
-        let _ = writeln!(cfg, "{i}no switchport");
-    }
-    for l in &if_lines {
-        let _ = writeln!(cfg, "{i}{}", l.trim());
-    }
-    let _ = writeln!(cfg, "{i}{}\n{i}no shutdown\n!", addr_line(os, our_addr));
-    let _ = writeln!(cfg, "router bgp {local_as}");
-    if os == "nxos" {
-        let _ = writeln!(
-            cfg,
-            "{i}neighbor {theirs}\n{i}{i}remote-as {}\n{i}{i}description {desc}",
-            n.asn
-        );
-        for l in &bgp_lines {
-            let _ = writeln!(cfg, "{l}");
-        }
-        if !bgp_lines
-            .iter()
-            .any(|l| l.trim().starts_with("address-family"))
-        {
-            let _ = writeln!(cfg, "{i}{i}address-family ipv4 unicast");
-        }
-    } else {
-        let _ = writeln!(cfg, "{i}neighbor {theirs} remote-as {}", n.asn);
-        let _ = writeln!(cfg, "{i}neighbor {theirs} description {desc}");
-        for l in &bgp_lines {
-            let _ = writeln!(cfg, "{l}");
-        }
-        if !bgp_lines.iter().any(|l| l.contains("activate")) {
-            let af = if os == "eos" { "      " } else { "  " };
-            let _ = writeln!(
-                cfg,
-                "{i}address-family ipv4\n{af}neighbor {theirs} activate"
-            );
-        }
-    }
-    // Rollback: the session goes, the interface returns to exactly its stored lines.
     let own = ctx.running(n.device)?;
-    let stanza = Running::new(&own).interface(&n.iface.name);
-    let mut rollback = format!(
-        "router bgp {local_as}\n{i}no neighbor {theirs}\n!\ndefault interface {}\n",
-        n.iface.name
-    );
-    if stanza.is_empty() {
-        let _ = writeln!(rollback, "interface {}", n.iface.name);
-    }
-    for l in &stanza {
-        let _ = writeln!(rollback, "{l}");
-    }
-    let ping = match os {
-        "eos" => format!("ping {theirs} source {}", n.ours),
-        _ => format!("ping {theirs} source {}", n.iface.name),
+    let template = match (n.template, &template_text) {
+        (Some(t), Some(text)) => Some(cisco::Template {
+            text,
+            interface: t
+                .local_ip
+                .as_deref()
+                .and_then(|ip| f.interface_with(&t.hostname, ip))
+                .map(|i| i.name.as_str()),
+            peer: &t.peer,
+        }),
+        _ => None,
     };
-    let filtered = bgp_lines.iter().any(|l| {
-        l.contains("route-map")
-            || l.contains("prefix-list")
-            || l.contains("filter-list")
-            || l.contains("distribute-list")
+    let s = cisco::new_session(&cisco::NewSession {
+        vendor: vendor_of(f, n.device),
+        interface: &n.iface.name,
+        description: desc,
+        ours: our_addr,
+        theirs,
+        asn: n.asn,
+        local_as,
+        text: &own,
+        template,
     });
+    let (cfg, rollback) = s.lines.texts();
     Ok(Rendered {
         cfg,
         rollback,
-        checks: format!("show interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes", n.iface.name),
+        checks: s.checks,
         interface: n.iface.name.clone(),
         copied_from,
         not_copied,
-        password: password.then(|| format!("The existing session to {} uses an MD5 password: the new session needs one too, agreed with {} — olav never copies a key. Add `neighbor {theirs} password …` before the session comes up.", n.name, n.name)),
-        filtered,
+        password: s.password.then(|| cisco::password_risk(n.name, theirs)),
+        filtered: s.filtered,
     })
 }
 
@@ -337,14 +207,20 @@ fn junos_session(
     let s = junos::new_session(
         &st,
         &junos::NewSession {
-            port: n.iface,
+            port: &n.iface.name,
             description: desc,
             ours: our_addr,
             theirs: n.theirs,
             asn: n.asn,
             name: n.name,
         },
-        template.or(n.template),
+        template
+            .or(n.template)
+            .map(|t| junos::Template {
+                hostname: &t.hostname,
+                peer: &t.peer,
+            })
+            .as_ref(),
         template_unit.as_deref(),
     );
     let (cfg, rollback) = s.lines.texts();
@@ -355,7 +231,7 @@ fn junos_session(
         interface: s.unit,
         copied_from: s.copied_from.map(|c| format!("{} {c}", n.device)),
         not_copied: s.not_copied,
-        password: s.authenticated.then(|| format!("The existing session's group authenticates with an authentication-key, which the new neighbor inherits: confirm with {} that the new session uses the same key, or set one on the neighbor — olav never writes a key.", n.name)),
+        password: s.authenticated.then(|| junos::key_risk(n.name)),
         filtered: s.filtered,
     })
 }
@@ -378,10 +254,10 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             ""
         }
     );
-    let r = if is_junos(os) {
+    let r = if is_junos(vendor_of(f, device)) {
         junos_session(n, f, ctx, &desc, our_addr)?
     } else {
-        cisco_session(n, f, ctx, os, local_as, &desc, our_addr)?
+        cisco_session(n, f, ctx, local_as, &desc, our_addr)?
     };
     let verification = format!(
         "On {device}, after {} has configured their side:\n\n```\n{}\n```\n\n{}",

@@ -15,18 +15,19 @@
 //!   the group's type, peer AS, import and export chains — the Junos form of copying the
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
-use super::super::facts::{Bgp, Facts, Iface};
-use crate::import::parse::junos::{quote, set_lines, SetLine};
+use super::{Change, IfChange, Lines, StaticRouteLine};
+use crate::import::parse::junos::{quote, set_form, set_lines, SetLine};
+use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
 use std::net::IpAddr;
 
 /// The stored configuration of a Junos device, in set form.
-pub(super) struct Stored {
+pub struct Stored {
     lines: Vec<SetLine>,
 }
 
 /// Words of a path.
-pub(super) fn path(words: &[&str]) -> Vec<String> {
+pub fn path(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_owned()).collect()
 }
 
@@ -35,12 +36,12 @@ fn joined(a: &[String], b: &[&str]) -> Vec<String> {
 }
 
 /// `set <path>`, words quoted where needed.
-pub(super) fn set(p: &[String]) -> String {
+pub fn set(p: &[String]) -> String {
     format!("set {}", words(p))
 }
 
 /// `delete <path>`.
-pub(super) fn delete(p: &[String]) -> String {
+pub fn delete(p: &[String]) -> String {
     format!("delete {}", words(p))
 }
 
@@ -50,7 +51,7 @@ fn words(p: &[String]) -> String {
 
 /// The configuration path of an interface or unit: `xe-0/1/2.0` → `interfaces xe-0/1/2
 /// unit 0`.
-pub(super) fn interface_path(name: &str) -> Vec<String> {
+pub fn interface_path(name: &str) -> Vec<String> {
     match name.rsplit_once('.') {
         Some((port, unit)) if !unit.is_empty() && unit.bytes().all(|b| b.is_ascii_digit()) => {
             path(&["interfaces", port, "unit", unit])
@@ -60,7 +61,7 @@ pub(super) fn interface_path(name: &str) -> Vec<String> {
 }
 
 /// The port of an interface or unit name.
-pub(super) fn port_of(name: &str) -> &str {
+pub fn port_of(name: &str) -> &str {
     match name.rsplit_once('.') {
         Some((port, unit)) if unit.bytes().all(|b| b.is_ascii_digit()) => port,
         _ => name,
@@ -69,7 +70,7 @@ pub(super) fn port_of(name: &str) -> &str {
 
 /// Whether a name is a physical Ethernet port a new link can use (`ge-`, `xe-`, `et-`,
 /// `mge-`, `fe-`): not a unit, loopback, IRB, management or aggregate interface.
-pub(super) fn is_port(name: &str) -> bool {
+pub fn is_port(name: &str) -> bool {
     ["ge-", "xe-", "et-", "mge-", "fe-"]
         .iter()
         .any(|p| name.starts_with(p))
@@ -189,32 +190,106 @@ impl Stored {
     }
 }
 
-/// An interface change in Junos lines: what to apply and what restores it.
-#[derive(Default)]
-pub(super) struct Lines {
-    /// The change.
-    pub apply: Vec<String>,
-    /// Its rollback.
-    pub rollback: Vec<String>,
+/// Renders a change in Junos lines.
+pub fn render(st: &Stored, device: &str, change: &Change<'_>) -> Result<Lines, String> {
+    let mut out = Lines::default();
+    match *change {
+        Change::Interface {
+            name,
+            changes,
+            switchport,
+            replaced,
+        } => {
+            for c in changes {
+                if let (IfChange::Address(_), Some(mode)) = (c, switchport) {
+                    return Err(format!(
+                        "{device} {name} is a switched port (family ethernet-switching, {mode}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries"
+                    ));
+                }
+                interface_change(st, name, c, replaced, &mut out)
+                    .map_err(|e| format!("{device} {e}"))?;
+            }
+        }
+        Change::AddStaticRoute { prefix, next_hop } => {
+            let at = path(&["routing-options", "static", "route", &prefix.to_string()]);
+            let with_hop = joined(&at, &["next-hop", &next_hop.to_string()]);
+            // Another next hop to the prefix stays when this one is rolled back.
+            let undo = if st.route_paths(&prefix.to_string(), None).is_empty() {
+                delete(&at)
+            } else {
+                delete(&with_hop)
+            };
+            out.apply.push(set(&with_hop));
+            out.rollback.push(undo);
+        }
+        Change::RemoveStaticRoute { route, hops } => {
+            return remove_static_route(st, route, hops, device);
+        }
+        Change::ShutForDecommission {
+            name,
+            description,
+            units,
+        } => shut_for_decommission(st, units, name, description, &mut out),
+        Change::RemoveNeighbor { peer, vrf, .. } => {
+            remove_neighbor(st, device, peer, vrf, &mut out)?;
+        }
+    }
+    Ok(out)
 }
 
-impl Lines {
-    /// Both, as text.
-    pub fn texts(&self) -> (String, String) {
-        (self.apply.join("\n"), self.rollback.join("\n"))
-    }
+/// A route removal: the whole route when it has one next hop, else that next hop alone;
+/// the rollback is the stored statements of what goes, `at` the route's path.
+fn remove_static_route(
+    st: &Stored,
+    route: &StaticRoute,
+    hops: usize,
+    device: &str,
+) -> Result<Lines, String> {
+    let prefix = route.prefix.to_string();
+    let paths = st.route_paths(&prefix, route.vrf.as_deref());
+    let [at] = paths.as_slice() else {
+        return Err(format!(
+            "the stored configuration of {device} configures the route to {prefix} in {} places; a faithful rollback cannot be written",
+            paths.len()
+        ));
+    };
+    let what = if hops <= 1 {
+        at.clone()
+    } else {
+        let hop = route.next_hop.map(|n| n.to_string()).ok_or_else(|| {
+            format!("the route to {prefix} on {device} has several next hops; name the next-hop address to remove")
+        })?;
+        // `next-hop [ A B ]` is one statement: deleting A alone cannot be written as a
+        // path, and deleting the statement would take B too.
+        if st.lines_under(at).iter().any(|l| l.contains('[')) {
+            return Err(format!(
+                "the next hops of the route to {prefix} on {device} are configured as one list; olav cannot remove one of them faithfully — edit the list by hand"
+            ));
+        }
+        ["next-hop", "qualified-next-hop"]
+            .iter()
+            .map(|k| joined(at, &[k, &hop]))
+            .find(|p| st.has(p))
+            .ok_or_else(|| {
+                format!("the stored configuration of {device} has no next hop {hop} for {prefix}")
+            })?
+    };
+    Ok(Lines {
+        apply: vec![delete(&what)],
+        rollback: st.lines_under(&what),
+        at: Some(set(at).trim_start_matches("set ").to_owned()),
+    })
 }
 
 /// A description, MTU, admin-state or address change of `interface`. `old` is the
 /// address an address change replaces (the unit's primary).
-pub(super) fn interface_change(
+fn interface_change(
     st: &Stored,
     interface: &str,
-    change: &super::super::intent::IfChange,
+    change: &IfChange,
     old: Option<IpNet>,
     out: &mut Lines,
 ) -> Result<(), String> {
-    use super::super::intent::IfChange;
     let at = interface_path(interface);
     let unit = at.len() == 4;
     match change {
@@ -286,25 +361,15 @@ pub(super) fn interface_change(
 }
 
 /// What shuts a link's end for a decommission, and restores it: the port when the unit is
-/// its only one (the cable goes dark), else the unit alone.
-pub(super) fn shut_for_decommission(
+/// its only one (`units`: how many its port has; the cable goes dark), else the unit alone.
+fn shut_for_decommission(
     st: &Stored,
-    f: &Facts,
-    device: &str,
+    units: usize,
     interface: &str,
     description: &str,
     out: &mut Lines,
 ) {
     let port = port_of(interface);
-    let units = f
-        .interfaces
-        .get(device)
-        .map(|v| {
-            v.iter()
-                .filter(|i| i.name.starts_with(&format!("{port}.")))
-                .count()
-        })
-        .unwrap_or(0);
     let at = if units <= 1 {
         interface_path(port)
     } else {
@@ -319,7 +384,7 @@ pub(super) fn shut_for_decommission(
 }
 
 /// Removes a BGP neighbor where it is configured; its rollback is its stored statements.
-pub(super) fn remove_neighbor(
+fn remove_neighbor(
     st: &Stored,
     device: &str,
     peer: &str,
@@ -335,9 +400,9 @@ pub(super) fn remove_neighbor(
 }
 
 /// A new eBGP session on a free port, in Junos lines.
-pub(super) struct NewSession<'a> {
-    /// The free port.
-    pub port: &'a Iface,
+pub struct NewSession<'a> {
+    /// The free port's name.
+    pub port: &'a str,
     /// Its description and the neighbor's.
     pub description: &'a str,
     /// Our address on the link.
@@ -350,8 +415,16 @@ pub(super) struct NewSession<'a> {
     pub name: &'a str,
 }
 
+/// The existing session to the same provider a new one copies.
+pub struct Template<'a> {
+    /// The device it is on.
+    pub hostname: &'a str,
+    /// Its neighbor address.
+    pub peer: &'a str,
+}
+
 /// What drafting a Junos session produced.
-pub(super) struct Session {
+pub struct Session {
     /// Lines and rollback.
     pub lines: Lines,
     /// The unit the session runs on.
@@ -372,13 +445,13 @@ const UNIT_IDENTITY: &[&str] = &["description", "disable", "vlan-id", "family in
 /// Drafts a session: unit 0 of the free port addressed, its filters copied from the
 /// existing uplink's unit; the neighbor in the existing session's group (on this device),
 /// else in a new external group with the peer AS.
-pub(super) fn new_session(
+pub fn new_session(
     st: &Stored,
     n: &NewSession<'_>,
-    template: Option<&Bgp>,
+    template: Option<&Template<'_>>,
     template_unit: Option<&str>,
 ) -> Session {
-    let port = n.port.name.as_str();
+    let port = n.port;
     let port_path = interface_path(port);
     let unit_path = joined(&port_path, &["unit", "0"]);
     let mut lines = Lines::default();
@@ -419,14 +492,14 @@ pub(super) fn new_session(
         &["family", "inet", "address", &n.ours.to_string()],
     )));
     let theirs = n.theirs.to_string();
-    let group = template.and_then(|t| st.group_of(&t.peer));
+    let group = template.and_then(|t| st.group_of(t.peer));
     let mut authenticated = false;
     let mut not_copied = None;
     let neighbor = match (&group, template) {
         (Some(g), Some(t)) => {
             let gp = path(&["protocols", "bgp", "group", g]);
             copied_from = Some(format!("group {g} (the session to {})", t.peer));
-            let own = joined(&gp, &["neighbor", &t.peer]);
+            let own = joined(&gp, &["neighbor", t.peer]);
             authenticated = st
                 .under(&gp)
                 .any(|l| l.words.iter().any(|w| w == "authentication-key"));
@@ -472,11 +545,93 @@ pub(super) fn new_session(
     }
 }
 
+/// The stored configuration with a plan's `set` / `delete` lines applied, in set form:
+/// deleted paths gone, as `show configuration | display set` would print it after the
+/// commit (a file mixing the brace form with set lines is not a Junos config).
+pub fn apply_text(stored: &str, lines: &str) -> String {
+    set_form(&format!("{}{lines}\n", set_form(stored)))
+}
+
+/// The risk when the group a new neighbor joins authenticates: it inherits the key.
+pub fn key_risk(provider: &str) -> String {
+    format!("The existing session's group authenticates with an authentication-key, which the new neighbor inherits: confirm with {provider} that the new session uses the same key, or set one on the neighbor — olav never writes a key.")
+}
+
 /// The verification commands for a new session.
-pub(super) fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
+pub fn session_checks(unit: &str, ours: IpAddr, theirs: IpAddr) -> String {
     format!(
         "show interfaces {unit} terse\nping {theirs} source {ours} count 5\nshow bgp summary\nshow bgp neighbor {theirs}\nshow route receive-protocol bgp {theirs}\nshow route advertising-protocol bgp {theirs}"
     )
+}
+
+/// The section the static routes are in.
+pub const STATIC_ROUTES: &str = "routing-options static";
+
+/// `set … static route …` adds a route, `delete … static route …` removes it (the whole
+/// route when no next hop is named).
+pub fn static_route_line(line: &str) -> Option<StaticRouteLine> {
+    if !line.contains(" static route ") {
+        return None;
+    }
+    let (removes, route) = match line.strip_prefix("delete ") {
+        Some(rest) => (true, format!("set {rest}")),
+        None if line.starts_with("set ") => (false, line.to_owned()),
+        None => return None,
+    };
+    let parsed = crate::import::parse::parser_for(Vendor::JuniperJunos)
+        .parse(&route)
+        .static_routes
+        .into_iter()
+        .next();
+    Some(StaticRouteLine {
+        removes,
+        route: parsed.or_else(|| whole_route(&route)),
+    })
+}
+
+/// The route a `… static route P` line names without a next hop: every next hop of P
+/// (in its routing instance).
+fn whole_route(line: &str) -> Option<StaticRoute> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.windows(2).position(|x| x == ["static", "route"])?;
+    let prefix = w.get(i + 2)?.parse().ok()?;
+    let vrf = (w.get(1) == Some(&"routing-instances"))
+        .then(|| w.get(2).map(|v| (*v).to_owned()))
+        .flatten();
+    Some(StaticRoute {
+        vrf,
+        prefix,
+        next_hop: None,
+        next_hop_interface: None,
+        distance: None,
+        activity: crate::model::RouteActivity::Usable,
+        line: 0,
+    })
+}
+
+/// The statement path a line configures: `interfaces <port>` (a unit's port), else its
+/// first two words (`routing-options static`, `protocols ospf`).
+pub fn section_of(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["set" | "delete" | "deactivate" | "activate", "interfaces", port, ..] => Some(format!(
+            "interfaces {}",
+            port.split('.').next().unwrap_or(port)
+        )),
+        ["set" | "delete" | "deactivate" | "activate", a, b, ..] => Some(format!("{a} {b}")),
+        ["set" | "delete" | "deactivate" | "activate", a] => Some((*a).to_owned()),
+        _ => None,
+    }
+}
+
+/// The prefix of a `… static route P …` line.
+pub fn route_prefix(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "route")?;
+    if !words.contains(&"static") {
+        return None;
+    }
+    words.get(i + 1).map(|p| (*p).to_owned())
 }
 
 #[cfg(test)]
@@ -484,6 +639,53 @@ mod tests {
     use super::*;
 
     const STORED: &str = "interfaces {\n    xe-0/1/2 {\n        description \"Telia transit\";\n        unit 0 {\n            family inet {\n                filter {\n                    input EDGE-IN;\n                }\n                address 62.115.152.89/30;\n            }\n        }\n    }\n    xe-0/1/4 {\n        description spare;\n        disable;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            import [ A B ];\n            peer-as 1299;\n            neighbor 62.115.152.90 {\n                description \"Telia transit (AS1299)\";\n            }\n        }\n    }\n}\n";
+
+    #[test]
+    fn plan_lines_read_as_sections_and_routes() {
+        for (line, section, prefix, removes) in [
+            (
+                "set routing-options static route 10.0.0.0/8 next-hop 192.0.2.1",
+                Some("routing-options static"),
+                Some("10.0.0.0/8"),
+                Some(false),
+            ),
+            (
+                "delete routing-instances R routing-options static route 10.0.0.0/8",
+                Some("routing-instances R"),
+                Some("10.0.0.0/8"),
+                Some(true),
+            ),
+            (
+                "set interfaces xe-0/0/1 unit 0 description x",
+                Some("interfaces xe-0/0/1"),
+                None,
+                None,
+            ),
+            (
+                "set protocols ospf area 0",
+                Some("protocols ospf"),
+                None,
+                None,
+            ),
+            ("interfaces {", None, None, None),
+        ] {
+            assert_eq!(section_of(line).as_deref(), section, "{line}");
+            assert_eq!(route_prefix(line).as_deref(), prefix, "{line}");
+            assert_eq!(
+                static_route_line(line).map(|r| r.removes),
+                removes,
+                "{line}"
+            );
+        }
+        // A whole route deleted names every next hop, in its instance.
+        let r =
+            static_route_line("delete routing-instances R routing-options static route 10.0.0.0/8")
+                .and_then(|r| r.route);
+        assert_eq!(
+            r.map(|r| (r.vrf, r.next_hop)),
+            Some((Some("R".to_owned()), None))
+        );
+    }
 
     #[test]
     fn names_paths_and_ports() {

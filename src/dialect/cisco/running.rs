@@ -4,47 +4,45 @@
 //! rollback leaves the device as it was.
 //!
 //! Cisco-style configurations (IOS, EOS, NX-OS) nest by indentation; that is all this
-//! module relies on.
+//! module relies on: the importer's own walk of those lines.
+
+use crate::import::parse::lines::{ConfigLines, ContextStack};
 
 /// A configuration text split into lines with their nesting.
 pub struct Running<'a> {
     lines: Vec<&'a str>,
+    /// Whether a line is configuration (not a separator, comment or banner body).
+    meaningful: Vec<bool>,
     /// Index of each line's parent (None at top level).
     parent: Vec<Option<usize>>,
 }
 
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start().len()
-}
-
-/// Lines that only separate blocks.
-fn separator(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t == "!" || t.starts_with("!!")
-}
-
 impl<'a> Running<'a> {
-    /// Reads a configuration text.
+    /// Reads a configuration text with the importer's walk ([`ConfigLines`] and
+    /// [`ContextStack`]), keeping each line as written.
     pub fn new(text: &'a str) -> Self {
         let lines: Vec<&str> = text.lines().collect();
         let mut parent = vec![None; lines.len()];
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, l) in lines.iter().enumerate() {
-            if separator(l) {
-                // `!` at column 0 closes every block; an indented one closes nothing.
-                if indent(l) == 0 && !l.trim().is_empty() {
-                    stack.clear();
-                }
-                continue;
+        let mut meaningful = vec![false; lines.len()];
+        let mut stack: ContextStack<usize> = ContextStack::default();
+        let mut next = 0;
+        for l in ConfigLines::new(text) {
+            let i = l.no as usize - 1;
+            // `!` at column 0 closes every block; an indented one closes nothing.
+            if lines[next..i].iter().any(|s| s.starts_with('!')) {
+                stack.enter_line(0);
             }
-            let ind = indent(l);
-            while stack.last().is_some_and(|&p| indent(lines[p]) >= ind) {
-                stack.pop();
-            }
-            parent[i] = stack.last().copied();
-            stack.push(i);
+            next = i + 1;
+            stack.enter_line(l.indent);
+            parent[i] = stack.top().copied();
+            meaningful[i] = true;
+            stack.push(l.indent, i);
         }
-        Running { lines, parent }
+        Running {
+            lines,
+            meaningful,
+            parent,
+        }
     }
 
     fn ancestors(&self, i: usize) -> Vec<usize> {
@@ -88,7 +86,7 @@ impl<'a> Running<'a> {
             return Vec::new();
         }
         let selected: Vec<usize> = (root..self.lines.len())
-            .filter(|&i| i == root || (!separator(self.lines[i]) && self.descends_from(i, root)))
+            .filter(|&i| i == root || (self.meaningful[i] && self.descends_from(i, root)))
             .collect();
         self.with_context(&selected)
     }
@@ -97,7 +95,7 @@ impl<'a> Running<'a> {
     pub fn interface(&self, name: &str) -> Vec<String> {
         let headers: Vec<usize> = (0..self.lines.len())
             .filter(|&i| {
-                self.parent[i].is_none() && {
+                self.meaningful[i] && self.parent[i].is_none() && {
                     let w: Vec<&str> = self.lines[i].split_whitespace().collect();
                     w.first() == Some(&"interface") && w[1..].concat() == name
                 }
@@ -118,10 +116,12 @@ impl<'a> Running<'a> {
             let mut w = self.lines[i].split_whitespace();
             w.next() == Some("neighbor") && w.next() == Some(peer)
         };
-        let heads: Vec<usize> = (0..self.lines.len()).filter(|&i| names_peer(i)).collect();
+        let heads: Vec<usize> = (0..self.lines.len())
+            .filter(|&i| self.meaningful[i] && names_peer(i))
+            .collect();
         let selected: Vec<usize> = (0..self.lines.len())
             .filter(|&i| {
-                !separator(self.lines[i])
+                self.meaningful[i]
                     && (heads.contains(&i) || heads.iter().any(|&h| self.descends_from(i, h)))
             })
             .collect();

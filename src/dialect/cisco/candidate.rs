@@ -1,0 +1,326 @@
+//! A Cisco-style configuration with a plan's lines applied, as the device would hold it:
+//! the text read into a tree by the importer's walk, each plan line merged where the
+//! device puts it, removals edited out instead of appended.
+//!
+//! Decisions (the device's own behaviour):
+//! - A block line (`interface X`, `router bgp N`, `address-family …`, an NX-OS `neighbor
+//!   X`) enters the stored block with the same words, or is added as a new one.
+//! - `no W…` deletes every line under its parent whose words begin with `W…` (with what
+//!   is nested under it); `no neighbor X` deletes that neighbor's lines at every depth
+//!   (its address families too). It stays as a line only where the device shows it: the
+//!   toggles `no shutdown` / `no switchport`, and a `no` that deleted nothing.
+//! - `default W…` returns `W…` to its default: a block keeps only its header, a line goes.
+//! - A single-valued setting (description, MTU, primary address, remote AS, a neighbor's
+//!   remote AS or description) replaces the stored one; a line already there is not added
+//!   twice. New lines go before the block's first nested block (IOS lists a neighbor's
+//!   `remote-as` before its address families), new blocks at its end, new top-level
+//!   lines before a final `end`.
+
+use crate::import::parse::lines::{ConfigLines, ContextStack};
+
+/// One line and what is nested under it.
+#[derive(Debug, Clone)]
+struct Node {
+    /// Leading spaces.
+    indent: usize,
+    /// The line as written (a stored line keeps its own spacing).
+    raw: String,
+    /// Not configuration: a separator, comment or banner body, kept where it was.
+    trivia: bool,
+    children: Vec<Node>,
+}
+
+impl Node {
+    fn words(&self) -> Vec<&str> {
+        self.raw.split_whitespace().collect()
+    }
+
+    /// The words that name a block (`interface Ethernet 1` is `interface Ethernet1`).
+    fn key(&self) -> Vec<String> {
+        let w = self.words();
+        match w.as_slice() {
+            ["interface", rest @ ..] if rest.len() > 1 => {
+                vec!["interface".to_owned(), rest.concat()]
+            }
+            _ => w.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    /// Moves the node and everything under it `by` columns.
+    fn shift(&mut self, by: isize) {
+        let indent = self.indent.saturating_add_signed(by);
+        if indent != self.indent {
+            self.raw = format!("{}{}", " ".repeat(indent), self.raw.trim_start());
+            self.indent = indent;
+        }
+        for c in &mut self.children {
+            c.shift(by);
+        }
+    }
+
+    fn render(&self, out: &mut String) {
+        out.push_str(&self.raw);
+        out.push('\n');
+        for c in &self.children {
+            c.render(out);
+        }
+    }
+}
+
+/// Reads a text into a forest of lines by indentation (the importer's walk).
+fn read(text: &str, keep_trivia: bool) -> Vec<Node> {
+    let lines: Vec<&str> = text.lines().collect();
+    // Paths (child indices from the root) of the open blocks, by indentation.
+    let mut roots: Vec<Node> = Vec::new();
+    let mut stack: ContextStack<Vec<usize>> = ContextStack::default();
+    let mut next = 0;
+    let trivia = |roots: &mut Vec<Node>, stack: &ContextStack<Vec<usize>>, raw: &str| {
+        let t = raw.trim_start();
+        let node = Node {
+            indent: raw.len() - t.len(),
+            raw: raw.to_owned(),
+            trivia: true,
+            children: Vec::new(),
+        };
+        // Indented trivia stays in the innermost block indented less; at column 0 it is
+        // between blocks.
+        let path = stack.top().filter(|_| node.indent > 0).and_then(|path| {
+            (1..=path.len())
+                .rev()
+                .find(|&k| at(roots, &path[..k]).indent < node.indent)
+                .map(|k| &path[..k])
+        });
+        match path {
+            Some(p) => at(roots, p).children.push(node),
+            None => roots.push(node),
+        }
+    };
+    for l in ConfigLines::new(text) {
+        let i = l.no as usize - 1;
+        for raw in &lines[next..i] {
+            // `!` at column 0 closes every block.
+            if raw.starts_with('!') {
+                stack.enter_line(0);
+            }
+            if keep_trivia {
+                trivia(&mut roots, &stack, raw);
+            }
+        }
+        next = i + 1;
+        stack.enter_line(l.indent);
+        let node = Node {
+            indent: l.indent,
+            raw: lines[i].to_owned(),
+            trivia: false,
+            children: Vec::new(),
+        };
+        let path = match stack.top() {
+            Some(p) => {
+                let parent = at(&mut roots, p);
+                parent.children.push(node);
+                let mut path = p.clone();
+                path.push(parent.children.len() - 1);
+                path
+            }
+            None => {
+                roots.push(node);
+                vec![roots.len() - 1]
+            }
+        };
+        stack.push(l.indent, path);
+    }
+    if keep_trivia {
+        for raw in &lines[next..] {
+            trivia(&mut roots, &stack, raw);
+        }
+    }
+    roots
+}
+
+/// The node at `path`.
+fn at<'a>(roots: &'a mut [Node], path: &[usize]) -> &'a mut Node {
+    let (first, rest) = path.split_first().unwrap_or((&0, &[]));
+    let mut n = &mut roots[*first];
+    for &i in rest {
+        n = &mut n.children[i];
+    }
+    n
+}
+
+/// Whether `w` begins with the words `with`.
+fn begins(w: &[&str], with: &[&str]) -> bool {
+    w.len() >= with.len() && w[..with.len()] == *with
+}
+
+/// Deletes the nodes among `siblings` whose words begin with `target` (at every depth
+/// when `deep`). Returns how many went.
+fn delete(siblings: &mut Vec<Node>, target: &[&str], deep: bool) -> usize {
+    let before = siblings.len();
+    siblings.retain(|n| n.trivia || !begins(&n.words(), target));
+    let mut gone = before - siblings.len();
+    if deep {
+        for n in siblings.iter_mut() {
+            gone += delete(&mut n.children, target, true);
+        }
+    }
+    gone
+}
+
+/// The stored settings a single-valued line replaces.
+fn replaces(w: &[&str]) -> Option<Vec<String>> {
+    let own = |n: usize| Some(w[..n].iter().map(|s| (*s).to_owned()).collect());
+    match w {
+        ["shutdown"] => Some(vec!["no".into(), "shutdown".into()]),
+        ["description" | "mtu" | "remote-as", ..] => own(1),
+        ["ip", "address", _, rest @ ..] if !rest.contains(&"secondary") && w[2] != "virtual" => {
+            own(2)
+        }
+        ["neighbor", _, "remote-as" | "description", ..] => own(3),
+        _ => None,
+    }
+}
+
+/// Applies one plan line (with what is nested under it) among `siblings`, the children of
+/// a block whose lines sit at `indent` (None: top level).
+fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>) {
+    let w = line.words();
+    match w.as_slice() {
+        ["no", target @ ..] if !target.is_empty() && line.children.is_empty() => {
+            let toggle = matches!(target, ["shutdown"] | ["switchport"]);
+            let gone = delete(siblings, target, target[0] == "neighbor");
+            if toggle || gone == 0 {
+                delete(siblings, &w, false);
+                insert(siblings, line, indent);
+            }
+        }
+        ["default", target @ ..] if !target.is_empty() && line.children.is_empty() => {
+            let key: Vec<String> = target.iter().map(|s| (*s).to_owned()).collect();
+            let key = Node {
+                raw: key.join(" "),
+                indent: 0,
+                trivia: false,
+                children: Vec::new(),
+            }
+            .key();
+            // A block (an interface) keeps its header; a setting goes, `no` form too.
+            let block = |n: &Node| !n.children.is_empty() || n.key()[0] == "interface";
+            siblings.retain_mut(|n| {
+                if n.trivia {
+                    return true;
+                }
+                if n.key() == key && block(n) {
+                    n.children.clear();
+                    return true;
+                }
+                let nw = n.words();
+                !(begins(&nw, target) || (nw.first() == Some(&"no") && begins(&nw[1..], target)))
+            });
+        }
+        _ => {
+            let key = line.key();
+            if let Some(same) = siblings.iter_mut().find(|n| !n.trivia && n.key() == key) {
+                // The block is there: its new lines go into it.
+                let inner = same.children.iter().find(|c| !c.trivia).map(|c| c.indent);
+                let by = line.indent;
+                for mut c in std::mem::take(&mut line.children) {
+                    let want = inner.unwrap_or(same.indent + c.indent.saturating_sub(by).max(1));
+                    c.shift(want as isize - c.indent as isize);
+                    apply(&mut same.children, c, Some(want));
+                }
+                return;
+            }
+            if let Some(old) = replaces(&w) {
+                let old: Vec<&str> = old.iter().map(String::as_str).collect();
+                siblings.retain(|n| {
+                    let nw = n.words();
+                    n.trivia
+                        || !begins(&nw, &old)
+                        || (old.len() == 2 && old[0] == "ip" && nw.contains(&"secondary"))
+                });
+            }
+            insert(siblings, line, indent);
+        }
+    }
+}
+
+/// Adds a line where the device lists it: a block at the end, a line before the first
+/// nested block; at top level before a final `end`.
+fn insert(siblings: &mut Vec<Node>, line: Node, indent: Option<usize>) {
+    let pos = match indent {
+        None => siblings
+            .iter()
+            .rposition(|n| !n.trivia)
+            .filter(|&i| siblings[i].words() == ["end"])
+            .unwrap_or(siblings.len()),
+        Some(_) if line.children.is_empty() => siblings
+            .iter()
+            .position(|n| !n.children.is_empty())
+            .unwrap_or(siblings.len()),
+        Some(_) => siblings.len(),
+    };
+    siblings.insert(pos, line);
+}
+
+/// The stored configuration `stored` with the plan's `lines` applied.
+pub fn apply_text(stored: &str, lines: &str) -> String {
+    let mut roots = read(stored, true);
+    for line in read(lines, false) {
+        let mut line = line;
+        line.shift(-(line.indent as isize));
+        apply(&mut roots, line, None);
+    }
+    let mut out = String::with_capacity(stored.len() + lines.len());
+    for n in &roots {
+        n.render(&mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_text;
+
+    const IOS: &str = "hostname r1\n!\ninterface Gi1\n description up\n ip address 10.0.0.1 255.255.255.252\n ip address 10.1.0.1 255.255.255.0 secondary\n shutdown\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nend\n";
+
+    #[test]
+    fn plan_lines_are_applied_where_the_device_keeps_them() {
+        for (plan, expected) in [
+            // A setting replaces the stored one; the toggle `no shutdown` stays.
+            (
+                "interface Gi1\n description new\n no shutdown\n ip address 10.9.0.1 255.255.255.0",
+                "hostname r1\n!\ninterface Gi1\n ip address 10.1.0.1 255.255.255.0 secondary\n description new\n no shutdown\n ip address 10.9.0.1 255.255.255.0\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nend\n",
+            ),
+            // A neighbor goes at every depth; a route by its leading words.
+            (
+                "router bgp 65001\n neighbor 10.0.0.2 shutdown\n no neighbor 10.0.0.2\n!\nno ip route 192.0.2.0 255.255.255.0 10.0.0.2",
+                "hostname r1\n!\ninterface Gi1\n description up\n ip address 10.0.0.1 255.255.255.252\n ip address 10.1.0.1 255.255.255.0 secondary\n shutdown\n!\nrouter bgp 65001\n !\n address-family ipv4\n exit-address-family\n!\n!\nend\n",
+            ),
+            // `default interface` keeps the header; new lines go before the first nested
+            // block, new top-level lines before `end`.
+            (
+                "default interface Gi1\ninterface Gi1\n mtu 1400\nrouter bgp 65001\n neighbor 10.0.0.9 remote-as 1\n address-family ipv4\n  neighbor 10.0.0.9 activate\nip route 198.51.100.0 255.255.255.0 10.0.0.2",
+                "hostname r1\n!\ninterface Gi1\n mtu 1400\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n neighbor 10.0.0.9 remote-as 1\n address-family ipv4\n  neighbor 10.0.0.2 activate\n  neighbor 10.0.0.9 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nip route 198.51.100.0 255.255.255.0 10.0.0.2\nend\n",
+            ),
+        ] {
+            assert_eq!(apply_text(IOS, plan), expected, "{plan}");
+        }
+    }
+
+    #[test]
+    fn an_nxos_neighbor_block_goes_whole_and_comes_back() {
+        let nx = "router bgp 65600\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast\n  neighbor 10.1.1.9\n    remote-as 1\n";
+        let gone = apply_text(
+            nx,
+            "router bgp 65600\n  neighbor 10.1.1.1\n    shutdown\n  no neighbor 10.1.1.1",
+        );
+        assert_eq!(
+            gone,
+            "router bgp 65600\n  neighbor 10.1.1.9\n    remote-as 1\n"
+        );
+        let back = apply_text(
+            &gone,
+            "router bgp 65600\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast",
+        );
+        assert_eq!(back, "router bgp 65600\n  neighbor 10.1.1.9\n    remote-as 1\n  neighbor 10.1.1.1\n    remote-as 65501\n    address-family ipv4 unicast\n");
+    }
+}

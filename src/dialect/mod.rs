@@ -1,0 +1,473 @@
+//! Vendor dialects: the only place olav writes configuration syntax. One module per
+//! vendor family — [`cisco`] (IOS / IOS-XE, EOS, NX-OS, their differences inside) and
+//! [`junos`] — each rendering vendor-neutral changes into config lines, the exact
+//! rollback from the stored configuration, the verification `show` commands, and the
+//! candidate configuration: a stored config with a plan's lines applied, as the device
+//! would hold it. The intents (`agents::analyzer::draft`) say *what* changes; a dialect
+//! says how the device is told. Nothing here reads the state DB or the analyzer.
+
+pub mod cisco;
+pub mod junos;
+
+use crate::model::{StaticRoute, Vendor};
+use ipnet::IpNet;
+use std::net::IpAddr;
+
+/// A change to an interface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IfChange {
+    /// New description.
+    Description(String),
+    /// New primary address.
+    Address(IpNet),
+    /// Shut it.
+    Shutdown,
+    /// Bring it up.
+    NoShutdown,
+    /// New MTU.
+    Mtu(u32),
+    /// Remove the description.
+    NoDescription,
+}
+
+impl std::fmt::Display for IfChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IfChange::Description(d) => write!(f, "description → \"{d}\""),
+            IfChange::Address(a) => write!(f, "address → {a}"),
+            IfChange::Shutdown => f.write_str("shutdown"),
+            IfChange::NoShutdown => f.write_str("no shutdown"),
+            IfChange::Mtu(m) => write!(f, "MTU → {m}"),
+            IfChange::NoDescription => f.write_str("remove the description"),
+        }
+    }
+}
+
+/// A vendor-neutral change to one device, as an intent resolves it.
+#[derive(Debug, Clone, Copy)]
+pub enum Change<'a> {
+    /// Attributes of one interface.
+    Interface {
+        /// The interface.
+        name: &'a str,
+        /// What changes, in order.
+        changes: &'a [IfChange],
+        /// Its switched mode, when it is a switched port (no address can be planned).
+        switchport: Option<&'a str>,
+        /// The address an address change replaces (Junos keeps addresses on units: a
+        /// port's is its unit 0's).
+        replaced: Option<IpNet>,
+    },
+    /// A new static route in the global table.
+    AddStaticRoute {
+        /// Destination.
+        prefix: IpNet,
+        /// Next hop.
+        next_hop: IpAddr,
+    },
+    /// A stored static route removed.
+    RemoveStaticRoute {
+        /// The route as parsed from the stored configuration.
+        route: &'a StaticRoute,
+        /// How many next hops its prefix has in its VRF.
+        hops: usize,
+    },
+    /// An interface re-described and shut, for a decommission.
+    ShutForDecommission {
+        /// The interface.
+        name: &'a str,
+        /// Its new description.
+        description: &'a str,
+        /// How many units its port has (Junos: the port goes dark when this is its only one).
+        units: usize,
+    },
+    /// A BGP neighbor removed where it is configured.
+    RemoveNeighbor {
+        /// Its address.
+        peer: &'a str,
+        /// Its VRF (`default`: the global table).
+        vrf: &'a str,
+        /// The device's AS.
+        local_as: u32,
+    },
+}
+
+/// A change in one dialect: the lines that make it and the lines that undo it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lines {
+    /// The change.
+    pub apply: Vec<String>,
+    /// Its rollback.
+    pub rollback: Vec<String>,
+    /// Where the change sits in the stored configuration, as the dialect names it (a
+    /// removed route's line or path), when that says more than the lines.
+    pub at: Option<String>,
+}
+
+impl Lines {
+    /// Both, as text.
+    pub fn texts(&self) -> (String, String) {
+        (self.apply.join("\n"), self.rollback.join("\n"))
+    }
+}
+
+/// Whether a device of `v` speaks the Junos dialect.
+pub fn is_junos(v: Vendor) -> bool {
+    v == Vendor::JuniperJunos
+}
+
+/// Renders `change` for `device` (of vendor `v`, stored configuration `text`): its lines
+/// and the exact rollback.
+pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Result<Lines, String> {
+    if is_junos(v) {
+        return junos::render(&junos::Stored::new(text), device, change);
+    }
+    match *change {
+        Change::Interface {
+            name,
+            changes,
+            switchport,
+            ..
+        } => cisco::interface_change(v, device, name, switchport, changes, text),
+        Change::AddStaticRoute { prefix, next_hop } => {
+            Ok(cisco::add_static_route(v, prefix, next_hop))
+        }
+        Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route),
+        Change::ShutForDecommission {
+            name, description, ..
+        } => Ok(cisco::shut_for_decommission(v, text, name, description)),
+        Change::RemoveNeighbor {
+            peer,
+            vrf,
+            local_as,
+        } => cisco::remove_neighbor(v, device, text, peer, vrf, local_as),
+    }
+}
+
+/// The candidate configuration of a device of `v`: its stored configuration with a plan's
+/// lines applied, as the device would hold it after the change — removals edited out,
+/// not appended. The one candidate builder: the pre-check, the static checks and the
+/// Batfish snapshot all read this.
+pub fn candidate_text(v: Vendor, stored: &str, lines: &str) -> String {
+    if is_junos(v) {
+        junos::apply_text(stored, lines)
+    } else {
+        cisco::candidate::apply_text(stored, lines)
+    }
+}
+
+/// A plan's implementation lines per device, in the plan's order (several blocks for one
+/// device are applied one after the other).
+pub fn plan_lines(plan: &crate::plan::Plan) -> std::collections::BTreeMap<String, String> {
+    let mut out: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for b in &plan.implementation {
+        let e = out.entry(b.device.clone()).or_default();
+        e.push_str(&b.text);
+        e.push('\n');
+    }
+    out
+}
+
+/// A plan line that adds or removes a static route.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaticRouteLine {
+    /// Whether the line removes the route (`no ip route …`, Junos `delete … static route`).
+    pub removes: bool,
+    /// The route it names, when readable (a Junos `delete` of a whole route names no next
+    /// hop: every next hop of the prefix).
+    pub route: Option<StaticRoute>,
+}
+
+/// Reads one plan line (trimmed) of a device of `v` as a static-route change, if it is one.
+pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
+    if is_junos(v) {
+        junos::static_route_line(line)
+    } else {
+        cisco::static_route_line(v, line)
+    }
+}
+
+/// The configuration sections a plan line (trimmed at its end) of a device of `v` touches:
+/// a Cisco-style top-level command (`interface X`, `router ospf`, `ip route`), a Junos
+/// statement path (`interfaces xe-0/1/0`, `routing-options static`, `protocols ospf`).
+/// None for a line that configures no section of its own (a nested line, `end`, `!`).
+pub fn section_of(v: Vendor, line: &str) -> Option<String> {
+    if is_junos(v) {
+        junos::section_of(line)
+    } else {
+        cisco::section_of(line)
+    }
+}
+
+/// Whether a section (as [`section_of`] names it) holds the static routes.
+pub fn is_static_route_section(section: &str) -> bool {
+    section == cisco::STATIC_ROUTES || section == junos::STATIC_ROUTES
+}
+
+/// The prefix a static-route line names (`ip route P …`, `no ip route P …`, Junos `…
+/// static route P …`), in the line's own form (`P M` where IOS gives a netmask).
+pub fn route_prefix(line: &str) -> Option<String> {
+    cisco::route_prefix(line).or_else(|| junos::route_prefix(line))
+}
+
+/// What a verification command shows.
+#[derive(Debug, Clone, Copy)]
+pub enum Show<'a> {
+    /// One interface: its configuration and state.
+    Interface(&'a str),
+    /// The route to a prefix.
+    Route(IpNet),
+    /// The BGP sessions.
+    BgpSummary,
+    /// Every interface's state, briefly.
+    Interfaces,
+}
+
+/// The `show` commands for `what` on a device of `v`.
+pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
+    let junos = is_junos(v);
+    match what {
+        Show::Interface(i) if junos => vec![
+            format!("show configuration interfaces {}", junos::port_of(i)),
+            format!("show interfaces {i} terse"),
+        ],
+        Show::Interface(i) => vec![
+            format!("show running-config interface {i}"),
+            format!("show interfaces {i}"),
+        ],
+        Show::Route(p) if junos => vec![format!("show route {p} exact")],
+        Show::Route(p) => vec![format!("show ip route {}", p.network())],
+        Show::BgpSummary if junos => vec!["show bgp summary".to_owned()],
+        Show::BgpSummary => vec!["show ip bgp summary".to_owned()],
+        Show::Interfaces if junos => vec!["show interfaces terse".to_owned()],
+        Show::Interfaces => vec!["show ip interface brief".to_owned()],
+    }
+}
+
+/// The IGP adjacency checks worth running on a device: only for the IGPs its stored
+/// configuration runs (the dialect told by the text itself).
+pub fn igp_checks(text: &str) -> Vec<&'static str> {
+    if crate::import::parse::detect(text) == Ok(Vendor::JuniperJunos) {
+        return junos::Stored::new(text).igp_checks();
+    }
+    cisco::igp_checks(text)
+}
+
+/// How an OSPF router is drained before it goes, in the vendor's words.
+pub fn ospf_drain(v: Vendor) -> &'static str {
+    if is_junos(v) {
+        "OSPF `overload`"
+    } else {
+        "OSPF `max-metric router-lsa`"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::parse::parser_for;
+
+    const IOS: &str = "hostname r1\n!\ninterface GigabitEthernet1\n description up\n ip address 10.0.0.1 255.255.255.252\n!\ninterface GigabitEthernet2\n shutdown\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n neighbor 10.0.0.2 description Telia\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n  neighbor 10.0.0.2 prefix-list OUT out\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2\n!\nend\n";
+    const EOS: &str = "hostname e1\n!\ninterface Ethernet1\n   description up\n   no switchport\n   ip address 10.0.0.1/30\n!\ninterface Ethernet2\n   shutdown\n!\nip route 192.0.2.0/24 10.0.0.2\n!\nrouter bgp 65001\n   neighbor 10.0.0.2 remote-as 7575\n   neighbor 10.0.0.2 description Telia\n   !\n   address-family ipv4\n      neighbor 10.0.0.2 activate\n!\nend\n";
+    const NXOS: &str = "hostname n1\n\ninterface Ethernet1/1\n  description up\n  no switchport\n  ip address 10.0.0.1/30\n  no shutdown\n\ninterface Ethernet1/2\n  shutdown\n\nvrf context RED\n  ip route 192.0.2.0/24 10.0.0.2\n\nrouter bgp 65001\n  neighbor 10.0.0.2\n    remote-as 7575\n    description Telia\n    address-family ipv4 unicast\n";
+    const JUNOS: &str = "system {\n    host-name j1;\n}\ninterfaces {\n    xe-0/0/1 {\n        description up;\n        unit 0 {\n            family inet {\n                address 10.0.0.1/30;\n            }\n        }\n    }\n    xe-0/0/2 {\n        disable;\n    }\n}\nrouting-options {\n    static {\n        route 192.0.2.0/24 next-hop 10.0.0.2;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            peer-as 7575;\n            neighbor 10.0.0.2 {\n                description Telia;\n            }\n        }\n    }\n}\n";
+
+    /// What a change can alter, one line per element (line numbers and order aside).
+    fn model(v: Vendor, text: &str) -> Vec<String> {
+        let c = parser_for(v).parse(text);
+        let mut out: Vec<String> = c
+            .interfaces
+            .iter()
+            .map(|i| {
+                let mut a: Vec<String> =
+                    i.addresses.iter().map(|a| a.address.to_string()).collect();
+                a.sort();
+                format!(
+                    "{} {:?} {} {:?} {a:?}",
+                    i.name, i.description, i.admin_up, i.mtu
+                )
+            })
+            .collect();
+        out.extend(
+            c.bgp
+                .iter()
+                .flat_map(|b| &b.neighbors)
+                .map(|n| format!("neighbor {} {:?} {:?}", n.peer, n.peer_asn, n.description)),
+        );
+        out.extend(
+            c.static_routes
+                .iter()
+                .map(|r| format!("route {:?} {} {:?}", r.vrf, r.prefix, r.next_hop)),
+        );
+        out.sort();
+        out
+    }
+
+    fn route(v: Vendor, text: &str) -> StaticRoute {
+        parser_for(v).parse(text).static_routes[0].clone()
+    }
+
+    /// Every vendor family, every kind of change: the plan changes the model, its rollback
+    /// restores it, and the candidate is the stored config with the lines applied.
+    #[test]
+    fn render_then_rollback_restores_the_model() {
+        let address: Vec<IfChange> = vec![IfChange::Address("10.9.9.1/30".parse().unwrap())];
+        let attrs = vec![
+            IfChange::Description("new".into()),
+            IfChange::Mtu(9000),
+            IfChange::Shutdown,
+        ];
+        let up = [IfChange::NoShutdown];
+        for (v, text, port, shut) in [
+            (
+                Vendor::CiscoIos,
+                IOS,
+                "GigabitEthernet1",
+                "GigabitEthernet2",
+            ),
+            (Vendor::AristaEos, EOS, "Ethernet1", "Ethernet2"),
+            (Vendor::CiscoNxos, NXOS, "Ethernet1/1", "Ethernet1/2"),
+            (Vendor::JuniperJunos, JUNOS, "xe-0/0/1", "xe-0/0/2"),
+        ] {
+            let r = route(v, text);
+            let changes = [
+                Change::Interface {
+                    name: port,
+                    changes: &attrs,
+                    switchport: None,
+                    replaced: None,
+                },
+                Change::Interface {
+                    name: port,
+                    changes: &address,
+                    switchport: None,
+                    replaced: Some("10.0.0.1/30".parse().unwrap()),
+                },
+                Change::ShutForDecommission {
+                    name: port,
+                    description: "DECOMMISSIONED",
+                    units: 1,
+                },
+                Change::RemoveNeighbor {
+                    peer: "10.0.0.2",
+                    vrf: "default",
+                    local_as: 65001,
+                },
+                Change::AddStaticRoute {
+                    prefix: "198.51.100.0/24".parse().unwrap(),
+                    next_hop: "10.0.0.2".parse().unwrap(),
+                },
+                Change::RemoveStaticRoute { route: &r, hops: 1 },
+            ];
+            let before = model(v, text);
+            for c in &changes {
+                let l = render(v, "r1", text, c).unwrap_or_else(|e| panic!("{v} {c:?}: {e}"));
+                let (plan, rollback) = l.texts();
+                let cand = candidate_text(v, text, &plan);
+                assert_ne!(
+                    model(v, &cand),
+                    before,
+                    "{v} {c:?}: the plan changes nothing\n{cand}"
+                );
+                let back = candidate_text(v, &cand, &rollback);
+                assert_eq!(
+                    model(v, &back),
+                    before,
+                    "{v} {c:?}:\n{plan}\n--\n{rollback}\n--\n{back}"
+                );
+            }
+            // A shut interface brought up, its description removed.
+            let l = render(
+                v,
+                "r1",
+                text,
+                &Change::Interface {
+                    name: shut,
+                    changes: &up,
+                    switchport: None,
+                    replaced: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+            let cand = candidate_text(v, text, &l.texts().0);
+            assert_ne!(model(v, &cand), before, "{v}: no shutdown\n{cand}");
+            assert_eq!(
+                model(v, &candidate_text(v, &cand, &l.texts().1)),
+                before,
+                "{v}"
+            );
+        }
+    }
+
+    /// Removals are edited out of the candidate, not appended as `no` / `delete` lines.
+    #[test]
+    fn the_candidate_holds_no_removal_lines() {
+        for (v, text) in [
+            (Vendor::CiscoIos, IOS),
+            (Vendor::AristaEos, EOS),
+            (Vendor::CiscoNxos, NXOS),
+            (Vendor::JuniperJunos, JUNOS),
+        ] {
+            let c = Change::RemoveNeighbor {
+                peer: "10.0.0.2",
+                vrf: "default",
+                local_as: 65001,
+            };
+            let plan = render(v, "r1", text, &c).unwrap().texts().0;
+            let cand = candidate_text(v, text, &plan);
+            assert!(!cand.contains("10.0.0.2 "), "{v}:\n{cand}");
+            assert!(
+                !cand.contains("no neighbor") && !cand.contains("delete"),
+                "{v}:\n{cand}"
+            );
+            let r = route(v, text);
+            let plan = render(
+                v,
+                "r1",
+                text,
+                &Change::RemoveStaticRoute { route: &r, hops: 1 },
+            )
+            .unwrap()
+            .texts()
+            .0;
+            let cand = candidate_text(v, text, &plan);
+            assert!(!cand.contains("192.0.2.0"), "{v}:\n{cand}");
+        }
+    }
+
+    #[test]
+    fn show_commands_per_family() {
+        assert_eq!(
+            show(
+                Vendor::CiscoIos,
+                Show::Route("10.1.0.0/16".parse().unwrap())
+            ),
+            ["show ip route 10.1.0.0"]
+        );
+        assert_eq!(
+            show(Vendor::JuniperJunos, Show::Interface("xe-0/0/1.0")),
+            [
+                "show configuration interfaces xe-0/0/1",
+                "show interfaces xe-0/0/1.0 terse"
+            ]
+        );
+        assert_eq!(
+            show(Vendor::CiscoNxos, Show::BgpSummary),
+            ["show ip bgp summary"]
+        );
+    }
+
+    #[test]
+    fn igp_checks_follow_the_configured_igps() {
+        assert_eq!(
+            igp_checks("hostname a\nrouter ospf 1\n network 10.0.0.0 0.0.0.255 area 0\n"),
+            ["show ip ospf neighbor"]
+        );
+        assert_eq!(
+            igp_checks("router isis CORE\n net 49.0001.0000.0000.0001.00\n"),
+            ["show isis neighbors"]
+        );
+        // BGP only, and an OSPF word inside another stanza: nothing to suggest.
+        assert!(igp_checks("router bgp 65000\n description router ospf\n").is_empty());
+    }
+}

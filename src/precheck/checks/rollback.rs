@@ -2,6 +2,7 @@
 //! configuration.
 
 use super::{Check, Context, Findings, Outcome};
+use crate::dialect::candidate_text;
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
 use crate::plan::Target;
@@ -76,10 +77,12 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             );
             continue;
         }
-        let parser = parser_for(Vendor::from_os(os));
+        // Applied as the device would hold them: the implementation, then the rollback.
+        let vendor = Vendor::from_os(os);
+        let parser = parser_for(vendor);
         let before = sections(&parser.parse(&text));
-        let after =
-            sections(&parser.parse(&format!("{text}{}{rollback}", lines(&plan.implementation))));
+        let changed = candidate_text(vendor, &text, &lines(&plan.implementation));
+        let after = sections(&parser.parse(&candidate_text(vendor, &changed, &rollback)));
         let differ: Vec<&str> = before
             .iter()
             .zip(&after)

@@ -202,30 +202,8 @@ impl Facts {
         let m = crate::network::NetworkModel::shared(db)?;
         let ifs = crate::network::Interfaces::shared(db)?;
         let mut f = Facts::from_model(&m, &ifs);
-        let e = |source| StateError::Sqlite {
-            path: db.path().to_path_buf(),
-            source,
-        };
         // What open plans already claim: a new draft does not take it again.
-        let mut st = db
-            .conn()
-            .prepare(
-                "SELECT c.kind, c.hostname, c.element FROM plan_claim c JOIN plan p ON p.plan_id = c.plan_id
-                 WHERE p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')
-                   AND c.kind IN ('addresses', 'subnet')",
-            )
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })
-            .map_err(e)?
-        {
-            let (kind, h, el) = row.map_err(e)?;
+        for (kind, h, el) in db.open_plan_claims(&["addresses", "subnet"])? {
             if kind == "addresses" {
                 f.claimed_interfaces.insert((h, el));
             } else if let Ok(p) = el.parse::<IpNet>() {

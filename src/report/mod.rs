@@ -14,6 +14,24 @@ use crate::precheck::candidate::{Candidate, LostLink};
 use crate::state::{StateDb, StateError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
+/// Escapes text for HTML and SVG content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters (terminal escapes) have no business in a report; keep line breaks and tabs.
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The HTML report's file name for a plan's file stem (beside `<stem>.precheck.md`).
 pub fn file_name(stem: &str) -> String {
     format!("{stem}.html")

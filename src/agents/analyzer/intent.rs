@@ -4,7 +4,7 @@
 
 use super::facts::Facts;
 use crate::ifname;
-use crate::workflow::route::stem;
+use crate::language::stem;
 use ipnet::IpNet;
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -1461,7 +1461,7 @@ fn resolve_uplink(
         return clarify(format!("{device} has no interface '{u}'."), Vec::new());
     }
     if let Some(n) = named.first() {
-        let free = super::draft::uplink::free_interface(facts, &device).map(|i| i.name.clone());
+        let free = super::facts::free_interface(facts, &device).map(|i| i.name.clone());
         if free.as_deref() != Some(n.as_str()) {
             return clarify(
                 match &free {

@@ -17,7 +17,7 @@ use crate::topology::{BlastRadius, Network, Removal};
 use ipnet::IpNet;
 use std::fmt::Write as _;
 
-pub use uplink::{free_interface, free_subnet};
+pub use uplink::free_subnet;
 
 /// Replaced by the plan's own path when the file is written.
 pub const PATH_TOKEN: &str = "{PLAN_PATH}";
@@ -490,6 +490,12 @@ pub(super) fn capitalise(s: &str) -> String {
         Some(first) => first.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// Whether `name` is a Junos port a new link can use (`ge-0/0/1`, not a unit, loopback
+/// or aggregate), for the analyzer's facts.
+pub(crate) fn junos_port(name: &str) -> bool {
+    junos::is_port(name)
 }
 
 #[cfg(test)]

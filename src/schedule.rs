@@ -9,7 +9,7 @@ use crate::agents::reporter::Reporter;
 use crate::calendar::{CalendarError, Cron};
 use crate::precheck::Options;
 use crate::state::plans::PlanStatus;
-use crate::state::{now, StateDb, StateError};
+use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -187,17 +187,7 @@ pub fn precheck_all(
     note: Option<&str>,
 ) -> Result<Cycle, StateError> {
     let db = StateDb::open(db_path)?;
-    let e = |source| StateError::Sqlite {
-        path: db_path.to_path_buf(),
-        source,
-    };
-    db.conn()
-        .execute(
-            "INSERT INTO schedule_cycle (started, status, note) VALUES (?1, 'running', ?2)",
-            rusqlite::params![now(), note],
-        )
-        .map_err(e)?;
-    let id = db.conn().last_insert_rowid();
+    let id = db.start_cycle(note)?;
     let plans = db.plans(false)?;
     let tools = Tools::default();
     // Registered plans carry absolute paths: each is read in, and reported to, the exports
@@ -281,18 +271,12 @@ pub fn precheck_all(
         rows,
         refresh: None,
     };
-    db.conn()
-        .execute(
-            "UPDATE schedule_cycle SET finished = ?2, status = ?3, plans = ?4, failed = ?5 WHERE id = ?1",
-            rusqlite::params![
-                id,
-                now(),
-                if cycle.failed() == 0 { "ok" } else { "failed" },
-                cycle.rows.len() as i64,
-                cycle.failed() as i64
-            ],
-        )
-        .map_err(e)?;
+    db.finish_cycle(
+        id,
+        if cycle.failed() == 0 { "ok" } else { "failed" },
+        cycle.rows.len(),
+        cycle.failed(),
+    )?;
     Ok(cycle)
 }
 

@@ -11,7 +11,7 @@ use crate::model::LinkEnds;
 use crate::plan::{Plan, Target};
 use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::candidate::{Candidate, LostLink};
-use crate::state::{StateDb, StateError};
+use crate::state::{StateDb, StateError, StoredSession};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// Escapes text for HTML and SVG content and attribute values.
@@ -287,16 +287,6 @@ fn new_session(device: &str, n: &crate::model::BgpNeighbor) -> NewSession {
 /// affected devices, and says how many it left out.
 pub const MAX_DEVICES: usize = 48;
 
-fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
-    |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    }
-}
-
-/// A stored session: device, peer address, peer AS, description, shut down.
-type StoredSession = (String, String, Option<u32>, Option<String>, bool);
-
 impl Picture {
     /// The affected part of the network: the changed elements and everything within two
     /// hops, marked with what the blast radius says of each.
@@ -437,32 +427,11 @@ impl Picture {
         impact: &Impact,
         blast: &Blast,
     ) -> Result<(), StateError> {
-        let e = sql(db);
-        let conn = db.conn();
         let mut stored: Vec<StoredSession> = Vec::new();
-        let mut st = conn
-            .prepare_cached("SELECT hostname, peer_address, peer_asn, description, shutdown FROM bgp_session WHERE hostname = ?1 AND peer_address IS NOT NULL ORDER BY peer_address")
-            .map_err(&e)?;
         for d in drawn {
-            let rows = st
-                .query_map([d], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })
-                .map_err(&e)?;
-            for row in rows {
-                stored.push(row.map_err(&e)?);
-            }
+            stored.extend(db.sessions_of(d)?);
         }
-        let mut owner_of = conn
-            .prepare_cached("SELECT hostname FROM ip_address WHERE address = ?1 AND kind != 'virtual' ORDER BY hostname LIMIT 1")
-            .map_err(&e)?;
-        let mut owner = |addr: &str| -> Result<Option<String>, StateError> {
-            let mut rows = owner_of.query([addr]).map_err(&e)?;
-            match rows.next().map_err(&e)? {
-                Some(r) => Ok(Some(r.get(0).map_err(&e)?)),
-                None => Ok(None),
-            }
-        };
+        let owner = |addr: &str| db.address_owner(addr);
         let mut peers: BTreeMap<String, Peer> = BTreeMap::new();
         let mut add_peer = |key: &str, name: Option<&str>, asn: Option<u32>| {
             let label = match (name, asn) {
@@ -481,7 +450,14 @@ impl Picture {
             });
         };
         let mut internal_lost: BTreeSet<(String, String, String)> = BTreeSet::new();
-        for (dev, addr, asn, descr, shutdown) in &stored {
+        for StoredSession {
+            hostname: dev,
+            peer_address: addr,
+            peer_asn: asn,
+            description: descr,
+            shutdown,
+        } in &stored
+        {
             let is_lost = lost.iter().any(|(d, p)| d == dev && p == addr);
             match owner(addr)? {
                 Some(far) => {
@@ -550,16 +526,9 @@ fn service_devices(
     db: &StateDb,
     blast: &Blast,
 ) -> Result<BTreeMap<String, Vec<String>>, StateError> {
-    let e = sql(db);
-    let mut st = db
-        .conn()
-        .prepare_cached("SELECT DISTINCT hostname FROM service_endpoint WHERE service = ?1 AND hostname IS NOT NULL ORDER BY hostname")
-        .map_err(&e)?;
     let mut out = BTreeMap::new();
     for s in &blast.services {
-        let rows = st.query_map([&s.name], |r| r.get(0)).map_err(&e)?;
-        let devs: Vec<String> = rows.collect::<Result<_, _>>().map_err(&e)?;
-        out.insert(s.name.clone(), devs);
+        out.insert(s.name.clone(), db.service_devices(&s.name)?);
     }
     Ok(out)
 }

@@ -11,7 +11,7 @@ use crate::model::LinkEnds;
 use crate::plan::{Plan, Target};
 use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::candidate::{Candidate, LostLink};
-use crate::state::{StateDb, StateError, StoredSession};
+use crate::state::{StateDb, StateError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// Escapes text for HTML and SVG content and attribute values.
@@ -275,11 +275,7 @@ impl Impact {
 }
 
 fn new_session(device: &str, n: &crate::model::BgpNeighbor) -> NewSession {
-    let name = n
-        .description
-        .as_deref()
-        .and_then(|d| d.split_whitespace().next())
-        .map(str::to_owned);
+    let name = crate::network::peer_name(n.description.as_deref()).map(str::to_owned);
     (device.to_owned(), n.peer.to_string(), n.peer_asn, name)
 }
 
@@ -427,9 +423,9 @@ impl Picture {
         impact: &Impact,
         blast: &Blast,
     ) -> Result<(), StateError> {
-        let mut stored: Vec<StoredSession> = Vec::new();
+        let mut stored: Vec<crate::network::Session> = Vec::new();
         for d in drawn {
-            stored.extend(db.sessions_of(d)?);
+            stored.extend(crate::network::sessions_of(db, d)?);
         }
         let owner = |addr: &str| db.address_owner(addr);
         let mut peers: BTreeMap<String, Peer> = BTreeMap::new();
@@ -450,14 +446,14 @@ impl Picture {
             });
         };
         let mut internal_lost: BTreeSet<(String, String, String)> = BTreeSet::new();
-        for StoredSession {
-            hostname: dev,
-            peer_address: addr,
-            peer_asn: asn,
-            description: descr,
-            shutdown,
-        } in &stored
-        {
+        for stored_session in &stored {
+            let crate::network::Session {
+                hostname: dev,
+                peer: addr,
+                peer_asn: asn,
+                shutdown,
+                ..
+            } = stored_session;
             let is_lost = lost.iter().any(|(d, p)| d == dev && p == addr);
             match owner(addr)? {
                 Some(far) => {
@@ -474,7 +470,7 @@ impl Picture {
                 None if *shutdown && !is_lost => {}
                 None => {
                     let key = peer_key(*asn, addr);
-                    let name = descr.as_deref().and_then(|d| d.split_whitespace().next());
+                    let name = stored_session.peer_name();
                     add_peer(&key, name, *asn);
                     self.sessions.push(Session {
                         device: dev.clone(),

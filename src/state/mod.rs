@@ -10,11 +10,9 @@ pub mod plans;
 mod read;
 pub mod runs;
 pub mod schema;
-mod sessions;
 mod write;
 
 pub use read::{ShowKind, Stats};
-pub use sessions::StoredSession;
 pub use write::ImportSummary;
 
 use rusqlite::Connection;

@@ -333,16 +333,12 @@ impl Facts {
 
     /// A provider's name: the first word of a session description to its AS, else `AS<n>`.
     pub fn peer_name(&self, asn: u32) -> String {
-        self.external_sessions()
-            .filter(|s| s.peer_asn == Some(asn))
-            .find_map(|s| {
-                s.description
-                    .as_deref()?
-                    .split_whitespace()
-                    .next()
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| format!("AS{asn}"))
+        crate::network::peer_as_name(
+            self.external_sessions()
+                .filter(|s| s.peer_asn == Some(asn))
+                .map(|s| s.description.as_deref()),
+            asn,
+        )
     }
 
     /// Sessions to peers outside the network.

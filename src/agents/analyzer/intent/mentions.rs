@@ -262,19 +262,8 @@ pub(super) fn peers(toks: &[String], facts: &Facts) -> Vec<Peer> {
             .filter(|s| s.peer_asn == Some(asn))
             .map(|s| (s.hostname.clone(), s.peer.clone()))
             .collect();
-        let name = ext
-            .iter()
-            .filter(|s| s.peer_asn == Some(asn))
-            .find_map(|s| {
-                s.description
-                    .as_deref()?
-                    .split_whitespace()
-                    .next()
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| format!("AS{asn}"));
         out.push(Peer {
-            name,
+            name: facts.peer_name(asn),
             asn,
             sessions,
         });

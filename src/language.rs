@@ -204,6 +204,41 @@ pub fn what_if(s: &str) -> bool {
                 .any(|w| matches!(w, "fails" | "failed" | "fail" | "dies" | "died")))
 }
 
+/// A light English stem: enough to equate add/adding/added, remove/removed/removal,
+/// modify/modified/modifies, decommission/decommissioning, redundant/redundancy.
+pub fn stem(word: &str) -> String {
+    let mut w = word.to_lowercase();
+    for (suffix, replacement) in [("ancy", "ant"), ("ency", "ent")] {
+        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            w.push_str(replacement);
+            return w;
+        }
+    }
+    for suffix in ["ing", "ed", "es", "al", "s"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) && !w.ends_with("ss") {
+            w.truncate(w.len() - suffix.len());
+            break;
+        }
+    }
+    if w.ends_with('i') {
+        w.pop();
+        w.push('y');
+    }
+    if w.len() > 3 && w.ends_with('e') {
+        w.pop();
+    }
+    // adding → add, but planning → plann → plan.
+    let b = w.as_bytes();
+    if b.len() > 3
+        && b[b.len() - 1] == b[b.len() - 2]
+        && !matches!(b[b.len() - 1], b'l' | b's' | b'd')
+    {
+        w.pop();
+    }
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +277,28 @@ mod tests {
         assert!(normalise("what do we lose if alpha-dist-2 goes away").ends_with("decommission"));
         assert!(normalise("what if alpha-core-1 fails?").ends_with("decommission"));
         assert!(!normalise("add a redundant uplink").contains("decommission"));
+    }
+
+    #[test]
+    fn stems_equate_inflections() {
+        for (a, b) in [
+            ("add", "adding"),
+            ("add", "added"),
+            ("remove", "removed"),
+            ("remove", "removal"),
+            ("remove", "removing"),
+            ("modify", "modified"),
+            ("modify", "modifies"),
+            ("decommission", "decommissioning"),
+            ("redundant", "redundancy"),
+            ("configure", "configured"),
+            ("change", "changes"),
+            ("retire", "retiring"),
+            ("delete", "deleted"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert_ne!(stem("add"), stem("address"));
+        assert_ne!(stem("change"), stem("channel"));
     }
 }

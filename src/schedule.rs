@@ -8,7 +8,8 @@ use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
 use crate::agents::reporter::Reporter;
 use crate::calendar::{CalendarError, Cron};
 use crate::precheck::Options;
-use crate::state::{now, StateDb, StateError};
+use crate::state::plans::PlanStatus;
+use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,9 +23,9 @@ pub struct CycleRow {
     /// Its file.
     pub path: String,
     /// Status before.
-    pub before: String,
+    pub before: PlanStatus,
     /// Status after.
-    pub after: String,
+    pub after: PlanStatus,
     /// PASS / WARN / FAIL, or MISSING when the file is gone, ERROR when it could not run.
     pub verdict: String,
     /// Drift since the last pre-check.
@@ -186,17 +187,7 @@ pub fn precheck_all(
     note: Option<&str>,
 ) -> Result<Cycle, StateError> {
     let db = StateDb::open(db_path)?;
-    let e = |source| StateError::Sqlite {
-        path: db_path.to_path_buf(),
-        source,
-    };
-    db.conn()
-        .execute(
-            "INSERT INTO schedule_cycle (started, status, note) VALUES (?1, 'running', ?2)",
-            rusqlite::params![now(), note],
-        )
-        .map_err(e)?;
-    let id = db.conn().last_insert_rowid();
+    let id = db.start_cycle(note)?;
     let plans = db.plans(false)?;
     let tools = Tools::default();
     // Registered plans carry absolute paths: each is read in, and reported to, the exports
@@ -220,13 +211,13 @@ pub fn precheck_all(
         let reporter = reporter_for(&p.path);
         if !Path::new(&p.path).is_file() {
             let reason = format!("the plan file {} is gone", p.path);
-            db.set_plan_status(&p.plan_id, "stale", Some(&reason))?;
+            db.set_plan_status(&p.plan_id, PlanStatus::Stale, Some(&reason))?;
             tracing::warn!("{}: {reason}", p.plan_id);
             rows.push(CycleRow {
                 plan_id: p.plan_id,
                 path: p.path,
                 before: p.status,
-                after: "stale".into(),
+                after: PlanStatus::Stale,
                 verdict: "MISSING".into(),
                 drift: None,
                 note: Some(reason),
@@ -243,10 +234,8 @@ pub fn precheck_all(
                 rows.push(CycleRow {
                     plan_id: p.plan_id,
                     path: p.path,
-                    before: recorded
-                        .as_ref()
-                        .map_or(p.status.clone(), |r| r.before.clone()),
-                    after: recorded.as_ref().map_or(p.status, |r| r.after.clone()),
+                    before: recorded.as_ref().map_or(p.status, |r| r.before),
+                    after: recorded.as_ref().map_or(p.status, |r| r.after),
                     verdict: report.verdict.to_owned(),
                     drift: recorded.and_then(|r| r.drift),
                     note: first_error,
@@ -257,7 +246,7 @@ pub fn precheck_all(
                 rows.push(CycleRow {
                     plan_id: p.plan_id,
                     path: p.path,
-                    before: p.status.clone(),
+                    before: p.status,
                     after: p.status,
                     verdict: "ERROR".into(),
                     drift: None,
@@ -282,18 +271,12 @@ pub fn precheck_all(
         rows,
         refresh: None,
     };
-    db.conn()
-        .execute(
-            "UPDATE schedule_cycle SET finished = ?2, status = ?3, plans = ?4, failed = ?5 WHERE id = ?1",
-            rusqlite::params![
-                id,
-                now(),
-                if cycle.failed() == 0 { "ok" } else { "failed" },
-                cycle.rows.len() as i64,
-                cycle.failed() as i64
-            ],
-        )
-        .map_err(e)?;
+    db.finish_cycle(
+        id,
+        if cycle.failed() == 0 { "ok" } else { "failed" },
+        cycle.rows.len(),
+        cycle.failed(),
+    )?;
     Ok(cycle)
 }
 
@@ -340,7 +323,7 @@ fn log_cycle(c: &Cycle) {
     let stale: Vec<&str> = c
         .rows
         .iter()
-        .filter(|r| r.after == "stale" && r.before != "stale")
+        .filter(|r| r.after == PlanStatus::Stale && r.before != PlanStatus::Stale)
         .map(|r| r.plan_id.as_str())
         .collect();
     eprintln!(

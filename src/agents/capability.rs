@@ -2,40 +2,12 @@
 //! nothing else reaches the state DB, the plans folder, the reports folder or Batfish.
 //! Every call goes through the run's circuit breaker.
 
-use crate::engine::breaker::{Breaker, ErrorClass, ToolError};
+pub use crate::engine::breaker::Tools;
+
+use crate::engine::breaker::{ErrorClass, ToolError};
 use crate::state::StateDb;
 use crate::topology::Network;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-/// The run's breaker, shared by every handle of every step.
-#[derive(Debug, Clone, Default)]
-pub struct Tools {
-    breaker: Arc<Mutex<Breaker>>,
-}
-
-impl Tools {
-    /// Runs a tool call through the breaker.
-    pub fn call<T>(
-        &self,
-        tool: &str,
-        args: serde_json::Value,
-        f: impl FnOnce() -> Result<T, (ErrorClass, String)>,
-    ) -> Result<T, ToolError> {
-        match self.breaker.lock() {
-            Ok(mut b) => b.call(tool, &args, f),
-            Err(poisoned) => poisoned.into_inner().call(tool, &args, f),
-        }
-    }
-
-    /// The signature that stopped the run, if the breaker stopped it.
-    pub fn stopped(&self) -> Option<String> {
-        match self.breaker.lock() {
-            Ok(b) => b.stopped().map(str::to_owned),
-            Err(p) => p.into_inner().stopped().map(str::to_owned),
-        }
-    }
-}
 
 /// Read access to the state DB.
 pub struct StateReader {

@@ -7,9 +7,8 @@
 pub mod client;
 pub mod snapshot;
 
-use crate::agents::capability::Tools;
 use crate::checks::bgp::{Session, SessionType, Status};
-use crate::engine::breaker::{ErrorClass, ToolError};
+use crate::engine::breaker::{ErrorClass, ToolError, Tools};
 use crate::plan::{Plan, Target};
 use client::{question, snapshot_zip, BatfishError, Client, TableAnswer, Upload};
 use serde_json::json;

@@ -14,83 +14,12 @@ use std::net::IpAddr;
 /// Where Batfish reads its ISP-modeling file (`FileBasedStorage`: `batfish/` + `BfConsts.RELPATH_ISP_CONFIG_FILE`).
 pub const ISP_CONFIG: &str = "batfish/isp_config.json";
 
-/// Tables that may hold the snapshot's own files, with the column names tried for each
-/// file's path and its content. The table is another module's (the fidelity work keeps
-/// the `batfish/` folder in the state DB); it is read only when it exists.
-const FILE_TABLES: &[&str] = &[
-    "snapshot_file",
-    "snapshot_files",
-    "batfish_file",
-    "batfish_files",
-];
-const PATH_COLUMNS: &[&str] = &["path", "relpath", "relative_path", "file_path", "name"];
-const CONTENT_COLUMNS: &[&str] = &["content", "contents", "body", "data", "text"];
-
 /// The snapshot's files other than configs, from the state DB, when it keeps them:
 /// (path relative to the snapshot root, bytes). A path without a folder is taken as one
 /// of the `batfish/` folder's files. Empty when no such table exists.
 pub fn extra_files(db: &StateDb) -> Result<Vec<(String, Vec<u8>)>, StateError> {
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
-    let conn = db.conn();
-    let mut found = None;
-    for table in FILE_TABLES {
-        let exists: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                [table],
-                |r| r.get(0),
-            )
-            .map_err(e)?;
-        if exists > 0 {
-            found = Some(*table);
-            break;
-        }
-    }
-    let Some(table) = found else {
-        return Ok(Vec::new());
-    };
-    let mut st = conn
-        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
-        .map_err(e)?;
-    let columns: Vec<String> = st
-        .query_map([], |r| r.get(0))
-        .map_err(e)?
-        .collect::<Result<_, _>>()
-        .map_err(e)?;
-    let pick = |names: &[&'static str]| -> Option<&'static str> {
-        names
-            .iter()
-            .find(|n| columns.iter().any(|c| c == *n))
-            .copied()
-    };
-    let (Some(path_col), Some(content_col)) = (pick(PATH_COLUMNS), pick(CONTENT_COLUMNS)) else {
-        tracing::warn!("table {table} has no path/content columns olav knows; its files are not sent to Batfish");
-        return Ok(Vec::new());
-    };
-    let mut st = conn
-        .prepare(&format!(
-            "SELECT {path_col}, {content_col} FROM {table} ORDER BY {path_col}"
-        ))
-        .map_err(e)?;
-    let rows = st
-        .query_map([], |r| {
-            let path: String = r.get(0)?;
-            // Text or blob alike: the bytes as stored.
-            let bytes = match r.get_ref(1)? {
-                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => {
-                    t.to_vec()
-                }
-                _ => Vec::new(),
-            };
-            Ok((path, bytes))
-        })
-        .map_err(e)?;
     let mut out = Vec::new();
-    for row in rows {
-        let (path, bytes) = row.map_err(e)?;
+    for (path, bytes) in db.stored_snapshot_files()? {
         let path = path.trim_start_matches("./").trim_start_matches('/');
         // The configs go in from the device table; a stored copy would be a second one.
         if path.is_empty() || path.starts_with("configs/") {

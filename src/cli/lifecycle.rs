@@ -5,6 +5,7 @@ use super::{open_or_demo, Cli, Exit, PlansCmd};
 use crate::output::{self, Format, Table};
 use crate::precheck::Options;
 use crate::schedule::{self, Cycle, Schedule};
+use crate::state::plans::PlanStatus;
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 
@@ -30,7 +31,7 @@ fn print_cycle(cli: &Cli, c: &Cycle) {
             };
             for r in &c.rows {
                 let status = if r.before == r.after {
-                    r.after.clone()
+                    r.after.to_string()
                 } else {
                     format!("{} → {}", r.before, r.after)
                 };
@@ -127,7 +128,7 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                         let status = if edited_since_precheck(&db, &p)? {
                             format!("{} (edited since)", p.status)
                         } else {
-                            p.status.clone()
+                            p.status.to_string()
                         };
                         t.rows.push(vec![
                             p.plan_id.into(),
@@ -236,32 +237,32 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
                     }
                 }
             }
-            if !matches!(p.status.as_str(), "prechecked" | "verified") {
+            if !matches!(p.status, PlanStatus::Prechecked | PlanStatus::Verified) {
                 bail!(
                     "{} is {}: only prechecked or verified plans can be approved",
                     p.plan_id,
                     p.status
                 );
             }
-            db.set_plan_status(&p.plan_id, "approved", None)?;
+            db.set_plan_status(&p.plan_id, PlanStatus::Approved, None)?;
             println!("{} approved", p.plan_id);
             Ok(Exit::Ok)
         }
         PlansCmd::Close { id } | PlansCmd::Withdraw { id } => {
             let p = find(id)?;
             let to = if matches!(cmd, PlansCmd::Close { .. }) {
-                "done"
+                PlanStatus::Done
             } else {
-                "withdrawn"
+                PlanStatus::Withdrawn
             };
-            if matches!(p.status.as_str(), "done" | "withdrawn") {
+            if !p.status.is_open() {
                 bail!("{} is already {}", p.plan_id, p.status);
             }
             db.set_plan_status(&p.plan_id, to, None)?;
             println!(
                 "{} {}",
                 p.plan_id,
-                if to == "done" {
+                if to == PlanStatus::Done {
                     "closed (done)"
                 } else {
                     "withdrawn"

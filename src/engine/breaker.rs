@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 /// Failures in a row after which a signature is short-circuited.
 pub const SHORT_CIRCUIT_AFTER: u32 = 3;
@@ -158,6 +159,35 @@ impl Breaker {
     /// Calls actually executed.
     pub fn executed(&self) -> u64 {
         self.executed
+    }
+}
+
+/// The run's breaker, shared by every handle of every step.
+#[derive(Debug, Clone, Default)]
+pub struct Tools {
+    breaker: Arc<Mutex<Breaker>>,
+}
+
+impl Tools {
+    /// Runs a tool call through the breaker.
+    pub fn call<T>(
+        &self,
+        tool: &str,
+        args: serde_json::Value,
+        f: impl FnOnce() -> Result<T, (ErrorClass, String)>,
+    ) -> Result<T, ToolError> {
+        match self.breaker.lock() {
+            Ok(mut b) => b.call(tool, &args, f),
+            Err(poisoned) => poisoned.into_inner().call(tool, &args, f),
+        }
+    }
+
+    /// The signature that stopped the run, if the breaker stopped it.
+    pub fn stopped(&self) -> Option<String> {
+        match self.breaker.lock() {
+            Ok(b) => b.stopped().map(str::to_owned),
+            Err(p) => p.into_inner().stopped().map(str::to_owned),
+        }
     }
 }
 

@@ -6,12 +6,12 @@
 pub mod breaker;
 pub mod contract;
 
-use crate::agents::capability::Tools;
+pub use crate::state::runs::{Clarification, RunOutcome, RunStatus, StepRecord};
+
 use crate::agents::{AgentFactory, Orchestrator, RunEnv, StepError};
 use crate::workflow::Workflow;
-use breaker::ErrorClass;
+use breaker::{ErrorClass, Tools};
 use contract::Contract;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -20,115 +20,6 @@ use std::time::{Duration, Instant};
 pub const REQUEST_PLACEHOLDER: &str = "<the original user request>";
 /// The placeholder for the artifact in step prompts.
 pub const PATH_PLACEHOLDER: &str = "<path>";
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// Every step ran and named what it should.
-    Ok,
-    /// Something was obtained, but a step failed, was skipped or the breaker stopped the run.
-    Partial,
-    /// The first step failed: nothing was obtained.
-    Failed,
-    /// The request needs clarification (the analyzer asked).
-    NeedsInput,
-}
-
-impl RunStatus {
-    /// Column value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Ok => "ok",
-            RunStatus::Partial => "partial",
-            RunStatus::Failed => "failed",
-            RunStatus::NeedsInput => "needs_input",
-        }
-    }
-}
-
-/// One step's result.
-#[derive(Debug, Clone, Serialize)]
-pub struct StepRecord {
-    /// 1-based position.
-    pub seq: usize,
-    /// Agent.
-    pub agent: String,
-    /// Assembly header.
-    pub header: String,
-    /// The prompt it got (None when skipped).
-    pub prompt: Option<String>,
-    /// Its reply.
-    pub reply: Option<String>,
-    /// The artifact its reply named.
-    pub artifact: Option<String>,
-    /// Its verdict line.
-    pub verdict: Option<String>,
-    /// Wall time over all attempts.
-    pub duration_ms: u64,
-    /// Attempts made (0 when skipped).
-    pub attempts: u32,
-    /// Failure class of the last attempt.
-    pub error_class: Option<ErrorClass>,
-    /// Failure message, or why it was skipped.
-    pub error: Option<String>,
-    /// Whether it was skipped.
-    pub skipped: bool,
-}
-
-/// A whole run.
-#[derive(Debug, Clone, Serialize)]
-pub struct RunOutcome {
-    /// Run id in the DB (None when it could not be recorded).
-    pub run_id: Option<i64>,
-    /// Workflow name.
-    pub workflow: String,
-    /// Status.
-    pub status: RunStatus,
-    /// Steps in order.
-    pub steps: Vec<StepRecord>,
-    /// The assembled answer.
-    pub answer: String,
-    /// The breaker signature that stopped the run, if it did.
-    pub stopped_by: Option<String>,
-    /// The question the request needs answered first, with its candidates.
-    pub clarification: Option<Clarification>,
-    /// The worst verdict of the steps (FAIL > WARN > UNVERIFIED > PASS), for scripts.
-    pub verdict: Option<String>,
-    /// The plan the run drafted, if any.
-    pub plan_path: Option<String>,
-    /// The analyzer's reading of the request ("Understood: …"), if it gave one.
-    pub understood: Option<String>,
-}
-
-/// A question back to the user, or a refusal, as data.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Clarification {
-    /// `question` (answer it and ask again) or `refusal` (olav cannot plan what was asked).
-    pub kind: &'static str,
-    /// What was refused, for a refusal (`BGP local-preference`).
-    pub refused: Option<String>,
-    /// The question (for a refusal: the sentence saying so, with what olav can plan).
-    pub question: String,
-    /// Candidate answers, in order (may be empty).
-    pub candidates: Vec<String>,
-}
-
-impl RunOutcome {
-    /// The worst verdict of the steps (FAIL > WARN > UNVERIFIED > PASS).
-    pub fn worst_verdict(&self) -> Option<&str> {
-        let rank = |v: &str| match v {
-            "FAIL" => 3,
-            "WARN" => 2,
-            "UNVERIFIED" => 1,
-            _ => 0,
-        };
-        self.steps
-            .iter()
-            .filter_map(|s| s.verdict.as_deref())
-            .max_by_key(|v| rank(v))
-    }
-}
 
 /// Progress notices while a run goes.
 pub trait Progress {

@@ -1,8 +1,9 @@
 //! Building the model of a state version from the state tables, once.
 
+use super::sessions;
 use super::{
     Address, BgpNetwork, Device, Endpoint, Interface, Interfaces, Link, NetworkModel,
-    ParsedConfigs, ParsedDevice, Service, Session, StaticRoute, Sym,
+    ParsedConfigs, ParsedDevice, Service, StaticRoute, Sym,
 };
 use crate::import::parse::parser_for;
 use crate::model::{DeviceConfig, Vendor};
@@ -109,27 +110,11 @@ impl NetworkModel {
         }
         m.sessions = rows(
             db,
-            "SELECT hostname, vrf, local_as, peer_address, peer_asn, description, local_ip, update_source,
-                    peer_group, route_map_in, route_map_out, shutdown, state, source_line
-             FROM bgp_session WHERE peer_address IS NOT NULL ORDER BY rowid",
-            |r| {
-                Ok(Session {
-                    hostname: r.get(0)?,
-                    vrf: r.get(1)?,
-                    local_as: r.get(2)?,
-                    peer: r.get(3)?,
-                    peer_asn: r.get(4)?,
-                    description: r.get(5)?,
-                    local_ip: r.get(6)?,
-                    update_source: r.get(7)?,
-                    peer_group: r.get(8)?,
-                    route_map_in: r.get(9)?,
-                    route_map_out: r.get(10)?,
-                    shutdown: r.get(11)?,
-                    state: r.get(12)?,
-                    source_line: r.get(13)?,
-                })
-            },
+            &format!(
+                "SELECT {} FROM bgp_session WHERE peer_address IS NOT NULL ORDER BY rowid",
+                sessions::COLUMNS
+            ),
+            sessions::row,
         )?;
         m.bgp_networks = rows(
             db,

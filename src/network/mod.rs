@@ -14,7 +14,10 @@
 //! is parsed by whoever reads it, exactly as it was from SQL), so answers do not change.
 
 mod build;
+mod sessions;
 pub(crate) mod store;
+
+pub use sessions::{peer_as_name, peer_name, sessions_of, Session};
 
 use crate::model::DeviceConfig;
 use serde::{Deserialize, Serialize};
@@ -95,39 +98,6 @@ pub struct Link {
     pub ifname_b: Sym,
     /// `up` or why not.
     pub status: Sym,
-}
-
-/// A BGP session row with a peer address, in the table's order.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Session {
-    /// Device.
-    pub hostname: String,
-    /// VRF.
-    pub vrf: String,
-    /// Local AS.
-    pub local_as: Option<u32>,
-    /// Peer address.
-    pub peer: String,
-    /// Peer AS.
-    pub peer_asn: Option<u32>,
-    /// Description.
-    pub description: Option<String>,
-    /// Local address.
-    pub local_ip: Option<String>,
-    /// Update source.
-    pub update_source: Option<String>,
-    /// Peer-group.
-    pub peer_group: Option<String>,
-    /// Inbound route-map.
-    pub route_map_in: Option<String>,
-    /// Outbound route-map.
-    pub route_map_out: Option<String>,
-    /// Administratively shut.
-    pub shutdown: bool,
-    /// Operational state from show output, when imported.
-    pub state: Option<String>,
-    /// Line in the config.
-    pub source_line: Option<u32>,
 }
 
 /// A `network` statement row.

@@ -3,30 +3,11 @@
 //! findings and the verification. Self-contained — inline CSS and SVG, no script, no
 //! outside address — and every text that comes from data is escaped.
 
-use super::svg;
-use super::Picture;
+use super::{esc, svg, Picture};
 use crate::plan::{ConfigBlock, Plan};
 use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::{Report, Severity};
 use std::fmt::Write as _;
-
-/// Escapes text for HTML and SVG content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters (terminal escapes) have no business in a report; keep line breaks and tabs.
-            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Who verified the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,6 +14,24 @@ use crate::precheck::candidate::{Candidate, LostLink};
 use crate::state::{StateDb, StateError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
+/// Escapes text for HTML and SVG content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters (terminal escapes) have no business in a report; keep line breaks and tabs.
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The HTML report's file name for a plan's file stem (beside `<stem>.precheck.md`).
 pub fn file_name(stem: &str) -> String {
     format!("{stem}.html")
@@ -257,27 +275,13 @@ impl Impact {
 }
 
 fn new_session(device: &str, n: &crate::model::BgpNeighbor) -> NewSession {
-    let name = n
-        .description
-        .as_deref()
-        .and_then(|d| d.split_whitespace().next())
-        .map(str::to_owned);
+    let name = crate::network::peer_name(n.description.as_deref()).map(str::to_owned);
     (device.to_owned(), n.peer.to_string(), n.peer_asn, name)
 }
 
 /// Most devices the picture draws; past this it draws fewer hops, then only the
 /// affected devices, and says how many it left out.
 pub const MAX_DEVICES: usize = 48;
-
-fn sql(db: &StateDb) -> impl Fn(rusqlite::Error) -> StateError + '_ {
-    |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    }
-}
-
-/// A stored session: device, peer address, peer AS, description, shut down.
-type StoredSession = (String, String, Option<u32>, Option<String>, bool);
 
 impl Picture {
     /// The affected part of the network: the changed elements and everything within two
@@ -419,32 +423,11 @@ impl Picture {
         impact: &Impact,
         blast: &Blast,
     ) -> Result<(), StateError> {
-        let e = sql(db);
-        let conn = db.conn();
-        let mut stored: Vec<StoredSession> = Vec::new();
-        let mut st = conn
-            .prepare_cached("SELECT hostname, peer_address, peer_asn, description, shutdown FROM bgp_session WHERE hostname = ?1 AND peer_address IS NOT NULL ORDER BY peer_address")
-            .map_err(&e)?;
+        let mut stored: Vec<crate::network::Session> = Vec::new();
         for d in drawn {
-            let rows = st
-                .query_map([d], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })
-                .map_err(&e)?;
-            for row in rows {
-                stored.push(row.map_err(&e)?);
-            }
+            stored.extend(crate::network::sessions_of(db, d)?);
         }
-        let mut owner_of = conn
-            .prepare_cached("SELECT hostname FROM ip_address WHERE address = ?1 AND kind != 'virtual' ORDER BY hostname LIMIT 1")
-            .map_err(&e)?;
-        let mut owner = |addr: &str| -> Result<Option<String>, StateError> {
-            let mut rows = owner_of.query([addr]).map_err(&e)?;
-            match rows.next().map_err(&e)? {
-                Some(r) => Ok(Some(r.get(0).map_err(&e)?)),
-                None => Ok(None),
-            }
-        };
+        let owner = |addr: &str| db.address_owner(addr);
         let mut peers: BTreeMap<String, Peer> = BTreeMap::new();
         let mut add_peer = |key: &str, name: Option<&str>, asn: Option<u32>| {
             let label = match (name, asn) {
@@ -463,7 +446,14 @@ impl Picture {
             });
         };
         let mut internal_lost: BTreeSet<(String, String, String)> = BTreeSet::new();
-        for (dev, addr, asn, descr, shutdown) in &stored {
+        for stored_session in &stored {
+            let crate::network::Session {
+                hostname: dev,
+                peer: addr,
+                peer_asn: asn,
+                shutdown,
+                ..
+            } = stored_session;
             let is_lost = lost.iter().any(|(d, p)| d == dev && p == addr);
             match owner(addr)? {
                 Some(far) => {
@@ -480,7 +470,7 @@ impl Picture {
                 None if *shutdown && !is_lost => {}
                 None => {
                     let key = peer_key(*asn, addr);
-                    let name = descr.as_deref().and_then(|d| d.split_whitespace().next());
+                    let name = stored_session.peer_name();
                     add_peer(&key, name, *asn);
                     self.sessions.push(Session {
                         device: dev.clone(),
@@ -532,16 +522,9 @@ fn service_devices(
     db: &StateDb,
     blast: &Blast,
 ) -> Result<BTreeMap<String, Vec<String>>, StateError> {
-    let e = sql(db);
-    let mut st = db
-        .conn()
-        .prepare_cached("SELECT DISTINCT hostname FROM service_endpoint WHERE service = ?1 AND hostname IS NOT NULL ORDER BY hostname")
-        .map_err(&e)?;
     let mut out = BTreeMap::new();
     for s in &blast.services {
-        let rows = st.query_map([&s.name], |r| r.get(0)).map_err(&e)?;
-        let devs: Vec<String> = rows.collect::<Result<_, _>>().map_err(&e)?;
-        out.insert(s.name.clone(), devs);
+        out.insert(s.name.clone(), db.service_devices(&s.name)?);
     }
     Ok(out)
 }

@@ -6,8 +6,7 @@
 //! above (ties by name). Every style has a non-colour cue too (dashes, hatching, a
 //! word under the name), so the picture reads in print and without colour.
 
-use super::html::esc;
-use super::{Fate, Mark, Picture};
+use super::{esc, Fate, Mark, Picture};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 

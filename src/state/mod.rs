@@ -2,7 +2,11 @@
 //! addresses, links, BGP sessions, routes, structures, services) with provenance, and a
 //! state version that increases with every import.
 
+mod addresses;
 mod config_text;
+mod cycles;
+mod endpoints;
+mod files;
 pub mod plans;
 mod read;
 pub mod runs;
@@ -277,7 +281,9 @@ impl StateDb {
         Ok(s == "ok")
     }
 
-    /// The raw connection, for read-only queries of other modules.
+    /// The raw connection: for `network`, which keeps its parts beside the state tables,
+    /// and for tests that inspect the tables. Every other reader goes through a named
+    /// accessor (public only because the integration tests still query with it).
     pub fn conn(&self) -> &Connection {
         &self.conn
     }

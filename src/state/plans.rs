@@ -4,11 +4,95 @@
 use super::{now, StateDb, StateError};
 use crate::output::Table;
 use crate::plan::{Plan, Target};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use rusqlite::{params, OptionalExtension, ToSql};
 use serde::Serialize;
 
-/// Statuses of an open plan (re-checked by `precheck --all`).
-pub const OPEN: &[&str] = &["draft", "prechecked", "verified", "approved", "stale"];
+/// A plan's place in its life (the `plan.status` column, stored as its text).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanStatus {
+    /// Drafted, not yet pre-checked (or a pre-check that failed first time).
+    Draft,
+    /// Its last pre-check passed.
+    Prechecked,
+    /// Batfish verified it.
+    Verified,
+    /// Approved by an engineer.
+    Approved,
+    /// Applied and closed.
+    Done,
+    /// It passed once and fails now, or its file is gone.
+    Stale,
+    /// Withdrawn, superseded, or a what-if analysis.
+    Withdrawn,
+}
+
+impl PlanStatus {
+    /// Every status, open ones first.
+    pub const ALL: [PlanStatus; 7] = [
+        PlanStatus::Draft,
+        PlanStatus::Prechecked,
+        PlanStatus::Verified,
+        PlanStatus::Approved,
+        PlanStatus::Stale,
+        PlanStatus::Done,
+        PlanStatus::Withdrawn,
+    ];
+
+    /// The status as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanStatus::Draft => "draft",
+            PlanStatus::Prechecked => "prechecked",
+            PlanStatus::Verified => "verified",
+            PlanStatus::Approved => "approved",
+            PlanStatus::Done => "done",
+            PlanStatus::Stale => "stale",
+            PlanStatus::Withdrawn => "withdrawn",
+        }
+    }
+
+    /// The status stored as `s`, if it is one.
+    pub fn parse(s: &str) -> Option<PlanStatus> {
+        PlanStatus::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// Whether a plan in this status is open (re-checked by `precheck --all`).
+    pub fn is_open(self) -> bool {
+        !matches!(self, PlanStatus::Done | PlanStatus::Withdrawn)
+    }
+}
+
+impl std::fmt::Display for PlanStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl ToSql for PlanStatus {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for PlanStatus {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let s = value.as_str()?;
+        PlanStatus::parse(s)
+            .ok_or_else(|| FromSqlError::Other(format!("unknown plan status '{s}'").into()))
+    }
+}
+
+/// The SQL list of open statuses, `('draft', …)`, for `status IN` clauses.
+fn open_sql() -> String {
+    let open: Vec<String> = PlanStatus::ALL
+        .into_iter()
+        .filter(|s| s.is_open())
+        .map(|s| format!("'{s}'"))
+        .collect();
+    format!("({})", open.join(", "))
+}
 
 /// A registered plan.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -28,7 +112,7 @@ pub struct PlanRow {
     /// State version drafted against.
     pub state_version: i64,
     /// Status.
-    pub status: String,
+    pub status: PlanStatus,
     /// Why (for stale, withdrawn, …).
     pub status_reason: Option<String>,
 }
@@ -37,9 +121,9 @@ pub struct PlanRow {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Recorded {
     /// Status before.
-    pub before: String,
+    pub before: PlanStatus,
     /// Status after.
-    pub after: String,
+    pub after: PlanStatus,
     /// What drifted since the last pre-check.
     pub drift: Option<String>,
 }
@@ -95,8 +179,8 @@ pub struct Verified {
 /// the registered plan: what a pre-check or verification of it records (nothing).
 fn another_file(registered: &PlanRow, path: &str) -> Option<Recorded> {
     (canonical(&registered.path) != canonical(path)).then(|| Recorded {
-        before: registered.status.clone(),
-        after: registered.status.clone(),
+        before: registered.status,
+        after: registered.status,
         drift: Some(format!(
             "not recorded: plan id {} is registered for {}, and {path} is another file",
             registered.plan_id, registered.path
@@ -175,9 +259,12 @@ impl StateDb {
         let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
         // A what-if is an analysis, not a change to make: registered closed.
         let (status, reason) = if plan.header.what_if {
-            ("withdrawn", Some("a what-if analysis: no change to make"))
+            (
+                PlanStatus::Withdrawn,
+                Some("a what-if analysis: no change to make"),
+            )
         } else {
-            ("draft", None)
+            (PlanStatus::Draft, None)
         };
         let inserted = tx
             .execute(
@@ -200,13 +287,20 @@ impl StateDb {
         // A file that now carries another plan id supersedes what was registered for it.
         if inserted > 0 {
             tx.execute(
-                "UPDATE plan SET status = 'withdrawn', status_reason = ?3, updated = ?4
-                 WHERE path = ?1 AND plan_id != ?2 AND status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')",
+                &format!(
+                    "UPDATE plan SET status = ?5, status_reason = ?3, updated = ?4
+                     WHERE path = ?1 AND plan_id != ?2 AND status IN {}",
+                    open_sql()
+                ),
                 params![
                     path,
                     plan.header.plan_id,
-                    format!("superseded: the file now carries plan id {}", plan.header.plan_id),
-                    now()
+                    format!(
+                        "superseded: the file now carries plan id {}",
+                        plan.header.plan_id
+                    ),
+                    now(),
+                    PlanStatus::Withdrawn
                 ],
             )
             .map_err(|e| self.err(e))?;
@@ -237,12 +331,13 @@ impl StateDb {
     pub fn claims_of_other_open_plans(&self, plan_id: &str) -> Result<Vec<OtherClaim>, StateError> {
         let mut st = self
             .conn
-            .prepare(
+            .prepare(&format!(
                 "SELECT c.plan_id, p.path, c.kind, c.hostname, c.element FROM plan_claim c
                  JOIN plan p ON p.plan_id = c.plan_id
                  WHERE c.plan_id != ?1
-                   AND p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')",
-            )
+                   AND p.status IN {}",
+                open_sql()
+            ))
             .map_err(|e| self.err(e))?;
         let rows = st
             .query_map([plan_id], |r| {
@@ -258,14 +353,38 @@ impl StateDb {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
+    /// The claims of every open plan of the given kinds (see `plan::claims`), as
+    /// (kind, device, element).
+    pub fn open_plan_claims(
+        &self,
+        kinds: &[&str],
+    ) -> Result<Vec<(String, String, String)>, StateError> {
+        let kinds_sql = vec!["?"; kinds.len()].join(", ");
+        let mut st = self
+            .conn
+            .prepare(&format!(
+                "SELECT c.kind, c.hostname, c.element FROM plan_claim c JOIN plan p ON p.plan_id = c.plan_id
+                 WHERE p.status IN {}
+                   AND c.kind IN ({kinds_sql})",
+                open_sql()
+            ))
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(kinds), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
     /// Plans, newest first; only open ones unless `all`.
     pub fn plans(&self, all: bool) -> Result<Vec<PlanRow>, StateError> {
         let sql = format!(
             "SELECT {COLS} FROM plan {} ORDER BY created DESC, plan_id",
             if all {
-                ""
+                String::new()
             } else {
-                "WHERE status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')"
+                format!("WHERE status IN {}", open_sql())
             }
         );
         let mut st = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
@@ -355,8 +474,8 @@ impl StateDb {
         let id = plan.header.plan_id.as_str();
         let Some(registered) = self.plan(id)? else {
             return Ok(Recorded {
-                before: "draft".into(),
-                after: "draft".into(),
+                before: PlanStatus::Draft,
+                after: PlanStatus::Draft,
                 drift: None,
             });
         };
@@ -365,17 +484,19 @@ impl StateDb {
         }
         let version = self.state_version()?;
         let before = registered.status;
-        let (after, reason): (String, Option<String>) = match (rec.verdict, before.as_str()) {
-            ("PASS" | "WARN", "draft" | "prechecked") if rec.formal => ("verified".into(), None),
-            ("FAIL", "prechecked" | "verified" | "approved") => (
-                "stale".into(),
+        let (after, reason): (PlanStatus, Option<String>) = match (rec.verdict, before) {
+            ("PASS" | "WARN", PlanStatus::Draft | PlanStatus::Prechecked) if rec.formal => {
+                (PlanStatus::Verified, None)
+            }
+            ("FAIL", PlanStatus::Prechecked | PlanStatus::Verified | PlanStatus::Approved) => (
+                PlanStatus::Stale,
                 Some(format!(
                     "verification ({}) failed on state v{version}: {}",
                     rec.engine,
                     rec.first_problem.unwrap_or("see the report")
                 )),
             ),
-            (_, b) => (b.to_owned(), None),
+            (_, b) => (b, None),
         };
         let wrap = |source| StateError::Sqlite {
             path: self.path.clone(),
@@ -417,7 +538,7 @@ impl StateDb {
     pub fn set_plan_status(
         &self,
         plan_id: &str,
-        status: &str,
+        status: PlanStatus,
         reason: Option<&str>,
     ) -> Result<(), StateError> {
         self.conn
@@ -455,10 +576,7 @@ impl StateDb {
             return Ok(r);
         }
         let version = self.state_version()?;
-        let before = self
-            .plan(id)?
-            .map(|p| p.status)
-            .unwrap_or_else(|| "draft".into());
+        let before = self.plan(id)?.map_or(PlanStatus::Draft, |p| p.status);
         let last = self.last_verdict(id)?;
         let digest = plan.config_digest();
         let mut drift = Vec::new();
@@ -494,9 +612,9 @@ impl StateDb {
         let passed_before = last
             .as_ref()
             .is_some_and(|(v, _, _)| v == "PASS" || v == "WARN");
-        let (after, reason): (String, Option<String>) = match (rec.verdict, before.as_str()) {
-            ("FAIL", b) if passed_before && OPEN.contains(&b) => (
-                "stale".into(),
+        let (after, reason): (PlanStatus, Option<String>) = match (rec.verdict, before) {
+            ("FAIL", b) if passed_before && b.is_open() => (
+                PlanStatus::Stale,
                 Some(format!(
                     "passed on {} (state v{}), fails on state v{version}: {}",
                     last.as_ref().map_or("", |l| l.2.as_str()),
@@ -504,8 +622,10 @@ impl StateDb {
                     rec.first_error.as_deref().unwrap_or("see the report")
                 )),
             ),
-            ("PASS" | "WARN", "draft" | "stale") => ("prechecked".into(), None),
-            (_, b) => (b.to_owned(), None),
+            ("PASS" | "WARN", PlanStatus::Draft | PlanStatus::Stale) => {
+                (PlanStatus::Prechecked, None)
+            }
+            (_, b) => (b, None),
         };
         let drift = (!drift.is_empty()).then(|| drift.join("; "));
         let tx = self.conn.transaction().map_err(|e| StateError::Sqlite {

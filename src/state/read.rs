@@ -176,29 +176,6 @@ impl StateDb {
         rows.collect::<Result<_, _>>().map_err(e)
     }
 
-    /// A file of the snapshot's `batfish/` folder as imported (`batfish/isp_config.json`).
-    pub fn snapshot_file(&self, path: &str) -> Result<Option<Vec<u8>>, StateError> {
-        use rusqlite::OptionalExtension;
-        self.conn
-            .query_row(
-                "SELECT content FROM batfish_file WHERE path = ?1",
-                [path],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(|e| self.err(e))
-    }
-
-    /// Paths of the stored `batfish/` files, sorted.
-    pub fn snapshot_file_paths(&self) -> Result<Vec<String>, StateError> {
-        let mut st = self
-            .conn
-            .prepare("SELECT path FROM batfish_file ORDER BY path")
-            .map_err(|e| self.err(e))?;
-        let rows = st.query_map([], |r| r.get(0)).map_err(|e| self.err(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
-    }
-
     /// Whether a device exists.
     pub fn has_device(&self, hostname: &str) -> Result<bool, StateError> {
         self.conn

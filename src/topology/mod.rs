@@ -324,17 +324,13 @@ impl Network {
 
     /// A readable name for an external peer AS: the first word of a session description.
     pub fn peer_name(&self, asn: u32) -> String {
-        self.sessions
-            .iter()
-            .filter(|s| s.peer_asn == Some(asn) && s.peer_device.is_none())
-            .find_map(|s| {
-                s.description
-                    .as_deref()?
-                    .split_whitespace()
-                    .next()
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| format!("AS{asn}"))
+        crate::network::peer_as_name(
+            self.sessions
+                .iter()
+                .filter(|s| s.peer_asn == Some(asn) && s.peer_device.is_none())
+                .map(|s| s.description.as_deref()),
+            asn,
+        )
     }
 }
 

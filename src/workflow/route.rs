@@ -37,47 +37,12 @@ pub struct Candidate<'a> {
     pub matched: Vec<String>,
 }
 
-/// A light English stem: enough to equate add/adding/added, remove/removed/removal,
-/// modify/modified/modifies, decommission/decommissioning, redundant/redundancy.
-pub fn stem(word: &str) -> String {
-    let mut w = word.to_lowercase();
-    for (suffix, replacement) in [("ancy", "ant"), ("ency", "ent")] {
-        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
-            w.truncate(w.len() - suffix.len());
-            w.push_str(replacement);
-            return w;
-        }
-    }
-    for suffix in ["ing", "ed", "es", "al", "s"] {
-        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) && !w.ends_with("ss") {
-            w.truncate(w.len() - suffix.len());
-            break;
-        }
-    }
-    if w.ends_with('i') {
-        w.pop();
-        w.push('y');
-    }
-    if w.len() > 3 && w.ends_with('e') {
-        w.pop();
-    }
-    // adding → add, but planning → plann → plan.
-    let b = w.as_bytes();
-    if b.len() > 3
-        && b[b.len() - 1] == b[b.len() - 2]
-        && !matches!(b[b.len() - 1], b'l' | b's' | b'd')
-    {
-        w.pop();
-    }
-    w
-}
-
 fn is_spaced_script(word: &str) -> bool {
     word.chars()
         .all(|c| c.is_ascii() || c.is_alphabetic() && !is_cjk(c))
 }
 
-use crate::language::is_cjk;
+use crate::language::{is_cjk, stem};
 
 /// The form under which a keyword is compared (for conflict detection too).
 pub fn normalise_keyword(k: &str) -> String {
@@ -143,33 +108,5 @@ pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
             }
         }
         _ => Route::Ambiguous { candidates: hits },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::stem;
-
-    #[test]
-    fn stems_equate_inflections() {
-        for (a, b) in [
-            ("add", "adding"),
-            ("add", "added"),
-            ("remove", "removed"),
-            ("remove", "removal"),
-            ("remove", "removing"),
-            ("modify", "modified"),
-            ("modify", "modifies"),
-            ("decommission", "decommissioning"),
-            ("redundant", "redundancy"),
-            ("configure", "configured"),
-            ("change", "changes"),
-            ("retire", "retiring"),
-            ("delete", "deleted"),
-        ] {
-            assert_eq!(stem(a), stem(b), "{a} / {b}");
-        }
-        assert_ne!(stem("add"), stem("address"));
-        assert_ne!(stem("change"), stem("channel"));
     }
 }

@@ -202,30 +202,8 @@ impl Facts {
         let m = crate::network::NetworkModel::shared(db)?;
         let ifs = crate::network::Interfaces::shared(db)?;
         let mut f = Facts::from_model(&m, &ifs);
-        let e = |source| StateError::Sqlite {
-            path: db.path().to_path_buf(),
-            source,
-        };
         // What open plans already claim: a new draft does not take it again.
-        let mut st = db
-            .conn()
-            .prepare(
-                "SELECT c.kind, c.hostname, c.element FROM plan_claim c JOIN plan p ON p.plan_id = c.plan_id
-                 WHERE p.status IN ('draft', 'prechecked', 'verified', 'approved', 'stale')
-                   AND c.kind IN ('addresses', 'subnet')",
-            )
-            .map_err(e)?;
-        for row in st
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })
-            .map_err(e)?
-        {
-            let (kind, h, el) = row.map_err(e)?;
+        for (kind, h, el) in db.open_plan_claims(&["addresses", "subnet"])? {
             if kind == "addresses" {
                 f.claimed_interfaces.insert((h, el));
             } else if let Ok(p) = el.parse::<IpNet>() {
@@ -355,16 +333,12 @@ impl Facts {
 
     /// A provider's name: the first word of a session description to its AS, else `AS<n>`.
     pub fn peer_name(&self, asn: u32) -> String {
-        self.external_sessions()
-            .filter(|s| s.peer_asn == Some(asn))
-            .find_map(|s| {
-                s.description
-                    .as_deref()?
-                    .split_whitespace()
-                    .next()
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| format!("AS{asn}"))
+        crate::network::peer_as_name(
+            self.external_sessions()
+                .filter(|s| s.peer_asn == Some(asn))
+                .map(|s| s.description.as_deref()),
+            asn,
+        )
     }
 
     /// Sessions to peers outside the network.
@@ -395,4 +369,72 @@ impl Facts {
             .iter()
             .find(|i| i.addresses.iter().any(|a| a.addr().to_string() == addr))
     }
+}
+
+/// A free interface: no address, no link, not switched, not bundled, not virtual, and
+/// not addressed by another open plan.
+pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
+    let virtual_kind = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        [
+            "loopback",
+            "vlan",
+            "management",
+            "mgmt",
+            "tunnel",
+            "port-channel",
+            "null",
+            "nve",
+            "vxlan",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+    };
+    let all = f.interfaces.get(device)?;
+    let junos = f
+        .devices
+        .get(device)
+        .is_some_and(|d| crate::dialect::is_junos(crate::model::Vendor::from_os(&d.os)));
+    // A port whose units or subinterfaces are in use is not free (Junos keeps addresses
+    // and links on units: `xe-0/1/0.0`).
+    let units_free = |port: &str| {
+        let prefix = format!("{port}.");
+        all.iter()
+            .filter(|u| u.name.starts_with(&prefix))
+            .all(|u| u.addresses.is_empty() && !u.linked && u.switchport_mode.is_none())
+    };
+    let mut free: Vec<&Iface> = all
+        .iter()
+        .filter(|i| (!junos || crate::dialect::junos::is_port(&i.name)) && units_free(&i.name))
+        .filter(|i| {
+            i.addresses.is_empty()
+                && !i.linked
+                && i.switchport_mode.is_none()
+                && i.channel_group.is_none()
+                && !virtual_kind(&i.name)
+                && !i.vrf.to_ascii_lowercase().contains("mgmt")
+                && !f
+                    .claimed_interfaces
+                    .contains(&(device.to_owned(), i.name.clone()))
+        })
+        .collect();
+    // Prefer ports marked spare/unused, then natural order.
+    free.sort_by_key(|i| {
+        let spare = i.description.as_deref().is_some_and(|d| {
+            d.to_ascii_lowercase().contains("spare") || d.to_ascii_lowercase().contains("unused")
+        });
+        (!spare, natural_key(&i.name))
+    });
+    free.first().copied()
+}
+
+fn natural_key(name: &str) -> (String, Vec<u32>) {
+    let i = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
+    let nums = name[i..]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    (name[..i].to_owned(), nums)
 }

@@ -16,7 +16,7 @@ use crate::plan::{Header, Plan, Target, FORMAT_VERSION, NUMBER_LABEL};
 use crate::topology::{BlastRadius, Network, Removal};
 use std::fmt::Write as _;
 
-pub use uplink::{free_interface, free_subnet};
+pub use uplink::free_subnet;
 
 /// Replaced by the plan's own path when the file is written.
 pub const PATH_TOKEN: &str = "{PLAN_PATH}";

@@ -3,7 +3,7 @@
 //! to a provider the network has no session to yet.
 
 use super::{blast_section, header, list, os_of, pre_change, slug, vendor_of, Ctx, Draft};
-use crate::agents::analyzer::facts::{Bgp, Facts, Iface};
+use crate::agents::analyzer::facts::{free_interface, Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
 use crate::dialect::{cisco, is_junos, junos};
 use crate::plan::{ConfigBlock, Plan, Target};
@@ -11,71 +11,6 @@ use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
 use ipnet::IpNet;
 use std::fmt::Write as _;
 use std::net::IpAddr;
-
-/// A free interface: no address, no link, not switched, not bundled, not virtual, and
-/// not addressed by another open plan.
-pub fn free_interface<'a>(f: &'a Facts, device: &str) -> Option<&'a Iface> {
-    let virtual_kind = |n: &str| {
-        let l = n.to_ascii_lowercase();
-        [
-            "loopback",
-            "vlan",
-            "management",
-            "mgmt",
-            "tunnel",
-            "port-channel",
-            "null",
-            "nve",
-            "vxlan",
-        ]
-        .iter()
-        .any(|p| l.starts_with(p))
-    };
-    let all = f.interfaces.get(device)?;
-    let junos = is_junos(vendor_of(f, device));
-    // A port whose units or subinterfaces are in use is not free (Junos keeps addresses
-    // and links on units: `xe-0/1/0.0`).
-    let units_free = |port: &str| {
-        let prefix = format!("{port}.");
-        all.iter()
-            .filter(|u| u.name.starts_with(&prefix))
-            .all(|u| u.addresses.is_empty() && !u.linked && u.switchport_mode.is_none())
-    };
-    let mut free: Vec<&Iface> = all
-        .iter()
-        .filter(|i| (!junos || junos::is_port(&i.name)) && units_free(&i.name))
-        .filter(|i| {
-            i.addresses.is_empty()
-                && !i.linked
-                && i.switchport_mode.is_none()
-                && i.channel_group.is_none()
-                && !virtual_kind(&i.name)
-                && !i.vrf.to_ascii_lowercase().contains("mgmt")
-                && !f
-                    .claimed_interfaces
-                    .contains(&(device.to_owned(), i.name.clone()))
-        })
-        .collect();
-    // Prefer ports marked spare/unused, then natural order.
-    free.sort_by_key(|i| {
-        let spare = i.description.as_deref().is_some_and(|d| {
-            d.to_ascii_lowercase().contains("spare") || d.to_ascii_lowercase().contains("unused")
-        });
-        (!spare, natural_key(&i.name))
-    });
-    free.first().copied()
-}
-
-fn natural_key(name: &str) -> (String, Vec<u32>) {
-    let i = name
-        .find(|c: char| c.is_ascii_digit())
-        .unwrap_or(name.len());
-    let nums = name[i..]
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|p| p.parse().ok())
-        .collect();
-    (name[..i].to_owned(), nums)
-}
 
 /// The first subnet of `len` inside `within` that overlaps nothing in use.
 pub fn free_subnet(f: &Facts, within: IpNet, len: u8) -> Option<IpNet> {

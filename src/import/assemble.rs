@@ -1,0 +1,237 @@
+//! Assembling the parsed devices into a snapshot: names, order, roles, links, services
+//! and the facts `state.yaml` gives.
+
+use super::opstate::OpState;
+use super::snapshot::{ContentHasher, SourceFile};
+use super::{layer1, links, opstate, roles};
+use super::{Examined, FileIssue, ImportError, ParsedDevice, ParsedSnapshot};
+use crate::model::Vendor;
+
+/// A snapshot's files other than its configs.
+pub(super) struct Source<'a> {
+    pub(super) label: &'a str,
+    pub(super) state_file: Option<&'a SourceFile>,
+    pub(super) batfish_files: &'a [SourceFile],
+    pub(super) unreadable: Vec<FileIssue>,
+}
+
+/// Names, orders and completes the devices pass 1 found: skipped files, duplicates,
+/// warnings, facts from the state file, roles and links.
+pub(super) fn assemble(
+    src: Source<'_>,
+    opstate: OpState,
+    mut warnings: Vec<FileIssue>,
+    examined: Vec<Examined>,
+    hasher: ContentHasher,
+) -> Result<ParsedSnapshot, ImportError> {
+    let mut skipped = src.unreadable;
+    let mut devices: Vec<ParsedDevice> = Vec::new();
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut lines_total = 0u64;
+    let mut lines_unrecognised = 0u64;
+    let collected = examined.iter().filter_map(|e| e.modified).max();
+    for e in examined {
+        let r = match e.outcome {
+            Ok(r) => r,
+            Err(why) => {
+                skipped.push(FileIssue::whole_file(&e.path, why));
+                continue;
+            }
+        };
+        lines_total += u64::from(r.lines_total);
+        lines_unrecognised += u64::from(r.lines_unrecognised);
+        let configured = r.configured.clone().filter(|h| !h.is_empty());
+        if let Some(bad) = configured.as_ref().filter(|h| !valid_hostname(h)) {
+            warnings.push(FileIssue::whole_file(
+                &e.path,
+                format!(
+                    "hostname {bad:?} has a path separator or a control character; named '{}' after the file instead",
+                    e.name_hint
+                ),
+            ));
+        }
+        let hostname = configured
+            .filter(|h| valid_hostname(h))
+            .unwrap_or_else(|| e.name_hint.clone());
+        if !valid_hostname(&hostname) {
+            skipped.push(FileIssue::whole_file(
+                &e.path,
+                format!("no usable hostname (the config's and the file's name are not names): {hostname:?}"),
+            ));
+            continue;
+        }
+        if let Some(first) = seen.get(&hostname) {
+            skipped.push(FileIssue::whole_file(
+                &e.path,
+                format!("hostname '{hostname}' already imported from {first}"),
+            ));
+            continue;
+        }
+        seen.insert(hostname.clone(), e.path.clone());
+        for w in &r.warnings {
+            warnings.push(FileIssue {
+                file: e.path.clone(),
+                line: Some(w.line),
+                message: w.message.clone(),
+            });
+        }
+        // NX-OS and Junos configs have no closing line (the Junos parser warns about
+        // unclosed blocks itself).
+        if !r.saw_end && !matches!(r.vendor, Vendor::CiscoNxos | Vendor::JuniperJunos) {
+            warnings.push(FileIssue::whole_file(
+                &e.path,
+                format!(
+                    "no closing 'end' line after {} lines: the file looks truncated; imported what it holds",
+                    r.lines_total
+                ),
+            ));
+        }
+        if r.bare {
+            warnings.push(FileIssue::whole_file(
+                &e.path,
+                "no interfaces and no BGP: is this a whole running config?".into(),
+            ));
+        }
+        let mut config = r.config;
+        // The parts pass 1 took out to keep, given back to a full parse.
+        if r.whole {
+            config.hostname = r.configured;
+            config.model.clone_from(&r.model);
+            config.warnings = r.warnings;
+        }
+        devices.push(ParsedDevice {
+            hostname,
+            vendor: r.vendor,
+            source_file: e.path,
+            model: r.model,
+            config,
+            text: r.text,
+            config_hash: r.config_hash,
+            role: None,
+            role_inferred: false,
+            site: None,
+            status: "active".to_owned(),
+            management_address: None,
+            file: e.file,
+        });
+    }
+    if devices.is_empty() {
+        return Err(ImportError::NoDevices {
+            label: src.label.to_owned(),
+            skipped: skipped.len(),
+        });
+    }
+    devices.sort_by(|a, b| a.hostname.cmp(&b.hostname));
+    // Names that differ only in case are two devices to olav and one to many tools (and to
+    // Batfish, which lowercases): say so.
+    let mut by_lower: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, d) in devices.iter().enumerate() {
+        if let Some(&first) = by_lower.get(&d.hostname.to_lowercase()) {
+            let f = &devices[first];
+            warnings.push(FileIssue::whole_file(
+                &d.source_file,
+                format!(
+                    "hostname '{}' differs from '{}' ({}) only in case: requests naming either must use the exact case",
+                    d.hostname, f.hostname, f.source_file
+                ),
+            ));
+        } else {
+            by_lower.insert(d.hostname.to_lowercase(), i);
+        }
+    }
+    apply_facts(&mut devices, &opstate, &mut warnings);
+    roles::infer(&mut devices);
+    let layer1 = src
+        .batfish_files
+        .iter()
+        .find(|f| f.path == layer1::FILE_NAME)
+        .and_then(
+            |f| match layer1::Layer1::parse(&String::from_utf8_lossy(&f.bytes)) {
+                Ok(l1) => Some(l1),
+                Err(e) => {
+                    // Batfish ignores an unreadable file too; links are then inferred.
+                    warnings.push(FileIssue::whole_file(
+                        &f.path,
+                        format!(
+                            "not Batfish's layer-1 topology ({e}); links are inferred from subnets"
+                        ),
+                    ));
+                    None
+                }
+            },
+        );
+    let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
+    let collected_at = opstate.collected_at.clone().or_else(|| {
+        collected.map(|t| {
+            chrono::DateTime::<chrono::Utc>::from(t)
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        })
+    });
+    Ok(ParsedSnapshot {
+        label: src.label.to_owned(),
+        devices,
+        links,
+        batfish_files: src.batfish_files.to_vec(),
+        opstate,
+        collected_at,
+        skipped,
+        warnings,
+        content_hash: hasher.finish(src.state_file, src.batfish_files),
+        lines_total,
+        lines_unrecognised,
+    })
+}
+
+/// A hostname olav can store, show and send to Batfish: not empty, no path separator,
+/// no control character, not `.` or `..`.
+pub fn valid_hostname(h: &str) -> bool {
+    !h.is_empty()
+        && h != "."
+        && h != ".."
+        && !h.contains(['/', '\\'])
+        && !h.chars().any(char::is_control)
+}
+
+/// Applies the state file's per-device facts; management addresses fall back to the
+/// management interface's address.
+fn apply_facts(devices: &mut [ParsedDevice], opstate: &OpState, warnings: &mut Vec<FileIssue>) {
+    // `devices` is sorted by hostname: binary search keeps this linear-logarithmic.
+    for facts in &opstate.devices {
+        match devices
+            .binary_search_by(|d| d.hostname.as_str().cmp(&facts.hostname))
+            .ok()
+            .and_then(|i| devices.get_mut(i))
+        {
+            Some(d) => {
+                d.role.clone_from(&facts.role);
+                d.site.clone_from(&facts.site);
+                if let Some(s) = &facts.status {
+                    d.status.clone_from(s);
+                }
+                if facts.model.is_some() {
+                    d.model.clone_from(&facts.model);
+                }
+                d.management_address.clone_from(&facts.management_address);
+            }
+            None => warnings.push(FileIssue::whole_file(
+                opstate::FILE_NAME,
+                format!(
+                    "devices: '{}' has no config in this snapshot",
+                    facts.hostname
+                ),
+            )),
+        }
+    }
+    for d in devices.iter_mut() {
+        if d.management_address.is_none() {
+            d.management_address = d
+                .config
+                .interfaces
+                .iter()
+                .filter(|i| links::is_management(i))
+                .flat_map(|i| i.addresses.first())
+                .map(|a| a.address.addr().to_string())
+                .next();
+        }
+    }
+}

@@ -1,0 +1,648 @@
+//! `router bgp` of the Cisco-style dialects: the process, its neighbors and peer-groups
+//! (IOS peer-groups, EOS `peer group`, NX-OS templates and nested neighbor blocks),
+//! resolved into one neighbor per peer.
+
+use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
+use crate::model::{BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, StructureKind};
+use ipnet::{IpNet, Ipv4Net};
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
+
+/// BGP settings of a neighbor or of a peer-group, before inheritance.
+#[derive(Debug, Clone, Default)]
+struct Settings {
+    peer_asn: Option<u32>,
+    peer_group: Option<String>,
+    description: Option<String>,
+    update_source: Option<String>,
+    route_map_in: Option<String>,
+    route_map_out: Option<String>,
+    ebgp_multihop: Option<u32>,
+    prefix_list_in: Option<String>,
+    prefix_list_out: Option<String>,
+    local_as: Option<u32>,
+    dual_as: bool,
+    shutdown: bool,
+    address_families: Vec<String>,
+}
+
+impl Settings {
+    fn inherit(&mut self, g: &Settings) {
+        self.peer_asn = self.peer_asn.or(g.peer_asn);
+        if self.description.is_none() {
+            self.description.clone_from(&g.description);
+        }
+        if self.update_source.is_none() {
+            self.update_source.clone_from(&g.update_source);
+        }
+        if self.route_map_in.is_none() {
+            self.route_map_in.clone_from(&g.route_map_in);
+        }
+        if self.route_map_out.is_none() {
+            self.route_map_out.clone_from(&g.route_map_out);
+        }
+        self.ebgp_multihop = self.ebgp_multihop.or(g.ebgp_multihop);
+        if self.prefix_list_in.is_none() {
+            self.prefix_list_in.clone_from(&g.prefix_list_in);
+        }
+        if self.prefix_list_out.is_none() {
+            self.prefix_list_out.clone_from(&g.prefix_list_out);
+        }
+        if self.local_as.is_none() {
+            self.local_as = g.local_as;
+            self.dual_as = g.dual_as;
+        }
+        self.shutdown |= g.shutdown;
+        for af in &g.address_families {
+            if !self.address_families.contains(af) {
+                self.address_families.push(af.clone());
+            }
+        }
+    }
+}
+
+/// Collects a BGP process while lines arrive; resolves peer-group inheritance at the end.
+#[derive(Debug, Default)]
+pub struct BgpBuilder {
+    process: Option<BgpProcess>,
+    groups: HashMap<String, Settings>,
+    neighbors: Vec<(Option<String>, BgpPeer, u32, Settings)>,
+    index: HashMap<(Option<String>, BgpPeer), usize>,
+    /// Neighbors a later `no neighbor X` removed.
+    removed: std::collections::HashSet<usize>,
+    no_default_ipv4: bool,
+}
+
+/// Where a BGP line sits: its VRF and address family (None: default VRF, no family).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scope<'a> {
+    /// VRF.
+    pub vrf: Option<&'a str>,
+    /// Address family (`ipv4 unicast`).
+    pub af: Option<&'a str>,
+}
+
+/// Whom a `neighbor X …` line addresses.
+enum Target {
+    Neighbor(usize),
+    Group(String),
+}
+
+impl BgpBuilder {
+    /// `router bgp <asn>`.
+    pub fn start(&mut self, dev: &mut DeviceConfig, asn: &str, line: u32) {
+        let local_as = parse_asn(asn);
+        if local_as.is_none() {
+            dev.warn(line, format!("router bgp: '{asn}' is not an AS number"));
+        }
+        match &mut self.process {
+            Some(p) => {
+                if p.local_as.is_none() {
+                    p.local_as = local_as;
+                }
+            }
+            None => {
+                self.process = Some(BgpProcess {
+                    local_as,
+                    line,
+                    ..BgpProcess::default()
+                })
+            }
+        }
+    }
+
+    /// `bgp router-id X` / `router-id X`.
+    pub fn router_id(&mut self, dev: &mut DeviceConfig, id: &str, line: u32) {
+        match id.parse::<IpAddr>() {
+            Ok(ip) => {
+                if let Some(p) = &mut self.process {
+                    // The process-level router-id wins over VRF ones (first seen).
+                    p.router_id.get_or_insert(ip);
+                }
+            }
+            Err(_) => dev.warn(line, format!("router-id: '{id}' is not an address")),
+        }
+    }
+
+    /// `bgp confederation identifier X` (IOS, EOS) / `confederation identifier X` (NX-OS).
+    pub fn confederation_id(&mut self, dev: &mut DeviceConfig, id: &str, line: u32) {
+        match (parse_asn(id), &mut self.process) {
+            (Some(a), Some(p)) => p.confederation_id = Some(a),
+            (None, _) => dev.warn(
+                line,
+                format!("confederation identifier: '{id}' is not an AS number"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// `bgp confederation peers A B …` / `confederation peers A B …` (lines add up).
+    pub fn confederation_peers(&mut self, dev: &mut DeviceConfig, peers: &[&str], line: u32) {
+        for id in peers {
+            match (parse_asn(id), &mut self.process) {
+                (Some(a), Some(p)) if !p.confederation_peers.contains(&a) => {
+                    p.confederation_peers.push(a);
+                }
+                (None, _) => dev.warn(
+                    line,
+                    format!("confederation peers: '{id}' is not an AS number"),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// `redistribute <protocol> … [route-map M]` and `aggregate-address` in the default VRF.
+    pub fn origination(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let (Some(p), None) = (&mut self.process, vrf) else {
+            return;
+        };
+        match w {
+            ["redistribute", proto, rest @ ..] => {
+                let rm = rest
+                    .iter()
+                    .position(|x| *x == "route-map")
+                    .and_then(|i| rest.get(i + 1))
+                    .map(|x| (*x).to_owned());
+                p.redistribute.push(((*proto).to_owned(), rm));
+            }
+            ["aggregate-address", a, m, ..] if !a.contains('/') => {
+                if let Some(n) = parse_addr_mask(a, m) {
+                    p.aggregates.push(n.trunc());
+                }
+            }
+            ["aggregate-address", a, ..] => {
+                if let Some(n) = parse_prefix(a) {
+                    p.aggregates.push(n.trunc());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `no bgp default ipv4-unicast`.
+    pub fn disable_default_ipv4(&mut self) {
+        self.no_default_ipv4 = true;
+    }
+
+    /// `network …` inside BGP (both `A mask M` and `P/L` forms).
+    pub fn network(&mut self, dev: &mut DeviceConfig, vrf: Option<&str>, w: &[&str], line: u32) {
+        let prefix = match w {
+            [a, "mask", m, ..] => parse_addr_mask(a, m),
+            [p, ..] if p.contains('/') => parse_prefix(p),
+            [a, ..] => a.parse::<Ipv4Addr>().ok().map(classful),
+            [] => None,
+        };
+        if let Some(i) = w.iter().position(|x| *x == "route-map") {
+            if let Some(rm) = w.get(i + 1) {
+                reference(
+                    dev,
+                    StructureKind::RouteMap,
+                    rm,
+                    "bgp network route-map",
+                    line,
+                );
+            }
+        }
+        match (prefix, &mut self.process) {
+            (Some(prefix), Some(p)) => p.networks.push(BgpNetwork {
+                vrf: vrf.map(str::to_owned),
+                prefix: prefix.trunc(),
+                line,
+            }),
+            (None, _) => dev.warn(line, format!("network: cannot read '{}'", w.join(" "))),
+            _ => {}
+        }
+    }
+
+    /// `no network …`: the statement is gone.
+    pub fn remove_network(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let prefix = match w {
+            [a, "mask", m, ..] => parse_addr_mask(a, m),
+            [p, ..] if p.contains('/') => parse_prefix(p),
+            [a, ..] => a.parse::<Ipv4Addr>().ok().map(classful),
+            [] => None,
+        };
+        if let (Some(prefix), Some(p)) = (prefix, &mut self.process) {
+            p.networks
+                .retain(|n| !(n.vrf.as_deref() == vrf && n.prefix == prefix.trunc()));
+        }
+    }
+
+    /// `bgp listen range P peer-group G [remote-as N]`.
+    pub fn listen_range(
+        &mut self,
+        dev: &mut DeviceConfig,
+        vrf: Option<&str>,
+        w: &[&str],
+        line: u32,
+    ) {
+        let Some(range) = w.first().and_then(|p| parse_prefix(p)) else {
+            dev.warn(line, "bgp listen range: cannot read the range");
+            return;
+        };
+        let mut s = Settings::default();
+        let mut i = 1;
+        while i < w.len() {
+            match (w[i], w.get(i + 1), w.get(i + 2)) {
+                ("peer-group", Some(g), _) => {
+                    s.peer_group = Some((*g).to_owned());
+                    i += 2;
+                }
+                ("peer", Some(&"group"), Some(g)) => {
+                    s.peer_group = Some((*g).to_owned());
+                    i += 3;
+                }
+                ("remote-as", Some(a), _) => {
+                    s.peer_asn = parse_asn(a);
+                    if s.peer_asn.is_none() {
+                        dev.warn(line, format!("bgp listen range: '{a}' is not an AS number"));
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        if let Some(g) = &s.peer_group {
+            reference(
+                dev,
+                StructureKind::PeerGroup,
+                g,
+                "bgp listen range peer-group",
+                line,
+            );
+        }
+        let key = (vrf.map(str::to_owned), BgpPeer::ListenRange(range.trunc()));
+        let idx = self.neighbors.len();
+        self.index.insert(key.clone(), idx);
+        self.neighbors.push((key.0, key.1, line, s));
+    }
+
+    /// `neighbor interface Ethernet1-2,4 peer-group G [remote-as N]` (EOS BGP unnumbered):
+    /// one interface peering per interface the range names.
+    pub fn interface_neighbors(
+        &mut self,
+        dev: &mut DeviceConfig,
+        vrf: Option<&str>,
+        w: &[&str],
+        line: u32,
+    ) {
+        let Some(names) = w
+            .first()
+            .map(|r| interface_range(r))
+            .filter(|n| !n.is_empty())
+        else {
+            dev.warn(line, "neighbor interface: cannot read the interfaces");
+            return;
+        };
+        let mut s = Settings::default();
+        let mut i = 1;
+        while i < w.len() {
+            match (w[i], w.get(i + 1), w.get(i + 2)) {
+                ("peer-group", Some(g), _) | ("peer", Some(&"group"), Some(g)) => {
+                    s.peer_group = Some((*g).to_owned());
+                    reference(
+                        dev,
+                        StructureKind::PeerGroup,
+                        g,
+                        "bgp neighbor peer-group",
+                        line,
+                    );
+                    i += if w[i] == "peer" { 3 } else { 2 };
+                }
+                ("remote-as", Some(a), _) => {
+                    s.peer_asn = parse_asn(a);
+                    if s.peer_asn.is_none() {
+                        dev.warn(
+                            line,
+                            format!("neighbor interface: '{a}' is not an AS number"),
+                        );
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        for name in names {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            match self.index.get(&key) {
+                Some(&k) => self.neighbors[k].3 = s.clone(),
+                None => {
+                    self.index.insert(key.clone(), self.neighbors.len());
+                    self.neighbors.push((key.0, key.1, line, s.clone()));
+                }
+            }
+        }
+    }
+
+    /// `no neighbor interface RANGE …`: those unnumbered peerings are gone.
+    pub fn remove_interface_neighbors(&mut self, vrf: Option<&str>, range: &str) {
+        for name in interface_range(range) {
+            let key = (vrf.map(str::to_owned), BgpPeer::Interface(name));
+            if let Some(i) = self.index.remove(&key) {
+                self.removed.insert(i);
+            }
+        }
+    }
+
+    /// Defines a peer-group / peer group / template.
+    pub fn define_group(&mut self, dev: &mut DeviceConfig, name: &str, line: u32) {
+        define(dev, StructureKind::PeerGroup, name, line);
+        self.groups.entry(name.to_owned()).or_default();
+    }
+
+    fn target(&mut self, vrf: Option<&str>, id: &str, line: u32) -> Target {
+        match id.parse::<IpAddr>() {
+            Ok(ip) => {
+                let key = (vrf.map(str::to_owned), BgpPeer::Address(ip));
+                if let Some(i) = self.index.get(&key) {
+                    return Target::Neighbor(*i);
+                }
+                let i = self.neighbors.len();
+                self.index.insert(key.clone(), i);
+                self.neighbors
+                    .push((key.0, key.1, line, Settings::default()));
+                Target::Neighbor(i)
+            }
+            Err(_) => Target::Group(id.to_owned()),
+        }
+    }
+
+    /// Applies `attr` (the words after `neighbor <id>`) to a neighbor or group.
+    /// `af` is the address family the line sits in, if any. Returns false when
+    /// the attribute is not recognised.
+    pub fn neighbor(
+        &mut self,
+        dev: &mut DeviceConfig,
+        scope: Scope<'_>,
+        id: &str,
+        attr: &[&str],
+        text: &str,
+        line: u32,
+    ) -> bool {
+        let Scope { vrf, af } = scope;
+        let target = self.target(vrf, id, line);
+        // A group-definition line: `neighbor G peer-group` / `neighbor G peer group`.
+        if let Target::Group(g) = &target {
+            if matches!(attr, ["peer-group"] | ["peer", "group"] | []) {
+                self.define_group(dev, g, line);
+                return true;
+            }
+        }
+        let s = match &target {
+            Target::Neighbor(i) => &mut self.neighbors[*i].3,
+            Target::Group(g) => self.groups.entry(g.clone()).or_default(),
+        };
+        match attr {
+            ["remote-as", asn, ..] => match parse_asn(asn) {
+                Some(a) => s.peer_asn = Some(a),
+                None => dev.warn(
+                    line,
+                    format!("neighbor {id} remote-as: '{asn}' is not an AS number"),
+                ),
+            },
+            ["peer-group", g] | ["peer", "group", g] | ["inherit", "peer", g, ..] => {
+                s.peer_group = Some((*g).to_owned());
+                reference(
+                    dev,
+                    StructureKind::PeerGroup,
+                    g,
+                    "bgp neighbor peer-group",
+                    line,
+                );
+            }
+            ["description", ..] => {
+                let n = text
+                    .split_whitespace()
+                    .take_while(|x| *x != "description")
+                    .count()
+                    + 1;
+                s.description = Some(rest_after_words(text, n).to_owned());
+            }
+            ["update-source", ifname] => s.update_source = Some((*ifname).to_owned()),
+            ["route-map", rm, dir] => {
+                let context = if *dir == "out" {
+                    s.route_map_out = Some((*rm).to_owned());
+                    "bgp outbound route-map"
+                } else {
+                    s.route_map_in = Some((*rm).to_owned());
+                    "bgp inbound route-map"
+                };
+                reference(dev, StructureKind::RouteMap, rm, context, line);
+            }
+            ["prefix-list", pl, dir] => {
+                let context = if *dir == "out" {
+                    s.prefix_list_out = Some((*pl).to_owned());
+                    "bgp outbound prefix-list"
+                } else {
+                    s.prefix_list_in = Some((*pl).to_owned());
+                    "bgp inbound prefix-list"
+                };
+                reference(dev, StructureKind::PrefixList, pl, context, line);
+            }
+            ["distribute-list", acl, dir] => {
+                let context = if *dir == "out" {
+                    "bgp outbound distribute-list"
+                } else {
+                    "bgp inbound distribute-list"
+                };
+                reference(dev, StructureKind::AccessList, acl, context, line);
+            }
+            ["default-originate", "route-map", rm] => {
+                reference(
+                    dev,
+                    StructureKind::RouteMap,
+                    rm,
+                    "bgp default-originate route-map",
+                    line,
+                );
+            }
+            // IOS `local-as N [no-prepend [replace-as [dual-as]]]`, EOS `local-as N
+            // no-prepend replace-as`, NX-OS `local-as N [no-prepend [replace-as [dual-as]]]`.
+            ["local-as", asn, rest @ ..] => match parse_asn(asn) {
+                Some(a) => {
+                    s.local_as = Some(a);
+                    s.dual_as = rest.contains(&"dual-as");
+                }
+                None => dev.warn(
+                    line,
+                    format!("neighbor {id} local-as: '{asn}' is not an AS number"),
+                ),
+            },
+            ["ebgp-multihop"] => s.ebgp_multihop = Some(255),
+            ["ebgp-multihop", ttl] => match ttl.parse() {
+                Ok(t) => s.ebgp_multihop = Some(t),
+                Err(_) => dev.warn(
+                    line,
+                    format!("neighbor {id} ebgp-multihop: '{ttl}' is not a TTL"),
+                ),
+            },
+            ["shutdown", ..] => s.shutdown = true,
+            ["activate"] => {
+                let af = af.unwrap_or("ipv4 unicast").to_owned();
+                if !s.address_families.contains(&af) {
+                    s.address_families.push(af);
+                }
+            }
+            [_, ..] => {}
+            [] => return false,
+        }
+        true
+    }
+
+    /// `no neighbor X`: the neighbor (or peer-group) is gone with all its settings.
+    pub fn remove_neighbor(&mut self, vrf: Option<&str>, id: &str) {
+        match id.parse::<IpAddr>() {
+            Ok(ip) => {
+                let key = (vrf.map(str::to_owned), BgpPeer::Address(ip));
+                if let Some(i) = self.index.remove(&key) {
+                    self.removed.insert(i);
+                }
+            }
+            Err(_) => {
+                self.groups.remove(id);
+            }
+        }
+    }
+
+    /// `no neighbor X <attr> …`: the setting returns to its default.
+    pub fn unset(&mut self, scope: Scope<'_>, id: &str, attr: &[&str], line: u32) {
+        if attr == ["activate"] {
+            self.deactivate(scope.vrf, scope.af, id, line);
+            return;
+        }
+        let s = match self.target(scope.vrf, id, line) {
+            Target::Neighbor(i) => &mut self.neighbors[i].3,
+            Target::Group(g) => self.groups.entry(g).or_default(),
+        };
+        match attr {
+            ["shutdown", ..] => s.shutdown = false,
+            ["description", ..] => s.description = None,
+            ["update-source", ..] => s.update_source = None,
+            ["ebgp-multihop", ..] => s.ebgp_multihop = None,
+            ["local-as", ..] => {
+                s.local_as = None;
+                s.dual_as = false;
+            }
+            ["prefix-list", _, dir] if *dir == "out" => s.prefix_list_out = None,
+            ["prefix-list", _, _] => s.prefix_list_in = None,
+            ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
+            ["route-map", _, _] => s.route_map_in = None,
+            ["remote-as", ..] => s.peer_asn = None,
+            ["peer-group" | "peer", ..] => s.peer_group = None,
+            _ => {}
+        }
+    }
+
+    /// `no neighbor X activate`.
+    pub fn deactivate(&mut self, vrf: Option<&str>, af: Option<&str>, id: &str, line: u32) {
+        let af = af.unwrap_or("ipv4 unicast");
+        let s = match self.target(vrf, id, line) {
+            Target::Neighbor(i) => &mut self.neighbors[i].3,
+            Target::Group(g) => self.groups.entry(g).or_default(),
+        };
+        s.address_families.retain(|a| a != af);
+    }
+
+    /// Resolves inheritance and stores the process in `dev`.
+    pub fn finish(mut self, dev: &mut DeviceConfig) {
+        let Some(mut process) = self.process.take() else {
+            return;
+        };
+        for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
+            if self.removed.contains(&i) {
+                continue;
+            }
+            if let Some(g) = s.peer_group.clone() {
+                if let Some(gs) = self.groups.get(&g) {
+                    s.inherit(gs);
+                }
+            }
+            // IOS and EOS activate IPv4 unicast for every neighbor unless told not to.
+            if !self.no_default_ipv4 && vrf.is_none() && s.address_families.is_empty() {
+                s.address_families.push("ipv4 unicast".to_owned());
+            }
+            let mut n = BgpNeighbor::new(vrf, peer, line);
+            n.peer_asn = s.peer_asn;
+            n.peer_group = s.peer_group;
+            n.description = s.description;
+            n.update_source = s.update_source;
+            n.route_map_in = s.route_map_in;
+            n.route_map_out = s.route_map_out;
+            n.ebgp_multihop = s.ebgp_multihop;
+            n.prefix_list_in = s.prefix_list_in;
+            n.prefix_list_out = s.prefix_list_out;
+            n.local_as = s.local_as;
+            n.dual_as = s.dual_as;
+            n.shutdown = s.shutdown;
+            n.address_families = s.address_families;
+            process.neighbors.push(n);
+        }
+        dev.bgp = Some(process);
+    }
+}
+
+/// The interfaces an EOS range names: `Ethernet1-3,5` → Ethernet1, Ethernet2, Ethernet3,
+/// Ethernet5; `Ethernet1/1-2` → Ethernet1/1, Ethernet1/2. A piece without a type takes
+/// the previous piece's.
+fn interface_range(spec: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut base = String::new();
+    for piece in spec.split(',').filter(|p| !p.is_empty()) {
+        // The part before the last number is the type and slot (`Ethernet`, `Ethernet1/`).
+        let (head, tail) = match piece.rfind(|c: char| !c.is_ascii_digit() && c != '-') {
+            Some(i) => (&piece[..=i], &piece[i + 1..]),
+            None => (base.as_str(), piece),
+        };
+        let head = head.to_owned();
+        match tail.split_once('-') {
+            Some((lo, hi)) => match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(lo), Ok(hi)) if lo <= hi && hi - lo < 4096 => {
+                    out.extend((lo..=hi).map(|n| format!("{head}{n}")));
+                }
+                _ => return Vec::new(),
+            },
+            None if !tail.is_empty() => out.push(format!("{head}{tail}")),
+            None => return Vec::new(),
+        }
+        base = head;
+    }
+    out
+}
+
+/// The classful network of an address (IOS `network 10.0.0.0` without a mask).
+fn classful(a: Ipv4Addr) -> IpNet {
+    let first = a.octets()[0];
+    let len = if first < 128 {
+        8
+    } else if first < 192 {
+        16
+    } else {
+        24
+    };
+    IpNet::V4(
+        Ipv4Net::new(a, len)
+            .map(|n| n.trunc())
+            .unwrap_or_else(|_| Ipv4Net::from(a)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::interface_range;
+
+    #[test]
+    fn eos_interface_ranges() {
+        assert_eq!(interface_range("Ethernet1"), vec!["Ethernet1"]);
+        assert_eq!(
+            interface_range("Ethernet1-3,5"),
+            vec!["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet5"]
+        );
+        assert_eq!(
+            interface_range("Ethernet1/1-2"),
+            vec!["Ethernet1/1", "Ethernet1/2"]
+        );
+        assert!(interface_range("Ethernet3-1").is_empty());
+        assert!(interface_range("").is_empty());
+    }
+}

@@ -1,0 +1,233 @@
+//! Lines inside an `interface` block of the Cisco-style dialects.
+
+use super::{parse_addr_mask, parse_prefix, reference, rest_after_words};
+use crate::model::{
+    AddressKind, DeviceConfig, InterfaceAddress, OspfNetwork, StructureKind, SwitchportMode,
+};
+use ipnet::IpNet;
+use std::net::IpAddr;
+
+/// Handles interface sub-commands common to the dialects. Returns false when not recognised.
+pub fn interface_line(
+    dev: &mut DeviceConfig,
+    idx: usize,
+    text: &str,
+    w: &[&str],
+    line: u32,
+) -> bool {
+    let Some(iface) = dev.interfaces.get_mut(idx) else {
+        return false;
+    };
+    match w {
+        ["description", ..] => {
+            iface.description = Some(rest_after_words(text, 1).to_owned());
+        }
+        ["no", "description", ..] => iface.description = None,
+        ["shutdown"] => iface.admin_up = false,
+        ["no", "shutdown"] => iface.admin_up = true,
+        ["no", "mtu", ..] => iface.mtu = None,
+        ["mtu", v] => match v.parse() {
+            Ok(m) => iface.mtu = Some(m),
+            Err(_) => dev.warn(line, format!("mtu: '{v}' is not a number")),
+        },
+        ["speed", v, ..] => {
+            let v = v.trim_start_matches("forced").trim_end_matches("full");
+            iface.speed_mbps = parse_speed(v);
+        }
+        ["vrf", "forwarding", v] | ["ip", "vrf", "forwarding", v] | ["vrf", "member", v] => {
+            iface.vrf = Some((*v).to_owned());
+        }
+        ["vrf", v] => iface.vrf = Some((*v).to_owned()),
+        ["no", "switchport"] | ["default", "switchport"] => {
+            iface.switchport_mode = None;
+        }
+        ["switchport"] => {
+            if iface.switchport_mode.is_none() {
+                iface.switchport_mode = Some(SwitchportMode::Access);
+            }
+        }
+        ["switchport", "mode", mode] => match *mode {
+            "access" => iface.switchport_mode = Some(SwitchportMode::Access),
+            "trunk" => iface.switchport_mode = Some(SwitchportMode::Trunk),
+            "dynamic" | "dot1q-tunnel" | "private-vlan" | "routed" => {}
+            other => dev.warn(line, format!("switchport mode: unknown mode '{other}'")),
+        },
+        ["switchport", "mode", ..] => {}
+        ["switchport", "access", "vlan", v] => match v.parse() {
+            Ok(n) => iface.access_vlan = Some(n),
+            Err(_) => dev.warn(
+                line,
+                format!("switchport access vlan: '{v}' is not a VLAN id"),
+            ),
+        },
+        ["switchport", "trunk", "allowed", "vlan", "add", v] => {
+            let joined = match iface.trunk_vlans.take() {
+                Some(prev) => format!("{prev},{v}"),
+                None => (*v).to_owned(),
+            };
+            iface.trunk_vlans = Some(joined);
+        }
+        ["switchport", "trunk", "allowed", "vlan", v] => iface.trunk_vlans = Some((*v).to_owned()),
+        ["switchport", ..] => {}
+        ["channel-group", n, ..] => match n.parse::<u32>() {
+            Ok(n) => iface.channel_group = Some(format!("Port-channel{n}")),
+            Err(_) => dev.warn(line, format!("channel-group: '{n}' is not a number")),
+        },
+        // Later lines amend (a plan or rollback appended to a running config).
+        ["no", "ip", "address"] => iface
+            .addresses
+            .retain(|a| a.kind == AddressKind::Virtual || !a.address.addr().is_ipv4()),
+        ["no", "ip", "address", addr, rest @ ..] if *addr != "virtual" => {
+            let gone = match rest {
+                [m, ..] if !m.contains('/') && m.contains('.') => parse_addr_mask(addr, m),
+                _ => parse_prefix(addr),
+            };
+            if let Some(gone) = gone {
+                iface.addresses.retain(|a| a.address != gone);
+            }
+        }
+        ["ip", "address", "dhcp" | "negotiated", ..] => {}
+        ["ip" | "ipv6", "address", addr, rest @ ..] if *addr != "virtual" => {
+            let (net, secondary) = match rest {
+                [m, tail @ ..] if !m.contains('/') && m.contains('.') => {
+                    (parse_addr_mask(addr, m), tail.first() == Some(&"secondary"))
+                }
+                tail => (parse_prefix(addr), tail.first() == Some(&"secondary")),
+            };
+            if let (Some(new), false) = (net, secondary) {
+                // A new primary address replaces the old one, as on the device.
+                iface.addresses.retain(|a| {
+                    a.kind != AddressKind::Primary
+                        || a.address.addr().is_ipv4() != new.addr().is_ipv4()
+                });
+            }
+            match net {
+                Some(address) => iface.addresses.push(InterfaceAddress {
+                    address,
+                    kind: if secondary {
+                        AddressKind::Secondary
+                    } else {
+                        AddressKind::Primary
+                    },
+                    line,
+                }),
+                None => dev.warn(
+                    line,
+                    format!("ip address: cannot read '{}'", w[2..].join(" ")),
+                ),
+            }
+        }
+        ["ip", "address", "virtual", addr, ..] | ["ip", "virtual-router", "address", addr, ..] => {
+            push_virtual(dev, idx, addr, line);
+        }
+        ["vrrp", _, "ip" | "ipv4", addr, ..]
+        | ["standby", _, "ip", addr, ..]
+        | ["standby", "ip", addr, ..] => {
+            push_virtual(dev, idx, addr, line);
+        }
+        // IOS `encapsulation dot1Q 100 [native]`, EOS `encapsulation dot1q vlan 100`; the
+        // native VLAN's frames go untagged, so a `native` subinterface carries no tag.
+        ["encapsulation", kind, rest @ ..] if kind.eq_ignore_ascii_case("dot1q") => {
+            let tag = rest.iter().find(|x| **x != "vlan").copied().unwrap_or("");
+            match tag.parse() {
+                Ok(_) if rest.contains(&"native") => iface.encapsulation_vlan = None,
+                Ok(t) => iface.encapsulation_vlan = Some(t),
+                Err(_) => dev.warn(
+                    line,
+                    format!("encapsulation dot1q: '{tag}' is not a VLAN id"),
+                ),
+            }
+        }
+        ["ip", "access-group", name, dir] => {
+            let context = if *dir == "out" {
+                "interface outbound access-group"
+            } else {
+                "interface inbound access-group"
+            };
+            reference(dev, StructureKind::AccessList, name, context, line);
+        }
+        ["ip", "ospf", process, "area", area] => {
+            let process = (*process).to_owned();
+            let area = (*area).to_owned();
+            let name = dev.interfaces[idx].name.clone();
+            dev.ospf_networks.push(OspfNetwork {
+                process,
+                prefix: None,
+                interface: Some(name),
+                area,
+                line,
+            });
+        }
+        ["ip", "router", "ospf", process, "area", area] => {
+            let process = (*process).to_owned();
+            let area = (*area).to_owned();
+            let name = dev.interfaces[idx].name.clone();
+            dev.ospf_networks.push(OspfNetwork {
+                process,
+                prefix: None,
+                interface: Some(name),
+                area,
+                line,
+            });
+        }
+        ["ip" | "ipv6" | "no" | "negotiation" | "duplex" | "media-type" | "load-interval"
+        | "spanning-tree" | "storm-control" | "bandwidth" | "encapsulation" | "cdp" | "lldp"
+        | "logging" | "service-policy" | "mac-address" | "standby" | "vrrp" | "hsrp"
+        | "carrier-delay" | "keepalive" | "delay" | "hold-queue" | "power" | "udld"
+        | "flowcontrol" | "bfd" | "isis" | "mpls" | "pim" | "mop" | "arp" | "qos" | "mls"
+        | "priority-queue" | "srr-queue" | "auto" | "tunnel" | "errdisable" | "mode" | "lacp"
+        | "port-channel" | "medium" | "dot1x" | "authentication" | "snmp" | "peer-gateway"
+        | "vpc" | "sflow" | "traffic-loopback", ..] => {}
+        _ => return false,
+    }
+    true
+}
+
+fn parse_speed(v: &str) -> Option<u32> {
+    match v {
+        "auto" | "" => None,
+        "10g" | "10000" => Some(10_000),
+        "25g" => Some(25_000),
+        "40g" => Some(40_000),
+        "100g" => Some(100_000),
+        "1g" | "1000" => Some(1_000),
+        other => other
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .ok(),
+    }
+}
+
+/// Adds a first-hop-redundancy or anycast virtual address (VRRP, HSRP, VARP, EOS `ip
+/// address virtual`) to interface `idx`. A written prefix length is kept (EOS `ip address
+/// virtual 10.1.40.1/24`); without one the address lives in the primary subnet.
+pub fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+    if let Some(net) = addr.contains('/').then(|| parse_prefix(addr)).flatten() {
+        dev.interfaces[idx].addresses.push(InterfaceAddress {
+            address: net,
+            kind: AddressKind::Virtual,
+            line,
+        });
+        return;
+    }
+    let addr_only = addr.split('/').next().unwrap_or(addr);
+    let Ok(ip) = addr_only.parse::<IpAddr>() else {
+        dev.warn(line, format!("virtual address: cannot read '{addr}'"));
+        return;
+    };
+    let iface = &mut dev.interfaces[idx];
+    // A virtual address lives in the interface's primary subnet.
+    let len = iface
+        .addresses
+        .iter()
+        .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4() == ip.is_ipv4())
+        .map(|a| a.address.prefix_len())
+        .unwrap_or(if ip.is_ipv4() { 32 } else { 128 });
+    if let Ok(address) = IpNet::new(ip, len) {
+        iface.addresses.push(InterfaceAddress {
+            address,
+            kind: AddressKind::Virtual,
+            line,
+        });
+    }
+}

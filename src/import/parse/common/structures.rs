@@ -1,0 +1,208 @@
+//! Named structures of the Cisco-style dialects: ACLs, prefix-lists, route-maps and the
+//! other blocks a config defines, their entries and clauses.
+
+use super::{define, parse_prefix, reference};
+use crate::model::{DeviceConfig, PrefixListEntry, RouteMapClause, StructureKind};
+
+/// What a top-level structure line opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StructureBlock {
+    /// A route-map clause: its sub-lines are `match` / `set`.
+    RouteMap,
+    /// An EOS-style prefix-list block: its sub-lines are `seq N permit|deny P …`.
+    PrefixList(String),
+    /// A block whose body (prefix-list or ACL entries) needs no further parsing.
+    Entries,
+    /// A one-line definition.
+    None,
+}
+
+/// Handles top-level definitions of route-maps, prefix-lists, ACLs and community-lists.
+/// Returns `None` when the line is not one of them.
+pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<StructureBlock> {
+    match w {
+        ["route-map", name, rest @ ..] => {
+            define(dev, StructureKind::RouteMap, name, line);
+            let (permit, seq) = match rest {
+                [action, seq, ..] => (*action != "deny", seq.parse().unwrap_or(10)),
+                [action] => (*action != "deny", 10),
+                [] => (true, 10),
+            };
+            dev.route_map_clauses.push(RouteMapClause {
+                name: (*name).to_owned(),
+                seq,
+                permit,
+                prefix_lists: Vec::new(),
+                other: Vec::new(),
+                line,
+            });
+            Some(StructureBlock::RouteMap)
+        }
+        ["ip" | "ipv6", "prefix-list", name, rest @ ..] => {
+            if *name == "sequence-number" {
+                return Some(StructureBlock::None);
+            }
+            define(dev, StructureKind::PrefixList, name, line);
+            Some(if rest.is_empty() {
+                StructureBlock::PrefixList((*name).to_owned())
+            } else {
+                prefix_list_entry(dev, name, rest, line);
+                StructureBlock::None
+            })
+        }
+        ["ip" | "ipv6", "access-list", kind, name, ..]
+            if matches!(*kind, "standard" | "extended" | "resequence") =>
+        {
+            if *kind == "resequence" {
+                return Some(StructureBlock::None);
+            }
+            define(dev, StructureKind::AccessList, name, line);
+            Some(StructureBlock::Entries)
+        }
+        ["ip" | "ipv6", "access-list", name] => {
+            define(dev, StructureKind::AccessList, name, line);
+            Some(StructureBlock::Entries)
+        }
+        ["access-list", name, ..] => {
+            define(dev, StructureKind::AccessList, name, line);
+            Some(StructureBlock::None)
+        }
+        ["ip", "community-list", kind, name, ..] if matches!(*kind, "standard" | "expanded") => {
+            define(dev, StructureKind::CommunityList, name, line);
+            Some(StructureBlock::None)
+        }
+        ["ip", "community-list", kind, name, ..] if matches!(*kind, "regexp") => {
+            define(dev, StructureKind::CommunityList, name, line);
+            Some(StructureBlock::None)
+        }
+        ["ip", "community-list", name, ..] => {
+            define(dev, StructureKind::CommunityList, name, line);
+            Some(StructureBlock::None)
+        }
+        _ => None,
+    }
+}
+
+/// `[seq N] permit|deny P [ge X] [le Y]` of prefix-list `name` (IOS and NX-OS on one
+/// line, EOS in a block). `description` lines are not entries.
+pub fn prefix_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str], line: u32) {
+    let (seq, rest) = match w {
+        ["seq", n, rest @ ..] => (n.parse().ok(), rest),
+        _ => (None, w),
+    };
+    let (permit, p, tail) = match rest {
+        ["permit", p, tail @ ..] => (true, p, tail),
+        ["deny", p, tail @ ..] => (false, p, tail),
+        ["description", ..] | ["remark", ..] => return,
+        _ => {
+            dev.warn(
+                line,
+                format!("prefix-list {name}: cannot read '{}'", w.join(" ")),
+            );
+            return;
+        }
+    };
+    let Some(prefix) = parse_prefix(p) else {
+        dev.warn(line, format!("prefix-list {name}: '{p}' is not a prefix"));
+        return;
+    };
+    let mut ge = None;
+    let mut le = None;
+    for pair in tail.chunks(2) {
+        match pair {
+            ["ge", v] => ge = v.parse().ok(),
+            ["le", v] => le = v.parse().ok(),
+            ["eq", v] => {
+                ge = v.parse().ok();
+                le = ge;
+            }
+            _ => {}
+        }
+    }
+    dev.prefix_lists.push(PrefixListEntry {
+        name: name.to_owned(),
+        seq,
+        permit,
+        prefix,
+        ge,
+        le,
+        line,
+    });
+}
+
+/// Handles a line inside a route-map clause. Returns false when not recognised.
+pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
+    // What the clause matches on: prefix-lists are evaluated, anything else is recorded
+    // so that an evaluation reaching this clause says "unknown".
+    if let Some(c) = dev.route_map_clauses.last_mut() {
+        match w {
+            ["match", "ip", "address", "prefix-list", names @ ..] => {
+                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()))
+            }
+            ["match", ..] | ["continue", ..] => c.other.push(w.join(" ")),
+            _ => {}
+        }
+    }
+    match w {
+        ["match", "ip" | "ipv6", "address", "prefix-list", names @ ..] => {
+            for n in names {
+                reference(
+                    dev,
+                    StructureKind::PrefixList,
+                    n,
+                    "route-map match prefix-list",
+                    line,
+                );
+            }
+            true
+        }
+        ["match", "ip" | "ipv6", "address", "access-list", names @ ..] => {
+            for n in names {
+                reference(
+                    dev,
+                    StructureKind::AccessList,
+                    n,
+                    "route-map match access-list",
+                    line,
+                );
+            }
+            true
+        }
+        ["match", "ip" | "ipv6", "address", names @ ..] => {
+            for n in names {
+                reference(
+                    dev,
+                    StructureKind::AccessList,
+                    n,
+                    "route-map match access-list",
+                    line,
+                );
+            }
+            true
+        }
+        ["match", "community", names @ ..] => {
+            for n in names.iter().filter(|n| **n != "exact-match") {
+                reference(
+                    dev,
+                    StructureKind::CommunityList,
+                    n,
+                    "route-map match community-list",
+                    line,
+                );
+            }
+            true
+        }
+        ["set", "comm-list", name, "delete"] => {
+            reference(
+                dev,
+                StructureKind::CommunityList,
+                name,
+                "route-map set comm-list delete",
+                line,
+            );
+            true
+        }
+        ["match" | "set" | "description" | "continue", ..] => true,
+        _ => false,
+    }
+}

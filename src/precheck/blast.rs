@@ -424,12 +424,8 @@ impl Graph {
                     if let std::collections::hash_map::Entry::Vacant(slot) = peer_idx.entry(a) {
                         slot.insert(g.peer_asns.len());
                         g.peer_asns.push(a);
-                        g.peer_names.push(
-                            s.description
-                                .as_deref()
-                                .and_then(|d| d.split_whitespace().next())
-                                .map_or_else(|| format!("AS{a}"), str::to_owned),
-                        );
+                        g.peer_names
+                            .push(crate::network::peer_as_name([s.description.as_deref()], a));
                     }
                 }
             }
@@ -724,11 +720,8 @@ impl Graph {
             let asn = who.strip_prefix("AS").and_then(|a| a.parse::<u32>().ok());
             let mut any = false;
             for (i, s) in self.sessions.iter().enumerate() {
-                let by_name = s.description.as_deref().is_some_and(|d| {
-                    d.split_whitespace()
-                        .next()
-                        .is_some_and(|w| w.eq_ignore_ascii_case(who))
-                });
+                let by_name = crate::network::peer_name(s.description.as_deref())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(who));
                 let matches = s.peer == *who || asn.is_some_and(|a| s.asn == Some(a)) || by_name;
                 if matches && dev_i.is_none_or(|d| d == s.dev) {
                     cut.sess[i] = true;

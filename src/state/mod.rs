@@ -5,7 +5,6 @@
 mod addresses;
 mod config_text;
 mod cycles;
-mod endpoints;
 mod files;
 pub mod plans;
 mod read;

@@ -576,3 +576,23 @@ mod tests {
         );
     }
 }
+
+/// IOS lines for other modules' unit tests, so that their plans are written in the
+/// dialect's words rather than with syntax of their own.
+#[cfg(test)]
+pub(crate) mod sample {
+    /// `router bgp <asn>` with `lines` (already indented) under it.
+    pub fn bgp(asn: u32, lines: &str) -> String {
+        format!("router bgp {asn}\n{lines}")
+    }
+
+    /// A global static route: `ip route <spec>`.
+    pub fn ip_route(spec: &str) -> String {
+        format!("ip route {spec}")
+    }
+
+    /// Its removal: `no ip route <spec>`.
+    pub fn no_ip_route(spec: &str) -> String {
+        format!("no {}", ip_route(spec))
+    }
+}

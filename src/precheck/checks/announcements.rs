@@ -90,6 +90,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::CHECK;
+    use crate::dialect::cisco::sample::bgp;
     use crate::precheck::checks::testkit::*;
     use crate::precheck::Severity;
 
@@ -98,10 +99,7 @@ mod tests {
         let p = plan(
             "modify_session",
             vec![device("r1")],
-            &[(
-                "r1",
-                "router bgp 65001\n no network 10.1.0.0 mask 255.255.255.0",
-            )],
+            &[("r1", &bgp(65001, " no network 10.1.0.0 mask 255.255.255.0"))],
             &[],
         );
         let o = run(&CHECK, &triangle(), &p);

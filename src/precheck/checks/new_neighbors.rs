@@ -3,6 +3,7 @@
 
 use super::{Check, Context, Findings, Outcome};
 use crate::model::BgpPeer;
+use crate::network::peer_name;
 use crate::precheck::Severity;
 use crate::state::StateError;
 
@@ -88,8 +89,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                             .as_deref()
                             .zip(s.3.as_deref())
                             .is_some_and(|(a, b)| {
-                                a.split_whitespace().next().map(str::to_ascii_lowercase)
-                                    == b.split_whitespace().next().map(str::to_ascii_lowercase)
+                                let name = |d| peer_name(Some(d)).map(str::to_ascii_lowercase);
+                                name(a) == name(b)
                             })
                 })
                 .filter_map(|s| s.2)
@@ -222,6 +223,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::CHECK;
+    use crate::dialect::cisco::sample::bgp;
     use crate::precheck::checks::testkit::*;
     use crate::precheck::Severity;
 
@@ -237,7 +239,7 @@ mod tests {
 
     #[test]
     fn an_unreachable_unfiltered_peer_and_a_changed_remote_as_fail() {
-        let o = neighbor_lines("router bgp 65001\n neighbor 198.51.100.2 remote-as 64501");
+        let o = neighbor_lines(&bgp(65001, " neighbor 198.51.100.2 remote-as 64501"));
         assert!(has(&o, Severity::Error, "in no connected subnet"), "{o:?}");
         assert!(
             has(
@@ -247,7 +249,7 @@ mod tests {
             ),
             "{o:?}"
         );
-        let o = neighbor_lines("router bgp 65001\n neighbor 203.0.113.2 remote-as 64999");
+        let o = neighbor_lines(&bgp(65001, " neighbor 203.0.113.2 remote-as 64999"));
         assert!(
             has(
                 &o,

@@ -48,6 +48,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::CHECK;
+    use crate::dialect::cisco::sample::bgp;
     use crate::precheck::checks::testkit::*;
     use crate::precheck::Severity;
 
@@ -57,7 +58,7 @@ mod tests {
             vec![device("r1")],
             &[(
                 "r1",
-                &format!("router bgp 65001\n neighbor 203.0.113.2 route-map {name} in"),
+                &bgp(65001, &format!(" neighbor 203.0.113.2 route-map {name} in")),
             )],
             &[],
         );

@@ -84,6 +84,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::CHECK;
+    use crate::dialect::cisco::sample::bgp;
     use crate::precheck::checks::testkit::*;
     use crate::precheck::Severity;
 
@@ -91,7 +92,7 @@ mod tests {
         let p = plan(
             intent,
             vec![device("r1")],
-            &[("r1", "router bgp 65001\n no neighbor 10.0.12.2")],
+            &[("r1", &bgp(65001, " no neighbor 10.0.12.2"))],
             &[],
         );
         run(&CHECK, &triangle(), &p)

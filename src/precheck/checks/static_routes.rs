@@ -32,6 +32,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::CHECK;
+    use crate::dialect::cisco::sample::{ip_route, no_ip_route};
     use crate::precheck::checks::testkit::*;
     use crate::precheck::Severity;
 
@@ -47,7 +48,7 @@ mod tests {
 
     #[test]
     fn removing_a_route_the_device_does_not_have_fails() {
-        let o = route_lines("no ip route 10.60.0.0 255.255.0.0 10.0.13.1");
+        let o = route_lines(&no_ip_route("10.60.0.0 255.255.0.0 10.0.13.1"));
         assert!(
             o.findings.iter().any(|f| f.severity == Severity::Error),
             "{o:?}"
@@ -56,7 +57,7 @@ mod tests {
 
     #[test]
     fn a_new_route_via_a_connected_next_hop_passes_and_no_route_is_not_applicable() {
-        assert!(route_lines("ip route 10.50.0.0 255.255.0.0 10.0.13.1").passed());
+        assert!(route_lines(&ip_route("10.50.0.0 255.255.0.0 10.0.13.1")).passed());
         assert!(!run(&CHECK, &triangle(), &description_only()).applies);
     }
 

@@ -1,9 +1,9 @@
 //! Bad input never hangs, wipes or misleads: through the binary, as a user meets it.
 
-mod common;
-use common::copy_dir;
+use crate::common;
+use crate::common::copy_dir;
 
-use common::olav;
+use crate::common::olav;
 use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;

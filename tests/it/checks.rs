@@ -1,8 +1,7 @@
 //! The static checks on fixtures built to produce each outcome, on the clean demo
 //! network, and on a variant of the demo with duplicates and overlaps.
 
-mod common;
-use common::copy_dir;
+use crate::common::copy_dir;
 
 use assert_cmd::Command;
 use olav::checks::bgp::{SessionType, Status};

@@ -4,8 +4,7 @@
 //! exactly the next times the built-in scheduler (croner) computes. Without it, the
 //! expected strings are the test.
 
-mod common;
-use common::olav;
+use crate::common::olav;
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use olav::calendar::Cron;

@@ -2,10 +2,10 @@
 //! each asserts the finding, its severity and the element it names. And the property:
 //! for every plan olav drafts, the candidate of plan-then-rollback loses nothing.
 
-mod common;
-use common::copy_dir;
+use crate::common;
+use crate::common::copy_dir;
 
-use common::olav;
+use crate::common::olav;
 use olav::agents::analyzer::draft::{self, Ctx};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, Resolution};

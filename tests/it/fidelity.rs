@@ -2,7 +2,7 @@
 //! constructs that real configurations use, and the tests assert what olav must read
 //! from it, as the devices and Batfish see it.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use olav::checks::model::Model;

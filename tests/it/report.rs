@@ -3,8 +3,7 @@
 //! of what it touches), `olav report` to write it again, `blast-radius --html`, and
 //! text from data (a service name, a request) coming out inert.
 
-mod common;
-use common::{copy_dir, demo_dir, olav};
+use crate::common::{copy_dir, demo_dir, olav};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -7,24 +7,24 @@ use olav::model::DeviceConfig;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-const DEMO_IOS: &str = include_str!("../fixtures/demo/configs/alpha-border-1.cfg");
+const DEMO_IOS: &str = include_str!("../../fixtures/demo/configs/alpha-border-1.cfg");
 const DEMO_EOS: &str =
-    include_str!("../fixtures/demo/configs/beta-border-1/show_running-config.txt");
+    include_str!("../../fixtures/demo/configs/beta-border-1/show_running-config.txt");
 
 /// The Junos fixtures, both syntaxes.
 const JUNOS: &[&str] = &[
-    include_str!("../fixtures/junos/set/interfaces.cfg"),
-    include_str!("../fixtures/junos/brace/interfaces.cfg"),
-    include_str!("../fixtures/junos/set/routing.cfg"),
-    include_str!("../fixtures/junos/brace/routing.cfg"),
-    include_str!("../fixtures/junos/set/bgp.cfg"),
-    include_str!("../fixtures/junos/brace/bgp.cfg"),
-    include_str!("../fixtures/junos/set/ospf.cfg"),
-    include_str!("../fixtures/junos/brace/ospf.cfg"),
-    include_str!("../fixtures/junos/set/policy.cfg"),
-    include_str!("../fixtures/junos/brace/policy.cfg"),
-    include_str!("../fixtures/junos/set/groups.cfg"),
-    include_str!("../fixtures/junos/brace/groups.cfg"),
+    include_str!("../../fixtures/junos/set/interfaces.cfg"),
+    include_str!("../../fixtures/junos/brace/interfaces.cfg"),
+    include_str!("../../fixtures/junos/set/routing.cfg"),
+    include_str!("../../fixtures/junos/brace/routing.cfg"),
+    include_str!("../../fixtures/junos/set/bgp.cfg"),
+    include_str!("../../fixtures/junos/brace/bgp.cfg"),
+    include_str!("../../fixtures/junos/set/ospf.cfg"),
+    include_str!("../../fixtures/junos/brace/ospf.cfg"),
+    include_str!("../../fixtures/junos/set/policy.cfg"),
+    include_str!("../../fixtures/junos/brace/policy.cfg"),
+    include_str!("../../fixtures/junos/set/groups.cfg"),
+    include_str!("../../fixtures/junos/brace/groups.cfg"),
 ];
 
 /// The addresses of every BGP peer and interface address of a model.
@@ -378,7 +378,7 @@ fn state_file_errors_name_the_line() {
 }
 
 /// A real plan's text, drafted from the snapshot format's own example in the plan docs.
-const PLAN: &str = include_str!("snapshots/pipeline__decommission_plan.snap");
+const PLAN: &str = include_str!("snapshots/it__pipeline__decommission_plan.snap");
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]

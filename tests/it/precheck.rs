@@ -2,8 +2,8 @@
 //! broken plans, path confinement, drift; and properties of the two independent
 //! blast-radius implementations.
 
-mod common;
-use common::copy_dir;
+use crate::common;
+use crate::common::copy_dir;
 
 use assert_cmd::Command;
 use olav::precheck::blast::{Graph, Spec};

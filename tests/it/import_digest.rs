@@ -3,7 +3,7 @@
 //! generated network. The digests were taken with the import as it was before it was made
 //! fast; any change to what an import writes changes them.
 
-mod common;
+use crate::common;
 
 use olav::import::{parse_snapshot, Snapshot};
 use olav::state::StateDb;

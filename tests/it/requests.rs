@@ -3,7 +3,7 @@
 //! the intent with every slot, or the question with its candidates, or the refusal.
 //! A request must never be read as something wider than what it names.
 
-mod common;
+use crate::common;
 
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, IfChange, Intent, NewPeer, Peer, Resolution};

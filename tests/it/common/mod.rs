@@ -4,13 +4,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The bundled demo snapshot.
-#[allow(dead_code)]
 pub fn demo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo")
 }
 
 /// Copies a folder tree (snapshot variants are made from copies of the demo).
-#[allow(dead_code)]
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir") {
@@ -26,7 +24,6 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The olav binary run in `dir`, with no DB from the environment and Batfish pointed at
 /// a port where nothing answers (the static fallback), bounded in time.
-#[allow(dead_code)]
 pub fn olav(dir: &Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("olav").expect("binary builds");
     c.env_remove("OLAV_DB")

@@ -1,8 +1,7 @@
 //! The state commands through the binary: demo bootstrap, import idempotency, bad
 //! files, a failed import, synth.
 
-mod common;
-use common::copy_dir;
+use crate::common::copy_dir;
 
 use assert_cmd::Command;
 use rusqlite::Connection;

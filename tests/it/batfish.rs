@@ -1,16 +1,16 @@
 //! The simulator against an in-process stand-in for Batfish's coordinator (tests only,
-//! `tests/standin`) that speaks Batfish's v2 wire format and checks what it receives: zip
+//! `tests/it/standin`) that speaks Batfish's v2 wire format and checks what it receives: zip
 //! layout, headers, question JSON, work items. Then each fault: a clear message, no hang,
 //! no panic; each behaviour of a real Batfish olav depends on (issue 14); and the
 //! absent-service path from both workflows. One test, ignored by default, runs against
 //! a real Batfish when OLAV_BATFISH_HOST is set.
 
-mod common;
-mod standin;
+use crate::common;
+use crate::standin;
 
+use crate::standin::{answer, session_row, Fault, Options, StandIn, KEY};
 use assert_cmd::Command;
 use serde_json::{json, Value};
-use standin::{answer, session_row, Fault, Options, StandIn, KEY};
 use std::path::Path;
 use std::time::Duration;
 
@@ -879,7 +879,7 @@ fn a_huge_response_body_is_refused_without_reading_it() {
     }
 }
 
-/// Against a real Batfish: `OLAV_BATFISH_HOST=<host> cargo test --test batfish -- --ignored`.
+/// Against a real Batfish: `OLAV_BATFISH_HOST=<host> cargo test --test it batfish -- --ignored`.
 #[test]
 #[ignore = "needs a running Batfish (set OLAV_BATFISH_HOST)"]
 fn against_a_real_batfish() {

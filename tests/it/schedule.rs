@@ -2,8 +2,7 @@
 //! `schedule --once` exit statuses, concurrent scheduler / draft / import, and the
 //! clear failures (invalid cron, a plan file gone, a locked DB).
 
-mod common;
-use common::copy_dir;
+use crate::common::copy_dir;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -8,11 +8,11 @@
 //! checks of the coordinator's rules. When pybatfish cannot be installed (no Python, no
 //! network), the test says SKIPPED loudly and passes.
 
-mod standin;
+use crate::standin;
 
+use crate::standin::{Options, Seen, StandIn, KEY};
 use assert_cmd::Command;
 use serde_json::{json, Value};
-use standin::{Options, Seen, StandIn, KEY};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

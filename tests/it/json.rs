@@ -1,8 +1,7 @@
 //! The JSON every command prints for scripts: its top-level keys are stable (a snapshot
 //! guards them) and every finding carries a stable code.
 
-mod common;
-use common::olav;
+use crate::common::olav;
 use std::path::Path;
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {

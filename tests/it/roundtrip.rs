@@ -4,7 +4,7 @@
 //! stored config alone (source line numbers and statement order aside). And the plan's
 //! lines alone do change the model, so the comparison is not vacuous.
 
-mod common;
+use crate::common;
 
 use olav::agents::analyzer::draft::{self, Ctx, Draft};
 use olav::agents::analyzer::facts::Facts;

@@ -4,11 +4,11 @@
 //!
 //! The expected answers in `fixtures/answers/` were written by the olav built from the
 //! commit before the model (`da695fa`):
-//! `OLAV_ANSWERS_BIN=<that olav> OLAV_ANSWERS_BLESS=1 cargo test --test answers`.
+//! `OLAV_ANSWERS_BIN=<that olav> OLAV_ANSWERS_BLESS=1 cargo test --test it answers`.
 //! One answer changed since, on purpose: "decommission alpha-br-3560" carries the new
 //! warning for the two switches it cuts off (`precheck.isolated`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,7 @@
 //! drafted, pre-checked and verified (the static fallback: no Batfish answers here), and
 //! `olav check --plan` finds no problem in the candidate network.
 
-mod common;
-use common::olav;
+use crate::common::olav;
 
 const REQUESTS: &[(&str, &str)] = &[
     ("add_uplink", "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),

@@ -10,7 +10,7 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Devices whose removal is asked of `blast-radius` on each network.
 const DEMO_DEVICES: &[&str] = &[
@@ -157,8 +157,7 @@ fn check(name: &str, snapshot: &Path, devices: &[&str], requests: &[&str]) {
         .assert()
         .success();
     let got = answers(tmp.path(), &db, devices, requests);
-    let file =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("fixtures/answers/{name}.json"));
+    let file = common::fixture(&format!("answers/{name}.json"));
     if std::env::var_os("OLAV_ANSWERS_BLESS").is_some() {
         std::fs::create_dir_all(file.parent().expect("folder")).expect("mkdir");
         let text = serde_json::to_string_pretty(&got).expect("json");

@@ -5,44 +5,16 @@
 //! absent-service path from both workflows. One test, ignored by default, runs against
 //! a real Batfish when OLAV_BATFISH_HOST is set.
 
-use crate::common;
+use crate::common::{self, draft, olav};
 use crate::standin;
 
 use crate::standin::{answer, session_row, Fault, Options, StandIn, KEY};
-use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;
 
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env_remove("OLAV_BATFISH_HOST")
-        .env_remove("OLAV_BATFISH_HTTP_PORT")
-        .current_dir(dir);
-    c
-}
-
-fn draft(dir: &Path, request: &str) -> String {
-    let out = olav(dir)
-        .args([
-            "-q",
-            "--batfish-host",
-            "127.0.0.1",
-            "--batfish-port",
-            "9",
-            "--format",
-            "json",
-            request,
-        ])
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
-    v["steps"][0]["artifact"].as_str().expect("plan").to_owned()
-}
 
 fn verify(dir: &Path, plan: &str, port: u16, deadline: &str) -> assert_cmd::assert::Assert {
     verify_with(dir, plan, port, deadline, &[])
@@ -889,10 +861,13 @@ fn against_a_real_batfish() {
     };
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft(tmp.path(), DECOM);
-    let out = Command::cargo_bin("olav")
-        .expect("bin")
-        .current_dir(tmp.path())
-        .env_remove("OLAV_DB")
+    let mut real = olav(tmp.path());
+    // The Batfish the environment names, on the port it names or Batfish's own.
+    match std::env::var("OLAV_BATFISH_HTTP_PORT") {
+        Ok(port) => real.env("OLAV_BATFISH_HTTP_PORT", port),
+        Err(_) => real.env_remove("OLAV_BATFISH_HTTP_PORT"),
+    };
+    let out = real
         .args([
             "--batfish-host",
             &host,

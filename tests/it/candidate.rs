@@ -2,32 +2,17 @@
 //! each asserts the finding, its severity and the element it names. And the property:
 //! for every plan olav drafts, the candidate of plan-then-rollback loses nothing.
 
-use crate::common;
-use crate::common::copy_dir;
+use crate::common::{self, draft_any, olav};
 
-use crate::common::olav;
 use olav::agents::analyzer::draft::{self, Ctx};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, Resolution};
-use olav::import::{parse_snapshot, Snapshot};
+use olav::import::parse_snapshot;
 use olav::plan::{ConfigBlock, Plan};
 use olav::precheck::candidate::Candidate;
 use olav::state::StateDb;
 use olav::topology::Network;
 use std::path::Path;
-
-/// Drafts a plan with the real pipeline; returns its path relative to `dir`.
-fn draft_plan(dir: &Path, request: &str) -> String {
-    let out = olav(dir)
-        .args(["-q", "--format", "json", request])
-        .output()
-        .expect("runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    v["steps"][0]["artifact"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{request}: no plan: {v:#}"))
-        .to_owned()
-}
 
 fn edit(dir: &Path, plan: &str, from: &str, to: &str) {
     let path = dir.join(plan);
@@ -71,7 +56,7 @@ fn has(f: &[(String, String, String)], sev: &str, element: &str, msg: &str) -> b
 #[test]
 fn an_address_change_that_leaves_the_far_end_behind_fails_naming_it() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "change the IP address of alpha-dist-1 TwentyFiveGigE1/0/10 to 10.0.9.0/31",
     );
@@ -88,7 +73,7 @@ fn an_address_change_that_leaves_the_far_end_behind_fails_naming_it() {
 #[test]
 fn an_mtu_unequal_to_the_far_end_fails_naming_both() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "change the MTU on alpha-core-1 Ethernet10 to 1400",
     );
@@ -111,7 +96,7 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widen
     // (9198) already differ by 16: a change that keeps them as far apart or closer is the
     // network's mismatch (a warning, never a pass); one that widens it is the plan's.
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "set mtu 9206 on Ethernet3 of alpha-core-1");
+    let plan = draft_any(tmp.path(), "set mtu 9206 on Ethernet3 of alpha-core-1");
     let (verdict, f, r) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "WARN", "{f:#?}");
     assert!(
@@ -131,7 +116,7 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widen
         "{passed:?}"
     );
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
+    let plan = draft_any(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
     let (verdict, f, _) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "FAIL", "{f:#?}");
     assert!(
@@ -148,7 +133,7 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widen
 #[test]
 fn a_shut_port_is_declared_and_counted_not_an_error() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "shutdown alpha-dist-1 TwentyFiveGigE1/0/10");
+    let plan = draft_any(tmp.path(), "shutdown alpha-dist-1 TwentyFiveGigE1/0/10");
     let (verdict, f, r) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "WARN", "{f:#?}");
     assert!(has(
@@ -170,7 +155,7 @@ fn a_shut_port_is_declared_and_counted_not_an_error() {
 fn static_route_checks() {
     let tmp = tempfile::tempdir().expect("tempdir");
     // A prefix connected on the device.
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a static route to 10.0.1.0/31 via 10.0.1.6 on alpha-core-1",
     );
@@ -186,7 +171,7 @@ fn static_route_checks() {
         "{f:#?}"
     );
     // A next hop nothing resolves, on a device with no routing protocol.
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a static route to 10.99.0.0/16 via 172.31.0.1 on alpha-br-2960-1",
     );
@@ -202,7 +187,7 @@ fn static_route_checks() {
         "{f:#?}"
     );
     // The same on a BGP speaker: olav cannot see its RIB, so a warning.
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a static route to 10.97.0.0/16 via 172.31.0.1 on beta-core-1",
     );
@@ -218,7 +203,7 @@ fn static_route_checks() {
         "{f:#?}"
     );
     // An identical route already there (hand-edited: the analyzer refuses to draft it).
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a static route to 10.96.0.0/16 via 10.0.1.40 on alpha-br-3560",
     );
@@ -240,7 +225,7 @@ fn static_route_checks() {
         "{f:#?}"
     );
     // Removing a route the device does not have.
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "remove the static route 0.0.0.0/0 on alpha-br-3560",
     );
@@ -266,7 +251,7 @@ fn static_route_checks() {
 #[test]
 fn a_new_neighbor_inside_the_network_must_match_its_device() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a redundant uplink to AARNet on alpha-border-1",
     );
@@ -303,7 +288,7 @@ fn a_new_neighbor_inside_the_network_must_match_its_device() {
 #[test]
 fn a_new_provider_without_filters_is_warned() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "add a peering to Hurricane Electric AS6939 on alpha-border-1 link 192.0.2.8/31",
     );
@@ -324,7 +309,7 @@ fn a_new_provider_without_filters_is_warned() {
 fn a_session_lost_as_a_side_effect_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
     // Re-addressing alpha-core-1's loopback strands every iBGP session to 10.255.1.2.
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "change the ip address of alpha-core-1 Loopback0 to 10.255.9.9/32",
     );
@@ -344,11 +329,11 @@ fn a_session_lost_as_a_side_effect_fails() {
 #[test]
 fn open_plans_that_cannot_both_be_applied_name_each_other() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let uplink = draft_plan(
+    let uplink = draft_any(
         tmp.path(),
         "add a redundant uplink to AARNet on alpha-border-1",
     );
-    let decom = draft_plan(tmp.path(), "decommission alpha-border-1");
+    let decom = draft_any(tmp.path(), "decommission alpha-border-1");
     let (v, f, _) = precheck(tmp.path(), &uplink);
     assert_eq!(v, "FAIL");
     assert!(
@@ -393,12 +378,11 @@ fn open_plans_that_cannot_both_be_applied_name_each_other() {
 #[test]
 fn drift_elsewhere_is_information_not_a_warning() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "set the description of beta-border-1 Ethernet3 to \"reserved\"",
     );
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let cfg = snap.join("configs/alpha-border-1.cfg");
     let text = std::fs::read_to_string(&cfg).expect("cfg");
     std::fs::write(
@@ -406,11 +390,7 @@ fn drift_elsewhere_is_information_not_a_warning() {
         text.replace(" description spare\n", " description spare (moved)\n"),
     )
     .expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let (v, f, _) = precheck(tmp.path(), &plan);
     assert_eq!(v, "PASS", "{f:#?}");
     assert!(
@@ -422,7 +402,7 @@ fn drift_elsewhere_is_information_not_a_warning() {
 #[test]
 fn a_service_with_endpoints_left_is_degraded_not_down() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "decommission beta-acc-2");
+    let plan = draft_any(tmp.path(), "decommission beta-acc-2");
     let (_, f, r) = precheck(tmp.path(), &plan);
     assert!(
         has(
@@ -444,7 +424,7 @@ fn a_service_with_endpoints_left_is_degraded_not_down() {
 #[test]
 fn only_checks_that_ran_are_listed_as_passed() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "set the description of beta-border-1 Ethernet3 to \"reserved\"",
     );
@@ -600,10 +580,8 @@ fn round_trips_leave_nothing(db: &StateDb, min: usize, stride: usize) {
 #[test]
 fn plan_then_rollback_leaves_nothing_on_the_demo() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let parsed =
-        parse_snapshot(&Snapshot::from_dir(&common::demo_dir()).expect("demo")).expect("parses");
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
+    let parsed = common::parsed(&common::demo_dir());
+    let db = common::state_db(&tmp.path().join("s.db"), &parsed);
     round_trips_leave_nothing(&db, 200, 1);
 }
 
@@ -611,8 +589,7 @@ fn plan_then_rollback_leaves_nothing_on_the_demo() {
 fn plan_then_rollback_leaves_nothing_on_a_generated_network() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let parsed = parse_snapshot(&olav::synth::generate(120, 7).to_snapshot()).expect("parses");
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
+    let db = common::state_db(&tmp.path().join("s.db"), &parsed);
     round_trips_leave_nothing(&db, 60, 7);
 }
 
@@ -621,7 +598,7 @@ fn what_the_internet_sees_before_and_after() {
     let tmp = tempfile::tempdir().expect("tempdir");
     // The only session announcing beta's block goes: the block is withdrawn, and beta's
     // internet service is down. A removal: warnings.
-    let plan = draft_plan(tmp.path(), "remove the Telstra peer");
+    let plan = draft_any(tmp.path(), "remove the Telstra peer");
     let (v, f, r) = precheck(tmp.path(), &plan);
     assert_eq!(v, "WARN", "{f:#?}");
     assert!(
@@ -655,7 +632,7 @@ fn what_the_internet_sees_before_and_after() {
     // Removing the Null0 route that anchors the `network` statement withdraws it too —
     // an effect the plan does not declare: an error.
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "remove the static route 10.30.0.0/16 on beta-border-1",
     );
@@ -671,7 +648,7 @@ fn what_the_internet_sees_before_and_after() {
         "{f:#?}"
     );
     // An outbound policy olav cannot evaluate: "unknown", never "none".
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "set the description of beta-border-1 Ethernet3 to \"reserved\"",
     );
@@ -702,12 +679,8 @@ fn what_the_internet_sees_before_and_after() {
 #[test]
 fn an_unnumbered_session_ends_with_its_interface() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fidelity/unnumbered"))
-        .assert()
-        .success();
-    let plan = draft_plan(tmp.path(), "shutdown leaf1 Ethernet1");
+    common::import(tmp.path(), &common::fixture("fidelity/unnumbered"));
+    let plan = draft_any(tmp.path(), "shutdown leaf1 Ethernet1");
     let (_, f, _) = precheck(tmp.path(), &plan);
     assert!(
         has(
@@ -727,7 +700,7 @@ fn an_unnumbered_session_ends_with_its_interface() {
 #[test]
 fn an_uplink_shut_or_a_border_removed_withdraws_what_it_announced() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "shutdown alpha-border-1 GigabitEthernet0/0/0");
+    let plan = draft_any(tmp.path(), "shutdown alpha-border-1 GigabitEthernet0/0/0");
     let (v, f, _) = precheck(tmp.path(), &plan);
     assert_eq!(v, "FAIL", "{f:#?}");
     assert!(
@@ -740,7 +713,7 @@ fn an_uplink_shut_or_a_border_removed_withdraws_what_it_announced() {
         "{f:#?}"
     );
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "decommission alpha-border-1");
+    let plan = draft_any(tmp.path(), "decommission alpha-border-1");
     let (_, f, r) = precheck(tmp.path(), &plan);
     assert!(
         has(
@@ -764,7 +737,7 @@ fn an_uplink_shut_or_a_border_removed_withdraws_what_it_announced() {
 #[test]
 fn a_hand_edit_that_widens_announcements_or_breaks_the_rollback_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(
+    let plan = draft_any(
         tmp.path(),
         "set the description of alpha-border-1 GigabitEthernet0/0/3 to \"reserved\"",
     );
@@ -801,8 +774,8 @@ fn a_hand_edit_that_widens_announcements_or_breaks_the_rollback_fails() {
 #[test]
 fn what_ifs_and_re_identified_files_leave_no_phantom_open_plans() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    draft_plan(tmp.path(), "what if alpha-core-2 fails");
-    let plan = draft_plan(
+    draft_any(tmp.path(), "what if alpha-core-2 fails");
+    let plan = draft_any(
         tmp.path(),
         "set the description of alpha-core-2 Ethernet10 to \"to beta\"",
     );
@@ -863,7 +836,7 @@ fn nothing_to_change_is_a_refusal_not_a_question() {
 #[test]
 fn splitting_the_network_ends_the_sessions_across_the_split() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft_plan(tmp.path(), "shutdown alpha-core-1 Ethernet10");
+    let plan = draft_any(tmp.path(), "shutdown alpha-core-1 Ethernet10");
     let (_, f, _) = precheck(tmp.path(), &plan);
     assert!(
         !f.iter().any(|x| x.2.contains("splits the network")),
@@ -919,12 +892,8 @@ fn splitting_the_network_ends_the_sessions_across_the_split() {
 #[test]
 fn a_vrf_neighbor_is_removed_in_its_vrf_and_unknown_isolation_is_said() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/checks/bgp-fidelity"))
-        .assert()
-        .success();
-    let plan = draft_plan(tmp.path(), "decommission leak-global");
+    common::import(tmp.path(), &common::fixture("checks/bgp-fidelity"));
+    let plan = draft_any(tmp.path(), "decommission leak-global");
     let text = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
     assert!(
         text.contains(" address-family ipv4 vrf CUSTOMER\n  neighbor 10.4.0.0 shutdown\n  no neighbor 10.4.0.0"),
@@ -952,12 +921,8 @@ fn a_vrf_neighbor_is_removed_in_its_vrf_and_unknown_isolation_is_said() {
         )
         .expect("write");
     }
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
-    let plan = draft_plan(tmp.path(), "decommission r2");
+    common::import(tmp.path(), &snap);
+    let plan = draft_any(tmp.path(), "decommission r2");
     let (_, f, _) = precheck(tmp.path(), &plan);
     assert!(
         has(

@@ -1,28 +1,21 @@
 //! The static checks on fixtures built to produce each outcome, on the clean demo
 //! network, and on a variant of the demo with duplicates and overlaps.
 
-use crate::common::copy_dir;
+use crate::common::{self, demo_dir, olav};
 
-use assert_cmd::Command;
 use olav::checks::bgp::{SessionType, Status};
 use olav::checks::model::Model;
 use olav::checks::{self, Findings};
-use olav::import::{parse_snapshot, Snapshot};
-use olav::state::StateDb;
 use std::path::{Path, PathBuf};
 
 fn findings(snapshot: &Path) -> Findings {
     let dir = tempfile::tempdir().expect("tempdir");
-    let parsed = parse_snapshot(&Snapshot::from_dir(snapshot).expect("snapshot")).expect("parses");
-    let mut db = StateDb::open(&dir.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
+    let db = common::state_db(&dir.path().join("s.db"), &common::parsed(snapshot));
     checks::run(&Model::from_state(&db).expect("model"), &[])
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/checks")
-        .join(name)
+    common::fixture("checks").join(name)
 }
 
 #[test]
@@ -136,7 +129,7 @@ fn every_reference_kind_is_caught_without_false_positives() {
 
 #[test]
 fn the_clean_demo_network_flags_nothing() {
-    let f = findings(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"));
+    let f = findings(&demo_dir());
     assert!(f.clean(), "{:#?}", f.problem_lines());
     assert_eq!(f.bgp.len(), 43);
     let unique = f
@@ -159,16 +152,9 @@ fn the_clean_demo_network_flags_nothing() {
 #[test]
 fn duplicates_and_overlaps_in_a_variant_of_the_demo() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
-        &snap,
-    );
+    let snap = common::demo_copy(tmp.path());
     let edit = |file: &str, from: &str, to: &str| {
-        let p = snap.join("configs").join(file);
-        let t = std::fs::read_to_string(&p).expect("read");
-        assert!(t.contains(from), "{file}: {from}");
-        std::fs::write(&p, t.replace(from, to)).expect("write");
+        common::replace(&snap.join("configs").join(file), from, to);
     };
     // alpha-acc-2's data VLAN reuses alpha-acc-1's gateway address.
     edit(
@@ -215,29 +201,21 @@ fn duplicates_and_overlaps_in_a_variant_of_the_demo() {
 #[test]
 fn the_check_command_reports_and_exits_by_outcome() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let clean = Command::cargo_bin("olav")
-        .expect("bin")
-        .current_dir(tmp.path())
-        .env_remove("OLAV_DB")
-        .args(["-q", "check"])
-        .assert()
-        .success();
+    let clean = olav(tmp.path()).args(["-q", "check"]).assert().success();
     let text = String::from_utf8_lossy(&clean.get_output().stdout).into_owned();
     assert!(
         text.starts_with("PASS — static checks (not Batfish)"),
         "{text}"
     );
     let db = tmp.path().join("bgp.db");
-    Command::cargo_bin("olav")
-        .expect("bin")
+    olav(tmp.path())
         .args(["-q", "--db"])
         .arg(&db)
         .args(["state", "import"])
         .arg(fixture("bgp"))
         .assert()
         .success();
-    let out = Command::cargo_bin("olav")
-        .expect("bin")
+    let out = olav(tmp.path())
         .args(["--db"])
         .arg(&db)
         .args(["check", "--only", "bgp", "--format", "json"])

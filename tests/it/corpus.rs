@@ -5,6 +5,8 @@
 //!
 //! Skips (and says so) when the folder does not exist.
 
+use crate::common;
+
 use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
 use olav::model::{AddressKind, BgpPeer, Vendor};
 use serde_json::Value;
@@ -831,8 +833,7 @@ fn static_checks_are_precise_on_the_corpus() {
     for lab in labs(&root) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let parsed = parse_lab(&lab, &mut failures);
-        let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
-        db.import(&parsed).expect("import");
+        let db = common::state_db(&tmp.path().join("s.db"), &parsed);
         let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
         // A healthy lab has no duplicate address and no overlap: a false alarm otherwise.
         for p in f
@@ -1791,8 +1792,7 @@ fn fidelity_table() {
         compare_links(&lab, &parsed, row, &mut failures);
         {
             let tmp = tempfile::tempdir().expect("tempdir");
-            let mut db = olav::state::StateDb::open(&tmp.path().join("s.db")).expect("db");
-            db.import(&parsed).expect("import");
+            let db = common::state_db(&tmp.path().join("s.db"), &parsed);
             let model = olav::checks::model::Model::from_state(&db).expect("model");
             let f = olav::checks::run(&model, &[]);
             let before = failures.len();

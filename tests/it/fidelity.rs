@@ -4,29 +4,25 @@
 
 use crate::common;
 
-use assert_cmd::Command;
 use olav::checks::model::Model;
 use olav::checks::{self, Findings};
-use olav::import::{parse_snapshot, ParsedSnapshot, Snapshot};
+use olav::import::ParsedSnapshot;
 use olav::model::{AddressKind, RouteActivity};
 use olav::state::StateDb;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/fidelity")
-        .join(name)
+    common::fixture("fidelity").join(name)
 }
 
 fn parsed(name: &str) -> ParsedSnapshot {
-    parse_snapshot(&Snapshot::from_dir(&fixture(name)).expect("snapshot")).expect("parses")
+    common::parsed(&fixture(name))
 }
 
 /// The fixture imported into a fresh state DB, with the static checks' findings.
 fn imported(name: &str) -> (tempfile::TempDir, StateDb, Findings) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut db = StateDb::open(&dir.path().join("s.db")).expect("db");
-    db.import(&parsed(name)).expect("import");
+    let db = common::state_db(&dir.path().join("s.db"), &parsed(name));
     let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
     (dir, db, f)
 }
@@ -233,7 +229,7 @@ fn layer1_topology_is_the_truth_for_cabled_devices() {
         &fixture("layer1").join("configs"),
         &tmp.path().join("configs"),
     );
-    let bare = parse_snapshot(&Snapshot::from_dir(tmp.path()).expect("snapshot")).expect("parses");
+    let bare = common::parsed(tmp.path());
     let bare = links(&bare);
     for l in [
         "r1:GigabitEthernet0/10-r2:GigabitEthernet0/10",
@@ -253,8 +249,7 @@ fn batfish_folder_is_kept_in_the_state_db() {
     common::copy_dir(&fixture("layer1"), &snap);
     let db = tmp.path().join("s.db");
     let olav = |args: &[&str]| {
-        let out = Command::cargo_bin("olav")
-            .expect("binary")
+        let out = common::olav(tmp.path())
             .arg("--db")
             .arg(&db)
             .args(args)
@@ -290,8 +285,7 @@ fn batfish_folder_is_kept_in_the_state_db() {
     // A changed batfish/ file is a changed snapshot.
     std::fs::write(snap.join("batfish/extra/notes.txt"), "changed\n").expect("write");
     assert!(!olav(&["state", "import", &snap_arg]).contains("same files"));
-    let missing = Command::cargo_bin("olav")
-        .expect("binary")
+    let missing = common::olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args(["state", "file", "batfish/runtime_data.json"])
@@ -405,10 +399,9 @@ fn bgp_unnumbered_peers_match_over_their_cables() {
         &fixture("unnumbered").join("configs"),
         &tmp.path().join("configs"),
     );
-    let bare = parse_snapshot(&Snapshot::from_dir(tmp.path()).expect("snapshot")).expect("parses");
+    let bare = common::parsed(tmp.path());
     assert!(bare.links.is_empty());
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&bare).expect("import");
+    let db = common::state_db(&tmp.path().join("s.db"), &bare);
     let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
     assert!(f
         .bgp

@@ -3,13 +3,11 @@
 //! generated network. The digests were taken with the import as it was before it was made
 //! fast; any change to what an import writes changes them.
 
-use crate::common;
+use crate::common::{self, fixture};
 
-use olav::import::{parse_snapshot, Snapshot};
-use olav::state::StateDb;
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// State tables and the order their rows are digested in. `collected_at` columns are left
 /// out: without a `state.yaml` it is the newest file's modification time, which a
@@ -110,18 +108,9 @@ fn digest(db: &Path) -> String {
     format!("{hex} {}", counts.join(" "))
 }
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
 /// Imports `dir` through the library (snapshot read into memory) into a new DB.
 fn import_in_memory(dir: &Path, db: &Path) {
-    let parsed = parse_snapshot(&Snapshot::from_dir(dir).expect("snapshot")).expect("parses");
-    StateDb::open(db)
-        .and_then(|mut s| s.import(&parsed))
-        .expect("import");
+    common::state_db(db, &common::parsed(dir));
 }
 
 /// Imports `dir` with `olav state import`, as users do.

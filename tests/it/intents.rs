@@ -2,7 +2,7 @@
 //! drafted, pre-checked and verified (the static fallback: no Batfish answers here), and
 //! `olav check --plan` finds no problem in the candidate network.
 
-use crate::common::olav;
+use crate::common::{self, olav};
 
 const REQUESTS: &[(&str, &str)] = &[
     ("add_uplink", "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),
@@ -301,11 +301,7 @@ fn a_junos_plan_on_another_lab_and_the_one_refusal() {
         "system { host-name jx1; }\ninterfaces {\n    ge-0/0/0 { unit 0 { family inet { address 10.1.0.1/24; } } }\n    ge-0/0/1 { unit 0 { family inet { address 10.2.0.1/24; } } }\n}\nrouting-options {\n    static {\n        route 10.9.0.0/16 next-hop [ 10.1.0.2 10.2.0.2 ];\n    }\n}\n",
     )
     .expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let out = olav(tmp.path())
         .args([
             "-q",

@@ -3,24 +3,16 @@
 //! part in the import (links, roles, management ports), the static checks and the blast
 //! radius beside Cisco devices (`fixtures/checks/junos/`).
 
-use assert_cmd::Command;
+use crate::common::{self, fixture};
 use olav::import::parse::{detect, junos};
-use olav::import::{parse_snapshot, Snapshot};
 use olav::model::{AddressKind, BgpPeer, DeviceConfig, Interface, SwitchportMode, Vendor};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// One fixture per construct group, each in both syntaxes.
 const GROUPS: &[&str] = &["interfaces", "routing", "bgp", "ospf", "policy", "groups"];
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
-
 fn parse(form: &str, group: &str) -> DeviceConfig {
-    let path = fixtures()
-        .join("junos")
-        .join(form)
-        .join(format!("{group}.cfg"));
+    let path = fixture("junos").join(form).join(format!("{group}.cfg"));
     let text = std::fs::read_to_string(&path).expect("fixture readable");
     assert_eq!(
         detect(&text),
@@ -102,17 +94,14 @@ fn the_set_form_olav_writes_reads_back_as_the_same_model() {
     let mut texts: Vec<(String, String)> = Vec::new();
     for group in GROUPS {
         for form in ["set", "brace"] {
-            let path = fixtures()
-                .join("junos")
-                .join(form)
-                .join(format!("{group}.cfg"));
+            let path = fixture("junos").join(form).join(format!("{group}.cfg"));
             texts.push((
                 path.display().to_string(),
                 std::fs::read_to_string(&path).expect("fixture"),
             ));
         }
     }
-    let demo = fixtures().join("demo/configs/gamma-border-1/show_configuration.txt");
+    let demo = fixture("demo/configs/gamma-border-1/show_configuration.txt");
     texts.push((
         demo.display().to_string(),
         std::fs::read_to_string(&demo).expect("demo"),
@@ -148,10 +137,7 @@ fn every_element_keeps_its_source_line() {
     let mut wrong = Vec::new();
     for form in ["set", "brace"] {
         for group in GROUPS {
-            let path = fixtures()
-                .join("junos")
-                .join(form)
-                .join(format!("{group}.cfg"));
+            let path = fixture("junos").join(form).join(format!("{group}.cfg"));
             let text = std::fs::read_to_string(&path).expect("fixture");
             let lines: Vec<&str> = text.lines().collect();
             let d = junos::parse(&text);
@@ -624,13 +610,12 @@ fn malformed_statements_warn_with_their_line() {
 // --- Junos devices in a network ------------------------------------------------------
 
 fn network() -> PathBuf {
-    fixtures().join("checks/junos")
+    fixture("checks/junos")
 }
 
 #[test]
 fn junos_devices_take_part_in_links_roles_and_management() {
-    let parsed =
-        parse_snapshot(&Snapshot::from_dir(&network()).expect("snapshot")).expect("parses");
+    let parsed = common::parsed(&network());
     assert!(parsed.skipped.is_empty(), "{:?}", parsed.skipped);
     let links: Vec<String> = parsed
         .links
@@ -671,7 +656,7 @@ fn junos_devices_in_the_static_checks_and_the_blast_radius() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("s.db");
     let olav = || {
-        let mut c = Command::cargo_bin("olav").expect("binary");
+        let mut c = common::olav(dir.path());
         c.arg("--db").arg(&db);
         c
     };

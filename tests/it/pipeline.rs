@@ -2,13 +2,13 @@
 //! analyzer's reading of twenty phrasings, the circuit breaker inside a run, and the
 //! failure cases (plan deleted between steps, unwritable exports, unknown device).
 
-use assert_cmd::Command;
+use crate::common::{self, olav};
+
 use olav::agents::capability::Tools;
 use olav::agents::{AgentFactory, NetopsAgents, RunEnv, StepError, StepRunner, NETOPS};
 use olav::engine::breaker::ErrorClass;
 use olav::engine::{Engine, RunStatus, Silent};
 use olav::plan::Plan;
-use olav::state::StateDb;
 use olav::workflow::{load, AgentDir};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -16,16 +16,6 @@ use std::sync::Arc;
 
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    // No Batfish answers on port 9: the simulator takes its documented fallback.
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
 
 fn today() -> String {
     chrono::Local::now().format("%Y-%m-%d").to_string()
@@ -50,10 +40,7 @@ fn absent_batfish() -> olav::agents::capability::BatfishSettings {
 
 fn demo_db(dir: &Path) -> PathBuf {
     let db = dir.join("state.db");
-    let parsed = olav::demo::parsed().expect("demo parses");
-    StateDb::open(&db)
-        .and_then(|mut d| d.import(&parsed))
-        .expect("demo imports");
+    common::state_db(&db, &olav::demo::parsed().expect("demo parses"));
     db
 }
 

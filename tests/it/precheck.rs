@@ -2,12 +2,9 @@
 //! broken plans, path confinement, drift; and properties of the two independent
 //! blast-radius implementations.
 
-use crate::common;
-use crate::common::copy_dir;
+use crate::common::{self, draft, draft_any, olav};
 
-use assert_cmd::Command;
 use olav::precheck::blast::{Graph, Spec};
-use olav::state::StateDb;
 use olav::topology::{Network, Removal};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -16,31 +13,8 @@ use std::path::{Path, PathBuf};
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
 
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    // No Batfish answers on port 9: the simulator takes its documented fallback.
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
-
 fn json(a: &assert_cmd::assert::Assert) -> serde_json::Value {
     serde_json::from_slice(&a.get_output().stdout).expect("JSON on stdout")
-}
-
-/// Drafts a plan with the real pipeline and returns its path (relative to `dir`).
-fn draft(dir: &Path, request: &str) -> String {
-    let out = olav(dir)
-        .args(["-q", "--format", "json", request])
-        .assert()
-        .success();
-    let v = json(&out);
-    v["steps"][0]["artifact"]
-        .as_str()
-        .expect("plan path")
-        .to_owned()
 }
 
 fn precheck(dir: &Path, plan: &str) -> (i32, serde_json::Value) {
@@ -287,11 +261,7 @@ fn drift_since_drafting_is_reported() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft(tmp.path(), CHANGE);
     // A newer snapshot: the spare interface got an address.
-    let snap = tmp.path().join("snap");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
-        &snap,
-    );
+    let snap = common::demo_copy(tmp.path());
     let cfg = snap.join("configs/alpha-border-1.cfg");
     let text = std::fs::read_to_string(&cfg).expect("cfg");
     let changed = text.replace(
@@ -300,11 +270,7 @@ fn drift_since_drafting_is_reported() {
     );
     assert_ne!(changed, text);
     std::fs::write(&cfg, changed).expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let (code, v) = precheck(tmp.path(), &plan);
     assert_eq!(code, 1);
     let msgs: Vec<String> = v["report"]["findings"]
@@ -335,9 +301,7 @@ struct Demo {
 fn demo() -> Demo {
     let dir = tempfile::tempdir().expect("tempdir");
     let path: PathBuf = dir.path().join("s.db");
-    let parsed = olav::demo::parsed().expect("demo");
-    let mut db = StateDb::open(&path).expect("db");
-    db.import(&parsed).expect("import");
+    let db = common::state_db(&path, &olav::demo::parsed().expect("demo"));
     let net = Network::load(&db).expect("network");
     let graph = Graph::load(&db).expect("graph");
     let devices = net.devices.iter().map(|d| d.hostname.clone()).collect();
@@ -584,8 +548,7 @@ fn shutting_a_junos_port_declares_the_service_on_its_unit() {
 /// The demo with a host route on alpha-dist-1 to alpha-core-1's loopback (its iBGP
 /// peer), imported as `dir`'s state DB; with or without the switch's OSPF.
 fn demo_with_a_route_to_the_route_reflector(dir: &Path, keep_ospf: bool) {
-    let snap = dir.join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(dir);
     let cfg = snap.join("configs/alpha-dist-1.cfg");
     let mut text = std::fs::read_to_string(&cfg).expect("config");
     if !keep_ospf {
@@ -599,20 +562,7 @@ fn demo_with_a_route_to_the_route_reflector(dir: &Path, keep_ospf: bool) {
         1,
     );
     std::fs::write(&cfg, text).expect("edit");
-    std::fs::create_dir_all(dir.join(".olav")).expect("dir");
-    olav(dir)
-        .args(["state", "import", "snap", "--db", ".olav/state.db", "-q"])
-        .assert()
-        .success();
-}
-
-/// Drafts a plan whose own pre-check may fail (the request exits 1).
-fn draft_any(dir: &Path, request: &str) -> String {
-    let out = olav(dir).args(["-q", "--format", "json", request]).assert();
-    json(&out)["steps"][0]["artifact"]
-        .as_str()
-        .expect("plan path")
-        .to_owned()
+    common::import(dir, &snap);
 }
 
 #[test]
@@ -764,8 +714,7 @@ fn a_static_route_inside_a_connected_subnet_wins_by_longest_match_one_equal_to_i
 #[test]
 fn a_session_to_an_offline_device_is_down_not_a_way_out_of_the_network() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let state = snap.join("state.yaml");
     let text = std::fs::read_to_string(&state).expect("state");
     let line = text
@@ -777,11 +726,7 @@ fn a_session_to_an_offline_device_is_down_not_a_way_out_of_the_network() {
         text.replace(line, &line.replace("status: active", "status: offline")),
     )
     .expect("edit");
-    std::fs::create_dir_all(tmp.path().join(".olav")).expect("dir");
-    olav(tmp.path())
-        .args(["state", "import", "snap", "--db", ".olav/state.db", "-q"])
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     // alpha-core-2 offline: removing alpha-core-1 cuts the alpha site off. Its devices'
     // iBGP sessions to alpha-core-2's loopback are not a path to an "external peer".
     let out = olav(tmp.path())

@@ -8,10 +8,10 @@
 //! checks of the coordinator's rules. When pybatfish cannot be installed (no Python, no
 //! network), the test says SKIPPED loudly and passes.
 
+use crate::common::{draft, olav};
 use crate::standin;
 
 use crate::standin::{Options, Seen, StandIn, KEY};
-use assert_cmd::Command;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -149,33 +149,6 @@ fn pybatfish_python() -> Result<(PathBuf, Vec<(String, String)>), String> {
         first.err().unwrap_or_default(),
         second.err().unwrap_or_default()
     ))
-}
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env_remove("OLAV_BATFISH_HOST")
-        .env_remove("OLAV_BATFISH_HTTP_PORT")
-        .current_dir(dir);
-    c
-}
-
-fn draft(dir: &Path, request: &str) -> String {
-    let out = olav(dir)
-        .args([
-            "-q",
-            "--batfish-host",
-            "127.0.0.1",
-            "--batfish-port",
-            "9",
-            "--format",
-            "json",
-            request,
-        ])
-        .assert()
-        .success();
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
-    v["steps"][0]["artifact"].as_str().expect("plan").to_owned()
 }
 
 /// A zip's files written under `dir/<top>/`, the folder pybatfish zips itself.

@@ -3,7 +3,7 @@
 //! of what it touches), `olav report` to write it again, `blast-radius --html`, and
 //! text from data (a service name, a request) coming out inert.
 
-use crate::common::{copy_dir, demo_dir, olav};
+use crate::common::{self, demo_dir, olav};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -293,11 +293,7 @@ fn a_verification_older_than_the_state_is_flagged() {
     let plan = request(tmp.path(), DECOM);
     // Import times have one-second resolution.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(demo_dir())
-        .assert()
-        .success();
+    common::import(tmp.path(), &demo_dir());
     olav(tmp.path())
         .args(["-q", "report", &plan])
         .assert()
@@ -366,8 +362,7 @@ fn replace_everywhere(dir: &Path, from: &str, to: &str) {
 #[test]
 fn text_from_data_comes_out_inert() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     // A hostname (config, roles, LLDP, services) and a service name carrying markup.
     let host = "alpha-br-2960-1<script>alert(1)";
     replace_everywhere(&snap, "alpha-br-2960-1", host);
@@ -383,11 +378,7 @@ fn text_from_data_comes_out_inert() {
         ),
     )
     .expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let plan = request(tmp.path(), DECOM);
     let page = read(&page_of(tmp.path(), &plan));
     self_contained(&page);

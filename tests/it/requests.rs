@@ -7,15 +7,11 @@ use crate::common;
 
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, IfChange, Intent, NewPeer, Peer, Resolution};
-use olav::import::{parse_snapshot, Snapshot};
-use olav::state::StateDb;
 
 fn demo_facts() -> Facts {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let parsed =
-        parse_snapshot(&Snapshot::from_dir(&common::demo_dir()).expect("demo")).expect("parses");
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
+    let parsed = common::parsed(&common::demo_dir());
+    let db = common::state_db(&tmp.path().join("s.db"), &parsed);
     Facts::load(&db).expect("facts")
 }
 

@@ -1,9 +1,7 @@
 //! Bad input never hangs, wipes or misleads: through the binary, as a user meets it.
 
-use crate::common;
-use crate::common::copy_dir;
+use crate::common::{self, olav};
 
-use crate::common::olav;
 use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;
@@ -33,8 +31,7 @@ fn mkfifo(p: &Path) {
 #[test]
 fn special_files_in_a_snapshot_are_skipped_not_read() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let configs = snap.join("configs");
     mkfifo(&configs.join("fifo.cfg"));
     std::os::unix::fs::symlink("/dev/zero", configs.join("zero.cfg")).expect("link");
@@ -104,19 +101,14 @@ fn an_import_with_no_device_does_not_wipe_the_state() {
 #[test]
 fn hostnames_differing_only_in_case_are_never_confused() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let text = std::fs::read_to_string(snap.join("configs/alpha-acc-2.cfg")).expect("cfg");
     std::fs::write(
         snap.join("configs/ALPHA-DIST-1.cfg"),
         text.replace("hostname alpha-acc-2", "hostname ALPHA-DIST-1"),
     )
     .expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let out = olav(tmp.path())
         .args(["state", "show", "warnings"])
         .output()
@@ -162,8 +154,7 @@ fn hostnames_differing_only_in_case_are_never_confused() {
 #[test]
 fn a_hostname_with_a_path_is_not_trusted() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let cfg = snap.join("configs/alpha-acc-2.cfg");
     let text = std::fs::read_to_string(&cfg).expect("cfg");
     std::fs::write(
@@ -294,8 +285,7 @@ fn a_config_with_forty_thousand_interfaces_imports() {
 #[test]
 fn state_file_values_are_checked_and_names_cannot_smuggle_contract_lines() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let state = snap.join("state.yaml");
     let text = std::fs::read_to_string(&state).expect("state");
     let edited = text
@@ -314,11 +304,7 @@ fn state_file_values_are_checked_and_names_cannot_smuggle_contract_lines() {
         .replace("    criticality: medium\n", "    criticality: extreme\n");
     assert_ne!(edited, text);
     std::fs::write(&state, edited).expect("write");
-    olav(tmp.path())
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
+    common::import(tmp.path(), &snap);
     let out = olav(tmp.path())
         .args(["state", "show", "warnings"])
         .output()
@@ -439,8 +425,7 @@ fn the_scheduler_finds_plans_from_another_directory() {
 #[test]
 fn a_yaml_alias_bomb_is_refused_at_once() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let snap = tmp.path().join("snap");
-    copy_dir(&common::demo_dir(), &snap);
+    let snap = common::demo_copy(tmp.path());
     let big = "x".repeat(1 << 20);
     let refs = vec!["*big"; 4000].join(", ");
     std::fs::write(

@@ -10,7 +10,6 @@ use olav::agents::analyzer::draft::{self, Ctx, Draft};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, IfChange, Intent, Resolution};
 use olav::import::parse::parser_for;
-use olav::import::{parse_snapshot, Snapshot};
 use olav::model::{DeviceConfig, Vendor};
 use olav::state::StateDb;
 use olav::topology::Network;
@@ -75,9 +74,8 @@ struct Net {
 
 fn load(snapshot: &Path) -> Net {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let parsed = parse_snapshot(&Snapshot::from_dir(snapshot).expect("snapshot")).expect("parses");
-    let mut db = StateDb::open(&tmp.path().join("s.db")).expect("db");
-    db.import(&parsed).expect("import");
+    let parsed = common::parsed(snapshot);
+    let db = common::state_db(&tmp.path().join("s.db"), &parsed);
     let facts = Facts::load(&db).expect("facts");
     let net = Network::load(&db).expect("network");
     Net {
@@ -239,10 +237,7 @@ fn every_demo_plan_and_its_rollback_restore_the_devices() {
 
 #[test]
 fn every_nxos_plan_and_its_rollback_restore_the_devices() {
-    check_round_trips(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/nxos-site"),
-        25,
-    );
+    check_round_trips(&common::fixture("nxos-site"), 25);
 }
 
 /// Every plan that configures the demo's Junos router: plan then rollback restores its

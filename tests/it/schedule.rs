@@ -2,27 +2,13 @@
 //! `schedule --once` exit statuses, concurrent scheduler / draft / import, and the
 //! clear failures (invalid cron, a plan file gone, a locked DB).
 
-use crate::common::copy_dir;
+use crate::common::{self, copy_dir, demo_dir, olav, replace};
 
-use assert_cmd::Command;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
-
-fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir);
-    c
-}
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo")
-}
 
 /// A temp dir with both plans drafted and pre-checked once.
 fn setup() -> tempfile::TempDir {
@@ -66,21 +52,9 @@ fn statuses(dir: &Path) -> Vec<(String, String, String)> {
 
 /// Imports the demo with one file edited.
 fn import_modified(dir: &Path, edit: impl Fn(&Path)) {
-    let snap = dir.join("snap");
-    let _ = std::fs::remove_dir_all(&snap);
-    copy_dir(&demo(), &snap);
+    let snap = common::demo_copy(dir);
     edit(&snap);
-    olav(dir)
-        .args(["-q", "state", "import"])
-        .arg(&snap)
-        .assert()
-        .success();
-}
-
-fn replace(file: &Path, from: &str, to: &str) {
-    let t = std::fs::read_to_string(file).expect("read");
-    assert!(t.contains(from), "{}: {from}", file.display());
-    std::fs::write(file, t.replace(from, to)).expect("write");
+    common::import(dir, &snap);
 }
 
 #[test]
@@ -328,7 +302,7 @@ fn scheduler_draft_and_import_at_the_same_time_lose_nothing() {
         handles.push(std::thread::spawn(move || {
             let out = olav(&d)
                 .args(["-q", "state", "import"])
-                .arg(demo())
+                .arg(demo_dir())
                 .output()
                 .expect("run");
             (format!("import {i}"), out.status.code())
@@ -426,7 +400,7 @@ fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
 fn schedule_once_with_import_picks_up_a_changed_snapshot() {
     let tmp = setup();
     let snap = tmp.path().join("backups");
-    copy_dir(&demo(), &snap);
+    copy_dir(&demo_dir(), &snap);
     let once = |expect: i32| -> String {
         let out = olav(tmp.path())
             .args(["schedule", "--once", "--import", "backups"])
@@ -508,7 +482,7 @@ fn schedule_once_with_import_picks_up_a_changed_snapshot() {
 fn a_snapshot_that_cannot_be_imported_leaves_the_state_and_says_so() {
     let tmp = setup();
     let snap = tmp.path().join("backups");
-    copy_dir(&demo(), &snap);
+    copy_dir(&demo_dir(), &snap);
     olav(tmp.path())
         .args(["-q", "schedule", "--once", "--import", "backups"])
         .assert()
@@ -542,10 +516,10 @@ fn a_snapshot_that_cannot_be_imported_leaves_the_state_and_says_so() {
 }
 
 #[test]
-fn schedule_with_import_starts_from_the_snapshot_not_the_demo() {
+fn schedule_with_import_starts_from_the_snapshot_not_the_demo_dir() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let snap = tmp.path().join("backups");
-    copy_dir(&demo(), &snap);
+    copy_dir(&demo_dir(), &snap);
     let out = olav(tmp.path())
         .args(["schedule", "--once", "--import", "backups"])
         .assert()

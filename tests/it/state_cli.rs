@@ -1,21 +1,10 @@
 //! The state commands through the binary: demo bootstrap, import idempotency, bad
 //! files, a failed import, synth.
 
-use crate::common::copy_dir;
+use crate::common::{copy_dir, demo_dir, olav};
 
-use assert_cmd::Command;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
-
-fn olav() -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB");
-    c
-}
-
-fn demo_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo")
-}
 
 fn json(out: &[u8]) -> serde_json::Value {
     serde_json::from_slice(out).expect("valid JSON on stdout")
@@ -50,8 +39,7 @@ fn dump(db: &Path) -> Vec<(String, Vec<String>)> {
 #[test]
 fn demo_db_is_created_in_any_working_directory() {
     let cwd = tempfile::tempdir().expect("tempdir");
-    let out = olav()
-        .current_dir(cwd.path())
+    let out = olav(cwd.path())
         .args(["state", "stats", "--format", "json"])
         .assert()
         .success();
@@ -70,11 +58,7 @@ fn demo_db_is_created_in_any_working_directory() {
     assert_eq!(v["state_version"], 1);
     assert!(cwd.path().join(".olav/state.db").is_file());
     // Second run: the DB exists, nothing is said.
-    let again = olav()
-        .current_dir(cwd.path())
-        .args(["state", "stats"])
-        .assert()
-        .success();
+    let again = olav(cwd.path()).args(["state", "stats"]).assert().success();
     assert!(again.get_output().stderr.is_empty());
 }
 
@@ -83,7 +67,7 @@ fn importing_twice_leaves_identical_contents() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let db = tmp.path().join("s.db");
     let run = || {
-        olav()
+        olav(tmp.path())
             .args(["--db"])
             .arg(&db)
             .args(["state", "import"])
@@ -99,7 +83,7 @@ fn importing_twice_leaves_identical_contents() {
     assert!(text.contains("state version 2"), "{text}");
     assert!(text.contains("same files as the previous import"), "{text}");
     assert_eq!(before, dump(&db));
-    let stats = olav()
+    let stats = olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args(["state", "stats", "--format", "json"])
@@ -114,7 +98,7 @@ fn importing_twice_leaves_identical_contents() {
 fn show_commands_report_the_demo_network() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let db = tmp.path().join("s.db");
-    let bgp = olav()
+    let bgp = olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args([
@@ -140,7 +124,7 @@ fn show_commands_report_the_demo_network() {
     assert_eq!(ebgp[0]["local_ip"], "203.0.113.1");
     assert_eq!(ebgp[0]["route_map_in"], "AARNET-IN");
 
-    let links = olav()
+    let links = olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args([
@@ -174,7 +158,7 @@ fn show_commands_report_the_demo_network() {
         "the branch switch is single-homed: {peers:?}"
     );
 
-    let services = olav()
+    let services = olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args(["state", "show", "services", "--device", "alpha-br-3560"])
@@ -195,7 +179,7 @@ fn show_commands_report_the_demo_network() {
 #[test]
 fn unknown_device_is_bad_input_with_a_suggestion() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let out = olav()
+    let out = olav(tmp.path())
         .arg("--db")
         .arg(tmp.path().join("s.db"))
         .args(["state", "show", "interfaces", "--device", "alpha-br-3650"])
@@ -241,7 +225,7 @@ fn bad_files_are_named_and_good_files_imported() {
     }
     std::fs::write(configs.join("notes.txt"), noise).expect("write");
 
-    let out = olav()
+    let out = olav(tmp.path())
         .arg("--db")
         .arg(tmp.path().join("s.db"))
         .args(["state", "import"])
@@ -260,7 +244,7 @@ fn bad_files_are_named_and_good_files_imported() {
         text.contains("configs/alpha-dist-1.cfg: no closing 'end' line"),
         "truncated config is imported and named: {text}"
     );
-    let show = olav()
+    let show = olav(tmp.path())
         .arg("--db")
         .arg(tmp.path().join("s.db"))
         .args(["state", "show", "devices", "--format", "json"])
@@ -279,7 +263,7 @@ fn bad_files_are_named_and_good_files_imported() {
 fn a_failed_import_leaves_the_previous_state_intact() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let db = tmp.path().join("s.db");
-    olav()
+    olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args(["state", "import"])
@@ -297,12 +281,12 @@ fn a_failed_import_leaves_the_previous_state_intact() {
         })
         .expect("trigger");
     let synth = tmp.path().join("synth");
-    olav()
+    olav(tmp.path())
         .args(["synth", "--devices", "40"])
         .arg(&synth)
         .assert()
         .success();
-    let out = olav()
+    let out = olav(tmp.path())
         .arg("--db")
         .arg(&db)
         .args(["state", "import"])
@@ -327,7 +311,7 @@ fn synth_is_deterministic_and_imports() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
-        olav()
+        olav(tmp.path())
             .args(["synth", "--devices", "450", "--seed", "7"])
             .arg(dir)
             .assert()
@@ -347,7 +331,7 @@ fn synth_is_deterministic_and_imports() {
             "{name:?} differs between two runs with one seed"
         );
     }
-    let out = olav()
+    let out = olav(tmp.path())
         .arg("--db")
         .arg(tmp.path().join("s.db"))
         .args(["state", "import", "--format", "json"])

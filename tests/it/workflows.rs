@@ -1,16 +1,10 @@
 //! Workflows through the binary: lenient loading, check, render, routing from a broken
 //! folder; and the routing table over the shipped workflows.
 
-use assert_cmd::Command;
+use crate::common::{crate_dir, olav};
 use olav::agents::NETOPS;
 use olav::workflow::route::{route, Route};
 use olav::workflow::{load, AgentDir};
-
-fn olav() -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
-    c.env_remove("OLAV_DB");
-    c
-}
 
 const VALID: &str = r#"
 schema_version: 1
@@ -50,7 +44,10 @@ fn broken_dir() -> tempfile::TempDir {
 
 #[test]
 fn shipped_workflows_check_clean() {
-    let out = olav().args(["workflows", "check"]).assert().code(0);
+    let out = olav(crate_dir())
+        .args(["workflows", "check"])
+        .assert()
+        .code(0);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.contains("OK: 2 loaded, 0 skipped"), "{text}");
     assert!(
@@ -63,7 +60,7 @@ fn shipped_workflows_check_clean() {
 #[test]
 fn each_broken_file_is_skipped_with_its_own_reason() {
     let dir = broken_dir();
-    let out = olav()
+    let out = olav(crate_dir())
         .args(["workflows", "check", "--agent-dir"])
         .arg(dir.path())
         .assert()
@@ -90,8 +87,7 @@ fn each_broken_file_is_skipped_with_its_own_reason() {
 #[test]
 fn the_tool_still_starts_and_routes_with_a_broken_folder() {
     let dir = broken_dir();
-    let out = olav()
-        .current_dir(dir.path())
+    let out = olav(dir.path())
         .args(["--agent", "netops", "--agent-dir"])
         .arg(dir.path())
         .arg("Audit the uplinks of alpha-border-1")
@@ -123,7 +119,7 @@ fn a_word_claimed_twice_is_a_conflict() {
             .replace("inspect", "inspecting"),
     )
     .expect("write");
-    let out = olav()
+    let out = olav(crate_dir())
         .args(["workflows", "check", "--agent-dir"])
         .arg(dir.path())
         .assert()
@@ -138,8 +134,14 @@ fn a_word_claimed_twice_is_a_conflict() {
 
 #[test]
 fn render_is_identical_across_runs_and_ordered() {
-    let a = olav().args(["workflows", "render"]).assert().success();
-    let b = olav().args(["workflows", "render"]).assert().success();
+    let a = olav(crate_dir())
+        .args(["workflows", "render"])
+        .assert()
+        .success();
+    let b = olav(crate_dir())
+        .args(["workflows", "render"])
+        .assert()
+        .success();
     let (a, b) = (&a.get_output().stdout, &b.get_output().stdout);
     assert_eq!(a, b);
     let text = String::from_utf8_lossy(a);
@@ -243,7 +245,10 @@ fn routing_table() {
 
 #[test]
 fn render_matches_its_snapshot() {
-    let out = olav().args(["workflows", "render"]).assert().success();
+    let out = olav(crate_dir())
+        .args(["workflows", "render"])
+        .assert()
+        .success();
     insta::assert_snapshot!(
         "workflows_render",
         String::from_utf8_lossy(&out.get_output().stdout)
@@ -252,7 +257,7 @@ fn render_matches_its_snapshot() {
 
 #[test]
 fn agents_listing_matches_its_snapshot() {
-    let out = olav()
+    let out = olav(crate_dir())
         .args(["agents", "--format", "json"])
         .assert()
         .success();

@@ -7,6 +7,7 @@ use crate::common::{self, demo_dir, olav};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
@@ -291,8 +292,13 @@ fn precheck_writes_the_page_and_says_where() {
 fn a_verification_older_than_the_state_is_flagged() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = request(tmp.path(), DECOM);
-    // Import times have one-second resolution.
-    std::thread::sleep(std::time::Duration::from_millis(1100));
+    // The verification was saved an hour before the import (its file's time says when).
+    let verified = page_of(tmp.path(), &plan).with_extension("verify.md");
+    std::fs::File::options()
+        .write(true)
+        .open(&verified)
+        .and_then(|f| f.set_modified(SystemTime::now() - Duration::from_secs(3600)))
+        .unwrap_or_else(|e| panic!("{}: {e}", verified.display()));
     common::import(tmp.path(), &demo_dir());
     olav(tmp.path())
         .args(["-q", "report", &plan])

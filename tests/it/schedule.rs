@@ -2,10 +2,11 @@
 //! `schedule --once` exit statuses, concurrent scheduler / draft / import, and the
 //! clear failures (invalid cron, a plan file gone, a locked DB).
 
-use crate::common::{self, copy_dir, demo_dir, olav, replace};
+use crate::common::{self, copy_dir, demo_dir, olav, olav_process, replace};
 
 use serde_json::Value;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
@@ -346,39 +347,31 @@ fn scheduler_draft_and_import_at_the_same_time_lose_nothing() {
 #[test]
 fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
     let tmp = setup();
-    let exe = assert_cmd::cargo::cargo_bin("olav");
-    let mut child = std::process::Command::new(exe)
-        .current_dir(tmp.path())
-        .env_remove("OLAV_DB")
-        .env("OLAV_BATFISH_HOST", "127.0.0.1")
-        .env("OLAV_BATFISH_HTTP_PORT", "9")
-        // Six fields: every second.
-        .args(["schedule", "--cron", "* * * * * *"])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    std::thread::sleep(std::time::Duration::from_millis(3500));
+    let mut scheduler = Running(
+        olav_process(tmp.path())
+            // Six fields: every second.
+            .args(["schedule", "--cron", "* * * * * *"])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn"),
+    );
+    let mut err = Lines::of(&mut scheduler.0);
+    // Two cycles logged, then SIGTERM.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while err.cycles() < 2 {
+        assert!(err.next_before(deadline), "no two cycles: {}", err.text);
+    }
     let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &scheduler.0.id().to_string()])
         .status()
         .expect("kill");
     assert!(killed.success());
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(20),
-            "the scheduler did not stop"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        use std::io::Read;
-        let _ = e.read_to_string(&mut err);
-    }
+    // It stops: its stderr ends before the deadline.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while err.next_before(deadline) {}
+    assert!(err.ended, "the scheduler did not stop: {}", err.text);
+    let status = scheduler.0.wait().expect("wait");
+    let err = err.text;
     assert!(status.success(), "{err}");
     assert!(err.contains("olav schedule: cycle"), "{err}");
     assert!(err.contains("stopped"), "{err}");
@@ -391,9 +384,86 @@ fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
             |r| Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0))),
         )
         .expect("count");
-    assert!(cycles >= 2, "{cycles} scheduled cycles in 3.5 s: {err}");
+    assert!(
+        cycles >= 2,
+        "{cycles} scheduled cycles before SIGTERM: {err}"
+    );
     assert_eq!(open, 0, "no half-written cycle");
     assert!(db.integrity_ok().expect("integrity"));
+}
+
+/// The scheduler's process, killed if its test ends first (a failed assertion).
+#[cfg(unix)]
+struct Running(std::process::Child);
+
+#[cfg(unix)]
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A process's stderr as it comes, line by line, read on a thread so that the test waits
+/// on each line with a deadline.
+#[cfg(unix)]
+struct Lines {
+    rx: std::sync::mpsc::Receiver<String>,
+    /// Everything read so far.
+    text: String,
+    /// The stream has ended (the process closed it, i.e. exited).
+    ended: bool,
+}
+
+#[cfg(unix)]
+impl Lines {
+    fn of(child: &mut std::process::Child) -> Lines {
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines {
+            rx,
+            text: String::new(),
+            ended: false,
+        }
+    }
+
+    /// Reads the next line; false when none came before `deadline` or the stream ended.
+    fn next_before(&mut self, deadline: Instant) -> bool {
+        match self
+            .rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            Ok(line) => {
+                self.text.push_str(&line);
+                self.text.push('\n');
+                true
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                self.ended = true;
+                false
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+        }
+    }
+
+    /// The cycles the scheduler logged as done.
+    fn cycles(&self) -> usize {
+        self.text
+            .lines()
+            .filter(|l| l.starts_with("olav schedule: cycle ") && l.contains(" open plan(s)"))
+            .count()
+    }
 }
 
 #[test]
@@ -516,7 +586,7 @@ fn a_snapshot_that_cannot_be_imported_leaves_the_state_and_says_so() {
 }
 
 #[test]
-fn schedule_with_import_starts_from_the_snapshot_not_the_demo_dir() {
+fn schedule_with_import_starts_from_the_snapshot_not_the_demo() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let snap = tmp.path().join("backups");
     copy_dir(&demo_dir(), &snap);

@@ -1,7 +1,7 @@
 //! The state commands through the binary: demo bootstrap, import idempotency, bad
 //! files, a failed import, synth.
 
-use crate::common::{copy_dir, demo_dir, olav};
+use crate::common::{copy_dir, demo_dir, olav, olav_process};
 
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -356,10 +356,8 @@ fn synth_is_deterministic_and_imports() {
 fn a_closed_pipe_is_not_a_panic() {
     let tmp = tempfile::tempdir().expect("tempdir");
     for _ in 0..5 {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_olav"))
+        let mut child = olav_process(tmp.path())
             .args(["state", "show", "interfaces"])
-            .env_remove("OLAV_DB")
-            .current_dir(tmp.path())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

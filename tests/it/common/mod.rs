@@ -15,12 +15,18 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 /// a port where nothing answers (the static fallback, unless the test names a Batfish
 /// with `--batfish-host`/`--batfish-port`), bounded in time.
 pub fn olav(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("olav").expect("binary builds");
+    let mut c = Command::from_std(olav_process(dir));
+    c.timeout(TIMEOUT);
+    c
+}
+
+/// The same run as [`olav`], as a process the test drives itself (signals, pipes).
+pub fn olav_process(dir: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_olav"));
     c.env_remove("OLAV_DB")
         .env("OLAV_BATFISH_HOST", "127.0.0.1")
         .env("OLAV_BATFISH_HTTP_PORT", "9")
-        .current_dir(dir)
-        .timeout(TIMEOUT);
+        .current_dir(dir);
     c
 }
 

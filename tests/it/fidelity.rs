@@ -1,0 +1,498 @@
+//! Fidelity to real networks (`fixtures/fidelity/`): each fixture holds one class of
+//! constructs that real configurations use, and the tests assert what olav must read
+//! from it, as the devices and Batfish see it.
+
+use crate::common;
+
+use olav::checks::model::Model;
+use olav::checks::{self, Findings};
+use olav::import::ParsedSnapshot;
+use olav::model::{AddressKind, RouteActivity};
+use olav::state::StateDb;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    common::fixture("fidelity").join(name)
+}
+
+fn parsed(name: &str) -> ParsedSnapshot {
+    common::parsed(&fixture(name))
+}
+
+/// The fixture imported into a fresh state DB, with the static checks' findings.
+fn imported(name: &str) -> (tempfile::TempDir, StateDb, Findings) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = common::state_db(&dir.path().join("s.db"), &parsed(name));
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    (dir, db, f)
+}
+
+/// (device, interface, address/len) of every address of one kind.
+fn addresses(p: &ParsedSnapshot, kind: AddressKind) -> Vec<(String, String, String)> {
+    p.devices
+        .iter()
+        .flat_map(|d| {
+            d.config.interfaces.iter().flat_map(move |i| {
+                i.addresses
+                    .iter()
+                    .filter(move |a| a.kind == kind)
+                    .map(move |a| (d.hostname.clone(), i.name.clone(), a.address.to_string()))
+            })
+        })
+        .collect()
+}
+
+fn links(p: &ParsedSnapshot) -> Vec<String> {
+    p.links
+        .iter()
+        .map(|l| format!("{}:{}-{}:{}", l.a.0, l.a.1, l.b.0, l.b.1))
+        .collect()
+}
+
+/// NX-OS SVIs are shut until `no shutdown`; HSRP and VRRP groups (NX-OS blocks, IOS
+/// `standby` with and without a group, IOS and EOS `vrrp` lines), EOS VARP and the EOS
+/// anycast `ip address virtual A/len` are virtual addresses with their subnet's length:
+/// shared by the pair, so neither duplicates nor a reason to drop the pair's link.
+#[test]
+fn gateways_are_virtual_addresses_and_nxos_svis_start_shut() {
+    let p = parsed("gateways");
+    let shut: Vec<String> = p
+        .devices
+        .iter()
+        .flat_map(|d| {
+            d.config
+                .interfaces
+                .iter()
+                .filter(|i| !i.admin_up)
+                .map(move |i| format!("{}:{}", d.hostname, i.name))
+        })
+        .collect();
+    assert_eq!(
+        shut,
+        [
+            "nx-gw1:Vlan1",
+            "nx-gw1:Vlan30",
+            "nx-gw2:Vlan1",
+            "nx-gw2:Vlan30"
+        ]
+    );
+    let virtuals: Vec<(String, String, String)> = addresses(&p, AddressKind::Virtual)
+        .into_iter()
+        .filter(|(h, _, _)| h.ends_with('1'))
+        .collect();
+    let expect = [
+        ("eos-leaf1", "Ethernet3", "10.3.0.1/24"),
+        ("eos-leaf1", "Vlan100", "10.1.100.1/24"),
+        ("eos-leaf1", "Vlan150", "10.1.150.1/24"),
+        ("ios-gw1", "GigabitEthernet0/1", "192.168.1.1/24"),
+        ("ios-gw1", "GigabitEthernet0/1", "192.168.1.254/24"),
+        ("ios-gw1", "GigabitEthernet0/2", "192.168.2.254/24"),
+        ("nx-gw1", "Vlan10", "10.10.10.1/24"),
+        ("nx-gw1", "Vlan20", "10.20.0.1/24"),
+    ]
+    .map(|(h, i, a)| (h.to_owned(), i.to_owned(), a.to_owned()));
+    assert_eq!(virtuals, expect);
+    assert!(addresses(&p, AddressKind::Primary)
+        .iter()
+        .all(|(_, i, _)| i != "Vlan150"));
+    // Each redundant pair is one segment; the shut SVIs and the anycast-only SVIs make
+    // no link.
+    assert_eq!(
+        links(&p),
+        [
+            "eos-leaf1:Ethernet3-eos-leaf2:Ethernet3",
+            "eos-leaf1:Vlan100-eos-leaf2:Vlan100",
+            "ios-gw1:GigabitEthernet0/1-ios-gw2:GigabitEthernet0/1",
+            "ios-gw1:GigabitEthernet0/2-ios-gw2:GigabitEthernet0/2",
+            "nx-gw1:Vlan10-nx-gw2:Vlan10",
+            "nx-gw1:Vlan20-nx-gw2:Vlan20",
+        ]
+    );
+    let (_dir, db, f) = imported("gateways");
+    assert!(f.duplicates.is_empty(), "{:#?}", f.duplicates);
+    let down = db
+        .show(olav::state::ShowKind::Interfaces, Some("nx-gw1"))
+        .expect("show");
+    let state_of = |name: &str| {
+        down.rows
+            .iter()
+            .find(|r| r[1] == name)
+            .map(|r| r[2].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        (state_of("Vlan1"), state_of("Vlan10")),
+        ("down".into(), "up".into())
+    );
+}
+
+/// Static routes carry whether they can be installed: next hop on an active connected
+/// subnet, resolved through another usable static route (IOS), a discard route, an exit
+/// interface that is up — or not: exit interface shut or missing, next hop on a shut
+/// interface, resolved only through an unusable route, Junos next hops off-link without
+/// `resolve`; next hops only a routing protocol can resolve are marked as such.
+#[test]
+fn static_routes_carry_whether_they_can_be_active() {
+    let p = parsed("static-routes");
+    let activity = |host: &str, prefix: &str| {
+        p.devices
+            .iter()
+            .find(|d| d.hostname == host)
+            .and_then(|d| {
+                d.config
+                    .static_routes
+                    .iter()
+                    .find(|r| r.prefix.to_string() == prefix)
+            })
+            .map(|r| r.activity)
+            .unwrap_or_else(|| panic!("no route {prefix} on {host}"))
+    };
+    use RouteActivity::*;
+    let expect = [
+        ("rt1", "192.0.2.0/24", Usable),
+        ("rt1", "198.51.100.0/24", InterfaceDown),
+        ("rt1", "198.51.101.0/24", Unresolved),
+        ("rt1", "203.0.113.0/24", Usable),
+        ("rt1", "203.0.114.0/24", Unresolved),
+        ("rt1", "10.99.0.0/16", Usable),
+        ("rt1", "10.50.0.0/16", Usable),
+        ("rt1", "0.0.0.0/0", InterfaceDown),
+        ("rt1", "172.16.0.0/16", ViaRouting),
+        ("jr1", "10.60.0.0/16", Usable),
+        ("jr1", "10.61.0.0/16", Unresolved),
+        ("jr1", "10.62.0.0/16", ViaRouting),
+        ("jr1", "10.63.0.0/16", Usable),
+        ("jr1", "10.64.0.0/16", Unresolved),
+    ];
+    for (host, prefix, want) in expect {
+        assert_eq!(activity(host, prefix), want, "{host} {prefix}");
+    }
+    // Stored and shown: `olav state show routes` has the column.
+    let (_dir, db, _) = imported("static-routes");
+    let t = db
+        .show(olav::state::ShowKind::Routes, Some("rt1"))
+        .expect("show");
+    let col = t
+        .columns
+        .iter()
+        .position(|c| c == "activity")
+        .expect("activity column");
+    let shut = t
+        .rows
+        .iter()
+        .find(|r| r[2] == "198.51.100.0/24")
+        .expect("row");
+    assert_eq!(shut[col], "interface-down");
+}
+
+/// Two devices reusing one /31 on several SVIs (one per VRF) or subinterfaces (one per
+/// tag) are adjacent once per VLAN, never across VLANs; a tagged subinterface never meets
+/// an untagged port; a VRF meets the global table of its neighbour (VRF names are
+/// device-local).
+#[test]
+fn links_follow_vlans_not_vrf_names() {
+    assert_eq!(
+        links(&parsed("vlans-vrfs")),
+        [
+            "mlag-a:Vlan3010-mlag-b:Vlan3010",
+            "mlag-a:Vlan3020-mlag-b:Vlan3020",
+            "mlag-a:Vlan4093-mlag-b:Vlan4093",
+            "pe-1:GigabitEthernet1.100-pe-2:GigabitEthernet1.100",
+            "pe-1:GigabitEthernet1.200-pe-2:GigabitEthernet1.200",
+            "pe-1:GigabitEthernet3-pe-2:GigabitEthernet3",
+        ]
+    );
+}
+
+/// With Batfish's layer-1 topology, devices it names are adjacent only through their
+/// cables: through a switch's access ports on one VLAN (not another), over a port-channel
+/// whose members are cabled, never over an uncabled shared subnet or a shared segment
+/// whose switch is not in the snapshot. A device the file does not name keeps subnet
+/// inference (Batfish's rule). Names in the file resolve as written (`R1`, `Gi0/1`, `Et2`).
+#[test]
+fn layer1_topology_is_the_truth_for_cabled_devices() {
+    assert_eq!(
+        links(&parsed("layer1")),
+        [
+            "r1:GigabitEthernet0/1-r2:GigabitEthernet0/1",
+            "r1:GigabitEthernet0/1-sw1:Vlan10",
+            "r1:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+            "r1:Port-channel1-r2:Port-channel1",
+            "r2:GigabitEthernet0/1-sw1:Vlan10",
+            "r2:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+            "r3:GigabitEthernet0/10-r4:GigabitEthernet0/10",
+        ]
+    );
+    // Without the file, the same configs give the subnet mesh Batfish infers.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &fixture("layer1").join("configs"),
+        &tmp.path().join("configs"),
+    );
+    let bare = common::parsed(tmp.path());
+    let bare = links(&bare);
+    for l in [
+        "r1:GigabitEthernet0/10-r2:GigabitEthernet0/10",
+        "r1:GigabitEthernet0/4-r2:GigabitEthernet0/4",
+        "r1:GigabitEthernet0/1-r3:GigabitEthernet0/1",
+    ] {
+        assert!(bare.iter().any(|x| x == l), "{l} in {bare:?}");
+    }
+}
+
+/// Every file of the snapshot's `batfish/` folder is stored byte for byte, listed by
+/// `state show files`, printed by `state file`, and part of the snapshot's digest.
+#[test]
+fn batfish_folder_is_kept_in_the_state_db() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("snap");
+    common::copy_dir(&fixture("layer1"), &snap);
+    let db = tmp.path().join("s.db");
+    let olav = |args: &[&str]| {
+        let out = common::olav(tmp.path())
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let snap_arg = snap.to_string_lossy().into_owned();
+    olav(&["state", "import", &snap_arg]);
+    let files = olav(&["--format", "json", "state", "show", "files"]);
+    let files: serde_json::Value = serde_json::from_str(&files).expect("json");
+    let paths: Vec<&str> = files
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["path"].as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "batfish/extra/notes.txt",
+            "batfish/isp_config.json",
+            "batfish/layer1_topology.json"
+        ]
+    );
+    let isp = std::fs::read(snap.join("batfish/isp_config.json")).expect("read");
+    assert_eq!(
+        olav(&["state", "file", "batfish/isp_config.json"]).as_bytes(),
+        isp
+    );
+    assert!(olav(&["state", "import", &snap_arg]).contains("same files as the previous import"));
+    // A changed batfish/ file is a changed snapshot.
+    std::fs::write(snap.join("batfish/extra/notes.txt"), "changed\n").expect("write");
+    assert!(!olav(&["state", "import", &snap_arg]).contains("same files"));
+    let missing = common::olav(tmp.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["state", "file", "batfish/runtime_data.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("batfish/isp_config.json"));
+}
+
+/// EOS BGP unnumbered (`neighbor interface Ethernet1-2 peer-group G [remote-as N]`): one
+/// interface peering per interface, linked over the cable it peers on, and matched as
+/// Batfish matches them — over a point-to-point link with the AS numbers crossed.
+#[test]
+fn bgp_unnumbered_peers_match_over_their_cables() {
+    use olav::checks::bgp::{SessionType, Status};
+    use olav::model::BgpPeer;
+    let p = parsed("unnumbered");
+    let spine = p
+        .devices
+        .iter()
+        .find(|d| d.hostname == "spine")
+        .expect("spine");
+    let peers: Vec<(String, Option<u32>)> = spine
+        .config
+        .bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .map(|n| (n.peer.to_string(), n.peer_asn))
+        .collect();
+    assert_eq!(
+        peers,
+        [
+            ("Ethernet1".to_owned(), Some(65001)),
+            ("Ethernet2".to_owned(), Some(65001)),
+            ("Ethernet3".to_owned(), Some(65002)),
+        ]
+    );
+    assert!(spine
+        .config
+        .bgp
+        .iter()
+        .flat_map(|b| &b.neighbors)
+        .all(|n| matches!(n.peer, BgpPeer::Interface(_))));
+    assert_eq!(
+        links(&p),
+        [
+            "leaf1:Ethernet1-spine:Ethernet1",
+            "leaf1:Ethernet2-spine:Ethernet2",
+            "leaf2:Ethernet1-spine:Ethernet3",
+        ]
+    );
+    let (_dir, db, f) = imported("unnumbered");
+    let row = |node: &str, iface: &str| {
+        f.bgp
+            .iter()
+            .find(|s| s.node == node && s.local_interface.as_deref() == Some(iface))
+            .unwrap_or_else(|| panic!("no row {node} {iface}: {:#?}", f.bgp))
+    };
+    for (node, iface, remote, remote_iface) in [
+        ("spine", "Ethernet1", "leaf1", "Ethernet1"),
+        ("spine", "Ethernet2", "leaf1", "Ethernet2"),
+        ("leaf1", "Ethernet1", "spine", "Ethernet1"),
+        ("leaf1", "Ethernet2", "spine", "Ethernet2"),
+    ] {
+        let s = row(node, iface);
+        assert_eq!(
+            (
+                s.configured_status,
+                s.session_type,
+                s.remote_node.as_deref(),
+                s.remote_interface.as_deref(),
+                s.remote_ip.as_str()
+            ),
+            (
+                Status::UniqueMatch,
+                Some(SessionType::EbgpSinglehop),
+                Some(remote),
+                Some(remote_iface),
+                ""
+            ),
+            "{node} {iface}"
+        );
+    }
+    // The AS numbers do not cross over spine Ethernet3 – leaf2 Ethernet1; leaf2's
+    // Ethernet2 has no cable.
+    assert_eq!(
+        row("spine", "Ethernet3").configured_status,
+        Status::HalfOpen
+    );
+    assert_eq!(
+        row("leaf2", "Ethernet1").configured_status,
+        Status::HalfOpen
+    );
+    let lonely = row("leaf2", "Ethernet2");
+    assert_eq!(
+        (lonely.configured_status, lonely.remote_node.as_deref()),
+        (Status::HalfOpen, None)
+    );
+    // Stored as interface sessions.
+    let bgp = db
+        .show(olav::state::ShowKind::Bgp, Some("spine"))
+        .expect("show");
+    let col = bgp.columns.iter().position(|c| c == "peer").expect("peer");
+    let shown: Vec<&serde_json::Value> = bgp.rows.iter().map(|r| &r[col]).collect();
+    assert_eq!(shown, ["Ethernet1", "Ethernet2", "Ethernet3"]);
+
+    // Without the cabling nothing pairs the interfaces: Batfish has no point-to-point
+    // link either, so every unnumbered peering is half open.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(
+        &fixture("unnumbered").join("configs"),
+        &tmp.path().join("configs"),
+    );
+    let bare = common::parsed(tmp.path());
+    assert!(bare.links.is_empty());
+    let db = common::state_db(&tmp.path().join("s.db"), &bare);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    assert!(f
+        .bgp
+        .iter()
+        .all(|s| s.configured_status == Status::HalfOpen));
+}
+
+/// A state DB written before these migrations keeps its BGP sessions when the table is
+/// rebuilt for unnumbered peerings, and gains the new columns and table.
+#[test]
+fn older_state_dbs_migrate_with_their_sessions() {
+    use olav::state::schema::MIGRATIONS;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        // The five migrations every DB had before static-route activity.
+        for (i, sql) in MIGRATIONS.iter().take(5).enumerate() {
+            conn.execute_batch(sql).expect("migration");
+            conn.pragma_update(None, "user_version", (i + 1) as i64)
+                .expect("version");
+        }
+        conn.execute_batch(
+            "INSERT INTO device (hostname, vendor, os, status, source_file) VALUES ('r1', 'cisco', 'ios', 'active', 'configs/r1.cfg');
+             INSERT INTO bgp_session (hostname, vrf, peer_address, peer_asn, source_file) VALUES ('r1', 'default', '10.0.0.2', 65002, 'configs/r1.cfg');
+             INSERT INTO interface (hostname, ifname, admin_state, source_file) VALUES ('r1', 'Ethernet1', 'up', 'configs/r1.cfg');
+             INSERT INTO ip_address (hostname, ifname, address, prefix, kind, source_file) VALUES ('r1', 'Ethernet1', '10.0.0.1', '10.0.0.0/31', 'primary', 'configs/r1.cfg');
+             INSERT INTO link (hostname_a, ifname_a, hostname_b, ifname_b, source, status, source_file) VALUES ('r1', 'Ethernet1', 'r2', 'Ethernet1', 'inferred', 'up', 'configs/');
+             INSERT INTO static_route (hostname, prefix, next_hop, source_file) VALUES ('r1', '0.0.0.0/0', '10.0.0.0', 'configs/r1.cfg');",
+        )
+        .expect("rows");
+    }
+    let db = StateDb::open(&path).expect("migrates");
+    assert_eq!(
+        db.schema_version().expect("version"),
+        MIGRATIONS.len() as i64
+    );
+    let (peer, asn, iface): (String, i64, Option<String>) = db
+        .conn()
+        .query_row(
+            "SELECT peer_address, peer_asn, peer_interface FROM bgp_session",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("row kept");
+    assert_eq!((peer.as_str(), asn, iface), ("10.0.0.2", 65002, None));
+    // The tables rebuilt without IN lists in their checks keep their rows and checks.
+    let kept: (String, String, String) = db
+        .conn()
+        .query_row(
+            "SELECT a.kind, l.source, r.prefix FROM ip_address a, link l, static_route r",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("rows kept");
+    assert_eq!(
+        kept,
+        ("primary".into(), "inferred".into(), "0.0.0.0/0".into())
+    );
+    assert!(db
+        .conn()
+        .execute("UPDATE ip_address SET kind = 'anycast'", [])
+        .is_err());
+    // Exactly one of address, range and interface: a row with none is refused.
+    assert!(db
+        .conn()
+        .execute(
+            "INSERT INTO bgp_session (hostname, source_file) VALUES ('r1', 'configs/r1.cfg')",
+            []
+        )
+        .is_err());
+    assert_eq!(
+        db.snapshot_file_paths().expect("table"),
+        Vec::<String>::new()
+    );
+}
+
+/// The stored `batfish/` files are what the Batfish client sends with the configs.
+#[test]
+fn stored_batfish_files_are_the_ones_sent_to_batfish() {
+    let (_dir, db, _) = imported("layer1");
+    let sent = olav::batfish::snapshot::extra_files(&db).expect("files");
+    let paths: Vec<&str> = sent.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "batfish/extra/notes.txt",
+            "batfish/isp_config.json",
+            "batfish/layer1_topology.json"
+        ]
+    );
+    let l1 = std::fs::read(fixture("layer1").join("batfish/layer1_topology.json")).expect("read");
+    assert_eq!(sent[2].1, l1);
+}

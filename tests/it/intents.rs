@@ -1,0 +1,364 @@
+//! Every intent, end to end on the demo network through the binary: the request is read,
+//! drafted, pre-checked and verified (the static fallback: no Batfish answers here), and
+//! `olav check --plan` finds no problem in the candidate network.
+
+use crate::common::{self, olav};
+
+const REQUESTS: &[(&str, &str)] = &[
+    ("add_uplink", "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),
+    ("add_peering", "add an eBGP peering to Cogent AS174 on alpha-border-1 link 198.18.0.1/31"),
+    ("remove_session", "remove the BGP neighbor 10.255.1.2 on alpha-border-1"),
+    ("decommission_peer", "remove the AARNet peer"),
+    ("modify_interface", "shutdown alpha-core-1 Ethernet10"),
+    ("modify_interface", "bring up alpha-core-1 Ethernet11"),
+    ("modify_interface", "set the description of alpha-core-1 Ethernet11 to \"to beta-core-2 (planned)\""),
+    ("modify_interface", "remove the description on alpha-core-1 Ethernet10"),
+    ("modify_interface", "change the MTU on alpha-core-1 Ethernet11 to 9000"),
+    ("modify_interface", "change the ip address on alpha-core-1 Ethernet11 to 10.0.50.0/31"),
+    ("add_static_route", "add a static route to 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1"),
+    ("remove_static_route", "remove the static route 0.0.0.0/0 on alpha-br-3560"),
+    ("decommission_device", "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose"),
+    ("decommission_device", "decommission alpha-br-2960-1 and alpha-br-2960-2"),
+    ("decommission_device", "what if alpha-core-1 fails?"),
+    ("decommission_interface", "decommission interface Gi0/0/3 on alpha-border-1"),
+    ("decommission_link", "remove the link between alpha-dist-1 and alpha-br-3560"),
+    ("add_uplink", "add a redundant eBGP uplink to the Telia peer on gamma-border-1"),
+    ("decommission_device", "decommission gamma-border-1, what do we lose"),
+    ("decommission_device", "what if alpha-core-2 fails?"),
+    ("modify_interface", "shutdown gamma-border-1 xe-0/1/3"),
+    ("add_static_route", "add a static route to 10.99.0.0/16 via 10.40.10.30 on gamma-border-1"),
+    ("remove_static_route", "remove the static route 10.40.20.0/24 on gamma-border-1"),
+];
+
+#[test]
+fn every_intent_runs_end_to_end_and_introduces_no_problem() {
+    for (intent, request) in REQUESTS {
+        // Each request on its own copy of the demo: open plans claim what they use.
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = olav(tmp.path())
+            .args(["-q", "--format", "json", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{request}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(out.status.code(), Some(0), "{request}: {v:#}");
+        assert_eq!(v["status"], "ok", "{request}");
+        let steps = v["steps"].as_array().expect("steps");
+        let draft = steps[0]["reply"].as_str().unwrap_or_default();
+        assert!(draft.starts_with("Understood: "), "{request}: {draft}");
+        assert_ne!(
+            steps[1]["verdict"], "FAIL",
+            "{request}: {}",
+            steps[1]["reply"]
+        );
+        assert_eq!(
+            steps[2]["verdict"], "UNVERIFIED",
+            "{request}: {}",
+            steps[2]["reply"]
+        );
+        let verify = steps[2]["reply"].as_str().unwrap_or_default();
+        assert!(
+            verify.contains(" 0 problem(s) introduced by the plan"),
+            "{request}: {verify}"
+        );
+        let plan_path = steps[0]["artifact"].as_str().expect("plan path");
+        let plan = std::fs::read_to_string(tmp.path().join(plan_path)).expect("plan");
+        assert!(
+            plan.contains(&format!("intent: {intent}\n")),
+            "{request}: {plan}"
+        );
+        assert!(plan.contains("\n> Understood: "), "{request}");
+        let check = olav(tmp.path())
+            .args(["-q", "check", "--plan", plan_path])
+            .output()
+            .expect("runs");
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{request}: {}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    }
+}
+
+/// Every intent on the demo's Junos router drafts Junos lines: `set` / `delete` to apply,
+/// a rollback of `delete` / `set` lines from the stored config, Junos `show` commands.
+/// A request, its intent, lines the plan applies, lines of its rollback, show commands.
+type JunosCase = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const JUNOS: &[JunosCase] = &[
+    (
+        "add a redundant eBGP uplink to the Telia peer on gamma-border-1",
+        "add_uplink",
+        &[
+            "delete interfaces xe-0/1/4 disable",
+            "set interfaces xe-0/1/4 description \"Telia transit (AS1299) - redundant uplink\"",
+            "set interfaces xe-0/1/4 unit 0 family inet filter input EDGE-IN",
+            "set interfaces xe-0/1/4 unit 0 family inet address 62.115.152.1/30",
+            "set protocols bgp group TRANSIT-TELIA neighbor 62.115.152.2 description \"Telia transit (AS1299) - redundant uplink\"",
+        ],
+        &[
+            "delete protocols bgp group TRANSIT-TELIA neighbor 62.115.152.2",
+            "delete interfaces xe-0/1/4",
+            "set interfaces xe-0/1/4 description spare",
+            "set interfaces xe-0/1/4 disable",
+        ],
+        &["show bgp neighbor 62.115.152.2", "show route receive-protocol bgp 62.115.152.2"],
+    ),
+    (
+        "add an eBGP peering to Cogent AS174 on gamma-border-1 link 198.18.0.1/31",
+        "add_peering",
+        &[
+            "set interfaces xe-0/1/4 unit 0 family inet address 198.18.0.1/31",
+            "set protocols bgp group EBGP-COGENT type external",
+            "set protocols bgp group EBGP-COGENT peer-as 174",
+            "set protocols bgp group EBGP-COGENT neighbor 198.18.0.0 description \"Cogent transit (AS174)\"",
+        ],
+        &["delete protocols bgp group EBGP-COGENT", "delete interfaces xe-0/1/4", "set interfaces xe-0/1/4 disable"],
+        &["show bgp neighbor 198.18.0.0"],
+    ),
+    (
+        "remove the BGP neighbor 10.255.1.2 on gamma-border-1",
+        "remove_session",
+        &["delete protocols bgp group IBGP-RR neighbor 10.255.1.2"],
+        &["set protocols bgp group IBGP-RR neighbor 10.255.1.2 description alpha-core-1"],
+        &["show bgp summary"],
+    ),
+    (
+        "remove the Telia peer",
+        "decommission_peer",
+        &["delete protocols bgp group TRANSIT-TELIA neighbor 62.115.152.90"],
+        &["set protocols bgp group TRANSIT-TELIA neighbor 62.115.152.90 description \"Telia transit (AS1299)\""],
+        &["show bgp summary"],
+    ),
+    (
+        "shutdown gamma-border-1 xe-0/1/3",
+        "modify_interface",
+        &["set interfaces xe-0/1/3 disable"],
+        &["delete interfaces xe-0/1/3 disable"],
+        &["show interfaces xe-0/1/3 terse"],
+    ),
+    (
+        "bring up gamma-border-1 xe-0/1/4",
+        "modify_interface",
+        &["delete interfaces xe-0/1/4 disable"],
+        &["set interfaces xe-0/1/4 disable"],
+        &["show interfaces xe-0/1/4 terse"],
+    ),
+    (
+        "change the MTU on gamma-border-1 xe-0/1/0.0 to 9000",
+        "modify_interface",
+        &["set interfaces xe-0/1/0 unit 0 family inet mtu 9000"],
+        &["delete interfaces xe-0/1/0 unit 0 family inet mtu"],
+        &["show ospf neighbor"],
+    ),
+    (
+        "set the description of gamma-border-1 xe-0/1/3 to \"gamma office LAN (moved)\"",
+        "modify_interface",
+        &["set interfaces xe-0/1/3 description \"gamma office LAN (moved)\""],
+        &["delete interfaces xe-0/1/3 description", "set interfaces xe-0/1/3 description \"gamma office LAN\""],
+        &["show configuration interfaces xe-0/1/3"],
+    ),
+    (
+        "change the ip address on gamma-border-1 xe-0/1/3.0 to 10.40.11.1/24",
+        "modify_interface",
+        &[
+            "delete interfaces xe-0/1/3 unit 0 family inet address 10.40.10.1/24",
+            "set interfaces xe-0/1/3 unit 0 family inet address 10.40.11.1/24",
+        ],
+        &[
+            "delete interfaces xe-0/1/3 unit 0 family inet address 10.40.11.1/24",
+            "set interfaces xe-0/1/3 unit 0 family inet address 10.40.10.1/24",
+        ],
+        &["show interfaces xe-0/1/3.0 terse"],
+    ),
+    (
+        "add a static route to 10.99.0.0/16 via 10.40.10.30 on gamma-border-1",
+        "add_static_route",
+        &["set routing-options static route 10.99.0.0/16 next-hop 10.40.10.30"],
+        &["delete routing-options static route 10.99.0.0/16"],
+        &["show route 10.99.0.0/16 exact"],
+    ),
+    (
+        "remove the static route 10.40.20.0/24 on gamma-border-1",
+        "remove_static_route",
+        &["delete routing-options static route 10.40.20.0/24"],
+        &["set routing-options static route 10.40.20.0/24 next-hop 10.40.10.20"],
+        &["show route 10.40.20.0/24 exact"],
+    ),
+    (
+        "decommission interface xe-0/1/3 on gamma-border-1",
+        "decommission_interface",
+        &["set interfaces xe-0/1/3 description DECOMMISSIONED", "set interfaces xe-0/1/3 disable"],
+        &["set interfaces xe-0/1/3 description \"gamma office LAN\"", "delete interfaces xe-0/1/3 disable"],
+        &["show interfaces terse"],
+    ),
+    (
+        "remove the link between gamma-border-1 and alpha-core-1",
+        "decommission_link",
+        &["set interfaces xe-0/1/0 description \"DECOMMISSIONED - was alpha-core-1 Ethernet12\"", "set interfaces xe-0/1/0 disable"],
+        &["set interfaces xe-0/1/0 description \"alpha-core-1 Ethernet12\"", "delete interfaces xe-0/1/0 disable"],
+        &["show interfaces terse", "show ospf neighbor"],
+    ),
+    (
+        "what if alpha-core-2 fails?",
+        "decommission_device",
+        &["set interfaces xe-0/1/1 disable", "delete protocols bgp group IBGP-RR neighbor 10.255.1.3"],
+        &["set interfaces xe-0/1/1 description \"alpha-core-2 Ethernet12\"", "set protocols bgp group IBGP-RR neighbor 10.255.1.3 description alpha-core-2"],
+        &["show bgp summary"],
+    ),
+];
+
+/// The Junos block of a plan section (`## Implementation`, `## Rollback`) for gamma-border-1.
+fn junos_block<'a>(plan: &'a str, section: &str) -> &'a str {
+    let from = plan
+        .find(section)
+        .unwrap_or_else(|| panic!("{section}: {plan}"));
+    let rest = &plan[from..];
+    let start = rest
+        .find("```config device=gamma-border-1 os=junos\n")
+        .unwrap_or_else(|| panic!("a Junos block in {section}: {plan}"));
+    let block = &rest[start..];
+    let body = &block[block.find('\n').map_or(0, |i| i + 1)..];
+    &body[..body.find("```").unwrap_or(body.len())]
+}
+
+#[test]
+fn every_intent_on_the_junos_router_drafts_junos_lines() {
+    for (request, intent, apply, rollback, checks) in JUNOS {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = olav(tmp.path())
+            .args(["-q", "--format", "json", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{request}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(v["status"], "ok", "{request}: {v:#}");
+        let steps = v["steps"].as_array().expect("steps");
+        assert_ne!(
+            steps[1]["verdict"], "FAIL",
+            "{request}: {}",
+            steps[1]["reply"]
+        );
+        let plan_path = steps[0]["artifact"].as_str().expect("plan path");
+        let plan = std::fs::read_to_string(tmp.path().join(plan_path)).expect("plan");
+        assert!(
+            plan.contains(&format!("intent: {intent}\n")),
+            "{request}: {plan}"
+        );
+        let (a, r) = (
+            junos_block(&plan, "## Implementation"),
+            junos_block(&plan, "## Rollback"),
+        );
+        for l in *apply {
+            assert!(a.lines().any(|x| x == *l), "{request}: `{l}` in\n{a}");
+        }
+        for l in *rollback {
+            assert!(
+                r.lines().any(|x| x == *l),
+                "{request}: `{l}` in rollback\n{r}"
+            );
+        }
+        // Junos syntax only: no Cisco-style line in a Junos block.
+        for x in a.lines().chain(r.lines()) {
+            assert!(
+                ["set ", "delete ", "deactivate "]
+                    .iter()
+                    .any(|p| x.starts_with(p)),
+                "{request}: `{x}`"
+            );
+        }
+        for c in *checks {
+            assert!(plan.contains(c), "{request}: `{c}` in verification: {plan}");
+        }
+        let on_junos = plan
+            .split("On gamma-border-1")
+            .nth(1)
+            .and_then(|v| v.split("```").nth(1))
+            .unwrap_or_else(|| panic!("{request}: commands for gamma-border-1: {plan}"));
+        assert!(
+            !on_junos.contains("show ip "),
+            "{request}: Cisco show commands for Junos: {on_junos}"
+        );
+    }
+}
+
+/// One next hop of a `next-hop [ A B ]` list cannot be removed faithfully: refused with
+/// the reason, never drafted wrongly.
+#[test]
+fn a_junos_plan_on_another_lab_and_the_one_refusal() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = tmp.path().join("lab");
+    std::fs::create_dir_all(snap.join("configs")).expect("mkdir");
+    std::fs::write(
+        snap.join("configs/jx1.cfg"),
+        "system { host-name jx1; }\ninterfaces {\n    ge-0/0/0 { unit 0 { family inet { address 10.1.0.1/24; } } }\n    ge-0/0/1 { unit 0 { family inet { address 10.2.0.1/24; } } }\n}\nrouting-options {\n    static {\n        route 10.9.0.0/16 next-hop [ 10.1.0.2 10.2.0.2 ];\n    }\n}\n",
+    )
+    .expect("write");
+    common::import(tmp.path(), &snap);
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--agent",
+            "netops",
+            "remove the static route 10.9.0.0/16 via 10.2.0.2 on jx1",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("configured as one list"), "{text}");
+    let out = olav(tmp.path())
+        .args(["-q", "--agent", "netops", "shutdown jx1 ge-0/0/1"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let path = text
+        .lines()
+        .find_map(|l| l.strip_prefix("PLAN_PATH: "))
+        .unwrap_or_else(|| panic!("a plan: {text}"));
+    let plan = std::fs::read_to_string(tmp.path().join(path)).expect("plan");
+    assert!(plan.contains("set interfaces ge-0/0/1 disable\n"), "{plan}");
+}
+
+/// The Junos router announces its aggregate from a discard route through its export
+/// policy: removing the route withdraws the prefix from the internet, and the pre-check
+/// fails the plan for it.
+#[test]
+fn removing_the_junos_aggregate_route_withdraws_it_and_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--agent",
+            "netops",
+            "remove the static route 10.40.0.0/16 on gamma-border-1",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("no provider hears 10.40.0.0/16 after the plan (announced before via gamma-border-1 → 62.115.152.90 (AS1299))"),
+        "{text}"
+    );
+    let path = text
+        .lines()
+        .find_map(|l| l.strip_prefix("PLAN_PATH: "))
+        .unwrap_or_else(|| panic!("a plan: {text}"));
+    let plan = std::fs::read_to_string(tmp.path().join(path)).expect("plan");
+    assert!(
+        plan.contains("\ndelete routing-options static route 10.40.0.0/16\n"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("\nset routing-options static route 10.40.0.0/16 discard\n"),
+        "{plan}"
+    );
+}

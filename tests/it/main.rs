@@ -1,0 +1,29 @@
+//! The integration tests, one binary: each module is one area of olav, run through the
+//! library or the built binary (`common::olav`). One binary links the library once, not
+//! once per area.
+
+mod common;
+mod standin;
+
+mod answers;
+mod batfish;
+mod calendar;
+mod candidate;
+mod checks;
+mod corpus;
+mod fidelity;
+mod import_digest;
+mod intents;
+mod json;
+mod junos;
+mod parser_props;
+mod pipeline;
+mod precheck;
+mod pybatfish;
+mod report;
+mod requests;
+mod robustness;
+mod roundtrip;
+mod schedule;
+mod state_cli;
+mod workflows;

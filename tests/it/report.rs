@@ -1,0 +1,431 @@
+//! The HTML report through the binary: the page beside each product request's plan
+//! (verdict first, reading, changes and rollback, findings, verification, the picture
+//! of what it touches), `olav report` to write it again, `blast-radius --html`, and
+//! text from data (a service name, a request) coming out inert.
+
+use crate::common::{self, demo_dir, olav};
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
+const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
+
+/// Runs a request; returns the plan's path (relative to `dir`).
+fn request(dir: &Path, text: &str) -> String {
+    let out = olav(dir)
+        .args(["-q", "--format", "json", text])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    v["steps"][0]["artifact"]
+        .as_str()
+        .expect("plan path")
+        .to_owned()
+}
+
+/// The HTML page beside a plan.
+fn page_of(dir: &Path, plan: &str) -> PathBuf {
+    let stem = Path::new(plan)
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    dir.join("exports/reports").join(format!("{stem}.html"))
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The inline SVG of a page.
+fn svg(page: &str) -> &str {
+    let start = page.find("<svg class=\"network\"").expect("an SVG picture");
+    let end = start + page[start..].find("</svg>").expect("svg ends");
+    &page[start..end]
+}
+
+/// (class, device) of each device box in the picture.
+fn boxes(svg: &str) -> Vec<(String, String)> {
+    svg.split("<g class=\"node ")
+        .skip(1)
+        .filter_map(|g| {
+            let (class, rest) = g.split_once('"')?;
+            let title = rest.split_once("<title>")?.1.split_once(" — ")?.0;
+            Some((class.to_owned(), title.to_owned()))
+        })
+        .collect()
+}
+
+fn with_class(svg: &str, class: &str) -> Vec<String> {
+    let mut v: Vec<String> = boxes(svg)
+        .into_iter()
+        .filter(|(c, _)| c == class)
+        .map(|(_, d)| d)
+        .collect();
+    v.sort();
+    v
+}
+
+/// Service pills: (title, status line).
+fn services(svg: &str) -> Vec<String> {
+    let mut v: Vec<String> = svg
+        .split("<g class=\"service\"><title>service ")
+        .skip(1)
+        .filter_map(|g| Some(g.split_once("</title>")?.0.to_owned()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A row of the blast-radius table.
+fn row<'a>(page: &'a str, key: &str) -> &'a str {
+    let k = format!("<td class=\"k\">{key}</td><td>");
+    let start = page.find(&k).unwrap_or_else(|| panic!("row {key}")) + k.len();
+    let end = start + page[start..].find("</td>").expect("cell ends");
+    &page[start..end]
+}
+
+fn self_contained(page: &str) {
+    assert!(page.starts_with("<!DOCTYPE html>"), "an HTML document");
+    for bad in [
+        "http://", "https://", "<script", "<link", "@import", "url(http", "src=",
+    ] {
+        assert!(!page.contains(bad), "no {bad} in a self-contained page");
+    }
+    assert!(page.contains("<style>") && page.contains("@media print"));
+}
+
+/// Verdict first: the banner comes before every other part of the body.
+fn verdict_first(page: &str, verdict: &str) {
+    let body = page.split_once("<body>").expect("body").1;
+    assert!(
+        body.trim_start()
+            .starts_with(&format!("<header class=\"verdict v-{verdict}\">")),
+        "{}",
+        &body[..200.min(body.len())]
+    );
+    assert!(body.contains(&format!("Pre-check: {verdict}")));
+}
+
+#[test]
+fn the_decommission_report_shows_what_we_lose() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), DECOM);
+    let page = read(&page_of(tmp.path(), &plan));
+    self_contained(&page);
+    verdict_first(&page, "WARN");
+    assert!(page.contains("<p class=\"understood\">Understood: decommission alpha-br-3560</p>"));
+    assert!(page.contains("Request: “Decommission the branch switch alpha-br-3560"));
+    // Changes and rollback, per device.
+    let apply = page.split_once("<h3>Apply</h3>").expect("apply").1;
+    let (apply, rollback) = apply.split_once("<h3>Rollback</h3>").expect("rollback");
+    assert!(apply.contains("<h3>alpha-dist-1 <span class=\"small\">(ios)</span></h3>"));
+    assert!(apply.contains("interface TwentyFiveGigE1/0/10\n description DECOMMISSIONED"));
+    assert!(apply.contains(" shutdown</pre>"));
+    assert!(rollback.contains(" no shutdown</pre>"));
+    // The picture: removed, isolated, changed and context devices, each drawn as such.
+    let pic = svg(&page);
+    assert_eq!(with_class(pic, "removed"), vec!["alpha-br-3560"]);
+    assert_eq!(
+        with_class(pic, "isolated"),
+        vec!["alpha-br-2960-1", "alpha-br-2960-2"]
+    );
+    assert_eq!(with_class(pic, "changed"), vec!["alpha-dist-1"]);
+    assert!(with_class(pic, "degraded").is_empty());
+    let context = with_class(pic, "unaffected");
+    for d in [
+        "alpha-core-1",
+        "alpha-core-2",
+        "alpha-dist-2",
+        "alpha-acc-1",
+    ] {
+        assert!(context.contains(&d.to_owned()), "{d} within two hops");
+    }
+    assert!(
+        !context.iter().any(|d| d.starts_with("beta-dist")),
+        "three hops away: not drawn: {context:?}"
+    );
+    assert_eq!(
+        pic.matches("<path class=\"link lost\"").count(),
+        3,
+        "the removed switch's three links are lost"
+    );
+    assert_eq!(
+        services(pic),
+        vec![
+            "alpha-branch-data: high · DOWN",
+            "alpha-branch-voice: critical · DOWN",
+            "alpha-branch-wifi: medium · DOWN"
+        ]
+    );
+    assert!(pic.contains("class=\"legend\""));
+    assert!(pic.contains("site alpha") && pic.contains("DISTRIBUTION"));
+    // The tables say the same.
+    assert_eq!(row(&page, "Removed devices"), "alpha-br-3560");
+    assert_eq!(
+        row(&page, "Isolated devices"),
+        "alpha-br-2960-1, alpha-br-2960-2"
+    );
+    assert_eq!(
+        row(&page, "Services affected"),
+        "alpha-branch-data (high, down), alpha-branch-voice (critical, down), alpha-branch-wifi (medium, down)"
+    );
+    assert!(row(&page, "Blast-radius number").starts_with("3 device(s)"));
+    // The findings, with their severity.
+    let findings = page
+        .split_once("<table class=\"findings\">")
+        .expect("findings")
+        .1;
+    assert!(findings.contains("<span class=\"sev sev-warning\">WARNING</span></td><td>service alpha-branch-voice</td><td>critical service down"));
+    // The simulator ran after the page was written and put its result in it.
+    assert!(page.contains("Formal verification — static fallback (not Batfish)"));
+    assert!(page.contains("Formal verification: <b>UNVERIFIED</b> — static fallback (not Batfish)"));
+    assert!(!page.contains("not run yet"));
+}
+
+#[test]
+fn the_uplink_report_shows_the_new_session() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), CHANGE);
+    let page = read(&page_of(tmp.path(), &plan));
+    self_contained(&page);
+    verdict_first(&page, "PASS");
+    assert!(page.contains(
+        "Understood: add a redundant eBGP uplink from alpha-border-1 to AARNet (AS7575)"
+    ));
+    assert!(page.contains(" neighbor 203.0.113.6 remote-as 7575\n"));
+    assert!(page.contains(" no neighbor 203.0.113.6\n"));
+    let pic = svg(&page);
+    assert_eq!(with_class(pic, "changed"), vec!["alpha-border-1"]);
+    for gone in ["removed", "isolated", "degraded"] {
+        assert!(with_class(pic, gone).is_empty(), "no {gone} device");
+    }
+    assert!(pic.contains("AARNet · AS7575"), "the provider is drawn");
+    assert_eq!(
+        pic.matches("<path class=\"session new\"").count(),
+        1,
+        "one new session"
+    );
+    assert!(pic.contains("BGP session alpha-border-1 → 203.0.113.6 (new)"));
+    assert!(
+        pic.matches("<path class=\"session\"").count() >= 1,
+        "the existing session"
+    );
+    assert!(services(pic).is_empty());
+    assert_eq!(row(&page, "Removed devices"), "none");
+    assert_eq!(row(&page, "Isolated devices"), "none");
+    assert_eq!(row(&page, "Services affected"), "none");
+    assert!(page.contains("Redundancy towards the peer — before: 1 session(s)"));
+    assert!(page.contains("Formal verification — static fallback (not Batfish)"));
+}
+
+#[test]
+fn olav_report_writes_the_page_again_without_recording_a_precheck() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), DECOM);
+    let page = page_of(tmp.path(), &plan);
+    std::fs::remove_file(&page).expect("rm");
+    let history = |dir: &Path| -> usize {
+        let out = olav(dir)
+            .args(["plans", "show", &plan, "--format", "json"])
+            .assert()
+            .success();
+        let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+        v["prechecks"].as_array().map_or(0, Vec::len)
+    };
+    let before = history(tmp.path());
+    let out = olav(tmp.path()).args(["report", &plan]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let stem = Path::new(&plan)
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(
+        text,
+        format!("HTML report: exports/reports/{stem}.html (pre-check WARN on state version 1)\n")
+    );
+    let again = read(&page);
+    assert_eq!(with_class(svg(&again), "removed"), vec!["alpha-br-3560"]);
+    assert!(again.contains("Formal verification — static fallback (not Batfish)"));
+    assert_eq!(
+        history(tmp.path()),
+        before,
+        "olav report records no pre-check"
+    );
+    let out = olav(tmp.path())
+        .args(["--format", "json", "report", &plan])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let keys: Vec<&String> = v
+        .as_object()
+        .map(|m| m.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["html_path", "verdict"], "docs/json.md");
+    assert_eq!(v["verdict"], "WARN");
+    // A plan outside the exports folder is refused, as for every plan reader.
+    olav(tmp.path())
+        .args(["report", "/etc/hostname"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn precheck_writes_the_page_and_says_where() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), DECOM);
+    let page = page_of(tmp.path(), &plan);
+    std::fs::remove_file(&page).expect("rm");
+    let out = olav(tmp.path())
+        .args(["-q", "precheck", &plan])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("HTML report: exports/reports/"), "{text}");
+    assert!(page.is_file());
+}
+
+#[test]
+fn a_verification_older_than_the_state_is_flagged() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), DECOM);
+    // The verification was saved an hour before the import (its file's time says when).
+    let verified = page_of(tmp.path(), &plan).with_extension("verify.md");
+    std::fs::File::options()
+        .write(true)
+        .open(&verified)
+        .and_then(|f| f.set_modified(SystemTime::now() - Duration::from_secs(3600)))
+        .unwrap_or_else(|e| panic!("{}: {e}", verified.display()));
+    common::import(tmp.path(), &demo_dir());
+    olav(tmp.path())
+        .args(["-q", "report", &plan])
+        .assert()
+        .success();
+    let page = read(&page_of(tmp.path(), &plan));
+    assert!(
+        page.contains("before the state DB was last imported"),
+        "caution shown"
+    );
+}
+
+#[test]
+fn blast_radius_html_writes_where_the_user_says() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "blast-radius",
+            "--device",
+            "alpha-br-3560",
+            "--html",
+            "tickets/what-if.html",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("HTML page: tickets/what-if.html"), "{text}");
+    let page = read(&tmp.path().join("tickets/what-if.html"));
+    self_contained(&page);
+    assert!(page.contains("What-if: blast radius 3 device(s)"));
+    assert!(page.contains("<h1>What if we remove alpha-br-3560?</h1>"));
+    assert!(page.contains("<code>olav blast-radius --device alpha-br-3560</code>"));
+    let pic = svg(&page);
+    assert_eq!(with_class(pic, "removed"), vec!["alpha-br-3560"]);
+    assert_eq!(
+        with_class(pic, "isolated"),
+        vec!["alpha-br-2960-1", "alpha-br-2960-2"]
+    );
+    assert_eq!(services(pic).len(), 3);
+    assert_eq!(row(&page, "Removed devices"), "alpha-br-3560");
+    assert!(
+        !tmp.path().join("exports/reports").exists()
+            || std::fs::read_dir(tmp.path().join("exports/reports"))
+                .map(|d| d.count())
+                .unwrap_or(0)
+                == 0,
+        "a what-if writes nothing in the exports folder"
+    );
+}
+
+/// Replaces `from` by `to` in every file below `dir`.
+fn replace_everywhere(dir: &Path, from: &str, to: &str) {
+    for e in std::fs::read_dir(dir).expect("read_dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            replace_everywhere(&p, from, to);
+        } else {
+            let t = read(&p);
+            if t.contains(from) {
+                std::fs::write(&p, t.replace(from, to)).expect("write");
+            }
+        }
+    }
+}
+
+#[test]
+fn text_from_data_comes_out_inert() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = common::demo_copy(tmp.path());
+    // A hostname (config, roles, LLDP, services) and a service name carrying markup.
+    let host = "alpha-br-2960-1<script>alert(1)";
+    replace_everywhere(&snap, "alpha-br-2960-1", host);
+    let state = snap.join("state.yaml");
+    let t = read(&state);
+    let evil = "alpha-branch-data<script>alert(2)</script>";
+    assert!(t.contains("  - name: alpha-branch-data\n"));
+    std::fs::write(
+        &state,
+        t.replace(
+            "  - name: alpha-branch-data\n",
+            &format!("  - name: \"{evil}\"\n"),
+        ),
+    )
+    .expect("write");
+    common::import(tmp.path(), &snap);
+    let plan = request(tmp.path(), DECOM);
+    let page = read(&page_of(tmp.path(), &plan));
+    self_contained(&page);
+    let pic = svg(&page);
+    assert_eq!(
+        with_class(pic, "isolated"),
+        vec!["alpha-br-2960-1&lt;script&gt;alert(1)", "alpha-br-2960-2"],
+        "the isolated device is drawn, its name as text"
+    );
+    assert_eq!(
+        row(&page, "Isolated devices"),
+        "alpha-br-2960-1&lt;script&gt;alert(1), alpha-br-2960-2"
+    );
+    assert!(page.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
+    assert!(pic.contains("alpha-branch-data&lt;script&gt;alert(2)&lt;/script&gt;"));
+}
+
+#[test]
+fn a_lost_internal_session_is_titled_by_its_two_devices() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), "decommission alpha-border-1");
+    let page = read(&page_of(tmp.path(), &plan));
+    let pic = svg(&page);
+    let devices: Vec<String> = boxes(pic).into_iter().map(|(_, d)| d).collect();
+    // The titles of internal lost sessions: "BGP session a – b (lost)", both devices drawn.
+    let titles: Vec<&str> = pic
+        .split("<title>BGP session ")
+        .skip(1)
+        .filter_map(|t| t.split_once("</title>").map(|x| x.0))
+        .filter(|t| t.contains(" – "))
+        .collect();
+    assert!(
+        !titles.is_empty(),
+        "the border's iBGP sessions are drawn lost"
+    );
+    for t in &titles {
+        let (pair, fate) = t.split_once(" (").expect("a fate");
+        assert_eq!(fate, "lost)", "{t}");
+        let (a, b) = pair.split_once(" – ").expect("two ends");
+        assert!(devices.iter().any(|d| d == a), "{a} is drawn");
+        assert!(devices.iter().any(|d| d == b), "{b} is drawn");
+        assert_ne!(a, b);
+    }
+}

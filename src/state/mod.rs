@@ -280,10 +280,9 @@ impl StateDb {
         Ok(s == "ok")
     }
 
-    /// The raw connection: for `network`, which keeps its parts beside the state tables,
-    /// and for tests that inspect the tables. Every other reader goes through a named
-    /// accessor (public only because the integration tests still query with it).
-    pub fn conn(&self) -> &Connection {
+    /// The raw connection, for `network` alone (it keeps its parts beside the state
+    /// tables); every other reader goes through a named accessor.
+    pub(crate) fn conn(&self) -> &Connection {
         &self.conn
     }
 }

@@ -435,12 +435,13 @@ fn older_state_dbs_migrate_with_their_sessions() {
         .expect("rows");
     }
     let db = StateDb::open(&path).expect("migrates");
+    // The tables as SQLite holds them: the state layer keeps its connection to itself.
+    let raw = rusqlite::Connection::open(&path).expect("open");
     assert_eq!(
         db.schema_version().expect("version"),
         MIGRATIONS.len() as i64
     );
-    let (peer, asn, iface): (String, i64, Option<String>) = db
-        .conn()
+    let (peer, asn, iface): (String, i64, Option<String>) = raw
         .query_row(
             "SELECT peer_address, peer_asn, peer_interface FROM bgp_session",
             [],
@@ -449,8 +450,7 @@ fn older_state_dbs_migrate_with_their_sessions() {
         .expect("row kept");
     assert_eq!((peer.as_str(), asn, iface), ("10.0.0.2", 65002, None));
     // The tables rebuilt without IN lists in their checks keep their rows and checks.
-    let kept: (String, String, String) = db
-        .conn()
+    let kept: (String, String, String) = raw
         .query_row(
             "SELECT a.kind, l.source, r.prefix FROM ip_address a, link l, static_route r",
             [],
@@ -461,13 +461,11 @@ fn older_state_dbs_migrate_with_their_sessions() {
         kept,
         ("primary".into(), "inferred".into(), "0.0.0.0/0".into())
     );
-    assert!(db
-        .conn()
+    assert!(raw
         .execute("UPDATE ip_address SET kind = 'anycast'", [])
         .is_err());
     // Exactly one of address, range and interface: a row with none is refused.
-    assert!(db
-        .conn()
+    assert!(raw
         .execute(
             "INSERT INTO bgp_session (hostname, source_file) VALUES ('r1', 'configs/r1.cfg')",
             []

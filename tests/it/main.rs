@@ -26,4 +26,5 @@ mod robustness;
 mod roundtrip;
 mod schedule;
 mod state_cli;
+mod structure;
 mod workflows;

@@ -314,8 +314,9 @@ fn scheduler_draft_and_import_at_the_same_time_lose_nothing() {
         assert!(matches!(code, Some(0) | Some(1)), "{what} exited {code:?}");
     }
     let db = olav::state::StateDb::open(&dir.join(".olav/state.db")).expect("db");
+    let raw = rusqlite::Connection::open(dir.join(".olav/state.db")).expect("open");
     assert!(db.integrity_ok().expect("integrity"));
-    let count = |sql: &str| -> i64 { db.conn().query_row(sql, [], |r| r.get(0)).expect("count") };
+    let count = |sql: &str| -> i64 { raw.query_row(sql, [], |r| r.get(0)).expect("count") };
     assert_eq!(
         count("SELECT COUNT(*) FROM run"),
         5,
@@ -376,8 +377,8 @@ fn the_scheduler_runs_cycles_and_stops_cleanly_on_sigterm() {
     assert!(err.contains("olav schedule: cycle"), "{err}");
     assert!(err.contains("stopped"), "{err}");
     let db = olav::state::StateDb::open(&tmp.path().join(".olav/state.db")).expect("db");
-    let (cycles, open): (i64, i64) = db
-        .conn()
+    let raw = rusqlite::Connection::open(tmp.path().join(".olav/state.db")).expect("open");
+    let (cycles, open): (i64, i64) = raw
         .query_row(
             "SELECT COUNT(*), SUM(finished IS NULL) FROM schedule_cycle WHERE note = 'scheduled'",
             [],
@@ -530,10 +531,9 @@ fn schedule_once_with_import_picks_up_a_changed_snapshot() {
     assert_eq!(v["refresh"]["outcome"], "unchanged");
     assert_eq!(v["refresh"]["state_version"], 2);
     // The cycle records say what each cycle did with the folder.
-    let db = olav::state::StateDb::open(&tmp.path().join(".olav/state.db")).expect("db");
+    let raw = rusqlite::Connection::open(tmp.path().join(".olav/state.db")).expect("open");
     let notes: Vec<String> = {
-        let mut st = db
-            .conn()
+        let mut st = raw
             .prepare("SELECT note FROM schedule_cycle WHERE note LIKE 'once;%' ORDER BY id")
             .expect("sql");
         st.query_map([], |r| r.get(0))

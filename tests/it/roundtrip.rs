@@ -9,6 +9,7 @@ use crate::common;
 use olav::agents::analyzer::draft::{self, Ctx, Draft};
 use olav::agents::analyzer::facts::Facts;
 use olav::agents::analyzer::intent::{resolve, IfChange, Intent, Resolution};
+use olav::dialect::candidate_text;
 use olav::import::parse::parser_for;
 use olav::model::{DeviceConfig, Vendor};
 use olav::state::StateDb;
@@ -217,6 +218,23 @@ fn check_round_trips(snapshot: &Path, min_plans: usize) {
                     plan.title,
                     lines(&plan.implementation),
                     lines(&plan.rollback)
+                ));
+            }
+            // The same through the one candidate builder, which edits removals out of
+            // the stored config as the device would.
+            let v = Vendor::from_os(os);
+            let candidate = candidate_text(v, &base, &lines(&plan.implementation));
+            let back = candidate_text(v, &candidate, &lines(&plan.rollback));
+            if normalised(parser.parse(&candidate)) == before {
+                failures.push(format!(
+                    "{}: the candidate of {d} equals its stored config",
+                    plan.title
+                ));
+            }
+            if normalised(parser.parse(&back)) != before {
+                failures.push(format!(
+                    "{}: the candidate with the rollback applied does not restore {d}\n--- candidate\n{candidate}\n--- after rollback\n{back}",
+                    plan.title
                 ));
             }
         }

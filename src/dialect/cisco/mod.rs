@@ -100,7 +100,25 @@ pub fn interface_change(
                 rb.push(format!("{i}shutdown"));
             }
             IfChange::Address(a) => {
-                if let Some(mode) = switchport {
+                // A port carrying VLANs is switched even without a `switchport mode` line
+                // (EOS ports switch by default; IOS access ports often name only the VLAN).
+                let routed = stored(&stanza, "no switchport").is_some();
+                let carries = |k: &str| !routed && stored(&stanza, k).is_some();
+                let implied = if carries("switchport trunk") || carries("switchport mode trunk") {
+                    Some("trunk")
+                } else if [
+                    "switchport access vlan",
+                    "switchport voice vlan",
+                    "switchport phone vlan",
+                ]
+                .iter()
+                .any(|k| carries(k))
+                {
+                    Some("access")
+                } else {
+                    None
+                };
+                if let Some(mode) = switchport.or(implied) {
                     return Err(format!(
                         "{device} {interface} is a switched port ({mode}{}); olav cannot plan converting it to a routed port yet — it would drop the VLANs it carries",
                         stored(&stanza, "switchport access vlan")
@@ -534,6 +552,36 @@ pub fn route_prefix(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_port_carrying_vlans_is_not_readdressed_even_without_a_mode_line() {
+        let address = [IfChange::Address("10.9.9.0/31".parse().expect("net"))];
+        let run = |stanza: &str| {
+            let text = format!("hostname s\n!\ninterface Ethernet3\n{stanza}!\n");
+            interface_change(Vendor::AristaEos, "s", "Ethernet3", None, &address, &text)
+        };
+        // An EOS desk port: VLAN 10 and a phone VLAN, no `switchport mode` line.
+        let e = run("   switchport access vlan 10\n   switchport phone vlan 20\n")
+            .expect_err("refused");
+        assert!(
+            e.contains("switched port (access, switchport access vlan 10)"),
+            "{e}"
+        );
+        assert!(run("   switchport trunk allowed vlan 10,20\n")
+            .expect_err("refused")
+            .contains("switched port (trunk"));
+        // A routed port, and a bare EOS port carrying nothing, are re-addressed.
+        let routed = run("   no switchport\n   ip address 10.0.0.0/31\n").expect("planned");
+        assert_eq!(
+            routed.rollback,
+            ["interface Ethernet3", "   ip address 10.0.0.0/31"]
+        );
+        let bare = run("   description spare\n").expect("planned");
+        assert!(
+            bare.apply.contains(&"   no switchport".to_owned()),
+            "{bare:?}"
+        );
+    }
 
     #[test]
     fn plan_lines_read_as_sections_and_routes() {

@@ -1,6 +1,6 @@
 //! The candidate network of a plan, as far as the change reaches: each device the plan
-//! configures is parsed from its stored config with the plan's lines applied (the
-//! importer's own parsers; later lines amend), its link neighbours are parsed as stored,
+//! configures is parsed from `dialect::candidate_text` (its stored config with the plan's
+//! lines applied as the device would hold them), its link neighbours are parsed as stored,
 //! and what depends on them is compared before and after — links (subnet still shared,
 //! both ends up, both routed or both switched, MTU equal), BGP sessions at both ends,
 //! and static routes. Only touched devices and their neighbours are read.

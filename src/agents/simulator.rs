@@ -96,13 +96,7 @@ impl Simulator {
             }
             Err(e) => {
                 let (imported, after) = self.configs.checks_before_and_after(&plan)?;
-                let before: std::collections::BTreeSet<String> =
-                    imported.problem_lines().into_iter().collect();
-                let introduced: Vec<String> = after
-                    .problem_lines()
-                    .into_iter()
-                    .filter(|l| !before.contains(l))
-                    .collect();
+                let introduced = after.introduced_since(&imported);
                 let verdict = if introduced.is_empty() {
                     "UNVERIFIED"
                 } else {

@@ -107,10 +107,39 @@ impl Findings {
         self.problems().into_iter().map(|p| p.message).collect()
     }
 
+    /// The problem lines of `self` (a candidate) that `before` (the network as imported)
+    /// does not have. A problem is known by what it is about, not where it is cited: the
+    /// plan's lines move the stored ones, and a Junos candidate is in set form, so a
+    /// reference that was already undefined is the same problem at another line. One more
+    /// reference than before (the plan adds a second use) is new.
+    pub fn introduced_since(&self, before: &Findings) -> Vec<String> {
+        let mut had: BTreeMap<String, usize> = BTreeMap::new();
+        for (id, _) in before.identified() {
+            *had.entry(id).or_default() += 1;
+        }
+        self.identified()
+            .into_iter()
+            .filter_map(|(id, p)| match had.get_mut(&id) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    None
+                }
+                _ => Some(p.message),
+            })
+            .collect()
+    }
+
     /// Every problem as a row with a stable code (`check.duplicate_ip`, `check.overlap`,
     /// `check.bgp.half_open`, `check.undefined_reference`), for people and scripts.
     pub fn problems(&self) -> Vec<Problem> {
-        let mut out = Vec::new();
+        self.identified().into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// Every problem with what identifies it: its code and what it is about, its
+    /// citation (file and line) left out.
+    fn identified(&self) -> Vec<(String, Problem)> {
+        let mut out: Vec<Problem> = Vec::new();
+        let mut about: Vec<String> = Vec::new();
         let mut by_ip: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
         for d in &self.duplicates {
             by_ip
@@ -161,7 +190,12 @@ impl Findings {
                 ),
             });
         }
+        let mut cited = Vec::with_capacity(self.references.len());
         for r in &self.references {
+            cited.push(format!(
+                "{} {} {} {}",
+                r.node, r.struct_type, r.ref_name, r.context
+            ));
             out.push(Problem {
                 code: "check.undefined_reference".into(),
                 element: format!("{} {} {}", r.node, r.struct_type, r.ref_name),
@@ -171,7 +205,15 @@ impl Findings {
                 ),
             });
         }
-        out
+        // Only references carry a citation; every other problem is known by its message.
+        let cited_from = out.len() - cited.len();
+        about.extend(out[..cited_from].iter().map(|p| p.message.clone()));
+        about.extend(cited);
+        about
+            .into_iter()
+            .zip(out)
+            .map(|(a, p)| (format!("{} {a}", p.code), p))
+            .collect()
     }
 }
 

@@ -97,7 +97,9 @@ impl Model {
             *d = Arc::new(ParsedDevice {
                 hostname: d.hostname.clone(),
                 os: d.os.clone(),
-                source_file: d.source_file.clone(),
+                // Its lines are the candidate's, not the stored file's: say so where a
+                // problem is cited.
+                source_file: format!("{} as the plan leaves it", d.source_file),
                 vtep: crate::network::vtep_interfaces(&text),
                 config,
             });

@@ -641,6 +641,25 @@ mod tests {
     const STORED: &str = "interfaces {\n    xe-0/1/2 {\n        description \"Telia transit\";\n        unit 0 {\n            family inet {\n                filter {\n                    input EDGE-IN;\n                }\n                address 62.115.152.89/30;\n            }\n        }\n    }\n    xe-0/1/4 {\n        description spare;\n        disable;\n    }\n}\nprotocols {\n    bgp {\n        group T {\n            type external;\n            import [ A B ];\n            peer-as 1299;\n            neighbor 62.115.152.90 {\n                description \"Telia transit (AS1299)\";\n            }\n        }\n    }\n}\n";
 
     #[test]
+    fn a_deactivated_neighbor_comes_back_with_activate() {
+        // The neighbors in force, by address and AS (line numbers differ between forms).
+        let parse = |t: &str| {
+            let bgp = crate::import::parse::junos::parse(t).bgp;
+            bgp.map(|b| {
+                b.neighbors
+                    .iter()
+                    .map(|n| format!("{:?} {:?}", n.peer, n.peer_asn))
+                    .collect::<Vec<_>>()
+            })
+        };
+        let path = "protocols bgp group T neighbor 62.115.152.90";
+        let off = apply_text(STORED, &format!("deactivate {path}"));
+        assert_ne!(parse(&off), parse(STORED), "{off}");
+        let back = apply_text(&off, &format!("activate {path}"));
+        assert_eq!(parse(&back), parse(STORED), "{back}");
+    }
+
+    #[test]
     fn plan_lines_read_as_sections_and_routes() {
         for (line, section, prefix, removes) in [
             (

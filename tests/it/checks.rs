@@ -354,3 +354,72 @@ fn bgp_fidelity_fixtures_match_uniquely() {
         f.bgp.iter().filter(|s| s.is_problem()).collect::<Vec<_>>()
     );
 }
+
+/// A problem the network already had is not one the plan introduces, even where the
+/// candidate moves its line (IOS: lines above it change; Junos: the candidate is in set
+/// form): the static fallback says so and the verdict stays UNVERIFIED, not FAIL. Found
+/// by a trial user after the one candidate builder landed.
+#[test]
+fn a_problem_already_in_the_config_is_not_introduced_by_the_plan() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = common::demo_copy(tmp.path());
+    common::replace(
+        &snap.join("configs/alpha-border-1.cfg"),
+        "  neighbor 10.255.1.3 activate\n",
+        "  neighbor 10.255.1.3 activate\n  neighbor 10.255.1.3 route-map UNDEF-IN in\n",
+    );
+    let junos = std::fs::read_dir(snap.join("configs/gamma-border-1"))
+        .expect("gamma-border-1")
+        .next()
+        .expect("its config")
+        .expect("entry")
+        .path();
+    common::replace(
+        &junos,
+        "            type internal;\n",
+        "            type internal;\n            import UNDEF-POLICY;\n",
+    );
+    common::import(tmp.path(), &snap);
+    common::olav(tmp.path())
+        .arg("check")
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("UNDEF-IN"))
+        .stdout(predicates::str::contains("UNDEF-POLICY"));
+    for request in [
+        "remove the description on alpha-border-1 GigabitEthernet0/0/1",
+        "remove the description on gamma-border-1 xe-0/1/3",
+    ] {
+        let out = common::olav(tmp.path()).arg(request).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{request}:\n{text}");
+        assert!(
+            text.contains("no conflict found — 0 problem(s) introduced by the plan"),
+            "{request}:\n{text}"
+        );
+    }
+    // A second use of the undefined route-map is new.
+    let plan = common::draft(
+        tmp.path(),
+        "remove the description on alpha-border-1 GigabitEthernet0/0/1",
+    );
+    let p = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&p).expect("plan");
+    let block = "```config device=alpha-border-1 os=ios\n";
+    assert!(text.contains(block), "{text}");
+    // Into the implementation only (the first block; the rollback's comes after it).
+    let edited = text.replacen(
+        block,
+        &format!("{block}router bgp 65001\n address-family ipv4\n  neighbor 10.255.1.2 route-map UNDEF-IN in\n!\n"),
+        1,
+    );
+    std::fs::write(&p, edited).expect("write plan");
+    common::olav(tmp.path())
+        .args(["verify", &plan])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "1 problem(s) introduced by the plan",
+        ))
+        .stdout(predicates::str::contains("as the plan leaves it"));
+}

@@ -159,11 +159,23 @@ fn delete(siblings: &mut Vec<Node>, target: &[&str], deep: bool) -> usize {
     siblings.retain(|n| n.trivia || !begins(&n.words(), target));
     let mut gone = before - siblings.len();
     if deep {
-        for n in siblings.iter_mut() {
+        // A VRF's neighbors are other sessions: `no neighbor X` reaches into them only
+        // when it is written inside that VRF's block.
+        for n in siblings.iter_mut().filter(|n| !vrf_block(n)) {
             gone += delete(&mut n.children, target, true);
         }
     }
     gone
+}
+
+/// Whether a block under `router bgp` is a VRF's: IOS `address-family ipv4 vrf V`,
+/// NX-OS and EOS `vrf V`.
+fn vrf_block(n: &Node) -> bool {
+    match n.words().as_slice() {
+        ["vrf", _, ..] => true,
+        ["address-family", _, rest @ ..] => rest.contains(&"vrf"),
+        _ => false,
+    }
 }
 
 /// The stored settings a single-valued line replaces.
@@ -281,6 +293,32 @@ mod tests {
     use super::apply_text;
 
     const IOS: &str = "hostname r1\n!\ninterface Gi1\n description up\n ip address 10.0.0.1 255.255.255.252\n ip address 10.1.0.1 255.255.255.0 secondary\n shutdown\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nip route 192.0.2.0 255.255.255.0 10.0.0.2 name X\n!\nend\n";
+
+    #[test]
+    fn no_neighbor_leaves_a_vrf_neighbor_with_the_same_address() {
+        let ios = "router bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n !\n address-family ipv4\n  neighbor 10.0.0.2 activate\n exit-address-family\n !\n address-family ipv4 vrf CUST\n  neighbor 10.0.0.2 remote-as 64999\n  neighbor 10.0.0.2 activate\n exit-address-family\n!\nend\n";
+        let global = apply_text(ios, "router bgp 65001\n no neighbor 10.0.0.2");
+        assert_eq!(global.matches("neighbor 10.0.0.2").count(), 2, "{global}");
+        assert!(
+            global.contains("  neighbor 10.0.0.2 remote-as 64999"),
+            "{global}"
+        );
+        let in_vrf = apply_text(
+            ios,
+            "router bgp 65001\n address-family ipv4 vrf CUST\n  no neighbor 10.0.0.2",
+        );
+        assert!(!in_vrf.contains("64999"), "{in_vrf}");
+        assert!(
+            in_vrf.contains(" neighbor 10.0.0.2 remote-as 7575"),
+            "{in_vrf}"
+        );
+        let nxos = "router bgp 65001\n  neighbor 10.0.0.2\n    remote-as 7575\n  vrf CUST\n    neighbor 10.0.0.2\n      remote-as 64999\n";
+        let global = apply_text(nxos, "router bgp 65001\n  no neighbor 10.0.0.2");
+        assert!(
+            global.contains("remote-as 64999") && !global.contains("7575"),
+            "{global}"
+        );
+    }
 
     #[test]
     fn plan_lines_are_applied_where_the_device_keeps_them() {

@@ -237,7 +237,9 @@ impl SetEdits {
             }),
             SetCommand::Set(_) => {}
             SetCommand::Deactivate(path) => self.deactivated.push(path),
-            SetCommand::Activate(path) => self.deactivated.retain(|p| *p != path),
+            // What `display set` prints as one `deactivate` per statement under an inactive
+            // path is one flag on the device: activating the path clears them all.
+            SetCommand::Activate(path) => self.deactivated.retain(|p| !p.starts_with(&path)),
             // A deleted statement goes with its inactive mark, as on the device.
             SetCommand::Delete(path) => {
                 raw.retain(|r| !r.st.words.starts_with(&path));

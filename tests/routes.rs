@@ -1,0 +1,276 @@
+//! The routing model against the devices' own routing tables (`olav routes`).
+//!
+//! The shared corpus (`../shared/reference/configs/lab-validation/<lab>/{configs,show}`)
+//! holds each lab device's show output. For each device, olav's main RIB is compared
+//! with the device's, restricted to the protocols olav computes so far (connected,
+//! local, static), the way batfish/lab-validation's validators compare Batfish's: rows
+//! paired by (VRF, network, protocol, metric, administrative distance) and a matching
+//! next hop; the device agrees when every row on both sides pairs. Skips (and says so)
+//! when the corpus is absent.
+
+mod common;
+
+use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
+use olav::model::Vendor;
+use olav::routing::connected::is_management;
+use olav::routing::shown::{self, ShownRoute};
+use olav::routing::{compute, NextHop, Route};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Devices that agree, measured (`docs/fidelity.md`): a regression fails.
+const AGREEING_FLOOR: usize = 54;
+
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+fn corpus() -> Option<PathBuf> {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        say(&format!(
+            "SKIPPED: {} does not exist; routing fidelity not measured",
+            p.display()
+        ));
+        None
+    }
+}
+
+/// The device's show folder: named after its hostname (any case) or its config file.
+fn show_dir(lab: &Path, d: &ParsedDevice) -> Option<PathBuf> {
+    let stem = Path::new(&d.source_file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    std::fs::read_dir(lab.join("show"))
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .find(|p| {
+            let n = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            n.eq_ignore_ascii_case(&d.hostname) || n.eq_ignore_ascii_case(&stem)
+        })
+}
+
+fn read(p: &Path) -> Option<String> {
+    std::fs::read(p)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The device's own routing table, as its vendor's lab-validation validator reads it,
+/// restricted to connected, local and static routes. None when there is no show output.
+fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
+    let rows: Vec<ShownRoute> = match vendor {
+        Vendor::CiscoIos => {
+            let mut rows = shown::ios(&read(&dir.join("show_ip_route.txt"))?, "default");
+            let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+                .ok()?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            for f in files {
+                let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                if let Some(v) = name
+                    .strip_prefix("show_ip_route_vrf_")
+                    .and_then(|v| v.strip_suffix(".txt"))
+                {
+                    rows.extend(shown::ios(&read(&f)?, v));
+                }
+            }
+            rows
+        }
+        Vendor::CiscoNxos => shown::nxos(&read(&dir.join("show_ip_route_vrf_all.txt"))?)
+            .into_iter()
+            .filter(|r| r.best)
+            .collect(),
+        Vendor::AristaEos => {
+            let text = read(&dir.join("show_ip_route_vrf_all_pipe_json.txt"))
+                .or_else(|| read(&dir.join("show_ip_route_vrf_all_pipe_json.json")))?;
+            shown::eos(&text).ok()?
+        }
+        Vendor::JuniperJunos => shown::junos(&read(&dir.join("show_route_pipe_display_json.txt"))?)
+            .ok()?
+            .into_iter()
+            .filter(|r| r.best && r.network.addr().octets()[..3] != [224, 0, 0])
+            .collect(),
+    };
+    Some(
+        rows.into_iter()
+            .filter(|r| matches!(r.protocol.as_str(), "connected" | "local" | "static"))
+            .filter(|r| !is_management(r.next_hop_interface.as_deref().unwrap_or(""), &r.vrf))
+            .collect(),
+    )
+}
+
+/// Whether olav's row and the device's are the same route and next hop.
+fn pairs(o: &Route, d: &ShownRoute, junos: bool) -> bool {
+    let same_hop = match &o.next_hop {
+        NextHop::Discard => d.discard,
+        // Junos shows the resolved gateway of a `resolve` route: lab-validation compares
+        // no address of a Junos static route.
+        NextHop::Ip(ip) => !d.discard && (junos || d.next_hop_ip.is_none_or(|x| x == *ip)),
+        NextHop::Interface { interface, ip } => {
+            !d.discard
+                && d.next_hop_interface
+                    .as_deref()
+                    .is_some_and(|i| olav::ifname::same(i, interface))
+                && ip.zip(d.next_hop_ip).is_none_or(|(a, b)| a == b)
+        }
+        NextHop::Vrf(_) => false,
+    };
+    same_hop
+        && o.vrf == d.vrf
+        && o.network == d.network
+        && o.protocol.as_str() == d.protocol
+        && u64::from(o.metric) == d.metric
+        && o.admin_distance == d.admin_distance
+}
+
+/// The rows left unpaired on each side.
+fn compare(olav: &[Route], device: &[ShownRoute], junos: bool) -> (Vec<String>, Vec<String>) {
+    let mut taken = vec![false; device.len()];
+    let mut only_olav = Vec::new();
+    for o in olav {
+        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos)) {
+            Some(i) => taken[i] = true,
+            None => only_olav.push(format!(
+                "{} {} {} [{}/{}] {}",
+                o.vrf, o.network, o.protocol, o.admin_distance, o.metric, o.next_hop
+            )),
+        }
+    }
+    let only_device = device
+        .iter()
+        .zip(&taken)
+        .filter(|(_, t)| !**t)
+        .map(|(d, _)| {
+            format!(
+                "{} {} {} [{}/{}] {}",
+                d.vrf,
+                d.network,
+                d.protocol,
+                d.admin_distance,
+                d.metric,
+                if d.discard {
+                    "discard".to_owned()
+                } else {
+                    format!(
+                        "{} {}",
+                        d.next_hop_ip.map(|i| i.to_string()).unwrap_or_default(),
+                        d.next_hop_interface.clone().unwrap_or_default()
+                    )
+                }
+            )
+        })
+        .collect();
+    (only_olav, only_device)
+}
+
+#[test]
+fn routes_agree_with_the_devices_on_the_corpus() {
+    let Some(root) = corpus() else { return };
+    let mut labs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("corpus readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("configs").is_dir() && p.join("show").is_dir())
+        .collect();
+    labs.sort();
+    let (mut agreeing, mut compared) = (0, 0);
+    say("lab                                      device               vendor  olav  device  verdict");
+    for lab in &labs {
+        let lab_name = lab.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let snap = Snapshot::from_dir(lab).expect("snapshot readable");
+        let parsed = parse_snapshot(&snap).expect("parses");
+        let (mut lab_ok, mut lab_n) = (0, 0);
+        for d in &parsed.devices {
+            let Some(dir) = show_dir(lab, d) else {
+                continue;
+            };
+            let Some(device) = device_rib(&dir, d.vendor) else {
+                continue;
+            };
+            let rib = compute(&d.hostname, d.vendor, &d.config, &d.text);
+            let (only_olav, only_device) =
+                compare(&rib.routes, &device, d.vendor == Vendor::JuniperJunos);
+            let ok = only_olav.is_empty() && only_device.is_empty();
+            lab_n += 1;
+            lab_ok += usize::from(ok);
+            say(&format!(
+                "{lab_name:<40} {:<20} {:<7} {:>4}  {:>6}  {}",
+                d.hostname,
+                d.vendor.os_name(),
+                rib.routes.len(),
+                device.len(),
+                if ok { "agrees" } else { "DIFFERS" }
+            ));
+            for l in only_olav.iter().take(6) {
+                say(&format!("      only olav:   {l}"));
+            }
+            for l in only_device.iter().take(6) {
+                say(&format!("      only device: {l}"));
+            }
+        }
+        say(&format!("{lab_name:<40} {lab_ok}/{lab_n} devices agree"));
+        agreeing += lab_ok;
+        compared += lab_n;
+    }
+    say(&format!(
+        "routing fidelity (connected, local, static): {agreeing}/{compared} devices agree"
+    ));
+    assert!(compared > 0, "no device with show output in the corpus");
+    assert!(
+        agreeing >= AGREEING_FLOOR,
+        "{agreeing} devices agree, below the measured floor {AGREEING_FLOOR}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The show-output readers never panic, whatever the text.
+    #[test]
+    fn show_readers_never_panic(text in "\\PC{0,400}") {
+        let _ = shown::ios(&text, "default");
+        let _ = shown::nxos(&text);
+        let _ = shown::eos(&text);
+        let _ = shown::junos(&text);
+    }
+
+    /// Nor on lines made of the words real tables use, in any order.
+    #[test]
+    fn show_readers_never_panic_on_table_words(
+        lines in prop::collection::vec(
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "C", "S*", "O", "IA", "L", "10.0.0.0/8", "10.1.1.1", "0.0.0.0/0", "[1/0]",
+                    "[110/20]", "via", "is", "directly", "connected,", "subnetted,", "variably",
+                    "Null0", "Gi0/1", "*via", "ubest/mbest:", "1/0,", "00:01:14,", "direct",
+                    "Routing", "Table:", "{", "}", "[", "]", "\"vrfs\":", "\"routes\":",
+                    "IP Route Table for VRF \"x\"", "{master:0}", "/", "255",
+                ]),
+                0..8,
+            ),
+            0..20,
+        ),
+        indent in prop::collection::vec(any::<bool>(), 20),
+    ) {
+        let text: String = lines
+            .iter()
+            .zip(indent.iter().cycle())
+            .map(|(w, i)| format!("{}{}\n", if *i { "    " } else { "" }, w.join(" ")))
+            .collect();
+        let _ = shown::ios(&text, "default");
+        let _ = shown::nxos(&text);
+        let _ = shown::eos(&text);
+        let _ = shown::junos(&text);
+    }
+}

@@ -20,3 +20,6 @@ pub use dynamic::Incomplete;
 pub use rib::{compute, DeviceRib};
 pub use route::{NextHop, Protocol, Route, COLUMNS};
 pub use store::{Query, RoutingModel};
+
+#[cfg(test)]
+mod tests;

@@ -233,6 +233,74 @@ fn routes_agree_with_the_devices_on_the_corpus() {
     );
 }
 
+/// `olav routes` on the demo: the verdict first, Batfish's columns in JSON, exit 2 with a
+/// suggestion for an unknown device.
+#[test]
+fn routes_command_answers_on_the_demo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args([
+            "routes",
+            "--device",
+            "gamma-border-1",
+            "--protocol",
+            "static",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("2 routes on 1 device — INCOMPLETE on 1 device"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OSPF routes are not computed yet: gamma-border-1"),
+        "{text}"
+    );
+    assert!(text.contains("10.40.0.0/16   discard"), "{text}");
+
+    let out = common::olav(dir.path())
+        .args(["routes", "--device", "gamma-border-1", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.get_output().stdout).expect("JSON answer");
+    let rows = v["routes"].as_array().expect("routes");
+    assert!(!rows.is_empty());
+    for r in rows {
+        let keys: Vec<&str> = r
+            .as_object()
+            .expect("row")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut want = olav::routing::COLUMNS.to_vec();
+        want.sort_unstable();
+        assert_eq!(keys, want, "exactly Batfish's routes columns");
+        assert_eq!(r["Node"]["name"], "gamma-border-1");
+    }
+    let discard = rows
+        .iter()
+        .find(|r| r["Network"] == "10.40.0.0/16")
+        .expect("the discard route");
+    assert_eq!(discard["Next_Hop"], serde_json::json!({"type": "discard"}));
+    assert_eq!(discard["Admin_Distance"], 5);
+    assert_eq!(discard["Tag"], serde_json::Value::Null);
+    assert_eq!(v["incomplete"][0]["node"], "gamma-border-1");
+
+    let out = common::olav(dir.path())
+        .args(["routes", "--device", "gamma-border1"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did you mean gamma-border-1?"), "{err}");
+    common::olav(dir.path())
+        .args(["routes", "--protocol", "ospf"])
+        .assert()
+        .code(2);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

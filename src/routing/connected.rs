@@ -11,7 +11,8 @@
 //!   virtual (EOS `ip address virtual`, the anycast gateway) installs that subnet;
 //! - Junos 127/8 addresses (`lo0` loopback) install nothing;
 //! - shut interfaces, management interfaces and management VRFs install nothing
-//!   ([`is_management`]).
+//!   ([`is_management`]), nor do EOS and NX-OS SVIs no up port carries the VLAN of
+//!   ([`super::autostate`]).
 
 use super::route::{NextHop, Protocol, Route};
 use crate::model::{AddressKind, DeviceConfig, Interface, Vendor};
@@ -85,7 +86,12 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
 /// The connected and local routes of a device, every VRF.
 pub fn routes(config: &DeviceConfig, vendor: Vendor) -> Vec<Route> {
     let mut out = Vec::new();
-    for i in config.interfaces.iter().filter(|i| active(i)) {
+    let down = super::autostate::down_svis(config, vendor);
+    for i in config
+        .interfaces
+        .iter()
+        .filter(|i| active(i) && !down.contains(&i.name))
+    {
         let vrf = vrf_name(&i.vrf);
         let via = || NextHop::Interface {
             interface: i.name.clone(),

@@ -8,6 +8,7 @@
 //! `routing` part ([`RoutingModel::shared`]). [`shown`] reads the devices' own routing
 //! tables (show output), which the fidelity tests compare against.
 
+pub mod autostate;
 pub mod connected;
 pub mod dynamic;
 pub mod rib;

@@ -95,9 +95,9 @@ pub fn candidate(
         network: network.trunc(),
         next_hop,
         protocol: Protocol::Static,
-        metric: 0,
+        metric: r.metric.unwrap_or(0),
         admin_distance: r.distance.unwrap_or_else(|| default_distance(vendor)),
-        tag: None,
+        tag: r.tag,
     };
     let hop = r.next_hop.map(v4);
     match (&r.next_hop_interface, hop) {

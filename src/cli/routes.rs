@@ -93,6 +93,9 @@ pub fn routes(
     let db = open_or_demo(cli)?;
     let model = RoutingModel::shared(&db)?;
     if let Some(d) = device {
+        if !model.hostnames().iter().any(|h| h == d) && db.has_device(d)? {
+            bail!("device '{d}' has no stored configuration: olav has no routes for it");
+        }
         if !model.hostnames().iter().any(|h| h == d) {
             let names = db.hostnames()?;
             bail!(

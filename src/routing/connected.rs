@@ -17,6 +17,7 @@
 use super::route::{NextHop, Protocol, Route};
 use crate::model::{AddressKind, DeviceConfig, Interface, Vendor};
 use ipnet::{IpNet, Ipv4Net};
+use std::collections::HashSet;
 
 /// The VRF name of an interface or route (`default` for the global table).
 pub fn vrf_name(vrf: &Option<String>) -> String {
@@ -83,10 +84,10 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     }
 }
 
-/// The connected and local routes of a device, every VRF.
-pub fn routes(config: &DeviceConfig, vendor: Vendor) -> Vec<Route> {
+/// The connected and local routes of a device, every VRF; `down` names the SVIs no up
+/// port carries the VLAN of ([`super::autostate::down_svis`]).
+pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> Vec<Route> {
     let mut out = Vec::new();
-    let down = super::autostate::down_svis(config, vendor);
     for i in config
         .interfaces
         .iter()

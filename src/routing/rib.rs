@@ -67,10 +67,11 @@ fn select(mut routes: Vec<Route>) -> Vec<Route> {
 /// The main RIB of one device from its parsed configuration (and its text, for the
 /// dynamic protocols the model does not record yet).
 pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str) -> DeviceRib {
-    let base = connected::routes(config, vendor);
+    let down = super::autostate::down_svis(config, vendor);
+    let base = connected::routes(config, vendor, &down);
     let mut waiting: Vec<Candidate> = Vec::new();
     for r in &config.static_routes {
-        match statics::candidate(r, config, vendor) {
+        match statics::candidate(r, config, vendor, &down) {
             Ok(c) => waiting.push(c),
             Err(Skipped::InterfaceDown | Skipped::Management | Skipped::Ipv6) => {}
             Err(Skipped::NoNextHop) => {}

@@ -16,6 +16,7 @@ use super::connected::{active, is_management, vrf_name};
 use super::route::{NextHop, Protocol, Route};
 use crate::model::{DeviceConfig, RouteActivity, StaticRoute, Vendor};
 use ipnet::IpNet;
+use std::collections::HashSet;
 use std::net::{IpAddr, Ipv4Addr};
 
 /// The administrative distance of a static route with none configured.
@@ -77,11 +78,13 @@ fn is_discard(name: &str) -> bool {
     n.starts_with("null") || n == "discard" || n == "reject"
 }
 
-/// The candidate a configured static route gives, or why none.
+/// The candidate a configured static route gives, or why none; `down` names the SVIs
+/// that are down though not shut ([`super::autostate::down_svis`]).
 pub fn candidate(
     r: &StaticRoute,
     config: &DeviceConfig,
     vendor: Vendor,
+    down: &HashSet<String>,
 ) -> Result<Candidate, Skipped> {
     let IpNet::V4(network) = r.prefix else {
         return Err(Skipped::Ipv6);
@@ -112,7 +115,7 @@ pub fn candidate(
                 .interfaces
                 .iter()
                 .find(|i| crate::ifname::same(name, &i.name))
-                .filter(|i| active(i))
+                .filter(|i| active(i) && !down.contains(&i.name))
                 .ok_or(Skipped::InterfaceDown)?;
             Ok(Candidate {
                 route: route(NextHop::Interface {

@@ -290,3 +290,51 @@ end
     };
     assert_eq!(n.to_string(), "Gi0/1");
 }
+
+#[test]
+fn svis_need_an_up_port_carrying_their_vlan_on_nxos_and_eos() {
+    let nxos = rib(
+        Vendor::CiscoNxos,
+        "hostname r1
+interface Vlan10
+  no shutdown
+  ip address 10.10.10.1/24
+interface Vlan20
+  no shutdown
+  ip address 10.20.20.1/24
+interface port-channel1
+  shutdown
+  switchport mode trunk
+  switchport trunk allowed vlan 10
+interface Ethernet1/1
+  switchport mode trunk
+  switchport trunk allowed vlan 10
+  channel-group 1 mode active
+  no shutdown
+interface Ethernet1/2
+  switchport access vlan 20
+  no shutdown
+ip route 10.99.0.0/16 Vlan10
+",
+    );
+    assert_eq!(
+        rows(&nxos),
+        [
+            "default 10.20.20.0/24 connected [0] Vlan20",
+            "default 10.20.20.1/32 local [0] Vlan20",
+        ],
+        "VLAN 10 rides only a shut port-channel: its SVI is down, and so is a route out of it"
+    );
+    let eos = rib(
+        Vendor::AristaEos,
+        "hostname r1
+interface Ethernet1
+   switchport access vlan 30
+interface Vlan30
+   ip address 10.30.0.1/24
+interface Vlan40
+   ip address 10.40.0.1/24
+",
+    );
+    assert_eq!(rows(&eos), ["default 10.30.0.0/24 connected [0] Vlan30"]);
+}

@@ -2,10 +2,11 @@
 //! rows in JSON.
 
 use super::{open_or_demo, Cli, Exit};
-use crate::output::{self, Format, Table};
+use crate::output::Format;
 use crate::routing::{DeviceRib, Protocol, Query, RoutingModel, COLUMNS};
 use anyhow::{bail, Result};
 use ipnet::Ipv4Net;
+use std::io::Write;
 
 /// Reads `--prefix`: a prefix, or an address (its /32).
 fn prefix(p: &str) -> Result<Ipv4Net> {
@@ -108,77 +109,117 @@ pub fn routes(
         }
     }
     let ribs = model.select(&q);
-    let rows = ribs
-        .iter()
-        .flat_map(|r| r.routes.iter().map(move |x| (r, x)));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match cli.format {
-        Format::Json => {
-            let routes: Vec<serde_json::Value> =
-                rows.map(|(r, x)| x.to_json(&r.hostname)).collect();
-            let incomplete: Vec<serde_json::Value> = ribs
-                .iter()
-                .flat_map(|r| {
-                    r.incomplete.iter().map(move |i| {
-                        serde_json::json!({"node": r.hostname, "vrf": i.vrf, "reason": i.reason})
-                    })
-                })
-                .collect();
-            println!(
-                "{}",
-                output::json(&serde_json::json!({
-                    "state_version": model.state_version,
-                    "columns": COLUMNS,
-                    "routes": routes,
-                    "incomplete": incomplete,
-                }))
-            );
-        }
-        Format::Text => {
-            let table = Table {
-                columns: COLUMNS.iter().map(|c| (*c).to_owned()).collect(),
-                rows: rows
-                    .map(|(r, x)| {
-                        vec![
-                            r.hostname.clone().into(),
-                            x.vrf.clone().into(),
-                            x.network.to_string().into(),
-                            x.next_hop.to_string().into(),
-                            x.protocol.as_str().into(),
-                            x.metric.into(),
-                            x.admin_distance.into(),
-                            x.tag.into(),
-                        ]
-                    })
-                    .collect(),
-            };
-            let devices = ribs.len();
-            let lines = incomplete_lines(&ribs);
-            let plural = |n: usize| if n == 1 { "" } else { "s" };
-            let partial = ribs.iter().filter(|r| !r.incomplete.is_empty()).count();
-            let verdict = if partial == 0 {
-                "complete".to_owned()
+        Format::Json => write_json(&mut out, model.state_version, &ribs)?,
+        Format::Text => write_text(&mut out, &ribs)?,
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}
+
+/// The JSON answer, a row at a time (a whole network's rows held as JSON values took a
+/// gigabyte at 10,000 devices).
+fn write_json(out: &mut impl Write, state_version: i64, ribs: &[DeviceRib]) -> Result<()> {
+    writeln!(out, "{{")?;
+    writeln!(out, "  \"state_version\": {state_version},")?;
+    writeln!(out, "  \"columns\": {},", serde_json::to_string(&COLUMNS)?)?;
+    writeln!(out, "  \"routes\": [")?;
+    let mut first = true;
+    for r in ribs {
+        for x in &r.routes {
+            let sep = if std::mem::take(&mut first) {
+                ""
             } else {
-                format!(
-                    "INCOMPLETE on {partial} device{}: they run routing protocols olav does not compute yet",
-                    plural(partial)
-                )
+                ",\n"
             };
-            println!(
-                "{} route{} on {devices} device{} — {verdict}",
-                table.rows.len(),
-                plural(table.rows.len()),
-                plural(devices)
-            );
-            for l in &lines {
-                println!("{l}");
-            }
-            if table.rows.is_empty() {
-                println!("(no routes)");
-            } else {
-                println!();
-                print!("{}", table.to_text());
-            }
+            write!(out, "{sep}    {}", x.to_json(&r.hostname))?;
         }
     }
-    Ok(Exit::Ok)
+    writeln!(out, "\n  ],")?;
+    let incomplete: Vec<serde_json::Value> = ribs
+        .iter()
+        .flat_map(|r| {
+            r.incomplete.iter().map(
+                move |i| serde_json::json!({"node": r.hostname, "vrf": i.vrf, "reason": i.reason}),
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "  \"incomplete\": {}",
+        serde_json::to_string(&incomplete)?
+    )?;
+    writeln!(out, "}}")?;
+    Ok(())
+}
+
+/// The text answer: the verdict, the incomplete RIBs, then the aligned rows.
+fn write_text(out: &mut impl Write, ribs: &[DeviceRib]) -> Result<()> {
+    let rows: Vec<[String; 8]> = ribs
+        .iter()
+        .flat_map(|r| {
+            r.routes.iter().map(move |x| {
+                [
+                    r.hostname.clone(),
+                    x.vrf.clone(),
+                    x.network.to_string(),
+                    x.next_hop.to_string(),
+                    x.protocol.as_str().to_owned(),
+                    x.metric.to_string(),
+                    x.admin_distance.to_string(),
+                    x.tag.map_or_else(|| "-".to_owned(), |t| t.to_string()),
+                ]
+            })
+        })
+        .collect();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let partial = ribs.iter().filter(|r| !r.incomplete.is_empty()).count();
+    let verdict = if partial == 0 {
+        "complete".to_owned()
+    } else {
+        format!(
+            "INCOMPLETE on {partial} device{}: they run routing protocols olav does not compute yet",
+            plural(partial)
+        )
+    };
+    writeln!(
+        out,
+        "{} route{} on {} device{} — {verdict}",
+        rows.len(),
+        plural(rows.len()),
+        ribs.len(),
+        plural(ribs.len())
+    )?;
+    for l in incomplete_lines(ribs) {
+        writeln!(out, "{l}")?;
+    }
+    if rows.is_empty() {
+        writeln!(out, "(no routes)")?;
+        return Ok(());
+    }
+    let header = COLUMNS.map(str::to_uppercase);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String; 8]| {
+        let mut l = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            if i + 1 == cells.len() {
+                l.push_str(c);
+            } else {
+                l.push_str(&format!("{c:<w$}  "));
+            }
+        }
+        l
+    };
+    writeln!(out)?;
+    writeln!(out, "{}", line(&header))?;
+    for r in &rows {
+        writeln!(out, "{}", line(r))?;
+    }
+    Ok(())
 }

@@ -138,8 +138,9 @@ enum Command {
         #[arg(long)]
         plan: Option<PathBuf>,
     },
-    /// Each device's main routing table (connected, local and static routes so far; a RIB
-    /// whose device runs a dynamic protocol is marked incomplete), as Batfish's `routes`.
+    /// Each device's main routing table: connected, local and static routes so far (a RIB
+    /// whose device runs a dynamic protocol is marked incomplete, with why); with --format
+    /// json, rows with Batfish's `routes` columns.
     Routes {
         /// Only this device.
         #[arg(long)]

@@ -70,11 +70,21 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
     let down = super::autostate::down_svis(config, vendor);
     let base = connected::routes(config, vendor, &down);
     let mut waiting: Vec<Candidate> = Vec::new();
+    let mut incomplete = dynamic::incomplete(config, vendor, text);
     for r in &config.static_routes {
         match statics::candidate(r, config, vendor, &down) {
             Ok(c) => waiting.push(c),
-            Err(Skipped::InterfaceDown | Skipped::Management | Skipped::Ipv6) => {}
-            Err(Skipped::NoNextHop) => {}
+            // A Junos route without a next hop of its own looks up another table.
+            Err(Skipped::NoNextHop) if vendor == Vendor::JuniperJunos => {
+                let i = Incomplete {
+                    vrf: Some(connected::vrf_name(&r.vrf)),
+                    reason: "Junos next-table static routes are not computed yet".to_owned(),
+                };
+                if !incomplete.contains(&i) {
+                    incomplete.push(i);
+                }
+            }
+            Err(_) => {}
         }
     }
     let mut installed = select(base.clone());
@@ -95,7 +105,7 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         hostname: hostname.to_owned(),
         vendor,
         routes: installed,
-        incomplete: dynamic::incomplete(config, vendor, text),
+        incomplete,
         unresolved_statics: waiting.len() as u32,
     }
 }

@@ -338,3 +338,20 @@ interface Vlan40
     );
     assert_eq!(rows(&eos), ["default 10.30.0.0/24 connected [0] Vlan30"]);
 }
+
+#[test]
+fn junos_next_table_routes_make_the_vrf_incomplete() {
+    let r = rib(
+        Vendor::JuniperJunos,
+        "set system host-name r1
+set routing-instances RED instance-type vrf
+set routing-instances RED routing-options static route 0.0.0.0/0 next-table inet.0
+",
+    );
+    assert!(r.routes.is_empty());
+    assert_eq!(
+        r.incomplete_in("RED"),
+        ["Junos next-table static routes are not computed yet"]
+    );
+    assert!(r.incomplete_in("default").is_empty());
+}

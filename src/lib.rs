@@ -25,6 +25,7 @@ pub mod output;
 pub mod plan;
 pub mod precheck;
 pub mod report;
+pub mod routing;
 pub mod schedule;
 pub mod state;
 pub mod synth;

@@ -446,6 +446,12 @@ pub struct StaticRoute {
     /// Administrative distance when configured (Junos: the route's `preference`, else its
     /// static block's `defaults preference`).
     pub distance: Option<u32>,
+    /// Metric when configured (Junos `metric`, else its static block's `defaults metric`).
+    #[serde(default)]
+    pub metric: Option<u32>,
+    /// Route tag when configured (`tag N`; Junos: else its static block's `defaults tag`).
+    #[serde(default)]
+    pub tag: Option<u32>,
     /// Whether the route can be installed, judged from the device's own configuration
     /// ([`DeviceConfig::judge_static_routes`]); `Usable` until judged.
     pub activity: RouteActivity,

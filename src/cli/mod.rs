@@ -4,6 +4,7 @@
 mod check;
 mod lifecycle;
 pub mod request;
+mod routes;
 mod workflows;
 
 use crate::import::{self, SnapshotDir};
@@ -136,6 +137,23 @@ enum Command {
         /// Check the candidate network of this plan (the state plus the plan's lines).
         #[arg(long)]
         plan: Option<PathBuf>,
+    },
+    /// Each device's main routing table: connected, local and static routes so far (a RIB
+    /// whose device runs a dynamic protocol is marked incomplete, with why); with --format
+    /// json, rows with Batfish's `routes` columns.
+    Routes {
+        /// Only this device.
+        #[arg(long)]
+        device: Option<String>,
+        /// Only this VRF (`default` for the global table).
+        #[arg(long)]
+        vrf: Option<String>,
+        /// Only routes covering this prefix or address (10.1.0.0/16, 10.1.2.3).
+        #[arg(long)]
+        prefix: Option<String>,
+        /// Only this protocol (connected, local, static).
+        #[arg(long)]
+        protocol: Option<String>,
     },
     /// Verify a plan formally with Batfish (the simulator step alone).
     Verify {
@@ -342,6 +360,18 @@ fn run(cli: &Cli) -> Result<Exit> {
         ),
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::Verify { plan } => check::verify(cli, plan),
+        Command::Routes {
+            device,
+            vrf,
+            prefix,
+            protocol,
+        } => routes::routes(
+            cli,
+            device.as_deref(),
+            vrf.as_deref(),
+            prefix.as_deref(),
+            protocol.as_deref(),
+        ),
         Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),
         Command::Report { plan, max_age } => check::report(cli, plan, max_age),
         Command::BlastRadius {

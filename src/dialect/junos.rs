@@ -604,6 +604,8 @@ fn whole_route(line: &str) -> Option<StaticRoute> {
         next_hop: None,
         next_hop_interface: None,
         distance: None,
+        metric: None,
+        tag: None,
         activity: crate::model::RouteActivity::Usable,
         line: 0,
     })

@@ -32,4 +32,23 @@ impl StateDb {
             .map(Option::flatten)
             .map_err(|e| self.err(e))
     }
+
+    /// Calls `each` with every device's (hostname, OS, stored configuration), in
+    /// hostname order, one at a time (the texts are never all in memory).
+    pub fn each_config(&self, mut each: impl FnMut(&str, &str, &str)) -> Result<(), StateError> {
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT d.hostname, d.os, c.config_text FROM device d JOIN device_config c ON c.hostname = d.hostname ORDER BY d.hostname",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rows = st.query([]).map_err(|e| self.err(e))?;
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            let h: String = r.get(0).map_err(|e| self.err(e))?;
+            let os: String = r.get(1).map_err(|e| self.err(e))?;
+            let text: String = r.get(2).map_err(|e| self.err(e))?;
+            each(&h, &os, &text);
+        }
+        Ok(())
+    }
 }

@@ -75,6 +75,10 @@ fn top_level_keys_of_every_command() {
     );
     let stats = json(d, &["--format", "json", "state", "stats"]);
     let plans = json(d, &["--format", "json", "plans", "list"]);
+    let routes = json(
+        d,
+        &["--format", "json", "routes", "--device", "alpha-acc-1"],
+    );
     let shape = [
         ("request", keys(&run)),
         ("request step", keys(&run["steps"])),
@@ -97,6 +101,9 @@ fn top_level_keys_of_every_command() {
         ("blast-radius", keys(&br)),
         ("state stats", keys(&stats)),
         ("plans list", keys(&plans)),
+        ("routes", keys(&routes)),
+        ("routes row", keys(&routes["routes"])),
+        ("routes incomplete", keys(&routes["incomplete"])),
     ]
     .iter()
     .map(|(k, v)| format!("{k}: {v}"))

@@ -65,6 +65,8 @@ fn read_static_route(
         next_hop: None,
         next_hop_interface: None,
         distance: None,
+        metric: None,
+        tag: None,
         activity: RouteActivity::Usable,
         line,
     };
@@ -83,7 +85,8 @@ fn read_static_route(
             continue;
         }
         match *word {
-            "name" | "tag" | "track" | "description" | "metric" | "vrf" => {
+            "tag" => route.tag = it.next().and_then(|t| t.parse().ok()),
+            "name" | "track" | "description" | "metric" | "vrf" => {
                 it.next();
             }
             "permanent" | "global" | "multicast" | "dhcp" => {}

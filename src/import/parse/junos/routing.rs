@@ -14,6 +14,8 @@ pub(super) struct StaticBlock {
     vrf: Option<String>,
     inet6: bool,
     default_preference: Option<u32>,
+    default_metric: Option<u32>,
+    default_tag: Option<u32>,
     routes: Vec<StaticSpec>,
     index: HashMap<IpNet, usize>,
 }
@@ -28,6 +30,8 @@ struct StaticSpec {
     reject: Option<u32>,
     next_table: Option<u32>,
     preference: Option<u32>,
+    metric: Option<u32>,
+    tag: Option<u32>,
     /// `resolve`: the next hop may be resolved recursively (default: connected only).
     resolve: bool,
 }
@@ -156,6 +160,8 @@ impl Junos {
                     vrf,
                     inet6,
                     default_preference: None,
+                    default_metric: None,
+                    default_tag: None,
                     routes: Vec::new(),
                     index: HashMap::new(),
                 });
@@ -163,6 +169,19 @@ impl Junos {
             }
         };
         match w {
+            ["defaults", "metric", m, ..] => match m.parse() {
+                Ok(m) => self.statics[b].default_metric = Some(m),
+                Err(_) => self.dev.warn(
+                    line,
+                    format!("static defaults metric: '{m}' is not a number"),
+                ),
+            },
+            ["defaults", "tag", t, ..] => match t.parse() {
+                Ok(t) => self.statics[b].default_tag = Some(t),
+                Err(_) => self
+                    .dev
+                    .warn(line, format!("static defaults tag: '{t}' is not a number")),
+            },
             ["defaults", "preference", p, ..] => match p.parse() {
                 Ok(p) => self.statics[b].default_preference = Some(p),
                 Err(_) => self.dev.warn(
@@ -193,6 +212,8 @@ impl Junos {
                             reject: None,
                             next_table: None,
                             preference: None,
+                            metric: None,
+                            tag: None,
                             resolve: false,
                         });
                         routes.len() - 1
@@ -230,6 +251,8 @@ impl Junos {
                     ["reject", ..] => r.reject = Some(st.line_of(tail)),
                     ["next-table", ..] => r.next_table = Some(st.line_of(tail)),
                     ["resolve"] => r.resolve = true,
+                    ["metric", m, ..] => r.metric = m.parse().ok(),
+                    ["tag", t, ..] => r.tag = t.parse().ok(),
                     ["no-resolve"] => r.resolve = false,
                     ["preference", p, ..] => match p.parse() {
                         Ok(p) => r.preference = Some(p),
@@ -281,6 +304,8 @@ impl Junos {
                     next_hop: None,
                     next_hop_interface: None,
                     distance,
+                    metric: r.metric.or(b.default_metric),
+                    tag: r.tag.or(b.default_tag),
                     activity: RouteActivity::Usable,
                     line,
                 };

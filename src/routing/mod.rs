@@ -1,0 +1,26 @@
+//! The routing model: each device's main RIB per VRF, computed from its parsed
+//! configuration, as Batfish's `routes` question gives it (`docs/routing.md`).
+//!
+//! This first slice computes connected, local and static routes ([`connected`],
+//! [`statics`], chosen per prefix by administrative distance in [`rib`]); a device or
+//! VRF that runs a dynamic protocol is marked incomplete with the reason ([`dynamic`]),
+//! never presented as complete. The model of a state version is stored with it as the
+//! `routing` part ([`RoutingModel::shared`]). [`shown`] reads the devices' own routing
+//! tables (show output), which the fidelity tests compare against.
+
+pub mod autostate;
+pub mod connected;
+pub mod dynamic;
+pub mod rib;
+pub mod route;
+pub mod shown;
+pub mod statics;
+mod store;
+
+pub use dynamic::Incomplete;
+pub use rib::{compute, DeviceRib};
+pub use route::{NextHop, Protocol, Route, COLUMNS};
+pub use store::{Query, RoutingModel};
+
+#[cfg(test)]
+mod tests;

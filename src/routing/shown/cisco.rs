@@ -1,0 +1,323 @@
+//! IOS `show ip route [vrf X]` and NX-OS `show ip route vrf all` text.
+
+use super::ShownRoute;
+use ipnet::Ipv4Net;
+use std::net::Ipv4Addr;
+
+/// Batfish's protocol name for IOS route codes (`O` with `IA`, `E2`, …).
+fn ios_protocol(codes: &[&str]) -> String {
+    let first = codes
+        .first()
+        .map(|c| c.trim_end_matches(['*', '+', '%', 'p']))
+        .unwrap_or_default();
+    let ext = codes.get(1).copied().unwrap_or_default();
+    let name = match (first, ext) {
+        ("C", _) => "connected",
+        ("L", _) => "local",
+        ("S", _) => "static",
+        ("B", _) => "bgp",
+        ("O", "IA") => "ospfIA",
+        ("O", "E1" | "N1") => "ospfE1",
+        ("O", "E2" | "N2") => "ospfE2",
+        ("O", _) => "ospf",
+        ("D", "EX") => "eigrpEX",
+        ("D", _) => "eigrp",
+        ("R", _) => "rip",
+        ("i", _) => "isis",
+        (other, _) => return other.to_lowercase(),
+    };
+    name.to_owned()
+}
+
+/// `A.B.C.D` or `A.B.C.D/L`: the address and the length when written.
+fn network_word(w: &str) -> Option<(Ipv4Addr, Option<u8>)> {
+    match w.split_once('/') {
+        Some((a, l)) => Some((a.parse().ok()?, Some(l.parse().ok().filter(|l| *l <= 32)?))),
+        None => Some((w.parse().ok()?, None)),
+    }
+}
+
+/// `[AD/metric]`.
+fn distance_metric(w: &str) -> Option<(u32, u64)> {
+    let inner = w
+        .strip_prefix('[')?
+        .trim_end_matches(',')
+        .strip_suffix(']')?;
+    let (a, m) = inner.split_once('/')?;
+    Some((a.parse().ok()?, m.parse().ok()?))
+}
+
+/// Fills a route's next hop, distance and metric from the words after its network.
+fn fill(r: &mut ShownRoute, words: &[&str]) {
+    if let Some((a, m)) = words.iter().find_map(|w| distance_metric(w)) {
+        r.admin_distance = a;
+        r.metric = m;
+    }
+    if let Some(i) = words.iter().position(|w| *w == "via") {
+        let rest = &words[i + 1..];
+        let hop = rest
+            .first()
+            .map(|w| w.trim_end_matches(','))
+            .unwrap_or_default();
+        match hop.parse::<Ipv4Addr>() {
+            Ok(ip) => r.next_hop_ip = Some(ip),
+            Err(_) if !hop.is_empty() => r.set_interface(hop),
+            Err(_) => {}
+        }
+        let iface = rest
+            .iter()
+            .skip(1)
+            .map(|w| w.trim_end_matches(','))
+            .rfind(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()));
+        if let Some(name) = iface {
+            r.set_interface(name);
+        }
+    } else if let Some(i) = words
+        .windows(2)
+        .position(|w| w == ["directly", "connected,"])
+    {
+        if let Some(name) = words.get(i + 2) {
+            r.set_interface(name.trim_end_matches(','));
+        }
+    }
+}
+
+/// Routes of IOS `show ip route` text; `vrf` is the table's VRF (`Routing Table:` lines
+/// override it). Lines it does not know are skipped.
+pub fn ios(text: &str, vrf: &str) -> Vec<ShownRoute> {
+    let mut out: Vec<ShownRoute> = Vec::new();
+    let mut vrf = vrf.to_owned();
+    let mut subnet_len: Option<u8> = None;
+    // The last route line, for ECMP continuation lines and a wrapped next hop.
+    let mut last: Option<ShownRoute> = None;
+    let mut last_complete = true;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = words.first() else { continue };
+        if let Some(v) = line.strip_prefix("Routing Table:") {
+            vrf = v.trim().to_owned();
+            continue;
+        }
+        if line.starts_with(char::is_whitespace) {
+            // A classful header: `10.0.0.0/8 is variably subnetted, …` or
+            // `10.0.0.0/24 is subnetted, 2 subnets`.
+            if words.get(1) == Some(&"is") && words.contains(&"subnetted,") {
+                subnet_len = network_word(first)
+                    .and_then(|(_, l)| l)
+                    .filter(|_| !words.contains(&"variably"));
+                continue;
+            }
+            if network_word(first).is_some() && words.get(1) == Some(&"is") {
+                continue;
+            }
+            // `[1/0] via 10.0.0.2`: another next hop of the last route, or the wrapped rest
+            // of its line.
+            if let Some(prev) = &last {
+                if distance_metric(first).is_some() || *first == "via" || words.contains(&"via") {
+                    let mut r = prev.clone();
+                    if !last_complete {
+                        fill(&mut r, &words);
+                        if let Some(l) = out.last_mut() {
+                            *l = r.clone();
+                        }
+                        last = Some(r);
+                        last_complete = true;
+                    } else {
+                        r.next_hop_ip = None;
+                        r.next_hop_interface = None;
+                        r.discard = false;
+                        fill(&mut r, &words);
+                        out.push(r);
+                    }
+                }
+            }
+            continue;
+        }
+        // A route line: codes, then the network.
+        let Some(at) = words.iter().position(|w| network_word(w).is_some()) else {
+            continue;
+        };
+        if at == 0 || at > 3 || words[..at].iter().any(|c| c.len() > 3) {
+            continue;
+        }
+        let Some((addr, len)) = network_word(words[at]) else {
+            continue;
+        };
+        let len = len.or(subnet_len).unwrap_or_else(|| classful(addr));
+        let Ok(network) = Ipv4Net::new(addr, len) else {
+            continue;
+        };
+        let protocol = ios_protocol(&words[..at]);
+        let mut r = ShownRoute::new(&vrf, network, &protocol);
+        if protocol == "static" {
+            r.admin_distance = 1;
+        }
+        let rest = &words[at + 1..];
+        fill(&mut r, rest);
+        last_complete = !rest.is_empty();
+        out.push(r.clone());
+        last = Some(r);
+    }
+    out
+}
+
+/// The classful length of an address (a route shown without one, outside a header).
+fn classful(a: Ipv4Addr) -> u8 {
+    match a.octets()[0] {
+        0 => 0,
+        1..=127 => 8,
+        128..=191 => 16,
+        _ => 24,
+    }
+}
+
+/// Batfish's protocol name for an NX-OS `via` line's protocol words
+/// (`direct`, `bgp-65001, external`, `ospf-1, intra`).
+fn nxos_protocol(words: &[&str]) -> String {
+    let first = words.first().copied().unwrap_or_default();
+    let base = first.split('-').next().unwrap_or_default();
+    let kind = words.get(1).copied().unwrap_or_default();
+    let name = match (base, kind) {
+        ("direct", _) => "connected",
+        ("local", _) => "local",
+        ("static", _) => "static",
+        ("bgp", "internal") => "ibgp",
+        ("bgp", _) => "bgp",
+        ("ospf", "inter") => "ospfIA",
+        ("ospf", "type-1") => "ospfE1",
+        ("ospf", "type-2") => "ospfE2",
+        ("ospf", _) => "ospf",
+        ("eigrp", "external") => "eigrpEX",
+        ("eigrp", _) => "eigrp",
+        (other, _) => return other.to_lowercase(),
+    };
+    name.to_owned()
+}
+
+/// Routes of NX-OS `show ip route vrf all` text, every `via` line one row (`best` says
+/// whether it is starred).
+pub fn nxos(text: &str) -> Vec<ShownRoute> {
+    let mut out = Vec::new();
+    let mut vrf = "default".to_owned();
+    let mut network: Option<Ipv4Net> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("IP Route Table for VRF \"") {
+            vrf = rest.trim_end_matches('"').to_owned();
+            network = None;
+            continue;
+        }
+        if !line.starts_with(char::is_whitespace) {
+            network = t
+                .split(',')
+                .next()
+                .and_then(|w| w.parse::<Ipv4Net>().ok())
+                .filter(|_| t.contains("ubest/mbest"));
+            continue;
+        }
+        let (best, via) = match t.strip_prefix("*via ") {
+            Some(v) => (true, v),
+            None => match t.strip_prefix("via ") {
+                Some(v) => (false, v),
+                None => continue,
+            },
+        };
+        let Some(net) = network else { continue };
+        let fields: Vec<&str> = via.split(", ").map(str::trim).collect();
+        let Some(dm) = fields.iter().position(|f| distance_metric(f).is_some()) else {
+            continue;
+        };
+        // After [AD/metric]: the age, then the protocol words.
+        let proto_words: Vec<&str> = fields.get(dm + 2..).unwrap_or_default().to_vec();
+        let mut r = ShownRoute::new(&vrf, net, &nxos_protocol(&proto_words));
+        r.best = best;
+        if let Some((a, m)) = distance_metric(fields[dm]) {
+            r.admin_distance = a;
+            r.metric = m;
+        }
+        let hop = fields[0].split('%').next().unwrap_or_default();
+        match hop.parse::<Ipv4Addr>() {
+            Ok(ip) => r.next_hop_ip = Some(ip),
+            Err(_) => r.set_interface(hop),
+        }
+        if dm >= 2 {
+            r.set_interface(fields[1]);
+        }
+        r.tag = proto_words
+            .iter()
+            .find_map(|w| w.strip_prefix("tag "))
+            .and_then(|t| t.trim().parse().ok());
+        out.push(r);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ios_lines_become_rows() {
+        let text = [
+            "Gateway of last resort is 10.0.0.1 to network 0.0.0.0",
+            "",
+            "S*    0.0.0.0/0 [1/0] via 10.0.0.1",
+            "      10.0.0.0/8 is variably subnetted, 2 subnets, 2 masks",
+            "C        10.0.0.0/30 is directly connected, GigabitEthernet0/1",
+            "L        10.0.0.2/32 is directly connected, GigabitEthernet0/1",
+            "      192.168.1.0/24 is subnetted, 1 subnets",
+            "S        192.168.1.0 [5/0] via 10.0.0.1",
+            "                     [5/0] via 10.0.0.5",
+            "S     172.16.0.0/16 is directly connected, Null0",
+        ]
+        .join("\n");
+        let text = text.as_str();
+        let r = ios(text, "default");
+        let got: Vec<String> = r
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {:?} {:?} {}",
+                    r.network,
+                    r.protocol,
+                    r.admin_distance,
+                    r.next_hop_ip,
+                    r.next_hop_interface,
+                    r.discard
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "0.0.0.0/0 static 1 Some(10.0.0.1) None false",
+                "10.0.0.0/30 connected 0 None Some(\"GigabitEthernet0/1\") false",
+                "10.0.0.2/32 local 0 None Some(\"GigabitEthernet0/1\") false",
+                "192.168.1.0/24 static 5 Some(10.0.0.1) None false",
+                "192.168.1.0/24 static 5 Some(10.0.0.5) None false",
+                "172.16.0.0/16 static 1 None None true",
+            ]
+        );
+    }
+
+    #[test]
+    fn nxos_via_lines_become_rows() {
+        let text = [
+            "IP Route Table for VRF \"default\"",
+            "192.168.123.1/32, ubest/mbest: 2/0, attached",
+            "    *via 192.168.123.1, Lo123, [0/0], 00:01:56, local",
+            "    *via 192.168.123.1, Lo123, [0/0], 00:01:56, direct",
+            "10.0.0.0/8, ubest/mbest: 1/0",
+            "    *via 10.12.11.2, [1/0], 00:01:14, static",
+            "    *via 10.0.0.9, [20/0], 00:01:14, bgp-1, external, tag 65002",
+        ]
+        .join("\n");
+        let text = text.as_str();
+        let r = nxos(text);
+        assert_eq!(r.len(), 4);
+        assert_eq!(r[0].protocol, "local");
+        assert_eq!(r[1].next_hop_interface.as_deref(), Some("Lo123"));
+        assert_eq!(r[2].next_hop_ip, Some("10.12.11.2".parse().unwrap()));
+        assert_eq!((r[3].protocol.as_str(), r[3].tag), ("bgp", Some(65002)));
+    }
+}

@@ -1,0 +1,121 @@
+//! The routing model of a state version, stored with it as the `routing` part: each
+//! device's RIB encoded on its own, so that asking for one device decodes one.
+
+use super::rib::{compute, DeviceRib};
+use super::route::{Protocol, Route};
+use crate::import::parse::parser_for;
+use crate::model::Vendor;
+use crate::state::{StateDb, StateError};
+use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Every device's RIB of one state version, by hostname.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RoutingModel {
+    /// The state version.
+    pub state_version: i64,
+    /// Hostnames, sorted; device `i`'s RIB is `rows[starts[i]..starts[i + 1]]`.
+    hostnames: Vec<String>,
+    starts: Vec<u32>,
+    #[serde(with = "serde_bytes")]
+    rows: Vec<u8>,
+}
+
+/// Which rows of which RIBs to give.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// Only this device (exact hostname).
+    pub device: Option<String>,
+    /// Only this VRF.
+    pub vrf: Option<String>,
+    /// Only routes for networks containing this prefix (an address is a /32).
+    pub prefix: Option<Ipv4Net>,
+    /// Only this protocol.
+    pub protocol: Option<Protocol>,
+}
+
+impl Query {
+    /// Whether a route passes the filters other than the device.
+    pub fn matches(&self, r: &Route) -> bool {
+        self.vrf.as_deref().is_none_or(|v| r.vrf == v)
+            && self.prefix.is_none_or(|p| r.network.contains(&p))
+            && self.protocol.is_none_or(|p| r.protocol == p)
+    }
+}
+
+impl RoutingModel {
+    /// The RIBs of the DB's current state version: stored with it, built on first use.
+    pub fn shared(db: &StateDb) -> Result<Arc<RoutingModel>, StateError> {
+        crate::network::store::shared(db, "routing", RoutingModel::build, |_| {})
+    }
+
+    /// Computes every device's RIB from the stored configurations.
+    pub fn build(db: &StateDb) -> Result<RoutingModel, StateError> {
+        let mut m = RoutingModel {
+            state_version: db.state_version()?,
+            ..RoutingModel::default()
+        };
+        db.each_config(|hostname, os, text| {
+            let vendor = Vendor::from_os(os);
+            let config = parser_for(vendor).parse(text);
+            m.push(&compute(hostname, vendor, &config, text));
+        })?;
+        Ok(m)
+    }
+
+    /// Adds a device's RIB (hostnames in order).
+    pub fn push(&mut self, rib: &DeviceRib) {
+        self.hostnames.push(rib.hostname.clone());
+        self.starts.push(self.rows.len() as u32);
+        // Encoding plain rows into a vector cannot fail.
+        if let Ok(bytes) = postcard::to_stdvec(rib) {
+            self.rows.extend_from_slice(&bytes);
+        }
+    }
+
+    /// The hostnames, sorted.
+    pub fn hostnames(&self) -> &[String] {
+        &self.hostnames
+    }
+
+    /// One device's RIB, decoded.
+    pub fn device(&self, hostname: &str) -> Option<DeviceRib> {
+        let i = self
+            .hostnames
+            .binary_search_by(|h| h.as_str().cmp(hostname))
+            .ok()?;
+        let s = *self.starts.get(i)? as usize;
+        let e = self
+            .starts
+            .get(i + 1)
+            .map_or(self.rows.len(), |&e| e as usize);
+        match postcard::from_bytes(self.rows.get(s..e)?) {
+            Ok(r) => Some(r),
+            Err(err) => {
+                tracing::warn!("routing model: the RIB of {hostname} does not decode ({err})");
+                None
+            }
+        }
+    }
+
+    /// The RIBs the query asks for, with only the rows it asks for.
+    pub fn select(&self, q: &Query) -> Vec<DeviceRib> {
+        let names: Vec<&String> = match &q.device {
+            Some(d) => self.hostnames.iter().filter(|h| *h == d).collect(),
+            None => self.hostnames.iter().collect(),
+        };
+        names
+            .into_iter()
+            .filter_map(|h| self.device(h))
+            .map(|mut rib| {
+                rib.routes.retain(|r| q.matches(r));
+                if let Some(v) = &q.vrf {
+                    rib.incomplete
+                        .retain(|i| i.vrf.as_deref().is_none_or(|x| x == v));
+                }
+                rib
+            })
+            .collect()
+    }
+}

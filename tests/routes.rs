@@ -1,0 +1,459 @@
+//! The routing model against the devices' own routing tables (`olav routes`).
+//!
+//! The shared corpus (`../shared/reference/configs/lab-validation/<lab>/{configs,show}`)
+//! holds each lab device's show output. For each device, olav's main RIB is compared
+//! with the device's, restricted to the protocols olav computes so far (connected,
+//! local, static), the way batfish/lab-validation's validators compare Batfish's: rows
+//! paired by (VRF, network, protocol, metric, administrative distance) and a matching
+//! next hop; the device agrees when every row on both sides pairs. Skips (and says so)
+//! when the corpus is absent.
+
+mod common;
+
+use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
+use olav::model::Vendor;
+use olav::routing::connected::is_management;
+use olav::routing::shown::{self, ShownRoute};
+use olav::routing::{compute, NextHop, Route};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Devices that agree, measured (`docs/fidelity.md`): a regression fails.
+const AGREEING_FLOOR: usize = 55;
+
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+fn corpus() -> Option<PathBuf> {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        say(&format!(
+            "SKIPPED: {} does not exist; routing fidelity not measured",
+            p.display()
+        ));
+        None
+    }
+}
+
+/// The device's show folder: named after its hostname (any case) or its config file.
+fn show_dir(lab: &Path, d: &ParsedDevice) -> Option<PathBuf> {
+    let stem = Path::new(&d.source_file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    std::fs::read_dir(lab.join("show"))
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .find(|p| {
+            let n = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            n.eq_ignore_ascii_case(&d.hostname) || n.eq_ignore_ascii_case(&stem)
+        })
+}
+
+fn read(p: &Path) -> Option<String> {
+    std::fs::read(p)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The device's own routing table, as its vendor's lab-validation validator reads it,
+/// restricted to connected, local and static routes. None when there is no show output.
+fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
+    let rows: Vec<ShownRoute> = match vendor {
+        Vendor::CiscoIos => {
+            let mut rows = shown::ios(&read(&dir.join("show_ip_route.txt"))?, "default");
+            let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+                .ok()?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            for f in files {
+                let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                if let Some(v) = name
+                    .strip_prefix("show_ip_route_vrf_")
+                    .and_then(|v| v.strip_suffix(".txt"))
+                {
+                    rows.extend(shown::ios(&read(&f)?, v));
+                }
+            }
+            rows
+        }
+        Vendor::CiscoNxos => shown::nxos(&read(&dir.join("show_ip_route_vrf_all.txt"))?)
+            .into_iter()
+            .filter(|r| r.best)
+            .collect(),
+        Vendor::AristaEos => {
+            let text = read(&dir.join("show_ip_route_vrf_all_pipe_json.txt"))
+                .or_else(|| read(&dir.join("show_ip_route_vrf_all_pipe_json.json")))
+                .or_else(|| read(&dir.join("show_ip_route_vrf_all_|_json.txt")))
+                .or_else(|| read(&dir.join("show_ip_route_vrf_all_|_json.json")))?;
+            shown::eos(&text).ok()?
+        }
+        Vendor::JuniperJunos => shown::junos(&read(&dir.join("show_route_pipe_display_json.txt"))?)
+            .ok()?
+            .into_iter()
+            .filter(|r| r.best && r.network.addr().octets()[..3] != [224, 0, 0])
+            .collect(),
+    };
+    Some(
+        rows.into_iter()
+            .filter(|r| matches!(r.protocol.as_str(), "connected" | "local" | "static"))
+            .filter(|r| !is_management(r.next_hop_interface.as_deref().unwrap_or(""), &r.vrf))
+            .collect(),
+    )
+}
+
+/// Whether olav's row and the device's are the same route and next hop.
+/// `junos`: the next-hop address of a static route is not compared; `tags`: tags are
+/// (NX-OS and Junos, as their validators do; none ≡ 0).
+fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
+    let same_hop = match &o.next_hop {
+        NextHop::Discard => d.discard,
+        // Junos shows the resolved gateway of a `resolve` route: lab-validation compares
+        // no address of a Junos static route.
+        NextHop::Ip(ip) => !d.discard && (junos || d.next_hop_ip.is_none_or(|x| x == *ip)),
+        NextHop::Interface { interface, ip } => {
+            !d.discard
+                && d.next_hop_interface
+                    .as_deref()
+                    .is_some_and(|i| olav::ifname::same(i, interface))
+                && ip.zip(d.next_hop_ip).is_none_or(|(a, b)| a == b)
+        }
+        NextHop::Vrf(_) => false,
+    };
+    same_hop
+        && o.vrf == d.vrf
+        && o.network == d.network
+        && o.protocol.as_str() == d.protocol
+        && u64::from(o.metric) == d.metric
+        && o.admin_distance == d.admin_distance
+        && (!tags || u64::from(o.tag.unwrap_or(0)) == d.tag.unwrap_or(0))
+}
+
+/// The rows left unpaired on each side.
+fn compare(olav: &[Route], device: &[ShownRoute], vendor: Vendor) -> (Vec<String>, Vec<String>) {
+    let junos = vendor == Vendor::JuniperJunos;
+    let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
+    let mut taken = vec![false; device.len()];
+    let mut only_olav = Vec::new();
+    for o in olav {
+        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos, tags)) {
+            Some(i) => taken[i] = true,
+            None => only_olav.push(format!(
+                "{} {} {} [{}/{}] {} tag {:?}",
+                o.vrf, o.network, o.protocol, o.admin_distance, o.metric, o.next_hop, o.tag
+            )),
+        }
+    }
+    let only_device = device
+        .iter()
+        .zip(&taken)
+        .filter(|(_, t)| !**t)
+        .map(|(d, _)| {
+            format!(
+                "{} {} {} [{}/{}] {} tag {:?}",
+                d.vrf,
+                d.network,
+                d.protocol,
+                d.admin_distance,
+                d.metric,
+                if d.discard {
+                    "discard".to_owned()
+                } else {
+                    format!(
+                        "{} {}",
+                        d.next_hop_ip.map(|i| i.to_string()).unwrap_or_default(),
+                        d.next_hop_interface.clone().unwrap_or_default()
+                    )
+                },
+                d.tag
+            )
+        })
+        .collect();
+    (only_olav, only_device)
+}
+
+/// The vendor a lab's `host_nos.txt` gives a device, when olav reads that OS (None:
+/// another OS, or no file).
+fn host_nos(lab: &Path) -> std::collections::HashMap<String, String> {
+    read(&lab.join("show/host_nos.txt"))
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+fn vendor_of_nos(nos: &str) -> Option<Vendor> {
+    match nos {
+        "ios" | "iosxe" => Some(Vendor::CiscoIos),
+        "nx" | "nxos" => Some(Vendor::CiscoNxos),
+        "arista" | "eos" => Some(Vendor::AristaEos),
+        "junos" => Some(Vendor::JuniperJunos),
+        _ => None,
+    }
+}
+
+/// Hosts whose main-RIB test lab-validation sickbays (Batfish does not agree there):
+/// `validation/sickbay.yaml` entries for `test_main_rib_routes`, hostnames as regexes
+/// (`.*`-suffixed and `|`-alternated ones are what the labs use).
+fn sickbayed(lab: &Path, host: &str) -> bool {
+    let Some(text) = read(&lab.join("validation/sickbay.yaml")) else {
+        return false;
+    };
+    let Ok(doc) = serde_yaml::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let entries = doc["entries"].as_array().cloned().unwrap_or_default();
+    entries.iter().any(|e| {
+        e["test_name"]
+            .as_str()
+            .is_some_and(|t| t.contains("main_rib"))
+            && e["hostname"].as_str().is_none_or(|re| {
+                re.split('|').any(|alt| {
+                    let alt = alt.trim_matches(|c| c == '(' || c == ')' || c == '^' || c == '$');
+                    match alt.strip_suffix(".*") {
+                        Some(prefix) => host.to_lowercase().starts_with(&prefix.to_lowercase()),
+                        None => alt.eq_ignore_ascii_case(host),
+                    }
+                })
+            })
+    })
+}
+
+/// Per lab: devices compared, devices agreeing, devices lab-validation does not sickbay
+/// (Batfish agrees there) and those of them olav agrees on.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    compared: usize,
+    agree: usize,
+    batfish: usize,
+    agree_where_batfish: usize,
+}
+
+/// Compares every device of every lab under `root` with its show output; prints a
+/// per-device and per-lab table.
+fn measure(root: &Path) -> Tally {
+    let mut labs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("corpus readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("configs").is_dir() && p.join("show").is_dir())
+        .collect();
+    labs.sort();
+    let mut total = Tally::default();
+    let mut per_lab = Vec::new();
+    say("lab                                      device               vendor  olav  device  verdict");
+    for lab in &labs {
+        let lab_name = lab.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let nos = host_nos(lab);
+        let Ok(snap) = Snapshot::from_dir(lab) else {
+            continue;
+        };
+        let Ok(parsed) = parse_snapshot(&snap) else {
+            continue;
+        };
+        let mut t = Tally::default();
+        for d in &parsed.devices {
+            let Some(dir) = show_dir(lab, d) else {
+                continue;
+            };
+            let shown_name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if let Some(n) = nos.get(shown_name) {
+                if vendor_of_nos(n) != Some(d.vendor) {
+                    continue;
+                }
+            }
+            let Some(device) = device_rib(&dir, d.vendor) else {
+                continue;
+            };
+            let rib = compute(&d.hostname, d.vendor, &d.config, &d.text);
+            let (only_olav, only_device) = compare(&rib.routes, &device, d.vendor);
+            let ok = only_olav.is_empty() && only_device.is_empty();
+            let bf = !sickbayed(lab, shown_name);
+            t.compared += 1;
+            t.agree += usize::from(ok);
+            t.batfish += usize::from(bf);
+            t.agree_where_batfish += usize::from(ok && bf);
+            say(&format!(
+                "{lab_name:<40} {:<20} {:<7} {:>4}  {:>6}  {}{}",
+                d.hostname,
+                d.vendor.os_name(),
+                rib.routes.len(),
+                device.len(),
+                if ok { "agrees" } else { "DIFFERS" },
+                if bf { "" } else { " (Batfish sickbayed)" }
+            ));
+            for l in only_olav.iter().take(6) {
+                say(&format!("      only olav:   {l}"));
+            }
+            for l in only_device.iter().take(6) {
+                say(&format!("      only device: {l}"));
+            }
+        }
+        if t.compared > 0 {
+            per_lab.push((lab_name.to_owned(), t));
+        }
+        total.compared += t.compared;
+        total.agree += t.agree;
+        total.batfish += t.batfish;
+        total.agree_where_batfish += t.agree_where_batfish;
+    }
+    say("\n| lab | devices | olav agrees | Batfish agrees (not sickbayed) | olav agrees there |");
+    say("|---|---|---|---|---|");
+    for (lab, t) in &per_lab {
+        say(&format!(
+            "| {lab} | {} | {} | {} | {} |",
+            t.compared, t.agree, t.batfish, t.agree_where_batfish
+        ));
+    }
+    say(&format!(
+        "routing fidelity (connected, local, static) under {}: {}/{} devices agree; {}/{} where Batfish agrees",
+        root.display(),
+        total.agree,
+        total.compared,
+        total.agree_where_batfish,
+        total.batfish
+    ));
+    total
+}
+
+#[test]
+fn routes_agree_with_the_devices_on_the_corpus() {
+    let Some(root) = corpus() else { return };
+    let t = measure(&root);
+    assert!(t.compared > 0, "no device with show output in the corpus");
+    assert!(
+        t.agree >= AGREEING_FLOOR,
+        "{} devices agree, below the measured floor {AGREEING_FLOOR}",
+        t.agree
+    );
+}
+
+/// Labs olav was not developed against: batfish/lab-validation's `snapshots/` (extract
+/// it and set `OLAV_ROUTING_LABS` to the folder); measured, not asserted.
+#[test]
+fn routes_on_held_out_labs() {
+    match std::env::var_os("OLAV_ROUTING_LABS") {
+        Some(root) => {
+            measure(Path::new(&root));
+        }
+        None => say("SKIPPED: OLAV_ROUTING_LABS is not set; held-out labs not measured"),
+    }
+}
+
+/// `olav routes` on the demo: the verdict first, Batfish's columns in JSON, exit 2 with a
+/// suggestion for an unknown device.
+#[test]
+fn routes_command_answers_on_the_demo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args([
+            "routes",
+            "--device",
+            "gamma-border-1",
+            "--protocol",
+            "static",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("2 routes on 1 device — INCOMPLETE on 1 device"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OSPF routes are not computed yet: gamma-border-1"),
+        "{text}"
+    );
+    assert!(text.contains("10.40.0.0/16   discard"), "{text}");
+
+    let out = common::olav(dir.path())
+        .args(["routes", "--device", "gamma-border-1", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.get_output().stdout).expect("JSON answer");
+    let rows = v["routes"].as_array().expect("routes");
+    assert!(!rows.is_empty());
+    for r in rows {
+        let keys: Vec<&str> = r
+            .as_object()
+            .expect("row")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut want = olav::routing::COLUMNS.to_vec();
+        want.sort_unstable();
+        assert_eq!(keys, want, "exactly Batfish's routes columns");
+        assert_eq!(r["Node"]["name"], "gamma-border-1");
+    }
+    let discard = rows
+        .iter()
+        .find(|r| r["Network"] == "10.40.0.0/16")
+        .expect("the discard route");
+    assert_eq!(discard["Next_Hop"], serde_json::json!({"type": "discard"}));
+    assert_eq!(discard["Admin_Distance"], 5);
+    assert_eq!(discard["Tag"], serde_json::Value::Null);
+    assert_eq!(v["incomplete"][0]["node"], "gamma-border-1");
+
+    let out = common::olav(dir.path())
+        .args(["routes", "--device", "gamma-border1"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did you mean gamma-border-1?"), "{err}");
+    common::olav(dir.path())
+        .args(["routes", "--protocol", "ospf"])
+        .assert()
+        .code(2);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The show-output readers never panic, whatever the text.
+    #[test]
+    fn show_readers_never_panic(text in "\\PC{0,400}") {
+        let _ = shown::ios(&text, "default");
+        let _ = shown::nxos(&text);
+        let _ = shown::eos(&text);
+        let _ = shown::junos(&text);
+    }
+
+    /// Nor on lines made of the words real tables use, in any order.
+    #[test]
+    fn show_readers_never_panic_on_table_words(
+        lines in prop::collection::vec(
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "C", "S*", "O", "IA", "L", "10.0.0.0/8", "10.1.1.1", "0.0.0.0/0", "[1/0]",
+                    "[110/20]", "via", "is", "directly", "connected,", "subnetted,", "variably",
+                    "Null0", "Gi0/1", "*via", "ubest/mbest:", "1/0,", "00:01:14,", "direct",
+                    "Routing", "Table:", "{", "}", "[", "]", "\"vrfs\":", "\"routes\":",
+                    "IP Route Table for VRF \"x\"", "{master:0}", "/", "255",
+                ]),
+                0..8,
+            ),
+            0..20,
+        ),
+        indent in prop::collection::vec(any::<bool>(), 20),
+    ) {
+        let text: String = lines
+            .iter()
+            .zip(indent.iter().cycle())
+            .map(|(w, i)| format!("{}{}\n", if *i { "    " } else { "" }, w.join(" ")))
+            .collect();
+        let _ = shown::ios(&text, "default");
+        let _ = shown::nxos(&text);
+        let _ = shown::eos(&text);
+        let _ = shown::junos(&text);
+    }
+}

@@ -24,6 +24,7 @@ mod report;
 mod requests;
 mod robustness;
 mod roundtrip;
+mod routes;
 mod schedule;
 mod state_cli;
 mod structure;

@@ -8,7 +8,7 @@
 //! next hop; the device agrees when every row on both sides pairs. Skips (and says so)
 //! when the corpus is absent.
 
-mod common;
+use crate::common;
 
 use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
 use olav::model::Vendor;

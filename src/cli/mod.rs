@@ -139,8 +139,9 @@ enum Command {
         plan: Option<PathBuf>,
     },
     /// Each device's main routing table: connected, local and static routes so far (a RIB
-    /// whose device runs a dynamic protocol is marked incomplete, with why); with --format
-    /// json, rows with Batfish's `routes` columns.
+    /// whose device runs a dynamic protocol is marked incomplete, with why, and the exit
+    /// status is then 3, a partial result); with --format json, rows with Batfish's
+    /// `routes` columns.
     Routes {
         /// Only this device.
         #[arg(long)]

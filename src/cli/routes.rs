@@ -115,7 +115,13 @@ pub fn routes(
         Format::Text => write_text(&mut out, &ribs)?,
     }
     out.flush()?;
-    Ok(Exit::Ok)
+    // An incomplete RIB is a partial answer (PRODUCT.md: exit 3), so that a script never
+    // takes it for the whole table.
+    Ok(if ribs.iter().any(|r| !r.incomplete.is_empty()) {
+        Exit::Partial
+    } else {
+        Exit::Ok
+    })
 }
 
 /// The JSON answer, a row at a time (a whole network's rows held as JSON values took a

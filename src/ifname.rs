@@ -44,6 +44,16 @@ pub fn expand(name: &str) -> String {
     name.to_owned()
 }
 
+/// Whether the interface `named` takes `configured` with it: itself, or a unit or
+/// subinterface of the named port (`xe-0/1/2` takes `xe-0/1/2.0`, `Gi0/1` `Gi0/1.100`).
+pub fn covers(named: &str, configured: &str) -> bool {
+    same(named, configured)
+        || (!named.contains('.')
+            && configured
+                .split_once('.')
+                .is_some_and(|(port, _)| same(named, port)))
+}
+
 /// Whether `typed` names the configured interface `configured`.
 pub fn same(typed: &str, configured: &str) -> bool {
     if typed.eq_ignore_ascii_case(configured) {

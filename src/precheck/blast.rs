@@ -689,7 +689,10 @@ impl Graph {
         }
         for (i, l) in self.links.iter().enumerate() {
             let gone = |d: u32, ifn: &str| {
-                cut.dev[d as usize] || ifs.iter().any(|(x, y)| *x == d && covers(y, ifn))
+                cut.dev[d as usize]
+                    || ifs
+                        .iter()
+                        .any(|(x, y)| *x == d && crate::ifname::covers(y, ifn))
             };
             if gone(l.a, self.ifname(l.ia)) || gone(l.b, self.ifname(l.ib)) {
                 cut.link[i] = true;
@@ -705,9 +708,9 @@ impl Graph {
             .flat_map(|d| self.addresses_of(*d))
             .filter(|a| {
                 cut.dev[a.dev as usize]
-                    || ifs
-                        .iter()
-                        .any(|(x, y)| *x == a.dev && covers(y, self.ifname(a.ifname)))
+                    || ifs.iter().any(|(x, y)| {
+                        *x == a.dev && crate::ifname::covers(y, self.ifname(a.ifname))
+                    })
             })
             .map(|a| a.address)
             .collect();
@@ -733,10 +736,10 @@ impl Graph {
             }
         }
         for (i, s) in self.sessions.iter().enumerate() {
-            let local_gone = s
-                .local_if
-                .as_deref()
-                .is_some_and(|li| ifs.iter().any(|(x, y)| *x == s.dev && covers(y, li)));
+            let local_gone = s.local_if.as_deref().is_some_and(|li| {
+                ifs.iter()
+                    .any(|(x, y)| *x == s.dev && crate::ifname::covers(y, li))
+            });
             let peer_gone = s.peer_dev.is_some_and(|p| cut.dev[p as usize])
                 || s.peer
                     .parse()
@@ -867,7 +870,14 @@ impl Graph {
 
     /// Single points of failure between an external peer AS and the inside of the
     /// network (its core), with `extra` sessions added: the peer's dominator chain.
-    pub fn peer_single_points(&self, asn: u32, extra: &[(String, String)]) -> (usize, Vec<String>) {
+    /// With `after`, what a plan's candidate loses (shut interfaces, lost links and
+    /// sessions) is cut first: the sessions counted are the ones left.
+    pub fn peer_single_points(
+        &self,
+        asn: u32,
+        extra: &[(String, String)],
+        after: Option<&Spec>,
+    ) -> (usize, Vec<String>) {
         let extra: Vec<SessE> = extra
             .iter()
             .filter_map(|(d, ifn)| {
@@ -885,22 +895,29 @@ impl Graph {
         let Some(peer) = self.peer_node(asn) else {
             return (0, Vec::new());
         };
+        let cut = after.map_or_else(|| self.no_cut(), |x| self.cut_for(x, &mut Vec::new()));
+        let live = |i: usize, s: &SessE| {
+            !(cut.dev[s.dev as usize] || (i < self.sessions.len() && cut.sess[i]))
+        };
         let sessions = self
             .sessions
             .iter()
             .chain(&extra)
-            .filter(|s| s.asn == Some(asn) && s.peer_dev.is_none() && !s.shutdown)
+            .enumerate()
+            .filter(|(i, s)| {
+                s.asn == Some(asn) && s.peer_dev.is_none() && !s.shutdown && live(*i, s)
+            })
             .count();
         // Root the dominator tree at the inside: anchors that host no session to this peer.
         let hosts: HashSet<u32> = self
             .sessions
             .iter()
             .chain(&extra)
-            .filter(|s| s.asn == Some(asn))
-            .map(|s| s.dev)
+            .enumerate()
+            .filter(|(i, s)| s.asn == Some(asn) && live(*i, s))
+            .map(|(_, s)| s.dev)
             .collect();
-        let none = self.no_cut();
-        let (inside, root, kinds) = self.subdivided(&none, &extra, Some(&hosts));
+        let (inside, root, kinds) = self.subdivided(&cut, &extra, Some(&hosts));
         let idom = inside.idom(root);
         let mut out = Vec::new();
         let mut v = peer;
@@ -960,20 +977,10 @@ impl Graph {
     }
 }
 
-/// Whether the interface a spec names takes `configured` with it: itself, or a unit or
-/// subinterface of the named port (`xe-0/1/2` takes `xe-0/1/2.0`, `Gi0/1` `Gi0/1.100`).
-fn covers(named: &str, configured: &str) -> bool {
-    crate::ifname::same(named, configured)
-        || (!named.contains('.')
-            && configured
-                .split_once('.')
-                .is_some_and(|(port, _)| crate::ifname::same(named, port)))
-}
-
 fn cut_if(spec: &Spec, dev: &str, ifn: &str) -> bool {
     spec.interfaces
         .iter()
-        .any(|(d, i)| d == dev && covers(i, ifn))
+        .any(|(d, i)| d == dev && crate::ifname::covers(i, ifn))
 }
 
 #[cfg(test)]

@@ -77,8 +77,10 @@ fn static_route_to<'a>(
 /// Why a link or session is lost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cause {
-    /// An end is administratively down (or gone).
+    /// An end is administratively down.
     Down,
+    /// An end is no longer configured (the plan deletes the interface or unit).
+    Gone,
     /// The two ends no longer share a subnet.
     SubnetNotShared,
     /// One end routed, the other switched.
@@ -126,6 +128,9 @@ pub struct MtuMismatch {
     /// The two MTUs before the plan when they already differed (the plan changed one and
     /// left them unequal); None when the plan makes equal MTUs differ.
     pub before: Option<(u32, u32)>,
+    /// How an end's IP MTU was derived when it is not the configured `mtu` as is
+    /// (a Junos unit: its port's media MTU less the Ethernet header).
+    pub notes: Vec<String>,
 }
 
 /// The candidate network around a plan.
@@ -149,8 +154,52 @@ pub struct Candidate {
     pub route_unknown: Vec<(LostSession, String)>,
 }
 
-/// MTU when none is configured: 1500 on every vendor olav reads.
+/// IP MTU when none is configured: 1500 on every vendor olav reads (a Junos Ethernet
+/// port's default media MTU, 1514, less its 14-byte header).
 const DEFAULT_MTU: u32 = 1500;
+
+/// The Ethernet header a Junos media MTU includes: 14 bytes, 18 with a VLAN tag.
+const JUNOS_L2_HEADER: u32 = 14;
+const JUNOS_L2_HEADER_TAGGED: u32 = 18;
+
+/// The IP MTU of a link end as the device applies it, and how it was derived when that
+/// is not the configured value as is.
+///
+/// Cisco-style `mtu` (IOS, EOS, NX-OS) is the layer-3 MTU. On Junos the link's address
+/// sits on a unit (`xe-0/1/0.0`) and the port's `mtu` is the media MTU, which includes
+/// the Ethernet header: a unit's IP MTU is its `family inet mtu` when set, else its
+/// port's `mtu` less 14 bytes (18 on a VLAN-tagged unit), else 1500.
+pub fn ip_mtu(os: &str, cfg: &DeviceConfig, i: &Interface) -> (u32, Option<String>) {
+    if Vendor::from_os(os) != Vendor::JuniperJunos {
+        return (i.mtu.unwrap_or(DEFAULT_MTU), None);
+    }
+    let (port, header) = match i.name.split_once('.') {
+        // A unit's `family inet mtu`: an IP MTU already.
+        Some(_) if i.mtu.is_some() => return (i.mtu.unwrap_or(DEFAULT_MTU), None),
+        Some((port, _)) => (
+            find(cfg, port),
+            if i.encapsulation_vlan.is_some() {
+                JUNOS_L2_HEADER_TAGGED
+            } else {
+                JUNOS_L2_HEADER
+            },
+        ),
+        None => (Some(i), JUNOS_L2_HEADER),
+    };
+    match port.and_then(|p| p.mtu.map(|m| (p, m))) {
+        Some((p, media)) => {
+            let ip = media.saturating_sub(header);
+            (
+                ip,
+                Some(format!(
+                    "{} IP MTU {ip}: port {} mtu {media} less the {header}-byte Ethernet header",
+                    i.name, p.name
+                )),
+            )
+        }
+        None => (DEFAULT_MTU, None),
+    }
+}
 
 fn find<'a>(cfg: &'a DeviceConfig, name: &str) -> Option<&'a Interface> {
     cfg.interfaces
@@ -272,15 +321,36 @@ impl Candidate {
                 continue;
             };
             let (a1, b1) = (end(a, true), end(b, true));
-            if (a1 == Some(a0)) && (b1 == Some(b0)) {
+            // A unit's port (`xe-0/1/0` of `xe-0/1/0.0`) gives it its media MTU.
+            let port = |x: &(String, String), after: bool| {
+                let (p, _) = x.1.split_once('.')?;
+                end(&(x.0.clone(), p.to_owned()), after)
+            };
+            if (a1 == Some(a0))
+                && (b1 == Some(b0))
+                && port(a, false) == port(a, true)
+                && port(b, false) == port(b, true)
+            {
                 continue;
             }
             let (Some(a1), Some(b1)) = (a1, b1) else {
+                let ends = |x: &(String, String), before: &Interface, after: Option<&Interface>| {
+                    let n: Vec<String> = nets(before).iter().map(|n| n.to_string()).collect();
+                    let addr = if n.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", n.join(", "))
+                    };
+                    match after {
+                        None => format!("{} {}{addr} is no longer configured", x.0, x.1),
+                        Some(_) => format!("{} {}{addr} loses its far end", x.0, x.1),
+                    }
+                };
                 self.lost_links.push(LostLink {
                     a: a.clone(),
                     b: b.clone(),
-                    cause: Cause::Down,
-                    detail: "an end is no longer configured".into(),
+                    cause: Cause::Gone,
+                    detail: format!("{}; {}", ends(a, a0, a1), ends(b, b0, b1)),
                 });
                 continue;
             };
@@ -343,22 +413,42 @@ impl Candidate {
                 });
                 continue;
             }
-            let mtu = |i: &Interface| i.mtu.unwrap_or(DEFAULT_MTU);
+            let (da, db) = (&self.devices[&a.0], &self.devices[&b.0]);
+            let mtu_a = |i: &Interface, after: bool| {
+                ip_mtu(&da.os, if after { &da.cand } else { &da.base }, i)
+            };
+            let mtu_b = |i: &Interface, after: bool| {
+                ip_mtu(&db.os, if after { &db.cand } else { &db.base }, i)
+            };
+            let (ma0, ma1, mb0, mb1) = (
+                mtu_a(a0, false),
+                mtu_a(a1, true),
+                mtu_b(b0, false),
+                mtu_b(b1, true),
+            );
+            // A configured MTU the plan changes, even one that leaves the IP MTU as it
+            // was (a Junos unit's `family inet mtu` set to what its port gives).
+            let a_changed = a0.mtu != a1.mtu || ma0 != ma1;
+            let plan_changed = a_changed || b0.mtu != b1.mtu || mb0 != mb1;
+            let (ma0, mb0) = (ma0.0, mb0.0);
             let routed = a1.switchport_mode.is_none() && b1.switchport_mode.is_none();
-            let a_changed = mtu(a1) != mtu(a0);
-            let plan_changed = a_changed || mtu(b1) != mtu(b0);
             // A mismatch the plan makes, or one it leaves in place while changing an MTU
             // of the link: "MTU equal" is not a check the plan passed either way.
-            if routed && mtu(a1) != mtu(b1) && (mtu(a0) == mtu(b0) || plan_changed) {
+            if routed && ma1.0 != mb1.0 && (ma0 == mb0 || plan_changed) {
                 let (changed, far, before) = if a_changed {
-                    ((a, a1), (b, b1), (mtu(a0), mtu(b0)))
+                    ((a, &ma1), (b, &mb1), (ma0, mb0))
                 } else {
-                    ((b, b1), (a, a1), (mtu(b0), mtu(a0)))
+                    ((b, &mb1), (a, &ma1), (mb0, ma0))
                 };
                 self.mtu.push(MtuMismatch {
-                    changed: (changed.0 .0.clone(), changed.0 .1.clone(), mtu(changed.1)),
-                    far: (far.0 .0.clone(), far.0 .1.clone(), mtu(far.1)),
+                    changed: (changed.0 .0.clone(), changed.0 .1.clone(), changed.1 .0),
+                    far: (far.0 .0.clone(), far.0 .1.clone(), far.1 .0),
                     before: (before.0 != before.1).then_some(before),
+                    notes: [&changed.1 .1, &far.1 .1]
+                        .into_iter()
+                        .flatten()
+                        .cloned()
+                        .collect(),
                 });
             }
         }

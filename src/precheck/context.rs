@@ -73,7 +73,8 @@ impl<'a> Context<'a> {
             .collect();
         let cand = Candidate::build(db, plan)?;
         let graph = blast::Graph::load(db)?;
-        let mut blast = graph.blast(&blast_spec(plan, &cand));
+        let spec = blast_spec(plan, &cand);
+        let mut blast = graph.blast(&spec);
         let removed_devices: Vec<String> = if plan.header.intent == "decommission_device" {
             plan.header
                 .targets
@@ -113,7 +114,7 @@ impl<'a> Context<'a> {
             }
             blast.services.sort_by(|x, y| x.name.cmp(&y.name));
         }
-        let redundancy = redundancy::towards_peer(plan, &graph);
+        let redundancy = redundancy::towards_peer(plan, &graph, &spec);
         Ok(Context {
             db,
             plan,
@@ -137,6 +138,20 @@ impl<'a> Context<'a> {
     pub fn is_removal(&self) -> bool {
         let intent = &self.plan.header.intent;
         intent.starts_with("decommission") || intent == "remove_session"
+    }
+
+    /// Whether every interface the plan shuts is one its targets name (a shutdown the
+    /// request asks for), so what ends with them is declared; false when it shuts none.
+    pub fn shuts_only_targets(&self) -> bool {
+        !self.cand.shut.is_empty()
+            && self.cand.shut.iter().all(|(d, i)| {
+                self.plan.header.targets.iter().any(|t| match t {
+                    Target::Interface { device, interface } => {
+                        device == d && crate::ifname::covers(interface, i)
+                    }
+                    _ => false,
+                })
+            })
     }
 }
 
@@ -172,7 +187,12 @@ fn blast_spec(plan: &Plan, cand: &Candidate) -> blast::Spec {
     for (d, i) in &cand.shut {
         spec.interfaces.push((d.clone(), i.clone()));
     }
-    for l in cand.lost_links.iter().filter(|l| l.cause != Cause::Down) {
+    // A link whose end is shut or gone goes with that interface (above).
+    for l in cand
+        .lost_links
+        .iter()
+        .filter(|l| !matches!(l.cause, Cause::Down | Cause::Gone))
+    {
         spec.links.push((l.a.clone(), l.b.clone()));
     }
     // Unnumbered sessions (named by their interface) go with their shut interface.

@@ -865,3 +865,115 @@ fn an_mtu_change_that_widens_an_existing_mismatch_fails() {
         .iter()
         .any(|(s, _, m)| s == "error" && m.contains("OSPF adjacencies stall in EXSTART")));
 }
+
+#[test]
+fn a_junos_port_mtu_is_compared_with_the_far_end_as_an_ip_mtu() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // gamma-border-1 xe-0/1/0 (port mtu 9214: IP MTU 9200 on its unit xe-0/1/0.0) –
+    // alpha-core-1 Ethernet12 (EOS mtu 9214).
+    let plan = draft_any(
+        tmp.path(),
+        "change the MTU on gamma-border-1 xe-0/1/0 to 1500",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(
+        findings(&v).iter().any(|(s, e, m)| s == "error"
+            && e == "gamma-border-1 xe-0/1/0.0"
+            && m.contains("MTU 1486 here, 9214 at the far end alpha-core-1 Ethernet12")
+            && m.contains("port xe-0/1/0 mtu 1500 less the 14-byte Ethernet header")),
+        "{:#?}",
+        findings(&v)
+    );
+    // A unit's `family inet mtu` is an IP MTU: 9000 against 9214 moves the ends apart.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "change the MTU on gamma-border-1 xe-0/1/0.0 to 9000",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(findings(&v).iter().any(|(s, _, m)| s == "error"
+        && m.contains("MTU 9000 here, 9214 at the far end alpha-core-1 Ethernet12")));
+}
+
+#[test]
+fn deleting_the_address_of_a_junos_link_unit_breaks_the_link() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "change the MTU on gamma-border-1 xe-0/1/0 to 9228",
+    );
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    let edited = text
+        .replacen(
+            "set interfaces xe-0/1/0 mtu 9228\n",
+            "delete interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31\n",
+            1,
+        )
+        .replacen(
+            "delete interfaces xe-0/1/0 mtu\nset interfaces xe-0/1/0 mtu 9214\n",
+            "set interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31\n",
+            1,
+        );
+    assert!(
+        edited.contains("delete interfaces xe-0/1/0 unit 0"),
+        "{text}"
+    );
+    std::fs::write(&path, edited).expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(
+        findings(&v).iter().any(|(s, e, m)| s == "error"
+            && e == "alpha-core-1:Ethernet12 – gamma-border-1:xe-0/1/0.0"
+            && m.contains("the plan breaks this link")
+            && m.contains("gamma-border-1 xe-0/1/0.0 (10.0.3.0/31) is no longer configured")),
+        "{:#?}",
+        findings(&v)
+    );
+    assert!(!strings(&v["report"]["passed"])
+        .iter()
+        .any(|p| p.starts_with("links the plan touches")));
+}
+
+#[test]
+fn an_uplink_plan_that_shuts_the_primary_uplink_fails_and_counts_what_is_left() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let path = tmp.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    let edited = text
+        .replacen(
+            " maximum-prefix 1200000 90 warning-only\n```",
+            " maximum-prefix 1200000 90 warning-only\n!\ninterface GigabitEthernet0/0/0\n shutdown\n```",
+            1,
+        )
+        .replacen(
+            " no ip address\n shutdown\n```",
+            " no ip address\n shutdown\n!\ninterface GigabitEthernet0/0/0\n no shutdown\n```",
+            1,
+        );
+    assert_eq!(
+        edited.matches("GigabitEthernet0/0/0\n").count(),
+        2,
+        "{text}"
+    );
+    std::fs::write(&path, edited).expect("edit");
+    let (code, v) = precheck(tmp.path(), &plan);
+    let f = findings(&v);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter().any(|(s, e, m)| s == "error"
+            && e == "alpha-border-1 → 203.0.113.2"
+            && m.contains("which its request (add_uplink) does not name")),
+        "{f:#?}"
+    );
+    assert!(
+        f.iter().any(|(s, e, m)| s == "info"
+            && e == "redundancy to AS7575"
+            && m.contains("adds no redundancy towards the peer: 1 session(s) before, 1 after")
+            && !m.contains("removed:")),
+        "{f:#?}"
+    );
+}

@@ -24,7 +24,10 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     }
     for l in &cand.lost_links {
         let el = format!("{}:{} – {}:{}", l.a.0, l.a.1, l.b.0, l.b.1);
-        if l.cause == Cause::Down {
+        // A shut port is the plan's declared effect; an end the plan deletes is one
+        // only when the request removes something (a decommission), as with any
+        // other way of breaking a link.
+        if l.cause == Cause::Down || (l.cause == Cause::Gone && cx.is_removal()) {
             out.add(
                 Severity::Info,
                 el,
@@ -138,6 +141,33 @@ mod tests {
             &[],
         );
         let o = run(&CHECK, &net, &p);
+        assert!(
+            o.passed() && has(&o, Severity::Info, "link taken down by the plan"),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn a_junos_link_unit_deleted_breaks_the_link_unless_the_plan_removes_it() {
+        let p = |intent: &str| {
+            junos_plan(
+                intent,
+                vec![interface("j1", "xe-0/1/0.0")],
+                &junos_delete("interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31"),
+                &junos_set("interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31"),
+            )
+        };
+        let net = junos_eos();
+        let o = run(&CHECK, &net, &p("modify_interface"));
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "the plan breaks this link: e1 Ethernet12 (10.0.3.1/31) loses its far end; j1 xe-0/1/0.0 (10.0.3.0/31) is no longer configured"
+            ),
+            "{o:?}"
+        );
+        let o = run(&CHECK, &net, &p("decommission_interface"));
         assert!(
             o.passed() && has(&o, Severity::Info, "link taken down by the plan"),
             "{o:?}"

@@ -28,6 +28,11 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         return Ok(out.not_applicable());
     }
     for m in &cand.mtu {
+        let how = if m.notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", m.notes.join("; "))
+        };
         // A mismatch that was there before and is no wider after is the network's,
         // not the plan's; one the plan widens is the plan's.
         let wider = m
@@ -38,7 +43,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                     Severity::Warning,
                     format!("{} {}", m.changed.0, m.changed.1),
                     format!(
-                        "MTU {} here, {} at the far end {} {}: the ends already differed before the plan ({here} and {there}) and still differ after it",
+                        "MTU {} here, {} at the far end {} {}: the ends already differed before the plan ({here} and {there}) and still differ after it{how}",
                         m.changed.2, m.far.2, m.far.0, m.far.1
                     ),
                     format!("set MTU {} on {} {} too, or make the ends equal in this plan", m.changed.2, m.far.0, m.far.1),
@@ -49,7 +54,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 Severity::Error,
                 format!("{} {}", m.changed.0, m.changed.1),
                 format!(
-                    "MTU {} here, {} at the far end {} {}: OSPF adjacencies stall in EXSTART and large packets are dropped",
+                    "MTU {} here, {} at the far end {} {}: OSPF adjacencies stall in EXSTART and large packets are dropped{how}",
                     m.changed.2, m.far.2, m.far.0, m.far.1
                 ),
                 format!("set MTU {} on {} {} in the same plan, or keep the MTUs equal", m.changed.2, m.far.0, m.far.1),
@@ -91,6 +96,65 @@ mod tests {
     fn an_mtu_equal_to_the_far_end_passes_and_a_description_is_not_applicable() {
         assert!(mtu_on_r3(1500).passed());
         assert!(!run(&CHECK, &triangle(), &description_only()).applies);
+    }
+
+    fn junos_port_mtu(mtu: u32) -> Outcome {
+        let p = junos_plan(
+            "modify_interface",
+            vec![interface("j1", "xe-0/1/0")],
+            &junos_set(&format!("interfaces xe-0/1/0 mtu {mtu}")),
+            &junos_set("interfaces xe-0/1/0 mtu 9214"),
+        );
+        run(&CHECK, &junos_eos(), &p)
+    }
+
+    #[test]
+    fn a_junos_port_mtu_is_compared_as_its_units_ip_mtu() {
+        // The port's media MTU less the 14-byte header against EOS's IP MTU.
+        let o = junos_port_mtu(1500);
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "MTU 1486 here, 9214 at the far end e1 Ethernet12"
+            ) && has(
+                &o,
+                Severity::Error,
+                "port xe-0/1/0 mtu 1500 less the 14-byte"
+            ),
+            "{o:?}"
+        );
+        // 9228 on the Junos port is 9214 bytes of IP: equal to the far end.
+        let o = junos_port_mtu(9228);
+        assert!(o.passed() && o.findings.is_empty(), "{o:?}");
+    }
+
+    #[test]
+    fn a_junos_unit_family_mtu_is_an_ip_mtu() {
+        let unit = |mtu: u32| {
+            let p = junos_plan(
+                "modify_interface",
+                vec![interface("j1", "xe-0/1/0.0")],
+                &junos_set(&format!("interfaces xe-0/1/0 unit 0 family inet mtu {mtu}")),
+                &junos_delete("interfaces xe-0/1/0 unit 0 family inet mtu"),
+            );
+            run(&CHECK, &junos_eos(), &p)
+        };
+        // 9200 is what the port gives already: the ends still differ (9200, 9214).
+        let o = unit(9200);
+        assert!(
+            has(
+                &o,
+                Severity::Warning,
+                "already differed before the plan (9200 and 9214)"
+            ),
+            "{o:?}"
+        );
+        let o = unit(9000);
+        assert!(
+            has(&o, Severity::Error, "MTU 9000 here, 9214 at the far end"),
+            "{o:?}"
+        );
     }
 
     use super::super::Outcome;

@@ -3,7 +3,7 @@
 
 use super::{Check, Context, Findings, Outcome};
 use crate::plan::{Plan, Target};
-use crate::precheck::blast::Graph;
+use crate::precheck::blast::{Graph, Spec};
 use crate::precheck::Severity;
 use crate::state::StateError;
 
@@ -41,15 +41,17 @@ impl Redundancy {
 }
 
 /// Redundancy towards the peer of an `add_uplink` plan (its interface and peer AS).
-pub fn towards_peer(plan: &Plan, g: &Graph) -> Option<Redundancy> {
+/// After the plan, what its candidate loses (`after`: shut interfaces, lost links and
+/// sessions) is cut: the sessions counted are the ones the candidate really has.
+pub fn towards_peer(plan: &Plan, g: &Graph, after: &Spec) -> Option<Redundancy> {
     if plan.header.intent != "add_uplink" {
         return None;
     }
     let (dev, ifn, asn) = uplink_target(plan)?;
     Some(Redundancy {
         asn,
-        before: g.peer_single_points(asn, &[]),
-        after: g.peer_single_points(asn, &[(dev, ifn)]),
+        before: g.peer_single_points(asn, &[], None),
+        after: g.peer_single_points(asn, &[(dev, ifn)], Some(after)),
     })
 }
 
@@ -60,7 +62,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     };
     let (before, after) = (&r.before.1, &r.after.1);
     let gone: Vec<&String> = before.iter().filter(|p| !after.contains(p)).collect();
-    let msg = if gone.is_empty() {
+    let msg = if r.after.0 <= r.before.0 {
+        // What the plan ends counts too: an uplink that replaces the session it shuts
+        // removes no single point of failure.
+        format!(
+            "the change adds no redundancy towards the peer: {} session(s) before, {} after",
+            r.before.0, r.after.0
+        )
+    } else if gone.is_empty() {
         "the change removes no single point of failure towards the peer".to_owned()
     } else {
         format!(
@@ -131,6 +140,31 @@ mod tests {
             o.findings
                 .iter()
                 .any(|f| f.element == "redundancy to AS64500"),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn the_sessions_after_are_the_ones_the_candidate_keeps() {
+        let net = triangle();
+        let o = run(&CHECK, &net, &uplink_with("", ""));
+        assert!(
+            o.findings
+                .iter()
+                .any(|f| f.message.contains("before: 1 session(s)")
+                    && f.message.contains("after: 2 session(s)")),
+            "{o:?}"
+        );
+        // The primary uplink shut by hand: one session before, one after.
+        let p = uplink_with(
+            "interface GigabitEthernet0/2\n shutdown",
+            "interface GigabitEthernet0/2\n no shutdown",
+        );
+        let o = run(&CHECK, &net, &p);
+        assert!(
+            o.findings.iter().any(|f| f.message.contains(
+                "the change adds no redundancy towards the peer: 1 session(s) before, 1 after"
+            )) && !o.findings.iter().any(|f| f.message.contains("removed:")),
             "{o:?}"
         );
     }

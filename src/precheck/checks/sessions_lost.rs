@@ -44,14 +44,23 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                     format!("the plan removes or shuts this existing neighbor, which its request ({}) does not ask for: a plan wider than its request", plan.header.intent),
                     "remove those lines, or plan the session's removal on its own",
                 );
-        } else if !cand.shut.is_empty() {
-            // Declared by the shutdown, but worth a look: routing over it goes.
+        } else if cx.shuts_only_targets() {
+            // Declared by the shutdown the request asks for, but worth a look: routing
+            // over it goes.
             out.add(
                 Severity::Warning,
                 el,
                 "the session ends with the interface the plan shuts",
                 "move what the session carries first, or confirm it is redundant",
             );
+        } else if !cand.shut.is_empty() {
+            let named: Vec<String> = cand.shut.iter().map(|(d, i)| format!("{d} {i}")).collect();
+            out.add(
+                    Severity::Error,
+                    el,
+                    format!("the session ends with the interface(s) the plan shuts ({}), which its request ({}) does not name: a session lost as a side effect", named.join(", "), plan.header.intent),
+                    "remove the shutdown, or plan the session's removal on its own",
+                );
         } else if s.cause == Cause::RouteGone {
             out.add(
                     Severity::Error,
@@ -115,6 +124,40 @@ mod tests {
             "{o:?}"
         );
         assert!(!run(&CHECK, &triangle(), &description_only()).applies);
+    }
+
+    #[test]
+    fn a_session_ended_by_a_shutdown_the_request_does_not_name_fails() {
+        // An uplink plan that also shuts the primary uplink, edited in by hand.
+        let p = uplink_with(
+            "interface GigabitEthernet0/2\n shutdown",
+            "interface GigabitEthernet0/2\n no shutdown",
+        );
+        let o = run(&CHECK, &triangle(), &p);
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "the session ends with the interface(s) the plan shuts (r1 GigabitEthernet0/2), which its request (add_uplink) does not name"
+            ),
+            "{o:?}"
+        );
+        // Shutting the interface the request names is declared: a warning.
+        let p = plan(
+            "modify_interface",
+            vec![interface("r1", "GigabitEthernet0/2")],
+            &[("r1", "interface GigabitEthernet0/2\n shutdown")],
+            &[("r1", "interface GigabitEthernet0/2\n no shutdown")],
+        );
+        let o = run(&CHECK, &triangle(), &p);
+        assert!(
+            has(
+                &o,
+                Severity::Warning,
+                "the session ends with the interface the plan shuts"
+            ) && !o.findings.iter().any(|f| f.severity == Severity::Error),
+            "{o:?}"
+        );
     }
 
     use super::super::Outcome;

@@ -221,6 +221,35 @@ pub fn has(o: &Outcome, severity: Severity, needle: &str) -> bool {
         .any(|f| f.severity == severity && f.message.contains(needle))
 }
 
+/// A redundant uplink on r1 (GigabitEthernet0/3 to AS64500), with `extra` lines after it
+/// (a hand edit) and `extra_rollback` in the rollback.
+pub fn uplink_with(extra: &str, extra_rollback: &str) -> Plan {
+    plan(
+        "add_uplink",
+        vec![
+            interface("r1", "GigabitEthernet0/3"),
+            Target::Peer {
+                device: "r1".into(),
+                peer: "203.0.113.6".into(),
+                asn: Some(64500),
+                name: None,
+            },
+        ],
+        &[(
+            "r1",
+            &format!(
+                "interface GigabitEthernet0/3\n ip address 203.0.113.5 255.255.255.252\n no shutdown\n!\nrouter bgp 65001\n neighbor 203.0.113.6 remote-as 64500\n neighbor 203.0.113.6 route-map ISP-IN in\n neighbor 203.0.113.6 route-map ISP-OUT out\n!\n{extra}"
+            ),
+        )],
+        &[(
+            "r1",
+            &format!(
+                "interface GigabitEthernet0/3\n no ip address\n shutdown\n!\nrouter bgp 65001\n no neighbor 203.0.113.6\n!\n{extra_rollback}"
+            ),
+        )],
+    )
+}
+
 /// A description change on r3, which touches nothing a check looks at.
 pub fn description_only() -> Plan {
     plan(
@@ -232,4 +261,55 @@ pub fn description_only() -> Plan {
         )],
         &[("r3", "interface GigabitEthernet0/0\n no description")],
     )
+}
+
+/// j1 (Junos) xe-0/1/0, port `mtu 9214`, unit 0 10.0.3.0/31 — e1 (EOS) Ethernet12,
+/// `mtu 9214`, 10.0.3.1/31: the demo's gamma-border-1 – alpha-core-1 link.
+const J1: &str = "set system host-name j1
+set interfaces xe-0/1/0 mtu 9214
+set interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31
+set interfaces lo0 unit 0 family inet address 10.255.3.1/32
+";
+
+const E1: &str = "! device: e1 (vEOS, EOS-4.23)
+hostname e1
+!
+interface Ethernet12
+   mtu 9214
+   no switchport
+   ip address 10.0.3.1/31
+!
+end
+";
+
+const JUNOS_EOS_STATE: &str = r#"collected_at: "2026-11-28T06:00:00Z"
+devices:
+  - {hostname: j1, role: border, site: a, status: active}
+  - {hostname: e1, role: core, site: a, status: active}
+"#;
+
+/// A Junos router linked to an EOS switch (see `J1`, `E1`).
+pub fn junos_eos() -> Net {
+    network(&[("j1", J1), ("e1", E1)], JUNOS_EOS_STATE)
+}
+
+/// A Junos `set` line for a path written as words (`interfaces xe-0/1/0 mtu 1500`).
+pub fn junos_set(words: &str) -> String {
+    let w: Vec<&str> = words.split_whitespace().collect();
+    crate::dialect::junos::set(&crate::dialect::junos::path(&w))
+}
+
+/// A Junos `delete` line for a path written as words.
+pub fn junos_delete(words: &str) -> String {
+    let w: Vec<&str> = words.split_whitespace().collect();
+    crate::dialect::junos::delete(&crate::dialect::junos::path(&w))
+}
+
+/// A plan on j1 in Junos set form.
+pub fn junos_plan(intent: &str, targets: Vec<Target>, lines: &str, rollback: &str) -> Plan {
+    let mut p = plan(intent, targets, &[("j1", lines)], &[("j1", rollback)]);
+    for b in p.implementation.iter_mut().chain(p.rollback.iter_mut()) {
+        b.os = "junos".into();
+    }
+    p
 }

@@ -178,11 +178,14 @@ pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
         .map(|(d, p)| speaker(*d, p))
         .collect();
     let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
-    let learned = ospf::routes(&names, &speakers);
+    let mut learned = ospf::routes(&names, &speakers);
     prepared
         .iter()
-        .zip(learned)
-        .map(|(p, (routes, inc))| finish(p, &routes, &inc))
+        .enumerate()
+        .map(|(d, p)| {
+            let (routes, inc) = learned.take(d);
+            finish(p, &routes, &inc)
+        })
         .collect()
 }
 
@@ -196,7 +199,6 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         text,
     };
     let p = prepare(input);
-    let mut learned = ospf::routes(&[hostname], &[speaker(input, &p)]);
-    let (routes, inc) = learned.pop().unwrap_or_default();
+    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).take(0);
     finish(&p, &routes, &inc)
 }

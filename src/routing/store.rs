@@ -75,9 +75,10 @@ impl RoutingModel {
             prepared.push(p);
         })?;
         let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
-        let learned = super::ospf::routes(&names, &speakers);
+        let mut learned = super::ospf::routes(&names, &speakers);
         drop(speakers);
-        for (p, (routes, incomplete)) in prepared.iter().zip(learned) {
+        for (d, p) in prepared.iter().enumerate() {
+            let (routes, incomplete) = learned.take(d);
             m.push(&finish(p, &routes, &incomplete));
         }
         Ok(m)

@@ -73,6 +73,7 @@ pub fn parse(text: &str, dialect: Dialect) -> DeviceConfig {
         }
     }
     bgp.finish(&mut dev);
+    common::ospf::finish(&mut dev);
     dev.judge_static_routes(|_| NextHopResolution::Recursive);
     dev.lines_total = lines.lines_read();
     dev.lines_unrecognised = unknown;

@@ -21,7 +21,7 @@ use topology::OspfIf;
 /// Above this many (routers × prefixes) in one OSPF domain, its routes are not computed
 /// (each device's table is materialised: the rows grow with the square of its size); the
 /// domain's devices are marked incomplete instead.
-pub const MAX_DOMAIN_ROWS: u64 = 2_000_000;
+pub const MAX_DOMAIN_ROWS: u64 = 1_000_000;
 
 /// What one device brings to OSPF (default VRF), read from its configuration and its
 /// RIB before OSPF.
@@ -167,7 +167,7 @@ impl Speaker {
 }
 
 /// The OSPF routes and incomplete parts of every device (in `speakers`' order).
-pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<Incomplete>)> {
+pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
     let n = speakers.len();
     let mut ifs: Vec<OspfIf> = Vec::new();
     for (d, s) in speakers.iter().enumerate() {
@@ -246,42 +246,9 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             set.insert(big.clone());
         }
     }
-    computed
-        .into_iter()
-        .enumerate()
-        .map(|(d, rs)| {
+    let incomplete = (0..n)
+        .map(|d| {
             let sp = &speakers[d];
-            let (internal, external) = match sp.vendor {
-                Some(Vendor::JuniperJunos) => (10, 150),
-                _ => (110, 110),
-            };
-            let mut out = Vec::new();
-            for r in rs {
-                let (protocol, ad) = match r.kind {
-                    Kind::Intra => (Protocol::Ospf, internal),
-                    Kind::Inter => (Protocol::OspfIA, internal),
-                    Kind::E1 => (Protocol::OspfE1, external),
-                    Kind::E2 => (Protocol::OspfE2, external),
-                };
-                for (l, nbr) in &r.hops {
-                    let (Some(l), Some(nbr)) = (ifs.get(*l as usize), ifs.get(*nbr as usize))
-                    else {
-                        continue;
-                    };
-                    out.push(Route {
-                        vrf: "default".to_owned(),
-                        network: r.prefix,
-                        next_hop: NextHop::Interface {
-                            interface: l.name.clone(),
-                            ip: Some(nbr.address.addr()),
-                        },
-                        protocol,
-                        metric: u32::try_from(r.metric).unwrap_or(u32::MAX),
-                        admin_distance: ad,
-                        tag: None,
-                    });
-                }
-            }
             let mut inc: Vec<Incomplete> = sp.vrf_incomplete.clone();
             let reasons = if sp.runs() {
                 domain_reasons.get(&root[d]).cloned().unwrap_or_default()
@@ -296,7 +263,76 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
                 vrf: Some("default".to_owned()),
                 reason,
             }));
-            (out, inc)
+            inc
         })
-        .collect()
+        .collect();
+    Learned {
+        junos: speakers
+            .iter()
+            .map(|s| s.vendor == Some(Vendor::JuniperJunos))
+            .collect(),
+        ifs,
+        routes: computed,
+        incomplete,
+    }
+}
+
+/// The network's OSPF routes, compact until each device's are taken
+/// ([`Learned::take`]): a device's rows are made only when its RIB is.
+#[derive(Debug, Default)]
+pub struct Learned {
+    junos: Vec<bool>,
+    ifs: Vec<OspfIf>,
+    routes: Vec<Vec<spf::OspfRoute>>,
+    incomplete: Vec<Vec<Incomplete>>,
+}
+
+impl Learned {
+    /// Device `d`'s OSPF routes (one row per next hop) and what OSPF leaves incomplete
+    /// there; taken out (a second call gives nothing).
+    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
+        let (internal, external) = if self.junos.get(d).copied().unwrap_or(false) {
+            (10, 150)
+        } else {
+            (110, 110)
+        };
+        let rs = self
+            .routes
+            .get_mut(d)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for r in rs {
+            let (protocol, ad) = match r.kind {
+                Kind::Intra => (Protocol::Ospf, internal),
+                Kind::Inter => (Protocol::OspfIA, internal),
+                Kind::E1 => (Protocol::OspfE1, external),
+                Kind::E2 => (Protocol::OspfE2, external),
+            };
+            for (l, nbr) in &r.hops {
+                let (Some(l), Some(nbr)) = (self.ifs.get(*l as usize), self.ifs.get(*nbr as usize))
+                else {
+                    continue;
+                };
+                out.push(Route {
+                    vrf: "default".to_owned(),
+                    network: r.prefix,
+                    next_hop: NextHop::Interface {
+                        interface: l.name.clone(),
+                        ip: Some(nbr.address.addr()),
+                    },
+                    protocol,
+                    metric: u32::try_from(r.metric).unwrap_or(u32::MAX),
+                    admin_distance: ad,
+                    tag: None,
+                });
+            }
+        }
+        let inc = self
+            .incomplete
+            .get_mut(d)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        (out, inc)
+    }
 }

@@ -301,10 +301,11 @@ pub fn routes(
         .iter()
         .map(|a| (*a, Area::build(*a, ifs, segs, &asbr)))
         .collect();
-    // Per (device, area): intra-area table and distances to the area's ABRs.
+    // Per (ABR, area): intra-area table and distances to the area's ABRs; other
+    // routers' views are computed when their routes are, and dropped after.
     let mut intra: HashMap<(usize, u32), View> = HashMap::new();
     for (a, g) in &graphs {
-        for &d in &g.routers {
+        for &d in g.routers.iter().filter(|d| abrs.contains(d)) {
             intra.insert((d, *a), g.intra(d, &abrs));
         }
     }
@@ -385,13 +386,27 @@ pub fn routes(
         if areas_of[s].is_empty() {
             continue;
         }
+        let own: Vec<(u32, View)> = if abrs.contains(&s) {
+            Vec::new()
+        } else {
+            areas_of[s]
+                .iter()
+                .filter_map(|a| graphs.get(a).map(|g| (*a, g.intra(s, &abrs))))
+                .collect()
+        };
+        let view = |a: u32| {
+            own.iter()
+                .find(|(x, _)| *x == a)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| get(s, a))
+        };
         let mut intra_t = Table::new();
         let mut mine: HashSet<Dest> = HashSet::new();
         for &a in &areas_of[s] {
-            for (d, (c, h)) in &get(s, a).routes {
+            for (d, (c, h)) in &view(a).routes {
                 offer(&mut intra_t, *d, *c, h);
             }
-            mine.extend(get(s, a).mine.keys().copied());
+            mine.extend(view(a).mine.keys().copied());
         }
         intra_t.retain(|d, _| !mine.contains(d));
         let mut inter_t = Table::new();
@@ -399,7 +414,7 @@ pub fn routes(
             inter_t = abr_inter.get(&s).cloned().unwrap_or_default();
         } else {
             for &a in &areas_of[s] {
-                for (r, (c, h)) in &get(s, a).to {
+                for (r, (c, h)) in &view(a).to {
                     let Dest::Router(b) = r else { continue };
                     for (d, sc) in summaries.get(&(*b, a)).into_iter().flatten() {
                         if !intra_t.contains_key(d) && !mine.contains(d) {

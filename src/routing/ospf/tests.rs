@@ -126,7 +126,7 @@ fn two_areas_through_an_abr_and_external_routes() {
             );
             (
                 h,
-                t.replace("end\n", "ip route 192.0.2.0 255.255.255.0 Null0\nend\n"),
+                t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"),
             )
         },
         // Would be adjacent to r3 on 10.0.34.0/30, but r3's side is passive.
@@ -245,7 +245,7 @@ fn statics_resolve_through_ospf_and_win_by_distance() {
             .map(|r| format!("{} {} [{}]", r.network, r.protocol, r.admin_distance))
             .collect::<Vec<String>>()
     };
-    let via = "ip route 198.51.100.0 255.255.255.0 10.255.0.2\n";
+    let via = "\nip route 198.51.100.0 255.255.255.0 10.255.0.2\n";
     assert_eq!(
         with(via),
         [

@@ -9,8 +9,8 @@ use crate::model::{
 };
 use std::net::Ipv4Addr;
 
-/// The process EOS interface-mode `ip ospf area A` belongs to: the device's only
-/// default-VRF process, whatever its number (the model keeps it as written below).
+/// The process EOS interface-mode `ip ospf area A` is recorded under until the walk
+/// ends ([`finish`] gives it the device's only default-VRF process).
 pub const INTERFACE_PROCESS: &str = "";
 
 /// Handles an OSPF line inside `interface X` (index `idx`). Returns false when it is not
@@ -60,6 +60,42 @@ pub fn interface_line(dev: &mut DeviceConfig, idx: usize, w: &[&str], line: u32)
         _ => return false,
     }
     true
+}
+
+/// After the walk: EOS interface-mode enablements (`ip ospf area A`, process
+/// [`INTERFACE_PROCESS`]) and what was recorded for them join the device's only
+/// default-VRF process, when it has exactly one.
+pub fn finish(dev: &mut DeviceConfig) {
+    let named: Vec<String> = dev
+        .ospf
+        .processes
+        .iter()
+        .filter(|p| p.vrf.is_none() && p.id != INTERFACE_PROCESS)
+        .map(|p| p.id.clone())
+        .collect();
+    let [only] = named.as_slice() else {
+        return;
+    };
+    for o in dev
+        .ospf_networks
+        .iter_mut()
+        .filter(|o| o.process == INTERFACE_PROCESS)
+    {
+        o.process = only.clone();
+    }
+    if let Some(i) = dev
+        .ospf
+        .processes
+        .iter()
+        .position(|p| p.id == INTERFACE_PROCESS)
+    {
+        let anon = dev.ospf.processes.remove(i);
+        if let Some(p) = dev.ospf.processes.iter_mut().find(|p| p.id == *only) {
+            for u in &anon.unsupported {
+                p.unsupported(u);
+            }
+        }
+    }
 }
 
 /// `metric-type 1|2`, `metric N`, `route-map M`, `always`, `subnets` after a
@@ -241,6 +277,8 @@ mod tests {
             .map(|o| (o.interface.as_deref().unwrap_or(""), o.area.as_str()))
             .collect();
         assert_eq!(areas, [("Ethernet1", "0.0.0.0"), ("Loopback0", "0.0.0.0")]);
+        assert!(d.ospf_networks.iter().all(|o| o.process == "1"));
+        assert_eq!(d.ospf.processes.len(), 1);
         let e1 = d.ospf.interface("Ethernet1").expect("settings");
         assert_eq!(e1.cost, Some(7));
         assert_eq!(e1.network_type, Some(OspfNetworkType::PointToPoint));

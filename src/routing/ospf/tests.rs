@@ -265,3 +265,23 @@ fn statics_resolve_through_ospf_and_win_by_distance() {
         ]
     );
 }
+
+/// OSPF in another VRF is not computed: that VRF is marked incomplete, and its process's
+/// `network` statements enable nothing in the default VRF.
+#[test]
+fn ospf_in_a_vrf_marks_that_vrf_only() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let (h1, t1) = ios(1, &[("GigabitEthernet0/1", "10.0.12.1", "")], "");
+    let t1 = t1.replace("router ospf 1\n", &format!("router ospf 2 vrf RED\n{all}"));
+    let net = [
+        (h1, t1),
+        ios(2, &[("GigabitEthernet0/1", "10.0.12.2", "")], all),
+    ];
+    let ribs = run(&net);
+    assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
+    assert_eq!(
+        ribs[0].incomplete_in("RED"),
+        ["OSPF in VRFs other than the default is not computed yet"]
+    );
+    assert!(ribs[0].incomplete_in("default").is_empty());
+}

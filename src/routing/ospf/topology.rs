@@ -128,7 +128,21 @@ pub fn default_cost(
 /// The area an interface runs OSPF in (default VRF processes), if any: interface-mode
 /// first, else the most specific `network` statement holding `address`.
 fn area_of(config: &DeviceConfig, name: &str, address: Ipv4Addr) -> Option<u32> {
-    let direct = config.ospf_networks.iter().find(|o| {
+    // Enablements of processes in other VRFs (`router ospf 2 vrf X`) are theirs.
+    let elsewhere: Vec<&str> = config
+        .ospf
+        .processes
+        .iter()
+        .filter(|p| p.vrf.is_some())
+        .map(|p| p.id.as_str())
+        .collect();
+    let ours = || {
+        config
+            .ospf_networks
+            .iter()
+            .filter(|o| !elsewhere.contains(&o.process.as_str()))
+    };
+    let direct = ours().find(|o| {
         o.interface
             .as_deref()
             .is_some_and(|n| crate::ifname::same(n, name))
@@ -136,9 +150,7 @@ fn area_of(config: &DeviceConfig, name: &str, address: Ipv4Addr) -> Option<u32> 
     if let Some(o) = direct {
         return area_number(&o.area);
     }
-    config
-        .ospf_networks
-        .iter()
+    ours()
         .filter(|o| o.interface.is_none())
         .filter_map(|o| match o.prefix {
             Some(ipnet::IpNet::V4(p)) if p.contains(&address) => Some((p.prefix_len(), o)),

@@ -227,6 +227,10 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
             .process_mut(&p(), line)
             .unsupported("summary addresses"),
         ["max-metric", ..] => dev.ospf.process_mut(&p(), line).unsupported("max-metric"),
+        ["default-metric", ..] => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("default-metric"),
         ["distance", ..] => dev
             .ospf
             .process_mut(&p(), line)

@@ -310,7 +310,14 @@ impl Junos {
                 };
                 self.ospf_process(inst, st).unsupported(what);
             }
-            _ => {}
+            ["disable"] => self.ospf_process(inst, st).shutdown = true,
+            // What changes no route is ignored; anything else may, and is named.
+            ["traceoptions" | "graceful-restart" | "spf-options" | "no-rfc-1583", ..] => {}
+            [word, ..] => {
+                let what = format!("Junos OSPF `{word}`");
+                self.ospf_process(inst, st).unsupported(&what);
+            }
+            [] => {}
         }
         if let ["area", _, "interface", ifname, setting @ ..] = w {
             let unit = if ifname.contains('.') {

@@ -284,4 +284,13 @@ fn ospf_in_a_vrf_marks_that_vrf_only() {
         ["OSPF in VRFs other than the default is not computed yet"]
     );
     assert!(ribs[0].incomplete_in("default").is_empty());
+    // A shut process enables nothing either.
+    let mut shut = net.clone();
+    shut[0] = ios(
+        1,
+        &[("GigabitEthernet0/1", "10.0.12.1", "")],
+        &format!("{all} shutdown\n"),
+    );
+    let ribs = run(&shut);
+    assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
 }

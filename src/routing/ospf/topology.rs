@@ -128,12 +128,13 @@ pub fn default_cost(
 /// The area an interface runs OSPF in (default VRF processes), if any: interface-mode
 /// first, else the most specific `network` statement holding `address`.
 fn area_of(config: &DeviceConfig, name: &str, address: Ipv4Addr) -> Option<u32> {
-    // Enablements of processes in other VRFs (`router ospf 2 vrf X`) are theirs.
+    // Enablements of processes in other VRFs (`router ospf 2 vrf X`) are theirs; a shut
+    // process (`shutdown`, Junos `disable`) enables nothing.
     let elsewhere: Vec<&str> = config
         .ospf
         .processes
         .iter()
-        .filter(|p| p.vrf.is_some())
+        .filter(|p| p.vrf.is_some() || p.shutdown)
         .map(|p| p.id.as_str())
         .collect();
     let ours = || {

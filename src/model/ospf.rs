@@ -72,6 +72,9 @@ pub struct OspfProcess {
     pub redistribute: Vec<OspfRedistribute>,
     /// `default-information originate`, when configured.
     pub default_originate: Option<OspfDefaultOriginate>,
+    /// `area A stub [no-summary]`: (area as written, no-summary).
+    #[serde(default)]
+    pub stub_areas: Vec<(String, bool)>,
     /// `shutdown` (the process runs nothing).
     pub shutdown: bool,
     /// What the process configures that olav does not model, in words ("stub areas",

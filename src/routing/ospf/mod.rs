@@ -155,6 +155,10 @@ impl Speaker {
             // Redistribution without an OSPF interface reaches no neighbour.
             sp.externals.clear();
         }
+        if !sp.externals.is_empty() && sp.ifs.iter().all(|i| i.stub.is_some()) {
+            sp.unsupported
+                .push("redistribution in a stub area".to_owned());
+        }
         sp.unsupported.sort();
         sp.unsupported.dedup();
         sp

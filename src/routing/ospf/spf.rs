@@ -358,10 +358,22 @@ pub fn routes(
     }
     // Summaries from an ABR into a non-backbone area: what it reaches, except that
     // area's own routes.
+    // Stub areas (per ABR: no-summary): a default route instead of externals.
+    let stub_of: HashMap<(usize, u32), bool> = ifs
+        .iter()
+        .filter_map(|i| i.stub.map(|n| ((i.device, i.area), n)))
+        .collect();
     let summary_into = |b: usize, area: u32| -> HashMap<Dest, u64> {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         if area == 0 {
             return into_backbone.get(&b).cloned().unwrap_or_default();
+        }
+        if let Some(&no_summary) = stub_of.get(&(b, area)) {
+            // IOS `default-cost` 1.
+            m.insert(Dest::Net(Ipv4Net::default()), 1);
+            if no_summary {
+                return m;
+            }
         }
         let own = &bests[&b];
         for (d, (c, a)) in own {
@@ -372,6 +384,10 @@ pub fn routes(
         }
         for (d, (c, _)) in abr_inter.get(&b).into_iter().flatten() {
             m.entry(*d).or_insert(*c);
+        }
+        if stub_of.contains_key(&(b, area)) {
+            // No boundary routers (type 4) into a stub area: no externals there.
+            m.retain(|d, _| matches!(d, Dest::Net(_)));
         }
         m
     };
@@ -439,6 +455,11 @@ pub fn routes(
             }
         }
         // Externals: E1 by total cost; E2 by metric, then the cost to the ASBR.
+        // A router whose every area is a stub area hears no external route.
+        if areas_of[s].iter().all(|a| stub_of.contains_key(&(s, *a))) {
+            routes.sort_by_key(|r| (r.prefix, r.kind));
+            continue;
+        }
         let own_ext: HashSet<Ipv4Net> = externals
             .iter()
             .filter(|e| e.device == s)

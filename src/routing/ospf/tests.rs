@@ -294,3 +294,51 @@ fn ospf_in_a_vrf_marks_that_vrf_only() {
     let ribs = run(&shut);
     assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
 }
+
+/// A stub area: its routers hear no external route and get a default route from the
+/// ABR (default-cost 1) instead; `no-summary` on the ABR leaves only the default.
+#[test]
+fn stub_areas_get_a_default_instead_of_externals() {
+    let net = |abr_stub: &str| {
+        [
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                " area 1 stub\n network 10.0.0.0 0.255.255.255 area 1\n",
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" {abr_stub}\n network 10.0.12.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n"),
+            ),
+            {
+                let (h, t) = ios(
+                    3,
+                    &[("GigabitEthernet0/1", "10.0.23.1", "")],
+                    " redistribute static subnets\n network 10.0.0.0 0.255.255.255 area 0\n",
+                );
+                (h, t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"))
+            },
+        ]
+    };
+    let r1 = ospf(&run(&net("area 1 stub"))[0]);
+    assert_eq!(
+        r1,
+        [
+            "0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.0.23.0/30 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.255.0.2/32 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+        ]
+    );
+    let r1 = ospf(&run(&net("area 1 stub no-summary"))[0]);
+    assert_eq!(
+        r1,
+        ["0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1"]
+    );
+    // The ABR not configured stub: the flags disagree, no adjacency.
+    assert!(ospf(&run(&net(""))[0]).is_empty());
+}

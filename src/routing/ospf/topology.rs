@@ -45,6 +45,8 @@ pub struct OspfIf {
     pub p2p: bool,
     /// The IP MTU compared with the neighbour's (None: `mtu-ignore`).
     pub mtu: Option<u32>,
+    /// Its area is a stub area here (`area A stub`): Some(no-summary).
+    pub stub: Option<bool>,
 }
 
 /// Whether an interface name is a loopback (`Loopback0`, `loopback0`, Junos `lo0.0`).
@@ -248,6 +250,14 @@ pub fn interfaces(
             loopback: is_loopback(&i.name),
             p2p,
             mtu: (!mtu_ignore).then_some(mtu),
+            stub: config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.stub_areas)
+                .find(|(a, _)| area_number(a) == Some(area))
+                .map(|(_, no_summary)| *no_summary),
         });
     }
     out
@@ -269,19 +279,21 @@ pub struct Segment {
 }
 
 /// The adjacency segments among `ifs`: per subnet and area, the non-passive,
-/// non-loopback interfaces of at least two devices whose network types and MTUs agree.
+/// non-loopback interfaces of at least two devices whose network types, stub flags and
+/// MTUs agree.
 pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
-    let mut by_subnet: HashMap<(Ipv4Net, u32, bool), Vec<usize>> = HashMap::new();
+    // Both ends must agree on the area's stub flag.
+    let mut by_subnet: HashMap<(Ipv4Net, u32, bool, bool), Vec<usize>> = HashMap::new();
     for (k, i) in ifs.iter().enumerate() {
         if i.passive || i.loopback || i.address.prefix_len() >= 32 {
             continue;
         }
         by_subnet
-            .entry((i.address.trunc(), i.area, i.p2p))
+            .entry((i.address.trunc(), i.area, i.p2p, i.stub.is_some()))
             .or_default()
             .push(k);
     }
-    let mut keys: Vec<(Ipv4Net, u32, bool)> = by_subnet.keys().copied().collect();
+    let mut keys: Vec<(Ipv4Net, u32, bool, bool)> = by_subnet.keys().copied().collect();
     keys.sort();
     let mut out = Vec::new();
     for key in keys {

@@ -205,14 +205,21 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
             dev.ospf.process_mut(&id, line).vrf = Some((*v).to_owned());
             return true;
         }
+        // IOS, EOS, NX-OS `area A stub [no-summary]` (Junos stub areas stay unmodelled:
+        // their ABR sends a default only with `default-metric`).
+        ["area", area, "stub", rest @ ..] => {
+            let no_summary = rest.contains(&"no-summary");
+            let p = dev.ospf.process_mut(&p(), line);
+            p.stub_areas.retain(|(a, _)| a != area);
+            p.stub_areas.push(((*area).to_owned(), no_summary));
+        }
         ["area", _, kind, ..] => {
             let what = match *kind {
-                "stub" => "stub areas",
                 "nssa" => "NSSA areas",
                 "range" => "area ranges",
                 "virtual-link" => "virtual links",
                 "filter-list" => "area filter-lists",
-                "default-cost" => "stub areas",
+                "default-cost" => "area default-cost",
                 "authentication" => return false,
                 _ => "area settings",
             };
@@ -296,7 +303,8 @@ mod tests {
         );
         assert_eq!(p.redistribute[1].route_map.as_deref(), Some("RM"));
         assert!(p.default_originate.as_ref().is_some_and(|o| o.always));
-        assert_eq!(p.unsupported, ["stub areas"]);
+        assert!(p.unsupported.is_empty());
+        assert_eq!(p.stub_areas, [("1".to_owned(), false)]);
         assert_eq!(d.lines_unrecognised, 0);
     }
 

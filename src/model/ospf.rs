@@ -45,9 +45,15 @@ impl OspfConfig {
 
     /// The settings of interface `name`, when any is configured.
     pub fn interface(&self, name: &str) -> Option<&OspfInterfaceSettings> {
+        // The exact spelling first: the usual case, without expanding names.
         self.interfaces
             .iter()
-            .find(|s| crate::ifname::same(&s.interface, name))
+            .find(|s| s.interface == name)
+            .or_else(|| {
+                self.interfaces
+                    .iter()
+                    .find(|s| crate::ifname::same(&s.interface, name))
+            })
     }
 }
 
@@ -103,7 +109,7 @@ impl OspfProcess {
 
     /// Whether interface `name` is passive in this process.
     pub fn is_passive(&self, name: &str) -> bool {
-        let listed = |l: &[String]| l.iter().any(|p| crate::ifname::same(p, name));
+        let listed = |l: &[String]| l.iter().any(|p| p == name || crate::ifname::same(p, name));
         if self.passive_default {
             !listed(&self.not_passive)
         } else {

@@ -138,10 +138,10 @@ enum Command {
         #[arg(long)]
         plan: Option<PathBuf>,
     },
-    /// Each device's main routing table: connected, local and static routes so far (a RIB
-    /// whose device runs a dynamic protocol is marked incomplete, with why, and the exit
-    /// status is then 3, a partial result); with --format json, rows with Batfish's
-    /// `routes` columns.
+    /// Each device's main routing table: connected, local, static and OSPF routes so far
+    /// (a RIB whose device runs a protocol or OSPF feature olav does not compute yet is
+    /// marked incomplete, with why, and the exit status is then 3, a partial result); with
+    /// --format json, rows with Batfish's `routes` columns.
     Routes {
         /// Only this device.
         #[arg(long)]
@@ -152,7 +152,7 @@ enum Command {
         /// Only routes covering this prefix or address (10.1.0.0/16, 10.1.2.3).
         #[arg(long)]
         prefix: Option<String>,
-        /// Only this protocol (connected, local, static).
+        /// Only this protocol (connected, local, static, ospf, ospfIA, ospfE1, ospfE2).
         #[arg(long)]
         protocol: Option<String>,
     },

@@ -2,9 +2,10 @@
 //! complete while olav does not compute them yet.
 //!
 //! Read from the parsed configuration where it says (BGP neighbors and aggregates per
-//! VRF, OSPF enablement per VRF) and from the configuration text for what the model does
-//! not hold yet: IOS-style `router ospf|eigrp|isis|rip …` lines (with their `vrf`), Junos
-//! `protocols ospf|ospf3|isis|rip|bgp` statements in either syntax.
+//! VRF) and from the configuration text for what the model does not hold yet: IOS-style
+//! `router eigrp|isis|rip …` lines (with their `vrf`), Junos `protocols isis|rip`
+//! statements in either syntax. OSPF is computed ([`super::ospf`]), which names what it
+//! leaves out itself.
 
 use super::connected::vrf_name;
 use crate::model::{DeviceConfig, Vendor};
@@ -42,33 +43,8 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
             add(&mut out, Some("default".to_owned()), "BGP");
         }
     }
-    for o in &config.ospf_networks {
-        let vrf = match vendor {
-            Vendor::JuniperJunos => Some(vrf_name(&Some(o.process.clone()))),
-            _ => config
-                .interfaces
-                .iter()
-                .find(|i| {
-                    o.interface
-                        .as_deref()
-                        .is_some_and(|n| crate::ifname::same(n, &i.name))
-                        || o.prefix.is_some_and(|p| {
-                            i.addresses.iter().any(|a| p.contains(&a.address.addr()))
-                        })
-                })
-                .map(|i| vrf_name(&i.vrf)),
-        };
-        // A network statement covering no interface enables nothing.
-        if let Some(v) = vrf {
-            add(&mut out, Some(v), "OSPF");
-        }
-    }
     for (vrf, protocol) in from_text(vendor, text) {
-        let known =
-            vrf.is_none() && protocol == "OSPF" && out.iter().any(|i| i.reason == reason("OSPF"));
-        if !known {
-            add(&mut out, vrf, protocol);
-        }
+        add(&mut out, vrf, protocol);
     }
     // A protocol on every VRF makes its per-VRF entries redundant.
     let every: Vec<String> = out
@@ -111,7 +87,6 @@ fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> 
                     continue;
                 }
                 let name = match words.as_slice() {
-                    ["router", "ospf", ..] => "OSPF",
                     ["router", "eigrp", ..] => "EIGRP",
                     ["router", "isis", ..] => "IS-IS",
                     ["router", "rip", ..] => "RIP",
@@ -131,7 +106,6 @@ fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> 
 
 fn junos_protocol(word: &str) -> Option<&'static str> {
     match word {
-        "ospf" | "ospf3" => Some("OSPF"),
         "isis" => Some("IS-IS"),
         "rip" => Some("RIP"),
         _ => None,

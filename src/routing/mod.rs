@@ -1,16 +1,18 @@
 //! The routing model: each device's main RIB per VRF, computed from its parsed
 //! configuration, as Batfish's `routes` question gives it (`docs/routing.md`).
 //!
-//! This first slice computes connected, local and static routes ([`connected`],
-//! [`statics`], chosen per prefix by administrative distance in [`rib`]); a device or
-//! VRF that runs a dynamic protocol is marked incomplete with the reason ([`dynamic`]),
-//! never presented as complete. The model of a state version is stored with it as the
+//! It computes connected, local and static routes ([`connected`], [`statics`]) and OSPF
+//! over the whole network ([`ospf`]), chosen per prefix by administrative distance in
+//! [`rib`]; a device or VRF that runs a protocol (or an OSPF feature) olav does not
+//! compute yet is marked incomplete with the reason ([`dynamic`], [`ospf`]), never
+//! presented as complete. The model of a state version is stored with it as the
 //! `routing` part ([`RoutingModel::shared`]). [`shown`] reads the devices' own routing
 //! tables (show output), which the fidelity tests compare against.
 
 pub mod autostate;
 pub mod connected;
 pub mod dynamic;
+pub mod ospf;
 pub mod rib;
 pub mod route;
 pub mod shown;
@@ -18,7 +20,7 @@ pub mod statics;
 mod store;
 
 pub use dynamic::Incomplete;
-pub use rib::{compute, DeviceRib};
+pub use rib::{compute, network, DeviceInput, DeviceRib};
 pub use route::{NextHop, Protocol, Route, COLUMNS};
 pub use store::{Query, RoutingModel};
 

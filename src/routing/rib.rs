@@ -4,6 +4,7 @@
 
 use super::connected;
 use super::dynamic::{self, Incomplete};
+use super::ospf;
 use super::route::Route;
 use super::statics::{self, Candidate, Skipped};
 use crate::model::{DeviceConfig, Vendor};
@@ -64,13 +65,40 @@ fn select(mut routes: Vec<Route>) -> Vec<Route> {
     routes
 }
 
-/// The main RIB of one device from its parsed configuration (and its text, for the
-/// dynamic protocols the model does not record yet).
-pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str) -> DeviceRib {
+/// A device's RIB before the network-wide protocols: its connected and local routes,
+/// its static routes waiting for resolution, what is not computed.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The device.
+    pub hostname: String,
+    /// Its vendor.
+    pub vendor: Vendor,
+    base: Vec<Route>,
+    waiting: Vec<Candidate>,
+    /// What is not computed (the dynamic protocols other than OSPF).
+    pub incomplete: Vec<Incomplete>,
+}
+
+/// One device as the network computation takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct DeviceInput<'a> {
+    /// The hostname.
+    pub hostname: &'a str,
+    /// Its vendor.
+    pub vendor: Vendor,
+    /// Its parsed configuration.
+    pub config: &'a DeviceConfig,
+    /// Its configuration text (for the protocols the model does not record).
+    pub text: &'a str,
+}
+
+/// A device's connected and local routes and static candidates, from its configuration.
+pub fn prepare(d: DeviceInput<'_>) -> Prepared {
+    let (hostname, vendor, config) = (d.hostname, d.vendor, d.config);
     let down = super::autostate::down_svis(config, vendor);
     let base = connected::routes(config, vendor, &down);
     let mut waiting: Vec<Candidate> = Vec::new();
-    let mut incomplete = dynamic::incomplete(config, vendor, text);
+    let mut incomplete = dynamic::incomplete(config, vendor, d.text);
     for r in &config.static_routes {
         match statics::candidate(r, config, vendor, &down) {
             Ok(c) => waiting.push(c),
@@ -87,6 +115,21 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
             Err(_) => {}
         }
     }
+    Prepared {
+        hostname: hostname.to_owned(),
+        vendor,
+        base,
+        waiting,
+        incomplete,
+    }
+}
+
+/// The RIB of a prepared device with the routes the network's protocols gave it
+/// (`learned`) and what they leave incomplete: static next hops resolved to a fixed point
+/// through everything installed, the lowest administrative distance kept per prefix.
+pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib {
+    let base: Vec<Route> = p.base.iter().chain(learned).cloned().collect();
+    let mut waiting = p.waiting.clone();
     let mut installed = select(base.clone());
     let mut taken: Vec<Route> = Vec::new();
     // Each round installs at least one route or stops: at most one round per route.
@@ -101,11 +144,61 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         taken.extend(now.into_iter().map(|c| c.route));
         installed = select(base.iter().chain(&taken).cloned().collect());
     }
+    let mut incomplete = p.incomplete.clone();
+    for i in more {
+        if !incomplete.contains(i) {
+            incomplete.push(i.clone());
+        }
+    }
+    incomplete.sort();
     DeviceRib {
-        hostname: hostname.to_owned(),
-        vendor,
+        hostname: p.hostname.clone(),
+        vendor: p.vendor,
         routes: installed,
         incomplete,
         unresolved_statics: waiting.len() as u32,
     }
+}
+
+/// The device's OSPF speaker, from its configuration and its RIB without OSPF.
+pub fn speaker(d: DeviceInput<'_>, p: &Prepared) -> ospf::Speaker {
+    let before = finish(p, &[], &[]);
+    ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty())
+}
+
+/// Every device's main RIB, the network-wide protocols (OSPF) computed over all of them:
+/// each device prepared, its RIB without OSPF computed (what OSPF redistributes), OSPF
+/// over the network, then each RIB again with the OSPF routes (static next hops may now
+/// resolve through them). In `devices`' order.
+pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
+    let prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
+    let speakers: Vec<ospf::Speaker> = devices
+        .iter()
+        .zip(&prepared)
+        .map(|(d, p)| speaker(*d, p))
+        .collect();
+    let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
+    let mut learned = ospf::routes(&names, &speakers);
+    prepared
+        .iter()
+        .enumerate()
+        .map(|(d, p)| {
+            let (routes, inc) = learned.take(d);
+            finish(p, &routes, &inc)
+        })
+        .collect()
+}
+
+/// The main RIB of one device from its parsed configuration (and its text, for the
+/// dynamic protocols the model does not record), as a network of that device alone.
+pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str) -> DeviceRib {
+    let input = DeviceInput {
+        hostname,
+        vendor,
+        config,
+        text,
+    };
+    let p = prepare(input);
+    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).take(0);
+    finish(&p, &routes, &inc)
 }

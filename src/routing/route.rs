@@ -7,7 +7,7 @@ use std::fmt;
 use std::net::Ipv4Addr;
 
 /// The protocol a route comes from, with Batfish's names (`RoutingProtocol`). Only the
-/// protocols olav computes so far; the dynamic ones come with their models.
+/// protocols olav computes so far; the other dynamic ones come with their models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Protocol {
     /// The subnet of an up interface address.
@@ -16,18 +16,39 @@ pub enum Protocol {
     Local,
     /// A static route.
     Static,
+    /// OSPF intra-area.
+    Ospf,
+    /// OSPF inter-area.
+    OspfIA,
+    /// OSPF external type 1.
+    OspfE1,
+    /// OSPF external type 2.
+    OspfE2,
 }
 
 impl Protocol {
     /// Every protocol olav computes, in display order.
-    pub const ALL: [Protocol; 3] = [Protocol::Connected, Protocol::Local, Protocol::Static];
+    pub const ALL: [Protocol; 7] = [
+        Protocol::Connected,
+        Protocol::Local,
+        Protocol::Static,
+        Protocol::Ospf,
+        Protocol::OspfIA,
+        Protocol::OspfE1,
+        Protocol::OspfE2,
+    ];
 
-    /// Batfish's name (`connected`, `local`, `static`).
+    /// Batfish's name (`connected`, `local`, `static`, `ospf`, `ospfIA`, `ospfE1`,
+    /// `ospfE2`).
     pub fn as_str(self) -> &'static str {
         match self {
             Protocol::Connected => "connected",
             Protocol::Local => "local",
             Protocol::Static => "static",
+            Protocol::Ospf => "ospf",
+            Protocol::OspfIA => "ospfIA",
+            Protocol::OspfE1 => "ospfE1",
+            Protocol::OspfE2 => "ospfE2",
         }
     }
 
@@ -116,7 +137,8 @@ pub struct Route {
     pub next_hop: NextHop,
     /// Where it comes from.
     pub protocol: Protocol,
-    /// The metric (0 for connected, local and static routes).
+    /// The metric (0 for connected and local routes; OSPF: the path cost, E2 the
+    /// advertised metric).
     pub metric: u32,
     /// The administrative distance (Junos: the preference).
     pub admin_distance: u32,
@@ -178,6 +200,7 @@ mod tests {
             r#"{"interface":"Ethernet1","type":"interface"}"#
         );
         assert_eq!(Protocol::from_name("STATIC"), Some(Protocol::Static));
-        assert_eq!(Protocol::from_name("ospf"), None);
+        assert_eq!(Protocol::from_name("ospfE2"), Some(Protocol::OspfE2));
+        assert_eq!(Protocol::from_name("bgp"), None);
     }
 }

@@ -1,7 +1,8 @@
 //! The routing model of a state version, stored with it as the `routing` part: each
 //! device's RIB encoded on its own, so that asking for one device decodes one.
 
-use super::rib::{compute, DeviceRib};
+use super::ospf::Speaker;
+use super::rib::{finish, prepare, speaker, DeviceInput, DeviceRib, Prepared};
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
@@ -56,11 +57,30 @@ impl RoutingModel {
             state_version: db.state_version()?,
             ..RoutingModel::default()
         };
+        // Each configuration parsed once; only what OSPF needs of it is kept until the
+        // network's OSPF routes are known.
+        let mut prepared: Vec<Prepared> = Vec::new();
+        let mut speakers: Vec<Speaker> = Vec::new();
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);
             let config = parser_for(vendor).parse(text);
-            m.push(&compute(hostname, vendor, &config, text));
+            let input = DeviceInput {
+                hostname,
+                vendor,
+                config: &config,
+                text,
+            };
+            let p = prepare(input);
+            speakers.push(speaker(input, &p));
+            prepared.push(p);
         })?;
+        let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
+        let mut learned = super::ospf::routes(&names, &speakers);
+        drop(speakers);
+        for (d, p) in prepared.iter().enumerate() {
+            let (routes, incomplete) = learned.take(d);
+            m.push(&finish(p, &routes, &incomplete));
+        }
         Ok(m)
     }
 

@@ -277,9 +277,8 @@ end
         [
             "EIGRP routes are not computed yet",
             "BGP routes are not computed yet",
-            "OSPF routes are not computed yet",
         ],
-        "EIGRP (from the text) on every VRF, then BGP and OSPF where they run"
+        "EIGRP (from the text) on every VRF, then BGP where it runs; OSPF is computed"
     );
     assert!(rib(Vendor::CiscoIos, &format!("{IOS}end\n"))
         .incomplete_in("default")

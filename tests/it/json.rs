@@ -77,7 +77,8 @@ fn top_level_keys_of_every_command() {
     let plans = json(d, &["--format", "json", "plans", "list"]);
     let routes = json(
         d,
-        &["--format", "json", "routes", "--device", "alpha-acc-1"],
+        // A BGP border: its RIB is incomplete, so `incomplete` has rows.
+        &["--format", "json", "routes", "--device", "gamma-border-1"],
     );
     let shape = [
         ("request", keys(&run)),

@@ -73,6 +73,7 @@ pub fn parse(text: &str, dialect: Dialect) -> DeviceConfig {
         }
     }
     bgp.finish(&mut dev);
+    common::ospf::finish(&mut dev);
     dev.judge_static_routes(|_| NextHopResolution::Recursive);
     dev.lines_total = lines.lines_read();
     dev.lines_unrecognised = unknown;
@@ -193,7 +194,13 @@ fn top_level(
                 af: None,
             })
         }
-        ["router", "ospf", process, ..] => Step::Push(Ctx::Ospf((*process).to_owned())),
+        ["router", "ospf", process, rest @ ..] => {
+            let p = dev.ospf.process_mut(process, no);
+            if let ["vrf", v, ..] = rest {
+                p.vrf = Some((*v).to_owned());
+            }
+            Step::Push(Ctx::Ospf((*process).to_owned()))
+        }
         ["router", ..] => Step::Push(Ctx::Opaque),
         ["ip" | "ipv6", "route", "vrf", vrf, rest @ ..] => {
             if w[0] == "ip" {
@@ -292,12 +299,8 @@ fn nested(
             Step::Known
         }
         Ctx::Ospf(process) => {
-            match w {
-                ["network", rest @ ..] => common::ospf_network(dev, process, rest, no),
-                ["redistribute", ..] => {
-                    common::redistribute(dev, w, "ospf redistribute route-map", no)
-                }
-                _ => {}
+            if common::ospf::process_line(dev, process, w, no) {
+                return Step::Push(Ctx::Opaque);
             }
             Step::Known
         }

@@ -6,11 +6,13 @@ use std::net::Ipv4Addr;
 
 /// Batfish's protocol name for IOS route codes (`O` with `IA`, `E2`, …).
 fn ios_protocol(codes: &[&str]) -> String {
-    let first = codes
-        .first()
-        .map(|c| c.trim_end_matches(['*', '+', '%', 'p']))
-        .unwrap_or_default();
-    let ext = codes.get(1).copied().unwrap_or_default();
+    let raw = codes.first().copied().unwrap_or_default();
+    // A candidate default runs into its sub-code: `O*IA`, `O*E2`.
+    let (first, joined) = match raw.split_once('*') {
+        Some((c, rest)) if !rest.is_empty() => (c, Some(rest)),
+        _ => (raw.trim_end_matches(['*', '+', '%', 'p']), None),
+    };
+    let ext = joined.or(codes.get(1).copied()).unwrap_or_default();
     let name = match (first, ext) {
         ("C", _) => "connected",
         ("L", _) => "local",
@@ -137,7 +139,8 @@ pub fn ios(text: &str, vrf: &str) -> Vec<ShownRoute> {
         let Some(at) = words.iter().position(|w| network_word(w).is_some()) else {
             continue;
         };
-        if at == 0 || at > 3 || words[..at].iter().any(|c| c.len() > 3) {
+        // Codes are short (`O`, `IA`, `S*`); a candidate default joins them (`O*IA`).
+        if at == 0 || at > 3 || words[..at].iter().any(|c| c.len() > 4) {
             continue;
         }
         let Some((addr, len)) = network_word(words[at]) else {
@@ -255,6 +258,14 @@ pub fn nxos(text: &str) -> Vec<ShownRoute> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn candidate_defaults_keep_their_sub_code() {
+        assert_eq!(ios_protocol(&["O*IA", "0.0.0.0/0"]), "ospfIA");
+        assert_eq!(ios_protocol(&["O*E2", "0.0.0.0/0"]), "ospfE2");
+        assert_eq!(ios_protocol(&["S*", "0.0.0.0/0"]), "static");
+        assert_eq!(ios_protocol(&["O", "IA", "1.1.1.1"]), "ospfIA");
+    }
 
     #[test]
     fn ios_lines_become_rows() {

@@ -24,6 +24,11 @@ fn eos_protocol(route_type: &str) -> String {
         "ebgp" => "bgp".to_owned(),
         "ibgp" => "ibgp".to_owned(),
         "bgpaggregate" => "aggregate".to_owned(),
+        // EOS's OSPF kinds under Batfish's names (lab-validation lowercases them and so
+        // never pairs inter-area or external ones; olav compares them).
+        "ospfinterarea" => "ospfIA".to_owned(),
+        "ospfexternaltype1" => "ospfE1".to_owned(),
+        "ospfexternaltype2" => "ospfE2".to_owned(),
         _ => t,
     }
 }

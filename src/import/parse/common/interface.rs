@@ -1,9 +1,7 @@
 //! Lines inside an `interface` block of the Cisco-style dialects.
 
 use super::{parse_addr_mask, parse_prefix, reference, rest_after_words};
-use crate::model::{
-    AddressKind, DeviceConfig, InterfaceAddress, OspfNetwork, StructureKind, SwitchportMode,
-};
+use crate::model::{AddressKind, DeviceConfig, InterfaceAddress, StructureKind, SwitchportMode};
 use ipnet::IpNet;
 use std::net::IpAddr;
 
@@ -15,6 +13,9 @@ pub fn interface_line(
     w: &[&str],
     line: u32,
 ) -> bool {
+    if super::ospf::interface_line(dev, idx, w, line) {
+        return true;
+    }
     let Some(iface) = dev.interfaces.get_mut(idx) else {
         return false;
     };
@@ -145,30 +146,6 @@ pub fn interface_line(
                 "interface inbound access-group"
             };
             reference(dev, StructureKind::AccessList, name, context, line);
-        }
-        ["ip", "ospf", process, "area", area] => {
-            let process = (*process).to_owned();
-            let area = (*area).to_owned();
-            let name = dev.interfaces[idx].name.clone();
-            dev.ospf_networks.push(OspfNetwork {
-                process,
-                prefix: None,
-                interface: Some(name),
-                area,
-                line,
-            });
-        }
-        ["ip", "router", "ospf", process, "area", area] => {
-            let process = (*process).to_owned();
-            let area = (*area).to_owned();
-            let name = dev.interfaces[idx].name.clone();
-            dev.ospf_networks.push(OspfNetwork {
-                process,
-                prefix: None,
-                interface: Some(name),
-                area,
-                line,
-            });
         }
         ["ip" | "ipv6" | "no" | "negotiation" | "duplex" | "media-type" | "load-interval"
         | "spanning-tree" | "storm-control" | "bandwidth" | "encapsulation" | "cdp" | "lldp"

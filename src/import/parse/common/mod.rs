@@ -6,12 +6,13 @@
 
 mod bgp;
 mod interface;
+pub mod ospf;
 mod routes;
 mod structures;
 
 pub use bgp::{BgpBuilder, Scope};
 pub use interface::{interface_line, push_virtual};
-pub use routes::{ospf_network, redistribute, remove_static_route, static_route};
+pub use routes::{redistribute, remove_static_route, static_route};
 pub use structures::{prefix_list_entry, route_map_line, structure_line, StructureBlock};
 
 use crate::model::{DeviceConfig, StructureDef, StructureKind, StructureRef};

@@ -1,8 +1,8 @@
-//! Static routes (`ip route`, `ipv6 route`), OSPF `network` statements and
-//! `redistribute` lines of the Cisco-style dialects.
+//! Static routes (`ip route`, `ipv6 route`) and `redistribute` lines of the
+//! Cisco-style dialects.
 
-use super::{parse_addr_mask, parse_addr_wildcard, parse_prefix, reference};
-use crate::model::{DeviceConfig, OspfNetwork, RouteActivity, StaticRoute, StructureKind};
+use super::{parse_addr_mask, parse_prefix, reference};
+use crate::model::{DeviceConfig, RouteActivity, StaticRoute, StructureKind};
 use std::net::IpAddr;
 
 /// Adds the static route after `ip route [vrf V]`: `PREFIX [MASK] [IF] [NH] [AD] …`.
@@ -111,24 +111,5 @@ pub fn redistribute(dev: &mut DeviceConfig, w: &[&str], context: &str, line: u32
         if let Some(rm) = w.get(i + 1) {
             reference(dev, StructureKind::RouteMap, rm, context, line);
         }
-    }
-}
-
-/// Handles `network A W area X` (IOS) and `network P/L area X` (EOS) in an OSPF process.
-pub fn ospf_network(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32) {
-    let (prefix, area) = match w {
-        [a, wc, "area", area] => (parse_addr_wildcard(a, wc), *area),
-        [p, "area", area] => (parse_prefix(p).map(|p| p.trunc()), *area),
-        _ => (None, ""),
-    };
-    match prefix {
-        Some(prefix) => dev.ospf_networks.push(OspfNetwork {
-            process: process.to_owned(),
-            prefix: Some(prefix),
-            interface: None,
-            area: area.to_owned(),
-            line,
-        }),
-        None => dev.warn(line, format!("ospf network: cannot read '{}'", w.join(" "))),
     }
 }

@@ -4,7 +4,9 @@
 use super::statements::Statement;
 use super::{parse_net, Instance, Junos};
 use crate::import::parse::common::parse_asn;
-use crate::model::{AddressKind, Interface, OspfNetwork, RouteActivity, StaticRoute};
+use crate::model::{
+    AddressKind, Interface, OspfNetwork, OspfNetworkType, OspfProcess, RouteActivity, StaticRoute,
+};
 use ipnet::IpNet;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -286,9 +288,71 @@ impl Junos {
                     }
                 }
             }
-            ["export", ps @ ..] => self.policy_refs(ps, "ospf export policy-statement", st),
-            _ => {}
+            ["export", ps @ ..] => {
+                self.policy_refs(ps, "ospf export policy-statement", st);
+                self.ospf_process(inst, st)
+                    .unsupported("OSPF export policies");
+            }
+            ["reference-bandwidth", b] => match junos_bandwidth(b) {
+                Some(mbps) => self.ospf_process(inst, st).reference_bandwidth_mbps = Some(mbps),
+                None => self.dev.warn(
+                    st.line,
+                    format!("ospf reference-bandwidth: cannot read '{b}'"),
+                ),
+            },
+            ["area", _, kind, ..] => {
+                let what = match *kind {
+                    "stub" => "stub areas",
+                    "nssa" => "NSSA areas",
+                    "area-range" => "area ranges",
+                    "virtual-link" => "virtual links",
+                    _ => return,
+                };
+                self.ospf_process(inst, st).unsupported(what);
+            }
+            ["disable"] => self.ospf_process(inst, st).shutdown = true,
+            // What changes no route is ignored; anything else may, and is named.
+            ["traceoptions" | "graceful-restart" | "spf-options" | "no-rfc-1583", ..] => {}
+            [word, ..] => {
+                let what = format!("Junos OSPF `{word}`");
+                self.ospf_process(inst, st).unsupported(&what);
+            }
+            [] => {}
         }
+        if let ["area", _, "interface", ifname, setting @ ..] = w {
+            let unit = if ifname.contains('.') {
+                (*ifname).to_owned()
+            } else {
+                format!("{ifname}.0")
+            };
+            self.ospf_process(inst, st);
+            let s = self.dev.ospf.interface_mut(&unit);
+            match setting {
+                ["passive", ..] => s.passive = Some(true),
+                ["metric", m] => match m.parse() {
+                    Ok(m) => s.cost = Some(m),
+                    Err(_) => self
+                        .dev
+                        .warn(st.line, format!("ospf metric: '{m}' is not a number")),
+                },
+                ["interface-type", "p2p"] => s.network_type = Some(OspfNetworkType::PointToPoint),
+                ["interface-type", t] => {
+                    let what = format!("OSPF interface-type {t}");
+                    self.ospf_process(inst, st).unsupported(&what);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The OSPF process of routing instance `inst` (the master's: `default`).
+    fn ospf_process(&mut self, inst: Option<&str>, st: &Statement) -> &mut OspfProcess {
+        let id = inst.unwrap_or("default");
+        let p = self.dev.ospf.process_mut(id, st.line);
+        if inst.is_some() {
+            p.vrf = inst.map(str::to_owned);
+        }
+        p
     }
 
     pub(super) fn finish_statics(&mut self) {
@@ -366,6 +430,17 @@ impl Junos {
     }
 
     pub(super) fn finish_ospf(&mut self) {
+        if let Some(IpAddr::V4(id)) = self.router_id {
+            for p in self
+                .dev
+                .ospf
+                .processes
+                .iter_mut()
+                .filter(|p| p.vrf.is_none())
+            {
+                p.router_id = Some(id);
+            }
+        }
         for (vrf, area, ifname, line, disabled) in std::mem::take(&mut self.ospf) {
             if disabled {
                 continue;
@@ -391,4 +466,17 @@ impl Junos {
             });
         }
     }
+}
+
+/// A Junos bandwidth (`100m`, `10g`, `1000000000`, in bit/s without a unit) in Mbit/s.
+fn junos_bandwidth(b: &str) -> Option<u64> {
+    let lower = b.to_ascii_lowercase();
+    let (digits, scale) = match lower.chars().last()? {
+        'k' => (&lower[..lower.len() - 1], 1_000),
+        'm' => (&lower[..lower.len() - 1], 1_000_000),
+        'g' => (&lower[..lower.len() - 1], 1_000_000_000),
+        _ => (lower.as_str(), 1),
+    };
+    let bps = digits.parse::<u64>().ok()?.checked_mul(scale)?;
+    Some((bps / 1_000_000).max(1))
 }

@@ -3,6 +3,13 @@
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
+mod ospf;
+
+pub use ospf::{
+    OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
+    OspfRedistribute,
+};
+
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -79,6 +86,9 @@ pub struct DeviceConfig {
     pub static_routes: Vec<StaticRoute>,
     /// OSPF `network` statements and interface-level OSPF enablement.
     pub ospf_networks: Vec<OspfNetwork>,
+    /// OSPF processes and per-interface OSPF settings.
+    #[serde(default)]
+    pub ospf: OspfConfig,
     /// Named structures defined (route-maps, prefix-lists, ACLs, community-lists, peer-groups).
     pub structures: Vec<StructureDef>,
     /// Every place a named structure is referenced.

@@ -1,0 +1,343 @@
+//! OSPF in the Cisco-style dialects: interface lines (`ip ospf cost`, `ip ospf network`,
+//! EOS `ip ospf area A`, `ip ospf N area A`, NX-OS `ip router ospf N area A`, `ip ospf
+//! passive-interface`, `bandwidth`) and the `router ospf N [vrf V]` process lines.
+
+use super::{parse_addr_wildcard, parse_prefix, reference};
+use crate::model::{
+    DeviceConfig, OspfDefaultOriginate, OspfNetwork, OspfNetworkType, OspfRedistribute,
+    StructureKind,
+};
+use std::net::Ipv4Addr;
+
+/// The process EOS interface-mode `ip ospf area A` is recorded under until the walk
+/// ends ([`finish`] gives it the device's only default-VRF process).
+pub const INTERFACE_PROCESS: &str = "";
+
+/// Handles an OSPF line inside `interface X` (index `idx`). Returns false when it is not
+/// one.
+pub fn interface_line(dev: &mut DeviceConfig, idx: usize, w: &[&str], line: u32) -> bool {
+    let Some(name) = dev.interfaces.get(idx).map(|i| i.name.clone()) else {
+        return false;
+    };
+    let enable = |dev: &mut DeviceConfig, process: &str, area: &str| {
+        dev.ospf_networks.push(OspfNetwork {
+            process: process.to_owned(),
+            prefix: None,
+            interface: Some(name.clone()),
+            area: area.to_owned(),
+            line,
+        });
+    };
+    match w {
+        ["ip", "ospf", "area", area] => enable(dev, INTERFACE_PROCESS, area),
+        ["ip", "ospf", process, "area", area, ..]
+        | ["ip", "router", "ospf", process, "area", area, ..] => enable(dev, process, area),
+        ["ip", "ospf", "cost", c] => match c.parse() {
+            Ok(c) => dev.ospf.interface_mut(&name).cost = Some(c),
+            Err(_) => dev.warn(line, format!("ip ospf cost: '{c}' is not a number")),
+        },
+        ["ip", "ospf", "network", t, ..] => {
+            dev.ospf.interface_mut(&name).network_type = Some(match *t {
+                "point-to-point" => OspfNetworkType::PointToPoint,
+                _ => OspfNetworkType::Broadcast,
+            });
+            if *t != "point-to-point" && *t != "broadcast" {
+                dev.ospf
+                    .process_mut(INTERFACE_PROCESS, line)
+                    .unsupported(&format!("OSPF network type {t}"));
+            }
+        }
+        ["ip", "ospf", "passive-interface"] => dev.ospf.interface_mut(&name).passive = Some(true),
+        ["no", "ip", "ospf", "passive-interface"] => {
+            dev.ospf.interface_mut(&name).passive = Some(false)
+        }
+        ["ip", "ospf", "mtu-ignore"] => dev.ospf.interface_mut(&name).mtu_ignore = true,
+        ["bandwidth", b, ..] => {
+            if let Ok(b) = b.parse() {
+                dev.ospf.interface_mut(&name).bandwidth_kbps = Some(b);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// After the walk: EOS interface-mode enablements (`ip ospf area A`, process
+/// [`INTERFACE_PROCESS`]) and what was recorded for them join the device's only
+/// default-VRF process, when it has exactly one.
+pub fn finish(dev: &mut DeviceConfig) {
+    let named: Vec<String> = dev
+        .ospf
+        .processes
+        .iter()
+        .filter(|p| p.vrf.is_none() && p.id != INTERFACE_PROCESS)
+        .map(|p| p.id.clone())
+        .collect();
+    let [only] = named.as_slice() else {
+        return;
+    };
+    for o in dev
+        .ospf_networks
+        .iter_mut()
+        .filter(|o| o.process == INTERFACE_PROCESS)
+    {
+        o.process = only.clone();
+    }
+    if let Some(i) = dev
+        .ospf
+        .processes
+        .iter()
+        .position(|p| p.id == INTERFACE_PROCESS)
+    {
+        let anon = dev.ospf.processes.remove(i);
+        if let Some(p) = dev.ospf.processes.iter_mut().find(|p| p.id == *only) {
+            for u in &anon.unsupported {
+                p.unsupported(u);
+            }
+        }
+    }
+}
+
+/// `metric-type 1|2`, `metric N`, `route-map M`, `always`, `subnets` after a
+/// `redistribute` or `default-information originate`.
+struct Options {
+    metric: Option<u32>,
+    metric_type: u8,
+    route_map: Option<String>,
+    always: bool,
+    subnets: bool,
+}
+
+fn options(w: &[&str]) -> Options {
+    let mut o = Options {
+        metric: None,
+        metric_type: 2,
+        route_map: None,
+        always: false,
+        subnets: false,
+    };
+    let mut it = w.iter();
+    while let Some(x) = it.next() {
+        match *x {
+            "metric" => o.metric = it.next().and_then(|m| m.parse().ok()),
+            "metric-type" => {
+                o.metric_type = match it.next() {
+                    Some(&"1") => 1,
+                    _ => 2,
+                }
+            }
+            "route-map" => o.route_map = it.next().map(|m| (*m).to_owned()),
+            "always" => o.always = true,
+            "subnets" => o.subnets = true,
+            _ => {}
+        }
+    }
+    o
+}
+
+/// Handles a line inside `router ospf <process>`; returns whether it opens a block olav
+/// does not read (an NX-OS `vrf V` block).
+pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32) -> bool {
+    let p = || process.to_owned();
+    match w {
+        ["network", rest @ ..] => ospf_network(dev, process, rest, line),
+        ["router-id", id] => match id.parse::<Ipv4Addr>() {
+            Ok(a) => dev.ospf.process_mut(&p(), line).router_id = Some(a),
+            Err(_) => dev.warn(line, format!("ospf router-id: '{id}' is not an address")),
+        },
+        ["auto-cost", "reference-bandwidth", b, unit @ ..] => {
+            let scale = match unit.first() {
+                Some(&"Gbps") | Some(&"gbps") => 1000,
+                _ => 1,
+            };
+            match b.parse::<u64>() {
+                Ok(b) => {
+                    dev.ospf.process_mut(&p(), line).reference_bandwidth_mbps = Some(b * scale)
+                }
+                Err(_) => dev.warn(line, format!("reference-bandwidth: '{b}' is not a number")),
+            }
+        }
+        ["passive-interface", "default"] => dev.ospf.process_mut(&p(), line).passive_default = true,
+        ["no", "passive-interface", "default"] => {
+            dev.ospf.process_mut(&p(), line).passive_default = false
+        }
+        ["passive-interface", _, ..] => {
+            let n = name_of(&w[1..]);
+            dev.ospf.process_mut(&p(), line).passive.push(n);
+        }
+        ["no", "passive-interface", ..] => {
+            let n = name_of(&w[2..]);
+            dev.ospf.process_mut(&p(), line).not_passive.push(n);
+        }
+        ["redistribute", protocol, rest @ ..] => {
+            let o = options(rest);
+            if let Some(rm) = &o.route_map {
+                reference(
+                    dev,
+                    StructureKind::RouteMap,
+                    rm,
+                    "ospf redistribute route-map",
+                    line,
+                );
+            }
+            let proc_ = dev.ospf.process_mut(&p(), line);
+            proc_.redistribute.push(OspfRedistribute {
+                protocol: (*protocol).to_owned(),
+                subnets: o.subnets,
+                metric: o.metric,
+                metric_type: o.metric_type,
+                route_map: o.route_map,
+            });
+        }
+        ["default-information", "originate", rest @ ..] => {
+            let o = options(rest);
+            dev.ospf.process_mut(&p(), line).default_originate = Some(OspfDefaultOriginate {
+                always: o.always,
+                metric: o.metric,
+                metric_type: o.metric_type,
+                route_map: o.route_map,
+            });
+        }
+        ["shutdown"] => dev.ospf.process_mut(&p(), line).shutdown = true,
+        // NX-OS `vrf V` under the process: its own process, in that VRF.
+        ["vrf", v] => {
+            let id = format!("{process} vrf {v}");
+            dev.ospf.process_mut(&id, line).vrf = Some((*v).to_owned());
+            return true;
+        }
+        // IOS, EOS, NX-OS `area A stub [no-summary]` (Junos stub areas stay unmodelled:
+        // their ABR sends a default only with `default-metric`).
+        ["area", area, "stub", rest @ ..] => {
+            let no_summary = rest.contains(&"no-summary");
+            let p = dev.ospf.process_mut(&p(), line);
+            p.stub_areas.retain(|(a, _)| a != area);
+            p.stub_areas.push(((*area).to_owned(), no_summary));
+        }
+        ["area", _, kind, ..] => {
+            let what = match *kind {
+                "nssa" => "NSSA areas",
+                "range" => "area ranges",
+                "virtual-link" => "virtual links",
+                "filter-list" => "area filter-lists",
+                "default-cost" => "area default-cost",
+                "authentication" => return false,
+                _ => "area settings",
+            };
+            dev.ospf.process_mut(&p(), line).unsupported(what);
+        }
+        ["distribute-list", ..] => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("distribute-lists"),
+        ["summary-address", ..] => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("summary addresses"),
+        ["max-metric", ..] => dev.ospf.process_mut(&p(), line).unsupported("max-metric"),
+        ["default-metric", ..] => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("default-metric"),
+        ["distance", ..] => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("OSPF distances"),
+        _ => {
+            dev.ospf.process_mut(&p(), line);
+        }
+    }
+    false
+}
+
+/// An interface name after `passive-interface` (`Ethernet 1` spaced forms joined).
+fn name_of(w: &[&str]) -> String {
+    w.concat()
+}
+
+/// Handles `network A W area X` (IOS) and `network P/L area X` (EOS) in an OSPF process.
+pub fn ospf_network(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32) {
+    let (prefix, area) = match w {
+        [a, wc, "area", area] => (parse_addr_wildcard(a, wc), *area),
+        [p, "area", area] => (parse_prefix(p).map(|p| p.trunc()), *area),
+        _ => (None, ""),
+    };
+    match prefix {
+        Some(prefix) => dev.ospf_networks.push(OspfNetwork {
+            process: process.to_owned(),
+            prefix: Some(prefix),
+            interface: None,
+            area: area.to_owned(),
+            line,
+        }),
+        None => dev.warn(line, format!("ospf network: cannot read '{}'", w.join(" "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::parse::parser_for;
+    use crate::model::{OspfNetworkType, Vendor};
+
+    #[test]
+    fn eos_interface_mode_area_costs_passive_and_redistribution() {
+        let cfg = "hostname c1\ninterface Ethernet1\n   no switchport\n   ip address 10.0.0.1/31\n   ip ospf area 0.0.0.0\n   ip ospf cost 7\n   ip ospf network point-to-point\ninterface Loopback0\n   ip address 10.255.0.1/32\n   ip ospf area 0.0.0.0\nrouter ospf 1\n   router-id 10.255.0.1\n   passive-interface Loopback0\n   redistribute static metric 50 metric-type 1\n   redistribute connected route-map RM\n   default-information originate always\n   area 1 stub\n";
+        let d = parser_for(Vendor::AristaEos).parse(cfg);
+        let areas: Vec<(&str, &str)> = d
+            .ospf_networks
+            .iter()
+            .map(|o| (o.interface.as_deref().unwrap_or(""), o.area.as_str()))
+            .collect();
+        assert_eq!(areas, [("Ethernet1", "0.0.0.0"), ("Loopback0", "0.0.0.0")]);
+        assert!(d.ospf_networks.iter().all(|o| o.process == "1"));
+        assert_eq!(d.ospf.processes.len(), 1);
+        let e1 = d.ospf.interface("Ethernet1").expect("settings");
+        assert_eq!(e1.cost, Some(7));
+        assert_eq!(e1.network_type, Some(OspfNetworkType::PointToPoint));
+        let p = &d.ospf.processes[0];
+        assert_eq!(p.router_id, Some("10.255.0.1".parse().unwrap()));
+        assert!(p.is_passive("Loopback0") && !p.is_passive("Ethernet1"));
+        assert_eq!(p.redistribute.len(), 2);
+        assert_eq!(
+            (p.redistribute[0].metric, p.redistribute[0].metric_type),
+            (Some(50), 1)
+        );
+        assert_eq!(p.redistribute[1].route_map.as_deref(), Some("RM"));
+        assert!(p.default_originate.as_ref().is_some_and(|o| o.always));
+        assert!(p.unsupported.is_empty());
+        assert_eq!(p.stub_areas, [("1".to_owned(), false)]);
+        assert_eq!(d.lines_unrecognised, 0);
+    }
+
+    #[test]
+    fn ios_passive_default_nxos_vrf_blocks_and_junos_interfaces() {
+        let ios = "hostname r\nrouter ospf 10\n passive-interface default\n no passive-interface GigabitEthernet0/2\n auto-cost reference-bandwidth 10000\n network 10.0.0.0 0.0.0.255 area 1\n";
+        let d = parser_for(Vendor::CiscoIos).parse(ios);
+        let p = &d.ospf.processes[0];
+        assert!(p.is_passive("Gi0/1") && !p.is_passive("GigabitEthernet0/2"));
+        assert_eq!(p.reference_bandwidth_mbps, Some(10_000));
+        let nx = "hostname n\nrouter ospf 1\n  router-id 1.1.1.1\n  vrf RED\n    router-id 2.2.2.2\ninterface Ethernet1/1\n  ip router ospf 1 area 0.0.0.0\n";
+        let d = parser_for(Vendor::CiscoNxos).parse(nx);
+        let ids: Vec<(&str, Option<&str>)> = d
+            .ospf
+            .processes
+            .iter()
+            .map(|p| (p.id.as_str(), p.vrf.as_deref()))
+            .collect();
+        assert_eq!(ids, [("1", None), ("1 vrf RED", Some("RED"))]);
+        assert_eq!(
+            d.ospf.processes[0].router_id,
+            Some("1.1.1.1".parse().unwrap())
+        );
+        let junos = "set interfaces ge-0/0/0 unit 0 family inet address 10.0.0.1/30\nset protocols ospf area 0.0.0.0 interface ge-0/0/0.0 metric 30\nset protocols ospf area 0.0.0.0 interface lo0.0 passive\nset protocols ospf area 0.0.0.1 nssa\n";
+        let d = parser_for(Vendor::JuniperJunos).parse(junos);
+        assert_eq!(
+            d.ospf.interface("ge-0/0/0.0").and_then(|s| s.cost),
+            Some(30)
+        );
+        assert_eq!(
+            d.ospf.interface("lo0.0").and_then(|s| s.passive),
+            Some(true)
+        );
+        assert_eq!(d.ospf.processes[0].unsupported, ["NSSA areas"]);
+    }
+}

@@ -1,0 +1,342 @@
+//! OSPF (IPv4), network-wide: each device's OSPF speaker ([`Speaker::of`]: its OSPF
+//! interfaces, what it redistributes, what olav does not model), then adjacencies and
+//! shortest paths over every device at once ([`routes`]), giving each device its
+//! `ospf`, `ospfIA`, `ospfE1` and `ospfE2` routes and the reasons they may be
+//! incomplete (`docs/routing.md`, "OSPF").
+
+pub mod spf;
+pub mod topology;
+
+#[cfg(test)]
+mod tests;
+
+use super::dynamic::Incomplete;
+use super::route::{NextHop, Protocol, Route};
+use crate::model::{DeviceConfig, Vendor};
+use ipnet::Ipv4Net;
+use spf::{External, Kind};
+use std::collections::{BTreeSet, HashMap};
+use topology::OspfIf;
+
+/// Above this many (routers × prefixes) in one OSPF domain, its routes are not computed
+/// (each device's table is materialised: the rows grow with the square of its size); the
+/// domain's devices are marked incomplete instead.
+pub const MAX_DOMAIN_ROWS: u64 = 1_000_000;
+
+/// What one device brings to OSPF (default VRF), read from its configuration and its
+/// RIB before OSPF.
+#[derive(Debug, Clone, Default)]
+pub struct Speaker {
+    /// The device's vendor.
+    pub vendor: Option<Vendor>,
+    /// Its OSPF interfaces (their `device` set when the network is assembled).
+    pub ifs: Vec<OspfIf>,
+    /// What it redistributes: (prefix, metric, type 1).
+    pub externals: Vec<(Ipv4Net, u32, bool)>,
+    /// What olav does not model in its default-VRF OSPF, in words.
+    pub unsupported: Vec<String>,
+    /// Incomplete parts of its other VRFs' OSPF.
+    pub vrf_incomplete: Vec<Incomplete>,
+}
+
+/// The class an IOS network belongs to (A /8, B /16, C /24), for `redistribute` without
+/// `subnets`.
+fn classful(p: &Ipv4Net) -> bool {
+    let first = p.addr().octets()[0];
+    let len = match first {
+        0..=127 => 8,
+        128..=191 => 16,
+        _ => 24,
+    };
+    p.prefix_len() == len
+}
+
+impl Speaker {
+    /// The speaker of one device: `rib` is its RIB without OSPF (connected, local and
+    /// static routes), which tells the interfaces that are up and what redistribution
+    /// takes; `dynamic` whether another protocol's routes (not computed) are in it.
+    pub fn of(vendor: Vendor, config: &DeviceConfig, rib: &[Route], dynamic: bool) -> Speaker {
+        let mut sp = Speaker {
+            vendor: Some(vendor),
+            ..Speaker::default()
+        };
+        let procs: Vec<_> = config
+            .ospf
+            .processes
+            .iter()
+            .filter(|p| !p.shutdown)
+            .collect();
+        for p in procs.iter().filter(|p| p.vrf.is_some()) {
+            let vrf = super::connected::vrf_name(&p.vrf);
+            let i = Incomplete {
+                vrf: Some(vrf),
+                reason: "OSPF in VRFs other than the default is not computed yet".to_owned(),
+            };
+            if !sp.vrf_incomplete.contains(&i) {
+                sp.vrf_incomplete.push(i);
+            }
+        }
+        let default: Vec<_> = procs.iter().filter(|p| p.vrf.is_none()).collect();
+        if default.iter().filter(|p| !p.id.is_empty()).count() > 1 {
+            sp.unsupported.push("several OSPF processes".to_owned());
+        }
+        let up = |name: &str| {
+            rib.iter().any(|r| {
+                r.protocol == Protocol::Connected
+                    && r.vrf == "default"
+                    && matches!(&r.next_hop, NextHop::Interface { interface, .. } if interface == name)
+            })
+        };
+        let mut unnumbered = Vec::new();
+        sp.ifs = topology::interfaces(0, vendor, config, &up, &mut unnumbered);
+        if !unnumbered.is_empty() {
+            sp.unsupported.push("unnumbered interfaces".to_owned());
+        }
+        if config
+            .ospf_networks
+            .iter()
+            .any(|o| o.interface.as_deref() == Some("all"))
+        {
+            sp.unsupported.push("`interface all`".to_owned());
+        }
+        let in_default = |r: &&Route| r.vrf == "default";
+        for p in &default {
+            sp.unsupported.extend(p.unsupported.iter().cloned());
+            for r in &p.redistribute {
+                let protocol = match r.protocol.as_str() {
+                    "connected" => Protocol::Connected,
+                    "static" => Protocol::Static,
+                    other => {
+                        sp.unsupported.push(format!("redistribution of {other}"));
+                        continue;
+                    }
+                };
+                if r.route_map.is_some() {
+                    sp.unsupported.push("redistribution route-maps".to_owned());
+                    continue;
+                }
+                let classful_only = vendor == Vendor::CiscoIos && !r.subnets;
+                let mut seen = BTreeSet::new();
+                for route in rib
+                    .iter()
+                    .filter(in_default)
+                    .filter(|x| x.protocol == protocol)
+                {
+                    let n = route.network;
+                    if n.prefix_len() == 0 || (classful_only && !classful(&n)) || !seen.insert(n) {
+                        continue;
+                    }
+                    sp.externals
+                        .push((n, r.metric.unwrap_or(20), r.metric_type == 1));
+                }
+            }
+            if let Some(d) = &p.default_originate {
+                if d.route_map.is_some() {
+                    sp.unsupported
+                        .push("default-information route-maps".to_owned());
+                    continue;
+                }
+                let has_default = rib
+                    .iter()
+                    .filter(in_default)
+                    .any(|r| r.network.prefix_len() == 0);
+                if d.always || has_default {
+                    let any = Ipv4Net::default();
+                    sp.externals
+                        .push((any, d.metric.unwrap_or(1), d.metric_type == 1));
+                } else if dynamic {
+                    sp.unsupported.push(
+                        "default-information originate from a learned default route".to_owned(),
+                    );
+                }
+            }
+        }
+        if sp.ifs.is_empty() {
+            // Redistribution without an OSPF interface reaches no neighbour.
+            sp.externals.clear();
+        }
+        if !sp.externals.is_empty() && sp.ifs.iter().all(|i| i.stub.is_some()) {
+            sp.unsupported
+                .push("redistribution in a stub area".to_owned());
+        }
+        sp.unsupported.sort();
+        sp.unsupported.dedup();
+        sp
+    }
+
+    /// Whether the device runs OSPF in its default VRF.
+    pub fn runs(&self) -> bool {
+        !self.ifs.is_empty()
+    }
+}
+
+/// The OSPF routes and incomplete parts of every device (in `speakers`' order).
+pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
+    let n = speakers.len();
+    let mut ifs: Vec<OspfIf> = Vec::new();
+    for (d, s) in speakers.iter().enumerate() {
+        ifs.extend(s.ifs.iter().cloned().map(|mut i| {
+            i.device = d;
+            i
+        }));
+    }
+    let segs = topology::segments(&ifs);
+    // Domains: devices joined by adjacencies (union-find).
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for s in &segs {
+        for w in s.members.windows(2) {
+            let (a, b) = (
+                find(&mut parent, ifs[w[0]].device),
+                find(&mut parent, ifs[w[1]].device),
+            );
+            parent[a] = b;
+        }
+    }
+    let root: Vec<usize> = (0..n).map(|d| find(&mut parent, d)).collect();
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut prefixes: HashMap<usize, u64> = HashMap::new();
+    for d in (0..n).filter(|d| speakers[*d].runs()) {
+        members.entry(root[d]).or_default().push(d);
+        let p = speakers[d].ifs.len() + speakers[d].externals.len();
+        *prefixes.entry(root[d]).or_default() += p as u64;
+    }
+    let too_big: HashMap<usize, String> = members
+        .iter()
+        .filter_map(|(r, m)| {
+            let rows = (m.len() as u64).saturating_mul(prefixes.get(r).copied().unwrap_or(0));
+            (rows > MAX_DOMAIN_ROWS).then(|| {
+                (*r, format!(
+                    "OSPF is not computed in a domain this large ({} routers, {} prefixes: over {MAX_DOMAIN_ROWS} routes)",
+                    m.len(),
+                    prefixes.get(r).copied().unwrap_or(0)
+                ))
+            })
+        })
+        .collect();
+    let keep = |d: usize| !too_big.contains_key(&root[d]);
+    let ifs: Vec<OspfIf> = ifs.into_iter().filter(|i| keep(i.device)).collect();
+    let segs = topology::segments(&ifs);
+    let externals: Vec<External> = speakers
+        .iter()
+        .enumerate()
+        .filter(|(d, s)| keep(*d) && s.runs())
+        .flat_map(|(d, s)| {
+            s.externals.iter().map(move |(p, m, t1)| External {
+                device: d,
+                prefix: *p,
+                metric: *m,
+                type1: *t1,
+            })
+        })
+        .collect();
+    let computed = spf::routes(n, &ifs, &segs, &externals);
+    // What each domain does not model, named on every device of the domain.
+    let mut domain_reasons: HashMap<usize, BTreeSet<String>> = HashMap::new();
+    for (r, m) in &members {
+        let set = domain_reasons.entry(*r).or_default();
+        for &d in m {
+            for u in &speakers[d].unsupported {
+                set.insert(format!("OSPF {u} ({}) not computed yet", hostnames[d]));
+            }
+        }
+        if let Some(big) = too_big.get(r) {
+            set.insert(big.clone());
+        }
+    }
+    let incomplete = (0..n)
+        .map(|d| {
+            let sp = &speakers[d];
+            let mut inc: Vec<Incomplete> = sp.vrf_incomplete.clone();
+            let reasons = if sp.runs() {
+                domain_reasons.get(&root[d]).cloned().unwrap_or_default()
+            } else {
+                // Not running in the default VRF, yet configured there.
+                sp.unsupported
+                    .iter()
+                    .map(|u| format!("OSPF {u} ({}) not computed yet", hostnames[d]))
+                    .collect()
+            };
+            inc.extend(reasons.into_iter().map(|reason| Incomplete {
+                vrf: Some("default".to_owned()),
+                reason,
+            }));
+            inc
+        })
+        .collect();
+    Learned {
+        junos: speakers
+            .iter()
+            .map(|s| s.vendor == Some(Vendor::JuniperJunos))
+            .collect(),
+        ifs,
+        routes: computed,
+        incomplete,
+    }
+}
+
+/// The network's OSPF routes, compact until each device's are taken
+/// ([`Learned::take`]): a device's rows are made only when its RIB is.
+#[derive(Debug, Default)]
+pub struct Learned {
+    junos: Vec<bool>,
+    ifs: Vec<OspfIf>,
+    routes: Vec<Vec<spf::OspfRoute>>,
+    incomplete: Vec<Vec<Incomplete>>,
+}
+
+impl Learned {
+    /// Device `d`'s OSPF routes (one row per next hop) and what OSPF leaves incomplete
+    /// there; taken out (a second call gives nothing).
+    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
+        let (internal, external) = if self.junos.get(d).copied().unwrap_or(false) {
+            (10, 150)
+        } else {
+            (110, 110)
+        };
+        let rs = self
+            .routes
+            .get_mut(d)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for r in rs {
+            let (protocol, ad) = match r.kind {
+                Kind::Intra => (Protocol::Ospf, internal),
+                Kind::Inter => (Protocol::OspfIA, internal),
+                Kind::E1 => (Protocol::OspfE1, external),
+                Kind::E2 => (Protocol::OspfE2, external),
+            };
+            for (l, nbr) in &r.hops {
+                let (Some(l), Some(nbr)) = (self.ifs.get(*l as usize), self.ifs.get(*nbr as usize))
+                else {
+                    continue;
+                };
+                out.push(Route {
+                    vrf: "default".to_owned(),
+                    network: r.prefix,
+                    next_hop: NextHop::Interface {
+                        interface: l.name.clone(),
+                        ip: Some(nbr.address.addr()),
+                    },
+                    protocol,
+                    metric: u32::try_from(r.metric).unwrap_or(u32::MAX),
+                    admin_distance: ad,
+                    tag: None,
+                });
+            }
+        }
+        let inc = self
+            .incomplete
+            .get_mut(d)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        (out, inc)
+    }
+}

@@ -1,0 +1,505 @@
+//! The shortest-path computation: per area, Dijkstra from every router over routers and
+//! transit networks; intra-area routes from each router's and network's advertisements;
+//! inter-area routes through area border routers (summaries into the backbone of their
+//! other areas' routes, and into their other areas of everything they reach); external
+//! E1/E2 routes towards the autonomous-system boundary routers that redistribute.
+//!
+//! Preference among a prefix's OSPF paths: intra-area, then inter-area, then E1, then E2
+//! (E2 by its metric, then the cost to the boundary router); equal best paths are all
+//! kept (ECMP), each with its first hop: the outgoing interface and the neighbour's
+//! address on it.
+
+use super::topology::{OspfIf, Segment};
+use ipnet::Ipv4Net;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// A first hop: (this router's interface, the neighbour's interface), indexes into the
+/// interface list. `NONE` as the neighbour: a transit network the source is on.
+pub type Hop = (u32, u32);
+const NONE: u32 = u32::MAX;
+
+/// What a router or network advertises: a prefix, or (for boundary routers) itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dest {
+    /// A prefix.
+    Net(Ipv4Net),
+    /// A router that redistributes (an ASBR), by device.
+    Router(usize),
+}
+
+/// How a route was learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// Intra-area (`ospf`).
+    Intra,
+    /// Inter-area (`ospfIA`).
+    Inter,
+    /// External type 1 (`ospfE1`).
+    E1,
+    /// External type 2 (`ospfE2`).
+    E2,
+}
+
+/// A redistributed prefix: an AS-external advertisement.
+#[derive(Debug, Clone)]
+pub struct External {
+    /// The boundary router (device).
+    pub device: usize,
+    /// The prefix.
+    pub prefix: Ipv4Net,
+    /// Its metric.
+    pub metric: u32,
+    /// Type 1 (else type 2).
+    pub type1: bool,
+}
+
+/// One OSPF route of one router.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OspfRoute {
+    /// The prefix.
+    pub prefix: Ipv4Net,
+    /// How it was learned.
+    pub kind: Kind,
+    /// Its metric (the path cost; E2: the advertised metric).
+    pub metric: u64,
+    /// Its first hops, sorted.
+    pub hops: Vec<Hop>,
+}
+
+type Table = HashMap<Dest, (u64, Vec<Hop>)>;
+
+/// Adds a path to a table: a better one replaces, an equal one adds its hops.
+fn offer(t: &mut Table, d: Dest, cost: u64, hops: &[Hop]) {
+    match t.get_mut(&d) {
+        Some((c, h)) if *c == cost => {
+            h.extend_from_slice(hops);
+            h.sort_unstable();
+            h.dedup();
+        }
+        Some((c, _)) if *c < cost => {}
+        _ => {
+            let mut h = hops.to_vec();
+            h.sort_unstable();
+            h.dedup();
+            t.insert(d, (cost, h));
+        }
+    }
+}
+
+struct Edge {
+    to: usize,
+    cost: u64,
+    local: u32,
+    remote: u32,
+}
+
+/// One area's graph: router nodes (devices) then transit-network nodes.
+struct Area {
+    routers: Vec<usize>,
+    node_of: HashMap<usize, usize>,
+    edges: Vec<Vec<Edge>>,
+    adverts: Vec<Vec<(Dest, u64)>>,
+}
+
+impl Area {
+    fn build(area: u32, ifs: &[OspfIf], segs: &[Segment], asbr: &HashSet<usize>) -> Area {
+        let mut routers: Vec<usize> = ifs
+            .iter()
+            .filter(|i| i.area == area)
+            .map(|i| i.device)
+            .collect();
+        routers.sort_unstable();
+        routers.dedup();
+        let node_of: HashMap<usize, usize> =
+            routers.iter().enumerate().map(|(n, d)| (*d, n)).collect();
+        let transit: Vec<&Segment> = segs.iter().filter(|s| s.area == area && !s.p2p).collect();
+        let n = routers.len() + transit.len();
+        let mut edges: Vec<Vec<Edge>> = (0..n).map(|_| Vec::new()).collect();
+        let mut adverts: Vec<Vec<(Dest, u64)>> = vec![Vec::new(); n];
+        let mut on_transit: HashSet<usize> = HashSet::new();
+        for s in segs.iter().filter(|s| s.area == area && s.p2p) {
+            let (a, b) = (s.members[0], s.members[1]);
+            for (x, y) in [(a, b), (b, a)] {
+                if let (Some(&nx), Some(&ny)) =
+                    (node_of.get(&ifs[x].device), node_of.get(&ifs[y].device))
+                {
+                    edges[nx].push(Edge {
+                        to: ny,
+                        cost: u64::from(ifs[x].cost),
+                        local: x as u32,
+                        remote: y as u32,
+                    });
+                }
+            }
+        }
+        for (t, s) in transit.iter().enumerate() {
+            let tn = routers.len() + t;
+            adverts[tn].push((Dest::Net(s.prefix), 0));
+            for &m in &s.members {
+                on_transit.insert(m);
+                if let Some(&r) = node_of.get(&ifs[m].device) {
+                    edges[r].push(Edge {
+                        to: tn,
+                        cost: u64::from(ifs[m].cost),
+                        local: m as u32,
+                        remote: NONE,
+                    });
+                    edges[tn].push(Edge {
+                        to: r,
+                        cost: 0,
+                        local: NONE,
+                        remote: m as u32,
+                    });
+                }
+            }
+        }
+        for (k, i) in ifs.iter().enumerate().filter(|(_, i)| i.area == area) {
+            let Some(&r) = node_of.get(&i.device) else {
+                continue;
+            };
+            if i.loopback || i.address.prefix_len() == 32 {
+                let host = Ipv4Net::new(i.address.addr(), 32).unwrap_or(i.address);
+                adverts[r].push((Dest::Net(host), u64::from(i.cost)));
+            } else if !on_transit.contains(&k) {
+                adverts[r].push((Dest::Net(i.address.trunc()), u64::from(i.cost)));
+            }
+            for s in &i.secondaries {
+                adverts[r].push((Dest::Net(*s), u64::from(i.cost)));
+            }
+        }
+        for (n, d) in routers.iter().enumerate() {
+            if asbr.contains(d) {
+                adverts[n].push((Dest::Router(*d), 0));
+            }
+        }
+        Area {
+            routers,
+            node_of,
+            edges,
+            adverts,
+        }
+    }
+
+    /// Dijkstra from node `s`: each node's distance and first hops.
+    fn spf(&self, s: usize) -> (Vec<u64>, Vec<Vec<Hop>>) {
+        let n = self.edges.len();
+        let mut dist = vec![u64::MAX; n];
+        let mut hops: Vec<Vec<Hop>> = vec![Vec::new(); n];
+        let mut heap = BinaryHeap::new();
+        dist[s] = 0;
+        heap.push(Reverse((0u64, s)));
+        while let Some(Reverse((d, u))) = heap.pop() {
+            if d > dist[u] {
+                continue;
+            }
+            for e in &self.edges[u] {
+                if e.to == s {
+                    continue;
+                }
+                let nd = d.saturating_add(e.cost);
+                let via: Vec<Hop> = if u == s {
+                    vec![(e.local, e.remote)]
+                } else {
+                    hops[u]
+                        .iter()
+                        .map(|&(l, r)| if r == NONE { (l, e.remote) } else { (l, r) })
+                        .collect()
+                };
+                if nd < dist[e.to] {
+                    dist[e.to] = nd;
+                    hops[e.to] = via;
+                    heap.push(Reverse((nd, e.to)));
+                } else if nd == dist[e.to] {
+                    let before = hops[e.to].len();
+                    hops[e.to].extend(via);
+                    hops[e.to].sort_unstable();
+                    hops[e.to].dedup();
+                    // Hops learned late (equal-cost paths through zero-cost edges)
+                    // propagate again.
+                    if hops[e.to].len() != before {
+                        heap.push(Reverse((nd, e.to)));
+                    }
+                }
+            }
+        }
+        (dist, hops)
+    }
+
+    /// The intra-area view of router `device`: its routes, its distances to `wanted`
+    /// routers, and what it reaches without a hop (its own stubs and transit networks,
+    /// which an ABR summarises too).
+    fn intra(&self, device: usize, wanted: &HashSet<usize>) -> View {
+        let mut v = View::default();
+        let Some(&s) = self.node_of.get(&device) else {
+            return v;
+        };
+        let (dist, hops) = self.spf(s);
+        let own: HashSet<Dest> = self.adverts[s].iter().map(|(d, _)| *d).collect();
+        for (d, c) in &self.adverts[s] {
+            offer(&mut v.mine, *d, *c, &[]);
+        }
+        let (t, to) = (&mut v.routes, &mut v.to);
+        for (n, ads) in self.adverts.iter().enumerate() {
+            if n == s || dist[n] == u64::MAX {
+                continue;
+            }
+            if hops[n].iter().any(|(_, r)| *r == NONE) {
+                for (d, c) in ads {
+                    offer(&mut v.mine, *d, dist[n].saturating_add(*c), &[]);
+                }
+                continue;
+            }
+            for (d, c) in ads {
+                if !own.contains(d) {
+                    offer(t, *d, dist[n].saturating_add(*c), &hops[n]);
+                }
+            }
+            if let Some(&r) = self.routers.get(n) {
+                if wanted.contains(&r) {
+                    offer(to, Dest::Router(r), dist[n], &hops[n]);
+                }
+            }
+        }
+        v.routes.retain(|d, _| !v.mine.contains_key(d));
+        v
+    }
+}
+
+/// One router's view of one area.
+#[derive(Default)]
+struct View {
+    /// Its intra-area routes.
+    routes: Table,
+    /// Its distances to the area's ABRs.
+    to: Table,
+    /// What it reaches itself (its stubs, its transit networks), at their cost.
+    mine: Table,
+}
+
+/// Every router's OSPF routes (by device, `devices` long).
+pub fn routes(
+    devices: usize,
+    ifs: &[OspfIf],
+    segs: &[Segment],
+    externals: &[External],
+) -> Vec<Vec<OspfRoute>> {
+    let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
+    let mut areas_of: Vec<Vec<u32>> = vec![Vec::new(); devices];
+    for i in ifs {
+        if !areas_of[i.device].contains(&i.area) {
+            areas_of[i.device].push(i.area);
+        }
+    }
+    let mut area_ids: Vec<u32> = ifs.iter().map(|i| i.area).collect();
+    area_ids.sort_unstable();
+    area_ids.dedup();
+    let abrs: HashSet<usize> = (0..devices)
+        .filter(|d| areas_of[*d].len() > 1 && areas_of[*d].contains(&0))
+        .collect();
+    let graphs: HashMap<u32, Area> = area_ids
+        .iter()
+        .map(|a| (*a, Area::build(*a, ifs, segs, &asbr)))
+        .collect();
+    // Per (ABR, area): intra-area table and distances to the area's ABRs; other
+    // routers' views are computed when their routes are, and dropped after.
+    let mut intra: HashMap<(usize, u32), View> = HashMap::new();
+    for (a, g) in &graphs {
+        for &d in g.routers.iter().filter(|d| abrs.contains(d)) {
+            intra.insert((d, *a), g.intra(d, &abrs));
+        }
+    }
+    let empty = View::default();
+    let get = |d: usize, a: u32| intra.get(&(d, a)).unwrap_or(&empty);
+    // An ABR's best intra-area route per destination, with its area.
+    let best_intra = |b: usize| -> HashMap<Dest, (u64, u32)> {
+        let mut m: HashMap<Dest, (u64, u32)> = HashMap::new();
+        for &a in &areas_of[b] {
+            for (d, (c, _)) in get(b, a).routes.iter().chain(&get(b, a).mine) {
+                let e = m.entry(*d).or_insert((*c, a));
+                if *c < e.0 {
+                    *e = (*c, a);
+                }
+            }
+        }
+        m
+    };
+    let mut abr_list: Vec<usize> = abrs.iter().copied().collect();
+    abr_list.sort_unstable();
+    let bests: HashMap<usize, HashMap<Dest, (u64, u32)>> =
+        abr_list.iter().map(|b| (*b, best_intra(*b))).collect();
+    // Summaries into the backbone: each ABR's intra-area routes of its other areas.
+    let into_backbone: HashMap<usize, HashMap<Dest, u64>> = bests
+        .iter()
+        .map(|(b, m)| {
+            (
+                *b,
+                m.iter()
+                    .filter(|(_, (_, a))| *a != 0)
+                    .map(|(d, (c, _))| (*d, *c))
+                    .collect(),
+            )
+        })
+        .collect();
+    // An ABR's inter-area routes, learned over the backbone from the other ABRs.
+    let mut abr_inter: HashMap<usize, Table> = HashMap::new();
+    for &b in &abr_list {
+        let mut t = Table::new();
+        let own = &bests[&b];
+        for (r, (c, h)) in &get(b, 0).to {
+            let Dest::Router(other) = r else { continue };
+            for (d, sc) in into_backbone.get(other).into_iter().flatten() {
+                if !own.contains_key(d) {
+                    offer(&mut t, *d, c.saturating_add(*sc), h);
+                }
+            }
+        }
+        abr_inter.insert(b, t);
+    }
+    // Summaries from an ABR into a non-backbone area: what it reaches, except that
+    // area's own routes.
+    // Stub areas (per ABR: no-summary): a default route instead of externals.
+    let stub_of: HashMap<(usize, u32), bool> = ifs
+        .iter()
+        .filter_map(|i| i.stub.map(|n| ((i.device, i.area), n)))
+        .collect();
+    let summary_into = |b: usize, area: u32| -> HashMap<Dest, u64> {
+        let mut m: HashMap<Dest, u64> = HashMap::new();
+        if area == 0 {
+            return into_backbone.get(&b).cloned().unwrap_or_default();
+        }
+        if let Some(&no_summary) = stub_of.get(&(b, area)) {
+            // IOS `default-cost` 1.
+            m.insert(Dest::Net(Ipv4Net::default()), 1);
+            if no_summary {
+                return m;
+            }
+        }
+        let own = &bests[&b];
+        for (d, (c, a)) in own {
+            let view = get(b, area);
+            if *a != area && !view.routes.contains_key(d) && !view.mine.contains_key(d) {
+                m.insert(*d, *c);
+            }
+        }
+        for (d, (c, _)) in abr_inter.get(&b).into_iter().flatten() {
+            m.entry(*d).or_insert(*c);
+        }
+        if stub_of.contains_key(&(b, area)) {
+            // No boundary routers (type 4) into a stub area: no externals there.
+            m.retain(|d, _| matches!(d, Dest::Net(_)));
+        }
+        m
+    };
+    let mut summaries: HashMap<(usize, u32), HashMap<Dest, u64>> = HashMap::new();
+    for &b in &abr_list {
+        for &a in &areas_of[b] {
+            summaries.insert((b, a), summary_into(b, a));
+        }
+    }
+    let mut out: Vec<Vec<OspfRoute>> = vec![Vec::new(); devices];
+    for (s, routes) in out.iter_mut().enumerate() {
+        if areas_of[s].is_empty() {
+            continue;
+        }
+        let own: Vec<(u32, View)> = if abrs.contains(&s) {
+            Vec::new()
+        } else {
+            areas_of[s]
+                .iter()
+                .filter_map(|a| graphs.get(a).map(|g| (*a, g.intra(s, &abrs))))
+                .collect()
+        };
+        let view = |a: u32| {
+            own.iter()
+                .find(|(x, _)| *x == a)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| get(s, a))
+        };
+        let mut intra_t = Table::new();
+        let mut mine: HashSet<Dest> = HashSet::new();
+        for &a in &areas_of[s] {
+            for (d, (c, h)) in &view(a).routes {
+                offer(&mut intra_t, *d, *c, h);
+            }
+            mine.extend(view(a).mine.keys().copied());
+        }
+        intra_t.retain(|d, _| !mine.contains(d));
+        let mut inter_t = Table::new();
+        if abrs.contains(&s) {
+            inter_t = abr_inter.get(&s).cloned().unwrap_or_default();
+        } else {
+            for &a in &areas_of[s] {
+                for (r, (c, h)) in &view(a).to {
+                    let Dest::Router(b) = r else { continue };
+                    for (d, sc) in summaries.get(&(*b, a)).into_iter().flatten() {
+                        if !intra_t.contains_key(d) && !mine.contains(d) {
+                            offer(&mut inter_t, *d, c.saturating_add(*sc), h);
+                        }
+                    }
+                }
+            }
+        }
+        inter_t.retain(|d, _| !intra_t.contains_key(d) && !mine.contains(d));
+        let route_to = |d: &Dest| intra_t.get(d).or_else(|| inter_t.get(d));
+        for (t, kind) in [(&intra_t, Kind::Intra), (&inter_t, Kind::Inter)] {
+            for (d, (c, h)) in t {
+                if let Dest::Net(p) = d {
+                    routes.push(OspfRoute {
+                        prefix: *p,
+                        kind,
+                        metric: *c,
+                        hops: h.clone(),
+                    });
+                }
+            }
+        }
+        // Externals: E1 by total cost; E2 by metric, then the cost to the ASBR.
+        // A router whose every area is a stub area hears no external route.
+        if areas_of[s].iter().all(|a| stub_of.contains_key(&(s, *a))) {
+            routes.sort_by_key(|r| (r.prefix, r.kind));
+            continue;
+        }
+        let own_ext: HashSet<Ipv4Net> = externals
+            .iter()
+            .filter(|e| e.device == s)
+            .map(|e| e.prefix)
+            .collect();
+        let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::new();
+        for e in externals.iter().filter(|e| e.device != s) {
+            if own_ext.contains(&e.prefix) || route_to(&Dest::Net(e.prefix)).is_some() {
+                continue;
+            }
+            let Some((to, h)) = route_to(&Dest::Router(e.device)) else {
+                continue;
+            };
+            let m = u64::from(e.metric);
+            let cand = if e.type1 {
+                (Kind::E1, to.saturating_add(m), 0)
+            } else {
+                (Kind::E2, m, *to)
+            };
+            match ext.get_mut(&e.prefix) {
+                Some(cur) if (cur.0, cur.1, cur.2) == cand => {
+                    cur.3.extend_from_slice(h);
+                    cur.3.sort_unstable();
+                    cur.3.dedup();
+                }
+                Some(cur) if (cur.0, cur.1, cur.2) < cand => {}
+                _ => {
+                    ext.insert(e.prefix, (cand.0, cand.1, cand.2, h.clone()));
+                }
+            }
+        }
+        for (p, (kind, metric, _, hops)) in ext {
+            routes.push(OspfRoute {
+                prefix: p,
+                kind,
+                metric,
+                hops,
+            });
+        }
+        routes.sort_by_key(|r| (r.prefix, r.kind));
+    }
+    out
+}

@@ -1,0 +1,344 @@
+//! OSPF on small hand-made networks, each device read by its vendor's parser and the
+//! network computed at once.
+
+use crate::import::parse::parser_for;
+use crate::model::Vendor;
+use crate::routing::{network, DeviceInput, DeviceRib};
+
+/// An IOS router: loopback `10.255.0.N/32`, the given interfaces (name, address, mask
+/// length, extra lines) and the `router ospf 1` body.
+fn ios(n: u8, ifs: &[(&str, &str, &str)], ospf: &str) -> (String, String) {
+    let mut s =
+        format!("hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\n");
+    for (name, addr, extra) in ifs {
+        s.push_str(&format!(
+            "interface {name}\n ip address {addr} 255.255.255.252\n ip ospf network point-to-point\n{extra}"
+        ));
+    }
+    s.push_str(&format!("router ospf 1\n{ospf}end\n"));
+    (format!("r{n}"), s)
+}
+
+fn run(devices: &[(String, String)]) -> Vec<DeviceRib> {
+    let configs: Vec<_> = devices
+        .iter()
+        .map(|(_, t)| parser_for(Vendor::CiscoIos).parse(t))
+        .collect();
+    let inputs: Vec<DeviceInput> = devices
+        .iter()
+        .zip(&configs)
+        .map(|((h, t), c)| DeviceInput {
+            hostname: h,
+            vendor: Vendor::CiscoIos,
+            config: c,
+            text: t,
+        })
+        .collect();
+    network(&inputs)
+}
+
+/// `network protocol [AD/metric] next-hop` of the OSPF rows.
+fn ospf(r: &DeviceRib) -> Vec<String> {
+    r.routes
+        .iter()
+        .filter(|r| r.protocol.as_str().starts_with("ospf"))
+        .map(|r| {
+            format!(
+                "{} {} [{}/{}] {}",
+                r.network, r.protocol, r.admin_distance, r.metric, r.next_hop
+            )
+        })
+        .collect()
+}
+
+/// A triangle: r1–r2 cost 10, r1–r3 and r3–r2 cost 5: r1 reaches r2's loopback both ways
+/// at 11 (ECMP, one row per next hop).
+#[test]
+fn triangle_costs_and_ecmp() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let net = [
+        ios(
+            1,
+            &[
+                ("GigabitEthernet0/1", "10.0.12.1", " ip ospf cost 10\n"),
+                ("GigabitEthernet0/2", "10.0.13.1", " ip ospf cost 5\n"),
+            ],
+            all,
+        ),
+        ios(
+            2,
+            &[
+                ("GigabitEthernet0/1", "10.0.12.2", " ip ospf cost 10\n"),
+                ("GigabitEthernet0/2", "10.0.23.2", " ip ospf cost 5\n"),
+            ],
+            all,
+        ),
+        ios(
+            3,
+            &[
+                ("GigabitEthernet0/1", "10.0.13.2", " ip ospf cost 5\n"),
+                ("GigabitEthernet0/2", "10.0.23.1", " ip ospf cost 5\n"),
+            ],
+            all,
+        ),
+    ];
+    let ribs = run(&net);
+    let r1 = ospf(&ribs[0]);
+    assert!(
+        r1.contains(&"10.255.0.2/32 ospf [110/11] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+            && r1.contains(
+                &"10.255.0.2/32 ospf [110/11] 10.0.13.2 via GigabitEthernet0/2".to_owned()
+            ),
+        "{r1:#?}"
+    );
+    assert!(r1.contains(&"10.255.0.3/32 ospf [110/6] 10.0.13.2 via GigabitEthernet0/2".to_owned()));
+    // The r2–r3 link: 5 + 5 through r3 (10 straight to r2 + 5 is worse).
+    assert!(r1.contains(&"10.0.23.0/30 ospf [110/10] 10.0.13.2 via GigabitEthernet0/2".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+}
+
+/// r1 in area 1, r2 the ABR, r3 in area 0 redistributing a static route (E2, metric 20)
+/// and with a passive LAN; the passive side forms no adjacency but is advertised.
+#[test]
+fn two_areas_through_an_abr_and_external_routes() {
+    let net = [
+        ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            " network 10.0.0.0 0.255.255.255 area 1\n",
+        ),
+        ios(
+            2,
+            &[
+                ("GigabitEthernet0/1", "10.0.12.2", ""),
+                ("GigabitEthernet0/2", "10.0.23.2", ""),
+            ],
+            " network 10.0.12.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n",
+        ),
+        {
+            let (h, t) = ios(
+                3,
+                &[
+                    ("GigabitEthernet0/1", "10.0.23.1", ""),
+                    ("GigabitEthernet0/2", "10.0.34.1", ""),
+                ],
+                " passive-interface GigabitEthernet0/2\n redistribute static subnets\n network 10.0.0.0 0.255.255.255 area 0\n",
+            );
+            (
+                h,
+                t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"),
+            )
+        },
+        // Would be adjacent to r3 on 10.0.34.0/30, but r3's side is passive.
+        ios(
+            4,
+            &[("GigabitEthernet0/1", "10.0.34.2", "")],
+            " network 10.0.0.0 0.255.255.255 area 0\n",
+        ),
+    ];
+    let ribs = run(&net);
+    let r1 = ospf(&ribs[0]);
+    let want = [
+        "10.0.23.0/30 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.0.34.0/30 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.2/32 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+        "192.0.2.0/24 ospfE2 [110/20] 10.0.12.2 via GigabitEthernet0/1",
+    ];
+    assert_eq!(r1, want);
+    let r3 = ospf(&ribs[2]);
+    assert!(
+        r3.contains(&"10.0.12.0/30 ospfIA [110/2] 10.0.23.2 via GigabitEthernet0/1".to_owned()),
+        "{r3:#?}"
+    );
+    assert!(
+        r3.contains(&"10.255.0.1/32 ospfIA [110/3] 10.0.23.2 via GigabitEthernet0/1".to_owned())
+    );
+    // r4 has no neighbour: no OSPF route at all.
+    assert!(ospf(&ribs[3]).is_empty());
+    // E1: the metric adds the cost to the boundary router.
+    let mut e1 = net.clone();
+    e1[2].1 = e1[2].1.replace(
+        "redistribute static subnets",
+        "redistribute static subnets metric-type 1",
+    );
+    let r1 = ospf(&run(&e1)[0]);
+    assert!(
+        r1.contains(&"192.0.2.0/24 ospfE1 [110/22] 10.0.12.2 via GigabitEthernet0/1".to_owned()),
+        "{r1:#?}"
+    );
+}
+
+/// An MTU mismatch stops the adjacency (no route either way); `ip ospf mtu-ignore` on one
+/// side brings it back.
+#[test]
+fn mtu_mismatch_blocks_the_adjacency() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let net = [
+        ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", " mtu 9000\n")],
+            all,
+        ),
+        ios(2, &[("GigabitEthernet0/1", "10.0.12.2", "")], all),
+    ];
+    let ribs = run(&net);
+    assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
+    let mut ignore = net.clone();
+    ignore[0].1 = ignore[0]
+        .1
+        .replace(" mtu 9000\n", " mtu 9000\n ip ospf mtu-ignore\n");
+    let ribs = run(&ignore);
+    assert_eq!(
+        ospf(&ribs[1]),
+        ["10.255.0.1/32 ospf [110/2] 10.0.12.1 via GigabitEthernet0/1"]
+    );
+}
+
+/// What olav does not model marks every device of the OSPF domain incomplete, by name.
+#[test]
+fn unmodelled_features_mark_the_domain_incomplete() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let net = [
+        ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            &format!("{all} area 1 nssa\n"),
+        ),
+        ios(
+            2,
+            &[("GigabitEthernet0/1", "10.0.12.2", "")],
+            &format!("{all} redistribute bgp 65000 subnets\n"),
+        ),
+        ios(3, &[("GigabitEthernet0/1", "10.0.99.1", "")], all),
+    ];
+    let ribs = run(&net);
+    for r in &ribs[..2] {
+        assert_eq!(
+            r.incomplete_in("default"),
+            [
+                "OSPF NSSA areas (r1) not computed yet",
+                "OSPF redistribution of bgp (r2) not computed yet"
+            ]
+        );
+    }
+    // r3 shares no adjacency with them: its own OSPF is complete.
+    assert!(ribs[2].incomplete.is_empty());
+}
+
+/// A static route whose next hop only OSPF resolves is installed once OSPF is computed;
+/// a static route beats OSPF for the same prefix (distance 5 < 110).
+#[test]
+fn statics_resolve_through_ospf_and_win_by_distance() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let (h1, t1) = ios(1, &[("GigabitEthernet0/1", "10.0.12.1", "")], all);
+    let with = |extra: &str| {
+        let t = t1.replace("end\n", &format!("{extra}end\n"));
+        let net = [
+            (h1.clone(), t),
+            ios(2, &[("GigabitEthernet0/1", "10.0.12.2", "")], all),
+        ];
+        let r1 = run(&net).remove(0);
+        r1.routes
+            .iter()
+            .filter(|r| !r.network.to_string().starts_with("10.0.12"))
+            .map(|r| format!("{} {} [{}]", r.network, r.protocol, r.admin_distance))
+            .collect::<Vec<String>>()
+    };
+    let via = "\nip route 198.51.100.0 255.255.255.0 10.255.0.2\n";
+    assert_eq!(
+        with(via),
+        [
+            "10.255.0.1/32 connected [0]",
+            "10.255.0.2/32 ospf [110]",
+            "198.51.100.0/24 static [1]"
+        ]
+    );
+    assert_eq!(
+        with(&format!(
+            "{via}ip route 10.255.0.2 255.255.255.255 10.0.12.2 5\n"
+        )),
+        [
+            "10.255.0.1/32 connected [0]",
+            "10.255.0.2/32 static [5]",
+            "198.51.100.0/24 static [1]"
+        ]
+    );
+}
+
+/// OSPF in another VRF is not computed: that VRF is marked incomplete, and its process's
+/// `network` statements enable nothing in the default VRF.
+#[test]
+fn ospf_in_a_vrf_marks_that_vrf_only() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let (h1, t1) = ios(1, &[("GigabitEthernet0/1", "10.0.12.1", "")], "");
+    let t1 = t1.replace("router ospf 1\n", &format!("router ospf 2 vrf RED\n{all}"));
+    let net = [
+        (h1, t1),
+        ios(2, &[("GigabitEthernet0/1", "10.0.12.2", "")], all),
+    ];
+    let ribs = run(&net);
+    assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
+    assert_eq!(
+        ribs[0].incomplete_in("RED"),
+        ["OSPF in VRFs other than the default is not computed yet"]
+    );
+    assert!(ribs[0].incomplete_in("default").is_empty());
+    // A shut process enables nothing either.
+    let mut shut = net.clone();
+    shut[0] = ios(
+        1,
+        &[("GigabitEthernet0/1", "10.0.12.1", "")],
+        &format!("{all} shutdown\n"),
+    );
+    let ribs = run(&shut);
+    assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
+}
+
+/// A stub area: its routers hear no external route and get a default route from the
+/// ABR (default-cost 1) instead; `no-summary` on the ABR leaves only the default.
+#[test]
+fn stub_areas_get_a_default_instead_of_externals() {
+    let net = |abr_stub: &str| {
+        [
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                " area 1 stub\n network 10.0.0.0 0.255.255.255 area 1\n",
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" {abr_stub}\n network 10.0.12.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n"),
+            ),
+            {
+                let (h, t) = ios(
+                    3,
+                    &[("GigabitEthernet0/1", "10.0.23.1", "")],
+                    " redistribute static subnets\n network 10.0.0.0 0.255.255.255 area 0\n",
+                );
+                (h, t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"))
+            },
+        ]
+    };
+    let r1 = ospf(&run(&net("area 1 stub"))[0]);
+    assert_eq!(
+        r1,
+        [
+            "0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.0.23.0/30 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.255.0.2/32 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+            "10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+        ]
+    );
+    let r1 = ospf(&run(&net("area 1 stub no-summary"))[0]);
+    assert_eq!(
+        r1,
+        ["0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1"]
+    );
+    // The ABR not configured stub: the flags disagree, no adjacency.
+    assert!(ospf(&run(&net(""))[0]).is_empty());
+}

@@ -1,0 +1,321 @@
+//! Which interfaces run OSPF, with what cost, and who is adjacent to whom.
+//!
+//! - an interface runs OSPF in the area of its interface-mode enablement (EOS `ip ospf
+//!   area`, NX-OS `ip router ospf N area`, Junos `area A interface I`), else of the most
+//!   specific `network` statement holding its primary address; it must be up and hold an
+//!   IPv4 address;
+//! - its cost is the configured one, else the reference bandwidth over its bandwidth
+//!   (at least 1), with each vendor's defaults ([`default_cost`]);
+//! - two interfaces are adjacent when they share a subnet on different devices, are in
+//!   the same area, neither is passive nor a loopback, their network types agree and their
+//!   MTUs are equal (unless `ip ospf mtu-ignore`).
+
+use crate::model::{DeviceConfig, OspfNetworkType, Vendor};
+use ipnet::Ipv4Net;
+use std::collections::HashMap;
+use std::net::Ipv4Addr;
+
+/// An area number (`0`, `0.0.0.0` and `1.2.3.4` dotted forms read as numbers).
+pub fn area_number(area: &str) -> Option<u32> {
+    area.parse::<u32>()
+        .ok()
+        .or_else(|| area.parse::<Ipv4Addr>().ok().map(u32::from))
+}
+
+/// One interface running OSPF.
+#[derive(Debug, Clone)]
+pub struct OspfIf {
+    /// The device (index in the network).
+    pub device: usize,
+    /// The interface name, as configured.
+    pub name: String,
+    /// Its primary address.
+    pub address: Ipv4Net,
+    /// Its secondary subnets (advertised as stubs).
+    pub secondaries: Vec<Ipv4Net>,
+    /// The area.
+    pub area: u32,
+    /// The cost out of it.
+    pub cost: u32,
+    /// Passive (no adjacency; its subnet is advertised).
+    pub passive: bool,
+    /// A loopback: advertised as a host route, never adjacent.
+    pub loopback: bool,
+    /// Point-to-point (else broadcast).
+    pub p2p: bool,
+    /// The IP MTU compared with the neighbour's (None: `mtu-ignore`).
+    pub mtu: Option<u32>,
+    /// Its area is a stub area here (`area A stub`): Some(no-summary).
+    pub stub: Option<bool>,
+}
+
+/// Whether an interface name is a loopback (`Loopback0`, `loopback0`, Junos `lo0.0`).
+pub fn is_loopback(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.starts_with("loopback") || n.starts_with("lo0")
+}
+
+/// The interface's bandwidth in kbit/s when none is configured, by its name's type.
+fn default_bandwidth_kbps(vendor: Vendor, name: &str) -> u64 {
+    let n = name.to_ascii_lowercase();
+    let starts = |p: &str| n.starts_with(p);
+    if is_loopback(name) {
+        return 8_000_000;
+    }
+    match vendor {
+        Vendor::JuniperJunos => {
+            if starts("xe-") {
+                10_000_000
+            } else if starts("et-") {
+                100_000_000
+            } else {
+                1_000_000
+            }
+        }
+        _ => {
+            if starts("hundred") {
+                100_000_000
+            } else if starts("forty") {
+                40_000_000
+            } else if starts("twentyfive") || starts("twe") {
+                25_000_000
+            } else if starts("tengig") || starts("te") {
+                10_000_000
+            } else if starts("fastethernet") || starts("fa") {
+                100_000
+            } else if starts("tunnel") {
+                100
+            } else if starts("serial") {
+                1_544
+            } else if starts("ethernet") && vendor == Vendor::CiscoIos {
+                10_000
+            } else {
+                1_000_000
+            }
+        }
+    }
+}
+
+/// The vendor's default reference bandwidth in Mbit/s: 100 (IOS, EOS, Junos), 40,000
+/// (NX-OS).
+pub fn default_reference_mbps(vendor: Vendor) -> u64 {
+    match vendor {
+        Vendor::CiscoNxos => 40_000,
+        _ => 100,
+    }
+}
+
+/// The cost of an interface with none configured: EOS 10 on every interface; loopbacks
+/// 1 (Junos `lo0`: 0); else the reference bandwidth over the interface's bandwidth, at least 1.
+pub fn default_cost(
+    vendor: Vendor,
+    name: &str,
+    reference_mbps: Option<u64>,
+    bw_kbps: Option<u64>,
+) -> u32 {
+    if vendor == Vendor::AristaEos && reference_mbps.is_none() {
+        return 10;
+    }
+    if is_loopback(name) {
+        // Junos advertises `lo0` at 0; the Cisco family at 1 whatever the reference.
+        return if vendor == Vendor::JuniperJunos { 0 } else { 1 };
+    }
+    let reference = reference_mbps.unwrap_or_else(|| default_reference_mbps(vendor)) * 1000;
+    let bw = bw_kbps
+        .unwrap_or_else(|| default_bandwidth_kbps(vendor, name))
+        .max(1);
+    u32::try_from((reference / bw).clamp(1, 65_535)).unwrap_or(65_535)
+}
+
+/// The area an interface runs OSPF in (default VRF processes), if any: interface-mode
+/// first, else the most specific `network` statement holding `address`.
+fn area_of(config: &DeviceConfig, name: &str, address: Ipv4Addr) -> Option<u32> {
+    // Enablements of processes in other VRFs (`router ospf 2 vrf X`) are theirs; a shut
+    // process (`shutdown`, Junos `disable`) enables nothing.
+    let elsewhere: Vec<&str> = config
+        .ospf
+        .processes
+        .iter()
+        .filter(|p| p.vrf.is_some() || p.shutdown)
+        .map(|p| p.id.as_str())
+        .collect();
+    let ours = || {
+        config
+            .ospf_networks
+            .iter()
+            .filter(|o| !elsewhere.contains(&o.process.as_str()))
+    };
+    let direct = ours().find(|o| {
+        o.interface
+            .as_deref()
+            .is_some_and(|n| crate::ifname::same(n, name))
+    });
+    if let Some(o) = direct {
+        return area_number(&o.area);
+    }
+    ours()
+        .filter(|o| o.interface.is_none())
+        .filter_map(|o| match o.prefix {
+            Some(ipnet::IpNet::V4(p)) if p.contains(&address) => Some((p.prefix_len(), o)),
+            _ => None,
+        })
+        .max_by_key(|(len, _)| *len)
+        .and_then(|(_, o)| area_number(&o.area))
+}
+
+/// The OSPF interfaces of one device in the default VRF; `up` tells whether an interface
+/// installs routes (not shut, not the management plane's, its SVI up). Interfaces enabled
+/// without an IPv4 address are named in `unnumbered`.
+pub fn interfaces(
+    device: usize,
+    vendor: Vendor,
+    config: &DeviceConfig,
+    up: &dyn Fn(&str) -> bool,
+    unnumbered: &mut Vec<String>,
+) -> Vec<OspfIf> {
+    let reference = config
+        .ospf
+        .processes
+        .iter()
+        .filter(|p| p.vrf.is_none())
+        .find_map(|p| p.reference_bandwidth_mbps);
+    let mut out = Vec::new();
+    for i in &config.interfaces {
+        if i.vrf
+            .as_deref()
+            .is_some_and(|v| v != "master" && !v.is_empty())
+            || !up(&i.name)
+        {
+            continue;
+        }
+        let mut v4 = i
+            .addresses
+            .iter()
+            .filter_map(|a| match (a.kind, a.address) {
+                (crate::model::AddressKind::Virtual, _) => None,
+                (k, ipnet::IpNet::V4(n)) => Some((k, n)),
+                _ => None,
+            });
+        let Some((_, primary)) = v4.next() else {
+            let enabled = config.ospf_networks.iter().any(|o| {
+                o.interface
+                    .as_deref()
+                    .is_some_and(|n| crate::ifname::same(n, &i.name))
+            });
+            if enabled {
+                unnumbered.push(i.name.clone());
+            }
+            continue;
+        };
+        let Some(area) = area_of(config, &i.name, primary.addr()) else {
+            continue;
+        };
+        let settings = config.ospf.interface(&i.name);
+        let passive = settings.and_then(|s| s.passive).unwrap_or_else(|| {
+            config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .any(|p| p.is_passive(&i.name))
+        });
+        let cost = settings.and_then(|s| s.cost).unwrap_or_else(|| {
+            default_cost(
+                vendor,
+                &i.name,
+                reference,
+                settings.and_then(|s| s.bandwidth_kbps),
+            )
+        });
+        let p2p = settings.and_then(|s| s.network_type) == Some(OspfNetworkType::PointToPoint);
+        let mtu_ignore = settings.is_some_and(|s| s.mtu_ignore);
+        // Junos `mtu` is the media MTU: the IP MTU is 14 bytes less.
+        let mtu = match (vendor, i.mtu) {
+            (Vendor::JuniperJunos, Some(m)) => m.saturating_sub(14),
+            (_, Some(m)) => m,
+            (_, None) => 1500,
+        };
+        let secondaries = v4
+            .map(|(_, n)| n.trunc())
+            .filter(|n| *n != primary.trunc())
+            .collect();
+        out.push(OspfIf {
+            device,
+            name: i.name.clone(),
+            address: primary,
+            secondaries,
+            area,
+            cost,
+            passive,
+            loopback: is_loopback(&i.name),
+            p2p,
+            mtu: (!mtu_ignore).then_some(mtu),
+            stub: config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.stub_areas)
+                .find(|(a, _)| area_number(a) == Some(area))
+                .map(|(_, no_summary)| *no_summary),
+        });
+    }
+    out
+}
+
+/// A segment: the OSPF interfaces (indexes into the interface list) that are adjacent on
+/// one subnet in one area. Two members on a point-to-point segment are linked directly;
+/// more, or broadcast ones, through a transit network.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    /// The subnet.
+    pub prefix: Ipv4Net,
+    /// The area.
+    pub area: u32,
+    /// Point-to-point (exactly two members).
+    pub p2p: bool,
+    /// The member interfaces.
+    pub members: Vec<usize>,
+}
+
+/// The adjacency segments among `ifs`: per subnet and area, the non-passive,
+/// non-loopback interfaces of at least two devices whose network types, stub flags and
+/// MTUs agree.
+pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
+    // Both ends must agree on the area's stub flag.
+    let mut by_subnet: HashMap<(Ipv4Net, u32, bool, bool), Vec<usize>> = HashMap::new();
+    for (k, i) in ifs.iter().enumerate() {
+        if i.passive || i.loopback || i.address.prefix_len() >= 32 {
+            continue;
+        }
+        by_subnet
+            .entry((i.address.trunc(), i.area, i.p2p, i.stub.is_some()))
+            .or_default()
+            .push(k);
+    }
+    let mut keys: Vec<(Ipv4Net, u32, bool, bool)> = by_subnet.keys().copied().collect();
+    keys.sort();
+    let mut out = Vec::new();
+    for key in keys {
+        let members = by_subnet.remove(&key).unwrap_or_default();
+        // MTU: the members agreeing with the first one that compares MTUs.
+        let mtu = members.iter().find_map(|&m| ifs[m].mtu);
+        let members: Vec<usize> = members
+            .into_iter()
+            .filter(|&m| ifs[m].mtu.is_none() || ifs[m].mtu == mtu)
+            .collect();
+        let mut devices: Vec<usize> = members.iter().map(|&m| ifs[m].device).collect();
+        devices.sort_unstable();
+        devices.dedup();
+        if devices.len() < 2 || devices.len() != members.len() {
+            continue;
+        }
+        out.push(Segment {
+            prefix: key.0,
+            area: key.1,
+            p2p: key.2 && members.len() == 2,
+            members,
+        });
+    }
+    out
+}

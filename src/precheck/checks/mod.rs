@@ -11,6 +11,7 @@ mod announcements;
 mod as_drafted;
 mod blast_claim;
 mod blast_unknown;
+mod block_os;
 mod degraded;
 mod drift;
 mod freshness;
@@ -141,6 +142,7 @@ impl Findings {
 pub const LIST: &[Check] = &[
     readable::CHECK,
     targets::CHECK,
+    block_os::CHECK,
     interfaces::CHECK,
     addresses::CHECK,
     new_neighbors::CHECK,

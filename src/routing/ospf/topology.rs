@@ -229,12 +229,8 @@ pub fn interfaces(
         });
         let p2p = settings.and_then(|s| s.network_type) == Some(OspfNetworkType::PointToPoint);
         let mtu_ignore = settings.is_some_and(|s| s.mtu_ignore);
-        // Junos `mtu` is the media MTU: the IP MTU is 14 bytes less.
-        let mtu = match (vendor, i.mtu) {
-            (Vendor::JuniperJunos, Some(m)) => m.saturating_sub(14),
-            (_, Some(m)) => m,
-            (_, None) => 1500,
-        };
+        // Compared as IP MTUs, by the rule the pre-check's MTU check uses.
+        let mtu = config.ip_mtu(vendor, i).0;
         let secondaries = v4
             .map(|(_, n)| n.trunc())
             .filter(|n| *n != primary.trunc())

@@ -5,6 +5,7 @@ mod check;
 mod lifecycle;
 pub mod request;
 mod routes;
+mod trace;
 mod workflows;
 
 use crate::import::{self, SnapshotDir};
@@ -155,6 +156,10 @@ enum Command {
         /// Only this protocol (connected, local, static, ospf, ospfIA, ospfE1, ospfE2).
         #[arg(long)]
         protocol: Option<String>,
+        /// The forwarding path of DST (an address) from SRC (a device, or an address one
+        /// holds) through the computed RIBs, every ECMP branch; --vrf picks the source VRF.
+        #[arg(long, num_args = 2, value_names = ["SRC", "DST"], conflicts_with_all = ["device", "prefix", "protocol"])]
+        trace: Option<Vec<String>>,
     },
     /// Verify a plan formally with Batfish (the simulator step alone).
     Verify {
@@ -362,10 +367,19 @@ fn run(cli: &Cli) -> Result<Exit> {
         Command::Check { only, plan } => check::static_checks(cli, only, plan.as_deref()),
         Command::Verify { plan } => check::verify(cli, plan),
         Command::Routes {
+            trace: Some(t),
+            vrf,
+            ..
+        } => match t.as_slice() {
+            [src, dst] => trace::run(cli, src, dst, vrf.as_deref()),
+            _ => anyhow::bail!("--trace takes two values: SRC DST"),
+        },
+        Command::Routes {
             device,
             vrf,
             prefix,
             protocol,
+            trace: None,
         } => routes::routes(
             cli,
             device.as_deref(),

@@ -18,6 +18,7 @@ pub mod route;
 pub mod shown;
 pub mod statics;
 mod store;
+pub mod trace;
 
 pub use dynamic::Incomplete;
 pub use rib::{compute, network, DeviceInput, DeviceRib};

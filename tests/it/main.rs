@@ -28,4 +28,5 @@ mod routes;
 mod schedule;
 mod state_cli;
 mod structure;
+mod trace;
 mod workflows;

@@ -1,0 +1,420 @@
+//! The forwarding path of one address through the computed RIBs (`olav routes --trace`):
+//! from a device, the longest-prefix match in its RIB, each next hop resolved to the
+//! device that owns it, hop by hop, every ECMP branch followed, until the packet is
+//! accepted, delivered to a subnet, leaves the network, is dropped, or loops. Routing
+//! only: ACLs, policy-based routing and NAT are not applied (`docs/routing.md`, "Trace").
+
+use super::connected::{active, vrf_name};
+use super::rib::DeviceRib;
+use super::route::{NextHop, Route};
+use crate::model::DeviceConfig;
+use ipnet::{IpNet, Ipv4Net};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::net::Ipv4Addr;
+
+/// How many hops one branch may take before it is called a loop (Batfish's traceroute
+/// stops looping packets the same way: a device and VRF seen twice).
+const MAX_HOPS: usize = 64;
+
+/// How many branches (ECMP paths) are followed before the rest are cut off.
+const MAX_PATHS: usize = 256;
+
+/// How many times a next-hop address is looked up again (recursive routes).
+const MAX_RECURSION: usize = 8;
+
+/// An interface address some device owns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// The device.
+    pub hostname: String,
+    /// The interface.
+    pub interface: String,
+    /// Its VRF.
+    pub vrf: String,
+    /// The address's subnet.
+    pub subnet: Ipv4Net,
+    /// Whether the interface is up.
+    pub up: bool,
+}
+
+/// Who owns which address: the devices' interface addresses.
+#[derive(Debug, Clone, Default)]
+pub struct Addresses {
+    owners: HashMap<Ipv4Addr, Vec<Owner>>,
+}
+
+impl Addresses {
+    /// Records that `owner` holds `address`.
+    pub fn add(&mut self, address: Ipv4Addr, owner: Owner) {
+        self.owners.entry(address).or_default().push(owner);
+    }
+
+    /// Records every IPv4 address of a device's configuration (up: the interface is
+    /// administratively up and not the management plane's).
+    pub fn of_config(&mut self, hostname: &str, config: &DeviceConfig) {
+        for i in &config.interfaces {
+            for a in &i.addresses {
+                if let IpNet::V4(n) = a.address {
+                    let owner = Owner {
+                        hostname: hostname.to_owned(),
+                        interface: i.name.clone(),
+                        vrf: vrf_name(&i.vrf),
+                        subnet: n.trunc(),
+                        up: active(i),
+                    };
+                    self.add(n.addr(), owner);
+                }
+            }
+        }
+    }
+
+    /// The up interfaces that hold `address`.
+    fn owners(&self, address: Ipv4Addr) -> Vec<&Owner> {
+        self.owners
+            .get(&address)
+            .map(|v| v.iter().filter(|o| o.up).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether `hostname` holds `address` on an up interface of `vrf`.
+    fn owned_by(&self, address: Ipv4Addr, hostname: &str, vrf: &str) -> bool {
+        self.owners(address)
+            .iter()
+            .any(|o| o.hostname == hostname && o.vrf == vrf)
+    }
+
+    /// The device and VRF an address belongs to, when one device holds it.
+    pub fn device_of(&self, address: Ipv4Addr) -> Option<(&str, &str)> {
+        let o = self.owners(address);
+        let first = o.first()?;
+        o.iter()
+            .all(|x| x.hostname == first.hostname)
+            .then_some((first.hostname.as_str(), first.vrf.as_str()))
+    }
+}
+
+/// How a branch ends, with Batfish's traceroute disposition names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Disposition {
+    /// A device owns the address.
+    Accepted,
+    /// Sent onto a connected subnet where no device olav knows owns the address.
+    DeliveredToSubnet,
+    /// Sent to a next hop no device olav knows owns (a provider, a server).
+    ExitsNetwork,
+    /// No route for the address.
+    NoRoute,
+    /// A discard (`Null0`, `discard`, `reject`) route.
+    NullRouted,
+    /// The branch came back to a device and VRF it had passed.
+    Loop,
+    /// olav cannot tell: the RIB it would read is incomplete or the device is unknown.
+    InsufficientInfo,
+}
+
+impl fmt::Display for Disposition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Disposition::Accepted => "ACCEPTED",
+            Disposition::DeliveredToSubnet => "DELIVERED_TO_SUBNET",
+            Disposition::ExitsNetwork => "EXITS_NETWORK",
+            Disposition::NoRoute => "NO_ROUTE",
+            Disposition::NullRouted => "NULL_ROUTED",
+            Disposition::Loop => "LOOP",
+            Disposition::InsufficientInfo => "INSUFFICIENT_INFO",
+        })
+    }
+}
+
+/// One device a branch passes: the route it matched and where that sent the packet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Hop {
+    /// The device.
+    pub node: String,
+    /// The VRF looked up.
+    pub vrf: String,
+    /// The matched route's network (None: nothing matched, or the device owns the address).
+    pub network: Option<String>,
+    /// The matched route's protocol.
+    pub protocol: Option<String>,
+    /// The matched route's next hop, as the RIB has it.
+    pub next_hop: Option<String>,
+    /// The interface the packet leaves by, when known.
+    pub egress: Option<String>,
+}
+
+/// One branch from the source to its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Branch {
+    /// The devices passed, in order.
+    pub hops: Vec<Hop>,
+    /// How it ends.
+    pub disposition: Disposition,
+    /// Why the branch may differ on the network: incomplete RIBs it read, shared
+    /// addresses, cut-off recursion.
+    pub caveats: Vec<String>,
+}
+
+/// Where one lookup sends the packet.
+#[derive(Debug, Clone)]
+enum Step {
+    /// To another device (and VRF), out of `egress`.
+    Next {
+        egress: Option<String>,
+        node: String,
+        vrf: String,
+        caveat: Option<String>,
+    },
+    /// The branch ends here.
+    End(Disposition, Option<String>),
+    /// Look up again in another VRF of the same device.
+    Vrf(String),
+}
+
+/// The RIBs a trace reads, by hostname.
+pub trait Ribs {
+    /// The device's RIB, when olav has its configuration.
+    fn rib(&self, hostname: &str) -> Option<DeviceRib>;
+}
+
+impl<F: Fn(&str) -> Option<DeviceRib>> Ribs for F {
+    fn rib(&self, hostname: &str) -> Option<DeviceRib> {
+        self(hostname)
+    }
+}
+
+/// The longest-prefix matches for `dst` in `vrf`: every row of the most specific network.
+fn longest_match<'a>(rib: &'a DeviceRib, vrf: &str, dst: Ipv4Addr) -> Vec<&'a Route> {
+    let matching: Vec<&Route> = rib
+        .routes
+        .iter()
+        .filter(|r| r.vrf == vrf && r.network.contains(&dst))
+        .collect();
+    let Some(len) = matching.iter().map(|r| r.network.prefix_len()).max() else {
+        return Vec::new();
+    };
+    matching
+        .into_iter()
+        .filter(|r| r.network.prefix_len() == len)
+        .collect()
+}
+
+/// Where sending to `ip` out of `egress` (when known) from `node` leads: the device that
+/// owns it, or out of the network.
+fn towards(addresses: &Addresses, node: &str, ip: Ipv4Addr, egress: Option<String>) -> Step {
+    let owners: Vec<&Owner> = addresses
+        .owners(ip)
+        .into_iter()
+        .filter(|o| o.hostname != node)
+        .collect();
+    match owners.as_slice() {
+        [] => End(Disposition::ExitsNetwork, None),
+        [o] => Step::Next {
+            egress,
+            node: o.hostname.clone(),
+            vrf: o.vrf.clone(),
+            caveat: None,
+        },
+        [o, ..] => Step::Next {
+            egress,
+            node: o.hostname.clone(),
+            vrf: o.vrf.clone(),
+            caveat: Some(format!(
+                "{ip} is held by {} devices ({}): followed to {}",
+                owners.len(),
+                owners
+                    .iter()
+                    .map(|o| o.hostname.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                o.hostname
+            )),
+        },
+    }
+}
+
+use Step::End;
+
+/// The steps one route sends `dst` to from `node`: its next hop resolved through the
+/// RIB (recursively, every ECMP branch) to an egress interface and neighbor.
+fn steps(
+    addresses: &Addresses,
+    rib: &DeviceRib,
+    vrf: &str,
+    dst: Ipv4Addr,
+    route: &Route,
+    depth: usize,
+) -> Vec<Step> {
+    let node = rib.hostname.as_str();
+    match &route.next_hop {
+        NextHop::Discard => vec![End(Disposition::NullRouted, None)],
+        NextHop::Vrf(v) => vec![Step::Vrf(v.clone())],
+        NextHop::Interface {
+            interface,
+            ip: Some(ip),
+        } => vec![towards(addresses, node, *ip, Some(interface.clone()))],
+        NextHop::Interface {
+            interface,
+            ip: None,
+        } => {
+            // On-link: the packet goes to whoever owns the destination on that subnet.
+            match towards(addresses, node, dst, Some(interface.clone())) {
+                End(Disposition::ExitsNetwork, _) => {
+                    vec![End(Disposition::DeliveredToSubnet, None)]
+                }
+                s => vec![s],
+            }
+        }
+        NextHop::Ip(ip) => {
+            if depth >= MAX_RECURSION {
+                return vec![End(
+                    Disposition::InsufficientInfo,
+                    Some(format!("next hop {ip} resolves recursively too deep")),
+                )];
+            }
+            let under = longest_match(rib, vrf, *ip);
+            if under.is_empty() {
+                return vec![End(Disposition::NoRoute, None)];
+            }
+            under
+                .into_iter()
+                // The resolving route carries the packet towards the next hop: an on-link
+                // route sends it to the next hop itself.
+                .flat_map(|r| match &r.next_hop {
+                    NextHop::Interface {
+                        interface,
+                        ip: None,
+                    } => vec![towards(addresses, node, *ip, Some(interface.clone()))],
+                    _ => steps(addresses, rib, vrf, *ip, r, depth + 1),
+                })
+                .collect()
+        }
+    }
+}
+
+/// Every branch of `dst` from `source` (VRF `vrf`), in order.
+pub fn trace(
+    ribs: &dyn Ribs,
+    addresses: &Addresses,
+    source: &str,
+    vrf: &str,
+    dst: Ipv4Addr,
+) -> Vec<Branch> {
+    let mut done: Vec<Branch> = Vec::new();
+    // Branches in progress: (hops so far, caveats, device, VRF).
+    let mut work: Vec<(Vec<Hop>, Vec<String>, String, String)> =
+        vec![(Vec::new(), Vec::new(), source.to_owned(), vrf.to_owned())];
+    let mut cache: HashMap<String, Option<DeviceRib>> = HashMap::new();
+    while let Some((hops, mut caveats, node, vrf)) = work.pop() {
+        let end = |mut hops: Vec<Hop>, caveats: Vec<String>, hop: Hop, d: Disposition| {
+            hops.push(hop);
+            Branch {
+                hops,
+                disposition: d,
+                caveats,
+            }
+        };
+        let bare = Hop {
+            node: node.clone(),
+            vrf: vrf.clone(),
+            network: None,
+            protocol: None,
+            next_hop: None,
+            egress: None,
+        };
+        if done.len() + work.len() >= MAX_PATHS {
+            caveats.push(format!(
+                "more than {MAX_PATHS} branches: the rest are not followed"
+            ));
+            done.push(end(hops, caveats, bare, Disposition::InsufficientInfo));
+            continue;
+        }
+        if hops.len() >= MAX_HOPS || hops.iter().any(|h| h.node == node && h.vrf == vrf) {
+            done.push(end(hops, caveats, bare, Disposition::Loop));
+            continue;
+        }
+        if addresses.owned_by(dst, &node, &vrf) {
+            done.push(end(hops, caveats, bare, Disposition::Accepted));
+            continue;
+        }
+        let rib = cache
+            .entry(node.clone())
+            .or_insert_with(|| ribs.rib(&node))
+            .clone();
+        let Some(rib) = rib else {
+            caveats.push(format!("olav has no configuration of {node}"));
+            done.push(end(hops, caveats, bare, Disposition::InsufficientInfo));
+            continue;
+        };
+        let unknown = rib.incomplete_in(&vrf);
+        if !unknown.is_empty() {
+            caveats.push(format!(
+                "{node}'s RIB is incomplete: {}",
+                unknown.join("; ")
+            ));
+        }
+        let matched = longest_match(&rib, &vrf, dst);
+        if matched.is_empty() {
+            let d = if unknown.is_empty() {
+                Disposition::NoRoute
+            } else {
+                Disposition::InsufficientInfo
+            };
+            done.push(end(hops, caveats, bare, d));
+            continue;
+        }
+        for r in matched {
+            let hop = Hop {
+                network: Some(r.network.to_string()),
+                protocol: Some(r.protocol.as_str().to_owned()),
+                next_hop: Some(r.next_hop.to_string()),
+                ..bare.clone()
+            };
+            for step in steps(addresses, &rib, &vrf, dst, r, 0) {
+                let mut hops = hops.clone();
+                let mut caveats = caveats.clone();
+                match step {
+                    Step::Next {
+                        egress,
+                        node: next,
+                        vrf: next_vrf,
+                        caveat,
+                    } => {
+                        caveats.extend(caveat);
+                        hops.push(Hop {
+                            egress,
+                            ..hop.clone()
+                        });
+                        work.push((hops, caveats, next, next_vrf));
+                    }
+                    Step::Vrf(v) => {
+                        hops.push(hop.clone());
+                        work.push((hops, caveats, node.clone(), v));
+                    }
+                    End(d, why) => {
+                        caveats.extend(why);
+                        done.push(end(hops, caveats, hop.clone(), d));
+                    }
+                }
+            }
+        }
+    }
+    // Depth-first order popped the last branch first: give them as the RIBs list them.
+    done.sort_by(|a, b| {
+        let key = |x: &Branch| {
+            x.hops
+                .iter()
+                .map(|h| (h.node.clone(), h.egress.clone()))
+                .collect::<Vec<_>>()
+        };
+        key(a).cmp(&key(b))
+    });
+    done.dedup();
+    done
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! `olav routes --trace`: the forwarding path through the computed RIBs, on the demo.
+
+use crate::common;
+
+/// alpha-acc-1 reaches alpha-acc-2's VLAN 11 address through both distribution
+/// switches (OSPF ECMP); the exit status says whether every RIB read was complete.
+#[test]
+fn trace_follows_both_ecmp_branches_on_the_demo() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args([
+            "routes",
+            "--trace",
+            "alpha-acc-1",
+            "10.10.11.1",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("olav runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+    let branches = v["branches"].as_array().expect("branches");
+    let paths: Vec<Vec<&str>> = branches
+        .iter()
+        .map(|b| {
+            b["hops"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|h| h["node"].as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ["alpha-acc-1", "alpha-dist-1", "alpha-acc-2"],
+            ["alpha-acc-1", "alpha-dist-2", "alpha-acc-2"]
+        ],
+        "{v}"
+    );
+    assert!(
+        branches.iter().all(|b| b["disposition"] == "ACCEPTED"),
+        "{v}"
+    );
+    assert_eq!(branches[0]["hops"][0]["protocol"], "ospf");
+    assert_eq!(branches[0]["hops"][0]["egress"], "TenGigabitEthernet1/1/1");
+    // Exit 3 exactly when a branch carries a caveat (an incomplete RIB on the way).
+    let caveats = branches
+        .iter()
+        .any(|b| !b["caveats"].as_array().is_none_or(Vec::is_empty));
+    assert_eq!(out.status.code(), Some(if caveats { 3 } else { 0 }), "{v}");
+
+    let text = common::olav(dir.path())
+        .args(["routes", "--trace", "alpha-acc-1", "10.10.11.1"])
+        .output()
+        .expect("olav runs");
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        text.starts_with(
+            "alpha-acc-1 → 10.10.11.1 (VRF default): ACCEPTED at alpha-acc-2 — 2 branches"
+        ),
+        "{text}"
+    );
+    assert!(text
+        .trim_end()
+        .ends_with("olav routes --device alpha-acc-1 --prefix 10.10.11.1"));
+}
+
+/// A switch without a route for the address: NO_ROUTE, a complete answer (exit 0); a
+/// source given as an address starts at the device that holds it.
+#[test]
+fn trace_without_a_route_is_no_route() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["routes", "--trace", "10.20.199.11", "10.10.10.1"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::starts_with(
+            "alpha-br-2960-1 → 10.10.10.1 (VRF default): NO_ROUTE at alpha-br-2960-1",
+        ));
+}
+
+/// Bad sources and destinations are bad input (exit 2), named.
+#[test]
+fn trace_rejects_what_it_cannot_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["routes", "--trace", "alpha-acc-l", "10.0.0.1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("did you mean alpha-acc-1?"));
+    common::olav(dir.path())
+        .args(["routes", "--trace", "alpha-acc-1", "alpha-acc-2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--trace destination 'alpha-acc-2': expected an IPv4 address",
+        ));
+    common::olav(dir.path())
+        .args(["routes", "--trace", "192.0.2.99", "10.0.0.1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no device of the state holds"));
+}

@@ -62,17 +62,7 @@ impl Model {
     /// ([`crate::dialect::candidate_text`]), and decommissioned devices removed. Only the devices the plan touches are read
     /// and parsed again.
     pub fn candidate(&self, db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
-        let removed: Vec<&str> = plan
-            .header
-            .targets
-            .iter()
-            .filter_map(|t| match t {
-                Target::Device { device } if plan.header.intent == "decommission_device" => {
-                    Some(device.as_str())
-                }
-                _ => None,
-            })
-            .collect();
+        let removed = removed_devices(plan);
         let mut devices: Vec<Arc<ParsedDevice>> = self
             .devices
             .iter()
@@ -106,4 +96,18 @@ impl Model {
         }
         Ok(Model { devices })
     }
+}
+
+/// The devices a plan takes out of the network (a decommission's targets).
+pub fn removed_devices(plan: &Plan) -> Vec<&str> {
+    plan.header
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Device { device } if plan.header.intent == "decommission_device" => {
+                Some(device.as_str())
+            }
+            _ => None,
+        })
+        .collect()
 }

@@ -4,6 +4,7 @@
 mod check;
 mod lifecycle;
 pub mod request;
+mod route_diff;
 mod routes;
 mod trace;
 mod workflows;
@@ -160,6 +161,10 @@ enum Command {
         /// holds) through the computed RIBs, every ECMP branch; --vrf picks the source VRF.
         #[arg(long, num_args = 2, value_names = ["SRC", "DST"], conflicts_with_all = ["device", "prefix", "protocol"])]
         trace: Option<Vec<String>>,
+        /// The routes this plan would change (the candidate network's RIBs against the
+        /// stored ones), filtered by the other options.
+        #[arg(long, value_name = "PLAN", conflicts_with = "trace")]
+        plan: Option<PathBuf>,
     },
     /// Verify a plan formally with Batfish (the simulator step alone).
     Verify {
@@ -379,7 +384,25 @@ fn run(cli: &Cli) -> Result<Exit> {
             vrf,
             prefix,
             protocol,
+            plan: Some(plan),
+            ..
+        } => route_diff::run(
+            cli,
+            plan,
+            &routes::query(
+                device.as_deref(),
+                vrf.as_deref(),
+                prefix.as_deref(),
+                protocol.as_deref(),
+            )?,
+        ),
+        Command::Routes {
+            device,
+            vrf,
+            prefix,
+            protocol,
             trace: None,
+            plan: None,
         } => routes::routes(
             cli,
             device.as_deref(),

@@ -77,6 +77,21 @@ fn incomplete_lines(ribs: &[DeviceRib]) -> Vec<String> {
     out
 }
 
+/// The filters of `olav routes`, read.
+pub fn query(
+    device: Option<&str>,
+    vrf: Option<&str>,
+    prefix_arg: Option<&str>,
+    protocol_arg: Option<&str>,
+) -> Result<Query> {
+    Ok(Query {
+        device: device.map(str::to_owned),
+        vrf: vrf.map(str::to_owned),
+        prefix: prefix_arg.map(prefix).transpose()?,
+        protocol: protocol_arg.map(protocol).transpose()?,
+    })
+}
+
 /// `olav routes`.
 pub fn routes(
     cli: &Cli,
@@ -85,12 +100,7 @@ pub fn routes(
     prefix_arg: Option<&str>,
     protocol_arg: Option<&str>,
 ) -> Result<Exit> {
-    let q = Query {
-        device: device.map(str::to_owned),
-        vrf: vrf.map(str::to_owned),
-        prefix: prefix_arg.map(prefix).transpose()?,
-        protocol: protocol_arg.map(protocol).transpose()?,
-    };
+    let q = query(device, vrf, prefix_arg, protocol_arg)?;
     let db = open_or_demo(cli)?;
     let model = RoutingModel::shared(&db)?;
     if let Some(d) = device {

@@ -1,4 +1,5 @@
-//! `olav routes --trace`: the forwarding path through the computed RIBs, on the demo.
+//! `olav routes --trace` (the forwarding path through the computed RIBs) and `olav routes
+//! --plan` (the routes a plan changes), on the demo.
 
 use crate::common;
 
@@ -102,4 +103,49 @@ fn trace_rejects_what_it_cannot_read() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("no device of the state holds"));
+}
+
+/// A plan shutting one of alpha-acc-1's two uplinks: its routes through that uplink
+/// move to the other one (at a higher cost), alpha-acc-2 and alpha-dist-1 lose the
+/// equal-cost paths through it, and nothing else changes.
+#[test]
+fn routes_plan_shows_the_routes_a_plan_moves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft_any(
+        dir.path(),
+        "shut down interface TenGigabitEthernet1/1/1 on alpha-acc-1",
+    );
+    let out = common::olav(dir.path())
+        .args(["routes", "--plan", &plan, "--format", "json"])
+        .output()
+        .expect("olav runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+    let changes = v["changes"].as_array().expect("changes");
+    let nodes: Vec<&str> = changes.iter().filter_map(|c| c["node"].as_str()).collect();
+    assert_eq!(nodes, ["alpha-acc-1", "alpha-acc-2", "alpha-dist-1"], "{v}");
+    let acc1 = &changes[0];
+    let removed = acc1["removed"].as_array().expect("removed");
+    assert!(
+        removed
+            .iter()
+            .any(|r| r["Protocol"] == "connected" && r["Network"] == "10.0.1.16/31"),
+        "{v}"
+    );
+    // Every route added on alpha-acc-1 leaves by the remaining uplink.
+    assert!(
+        acc1["added"]
+            .as_array()
+            .expect("added")
+            .iter()
+            .all(|r| r["Next_Hop"]["interface"] == "TenGigabitEthernet1/1/2"),
+        "{v}"
+    );
+    let code = out.status.code();
+    let partial = changes.iter().any(|c| c["incomplete"] == true);
+    assert_eq!(code, Some(if partial { 3 } else { 0 }), "{v}");
+
+    common::olav(dir.path())
+        .args(["routes", "--plan", &plan, "--device", "alpha-acc-2"])
+        .assert()
+        .stdout(predicates::str::contains("changes 3 routes on 1 device"));
 }

@@ -1,12 +1,12 @@
 //! The routing model against the devices' own routing tables (`olav routes`).
 //!
-//! The shared corpus (`../shared/reference/configs/lab-validation/<lab>/{configs,show}`)
-//! holds each lab device's show output. For each device, olav's main RIB is compared
-//! with the device's, restricted to the protocols olav computes so far (connected,
-//! local, static, OSPF; every lab's RIBs computed at once), the way
-//! batfish/lab-validation's validators compare Batfish's: rows paired by (VRF, network,
-//! protocol, metric, administrative distance) and a matching next hop; the device agrees when every row on both sides pairs. Skips (and says so)
-//! when the corpus is absent.
+//! `fixtures/lab-validation/<lab>/{configs,show}` (18 labs of batfish/lab-validation,
+//! the shared corpus's, copied with their license) holds each lab device's show output.
+//! For each device, olav's main RIB is compared with the device's, restricted to the
+//! protocols olav computes so far (connected, local, static, OSPF; every lab's RIBs
+//! computed at once), the way batfish/lab-validation's validators compare Batfish's: rows
+//! paired by (VRF, network, protocol, metric, administrative distance) and a matching next
+//! hop; the device agrees when every row on both sides pairs.
 
 use crate::common;
 
@@ -26,18 +26,9 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
-fn corpus() -> Option<PathBuf> {
-    let p =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        say(&format!(
-            "SKIPPED: {} does not exist; routing fidelity not measured",
-            p.display()
-        ));
-        None
-    }
+/// The labs olav is developed against, copied into the repository with their license.
+fn corpus() -> PathBuf {
+    common::fixture("lab-validation")
 }
 
 /// The device's show folder: named after its hostname (any case) or its config file.
@@ -344,8 +335,7 @@ fn measure(root: &Path) -> Tally {
 
 #[test]
 fn routes_agree_with_the_devices_on_the_corpus() {
-    let Some(root) = corpus() else { return };
-    let t = measure(&root);
+    let t = measure(&corpus());
     assert!(t.compared > 0, "no device with show output in the corpus");
     assert!(
         t.agree >= AGREEING_FLOOR,

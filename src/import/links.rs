@@ -62,29 +62,10 @@ pub struct Link {
     pub subnet: Option<IpNet>,
 }
 
-/// Junos management ports (and their units): `fxp0` on routers, `em0` on EX/QFX, `me0`
-/// on older EX; the names Batfish treats as management.
-const JUNOS_MANAGEMENT: &[&str] = &["fxp0", "em0", "me0"];
-
-/// Whether an interface is a management port that must not make links.
+/// Whether an interface is a management port that must not make links
+/// ([`crate::model::management::is_management`]).
 pub fn is_management(i: &Interface) -> bool {
-    // Compared without case and without copies: the checks ask this of every interface.
-    let starts = |s: &str, p: &str| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
-    let contains = |s: &str, p: &str| {
-        s.as_bytes()
-            .windows(p.len())
-            .any(|w| w.eq_ignore_ascii_case(p.as_bytes()))
-    };
-    let n = i.name.as_str();
-    let vrf = i.vrf.as_deref().unwrap_or("");
-    let port = n.split('.').next().unwrap_or("");
-    starts(n, "management")
-        || starts(n, "mgmt")
-        || JUNOS_MANAGEMENT
-            .iter()
-            .any(|m| port.eq_ignore_ascii_case(m))
-        || contains(vrf, "mgmt")
-        || contains(vrf, "management")
+    crate::model::management::is_management(&i.name, i.vrf.as_deref().unwrap_or(""))
 }
 
 /// Whether an address can make an inferred link: not virtual, not a host route.
@@ -555,26 +536,6 @@ mod tests {
 
     fn iface(name: &str) -> Interface {
         Interface::new(name.to_owned(), 1)
-    }
-
-    proptest::proptest! {
-        /// The copy-free comparison answers as lowercasing both names did.
-        #[test]
-        fn management_ports_are_found_whatever_the_case(
-            name in "(?i)(mgmt|management|fxp0|em0|me0|eth|Ethernet)[0-9./]{0,4}",
-            vrf in proptest::option::of("(?i)[a-z-]{0,4}(mgmt|management|prod)?[a-z]{0,3}"),
-        ) {
-            let mut i = iface(&name);
-            i.vrf = vrf.clone();
-            let n = name.to_ascii_lowercase();
-            let v = vrf.unwrap_or_default().to_ascii_lowercase();
-            let expected = n.starts_with("management")
-                || n.starts_with("mgmt")
-                || JUNOS_MANAGEMENT.contains(&n.split('.').next().unwrap_or(""))
-                || v.contains("mgmt")
-                || v.contains("management");
-            proptest::prop_assert_eq!(is_management(&i), expected);
-        }
     }
 
     #[test]

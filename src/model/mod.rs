@@ -3,6 +3,7 @@
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
+pub mod management;
 mod mtu;
 mod ospf;
 

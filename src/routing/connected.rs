@@ -27,18 +27,7 @@ pub fn vrf_name(vrf: &Option<String>) -> String {
     }
 }
 
-/// Whether an interface or VRF is the management plane's, kept out of the RIB as Batfish
-/// keeps it out (interfaces `mgmt*`, `management*`, `fxp0`, `em0`, `me0`, `vme*`; VRFs
-/// `mgmt*`, `management*`, Junos `mgmt_junos`).
-pub fn is_management(interface: &str, vrf: &str) -> bool {
-    let i = interface.to_ascii_lowercase();
-    let v = vrf.to_ascii_lowercase();
-    ["mgmt", "management", "fxp0", "em0", "me0", "vme"]
-        .iter()
-        .any(|p| i.starts_with(p))
-        || v.starts_with("mgmt")
-        || v.starts_with("management")
-}
+pub use crate::model::management::is_management;
 
 /// Whether an interface installs routes: administratively up, not the management
 /// plane's.

@@ -25,6 +25,7 @@ mod requests;
 mod robustness;
 mod roundtrip;
 mod routes;
+mod routes_props;
 mod schedule;
 mod state_cli;
 mod structure;

@@ -44,6 +44,34 @@ pub fn expand(name: &str) -> String {
     name.to_owned()
 }
 
+/// Whether an interface is a physical port (not a unit or subinterface, a port-channel,
+/// an SVI, a loopback, a tunnel or a management port): the only kind Batfish deactivates.
+pub fn is_physical(name: &str) -> bool {
+    if name.contains('.') {
+        return false;
+    }
+    let (kind, num) = split(name);
+    let kind = kind.to_ascii_lowercase();
+    let junos_port = ["ge-", "xe-", "et-", "fe-", "gr-", "mge-"]
+        .iter()
+        .any(|p| name.to_ascii_lowercase().starts_with(p));
+    if junos_port {
+        return true;
+    }
+    let long = expand(&format!("{kind}{num}"));
+    [
+        "GigabitEthernet",
+        "TenGigabitEthernet",
+        "TwentyFiveGigE",
+        "FortyGigabitEthernet",
+        "HundredGigE",
+        "FastEthernet",
+        "Ethernet",
+    ]
+    .iter()
+    .any(|t| long.starts_with(t) && long[t.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Whether the interface `named` takes `configured` with it: itself, or a unit or
 /// subinterface of the named port (`xe-0/1/2` takes `xe-0/1/2.0`, `Gi0/1` `Gi0/1.100`).
 pub fn covers(named: &str, configured: &str) -> bool {
@@ -81,6 +109,37 @@ pub fn resolve<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn physical_ports_are_told_from_logical_interfaces() {
+        for p in [
+            "GigabitEthernet0/1",
+            "Gi0/1",
+            "Ethernet1",
+            "Et49/1",
+            "TwentyFiveGigE1/0/5",
+            "ge-0/0/0",
+            "xe-1/2/3",
+            "et-0/0/1",
+        ] {
+            assert!(is_physical(p), "{p}");
+        }
+        for p in [
+            "Vlan10",
+            "Port-channel1",
+            "Loopback0",
+            "ge-0/0/0.0",
+            "Gi0/1.100",
+            "ae0",
+            "irb.10",
+            "lo0",
+            "Tunnel1",
+            "Management1",
+            "mgmt0",
+        ] {
+            assert!(!is_physical(p), "{p}");
+        }
+    }
 
     #[test]
     fn usual_spellings() {

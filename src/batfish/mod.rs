@@ -6,14 +6,16 @@
 
 pub mod client;
 pub mod snapshot;
+mod verify;
 
-use crate::checks::bgp::{Session, SessionType, Status};
+pub use verify::UNVERIFIED;
+
 use crate::engine::breaker::{ErrorClass, ToolError, Tools};
 use crate::plan::{Plan, Target};
-use client::{question, snapshot_zip, BatfishError, Client, TableAnswer, Upload};
+use client::{snapshot_zip, BatfishError, Client, TableAnswer, Upload};
 use serde_json::json;
 use snapshot::GeneratedIsp;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The Batfish network olav works in.
@@ -224,55 +226,32 @@ fn ensure_base(
     }
 }
 
-/// The plan's candidate: changed configs, deactivated nodes and interfaces.
+/// The plan's candidate: changed configs, deactivated nodes and interfaces, and what the
+/// plan declares it takes away.
 struct Candidate {
+    /// (hostname as stored, candidate config text) of each device the plan changes.
     touched: Vec<(String, String)>,
+    /// The plan's own lines per device (lowercase hostname), trimmed: a candidate-only
+    /// issue on one of them is about the plan.
+    lines: BTreeMap<String, BTreeSet<String>>,
+    /// Nodes deactivated (lowercase).
     nodes: Vec<String>,
+    /// Physical interfaces deactivated: (lowercase node, canonical name).
     interfaces: Vec<(String, String)>,
+    /// Interfaces the plan takes down, physical or not: (lowercase node, name as stored).
+    down: Vec<(String, String)>,
+    /// BGP peers the plan removes: (lowercase node, peer address).
+    peers: Vec<(String, String)>,
 }
 
-fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
-    let mut touched: Vec<(String, String)> = Vec::new();
-    for b in &plan.implementation {
-        let Some((h, t)) = configs
-            .iter()
-            .find(|(h, _)| h.eq_ignore_ascii_case(&b.device))
-        else {
-            continue;
-        };
-        if touched.iter().any(|(x, _)| x == h) {
-            continue;
-        }
-        // Every block for the device, in the plan's order.
-        let lines: String = plan
-            .implementation
-            .iter()
-            .filter(|x| x.device.eq_ignore_ascii_case(h))
-            .map(|x| format!("{}\n", x.text))
-            .collect();
-        let vendor = crate::model::Vendor::from_os(&b.os);
-        touched.push((h.clone(), crate::dialect::candidate_text(vendor, t, &lines)));
-    }
-    // Batfish looks deactivated nodes up among its (lowercase) node names
-    // (`Batfish.processNodeBlacklist`); a name in capitals would deactivate nothing.
-    let nodes: Vec<String> = plan
-        .header
-        .targets
-        .iter()
-        .filter_map(|t| match t {
-            Target::Device { device } if plan.header.intent == "decommission_device" => {
-                Some(device.to_lowercase())
-            }
-            _ => None,
-        })
-        .collect();
-    let interfaces: Vec<(String, String)> = plan
-        .header
+/// The interfaces a removal plan takes down: (device, interface) as the plan names them.
+fn removed_interfaces(plan: &Plan) -> Vec<(String, String)> {
+    plan.header
         .targets
         .iter()
         .flat_map(|t| match (plan.header.intent.as_str(), t) {
             ("decommission_interface", Target::Interface { device, interface }) => {
-                vec![(device.to_lowercase(), interface.clone())]
+                vec![(device.clone(), interface.clone())]
             }
             (
                 "decommission_link",
@@ -282,19 +261,119 @@ fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
                     device_b,
                     interface_b,
                 },
-            ) => {
-                vec![
-                    (device_a.to_lowercase(), interface_a.clone()),
-                    (device_b.to_lowercase(), interface_b.clone()),
-                ]
-            }
+            ) => vec![
+                (device_a.clone(), interface_a.clone()),
+                (device_b.clone(), interface_b.clone()),
+            ],
             _ => Vec::new(),
+        })
+        .collect()
+}
+
+fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
+    let stored = |device: &str| configs.iter().find(|(h, _)| h.eq_ignore_ascii_case(device));
+    // Every block for a device, in the plan's order (hostname as stored → lines, OS).
+    let mut lines: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for b in &plan.implementation {
+        let Some((h, _)) = stored(&b.device) else {
+            continue;
+        };
+        let e = lines
+            .entry(h.clone())
+            .or_insert_with(|| (String::new(), b.os.clone()));
+        e.0.push_str(&b.text);
+        e.0.push('\n');
+    }
+    // Batfish deactivates only physical interfaces, by their canonical names
+    // (`Batfish.java`: the blacklist is matched against the physical interfaces); any
+    // other interface a removal takes down is shut in the candidate config instead.
+    let mut interfaces = Vec::new();
+    let mut down = Vec::new();
+    for (device, interface) in removed_interfaces(plan) {
+        down.push((device.to_lowercase(), interface.clone()));
+        if crate::ifname::is_physical(&interface) {
+            interfaces.push((device.to_lowercase(), crate::ifname::expand(&interface)));
+            continue;
+        }
+        let Some((h, text)) = stored(&device) else {
+            continue;
+        };
+        let os = lines
+            .get(h)
+            .map(|(_, os)| os.clone())
+            .or_else(|| {
+                plan.implementation
+                    .iter()
+                    .find(|b| b.device.eq_ignore_ascii_case(h))
+                    .map(|b| b.os.clone())
+            })
+            .unwrap_or_default();
+        let vendor = crate::model::Vendor::from_os(&os);
+        let shut = crate::dialect::Change::Interface {
+            name: &interface,
+            changes: &[crate::dialect::IfChange::Shutdown],
+            switchport: None,
+            replaced: None,
+        };
+        if let Ok(l) = crate::dialect::render(vendor, h, text, &shut) {
+            let e = lines
+                .entry(h.clone())
+                .or_insert_with(|| (String::new(), os));
+            for line in l.apply {
+                e.0.push_str(&line);
+                e.0.push('\n');
+            }
+        }
+    }
+    let touched: Vec<(String, String)> = lines
+        .iter()
+        .filter_map(|(h, (l, os))| {
+            let (_, text) = stored(h)?;
+            let vendor = crate::model::Vendor::from_os(os);
+            Some((h.clone(), crate::dialect::candidate_text(vendor, text, l)))
+        })
+        .collect();
+    let plan_lines = lines
+        .iter()
+        .map(|(h, (l, _))| {
+            let set = l
+                .lines()
+                .map(str::trim)
+                .filter(|x| !x.is_empty() && *x != "!")
+                .map(str::to_owned)
+                .collect();
+            (h.to_lowercase(), set)
+        })
+        .collect();
+    // Batfish looks deactivated nodes up among its (lowercase) node names
+    // (`Batfish.processNodeBlacklist`); a name in capitals would deactivate nothing.
+    let nodes: Vec<String> = crate::checks::model::removed_devices(plan)
+        .into_iter()
+        .map(str::to_lowercase)
+        .collect();
+    let peers = plan
+        .header
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Peer { device, peer, .. }
+                if matches!(
+                    plan.header.intent.as_str(),
+                    "decommission_peer" | "remove_session"
+                ) =>
+            {
+                Some((device.to_lowercase(), peer.clone()))
+            }
+            _ => None,
         })
         .collect();
     Candidate {
         touched,
+        lines: plan_lines,
         nodes,
         interfaces,
+        down,
+        peers,
     }
 }
 
@@ -336,7 +415,7 @@ pub fn verify(
         json!({"base": base, "new": candidate}),
         || c.fork(net, &base, &candidate, zip, &cand.nodes, &cand.interfaces),
     )?;
-    let found = ask_all(tools, c, net, &base, &candidate, inputs, &cand);
+    let found = verify::ask_all(tools, c, net, &base, &candidate, inputs, &cand);
     // The fork is deleted once its answers are read, whatever they were.
     let cleanup = clean_up(tools, c, net, &candidate, housekeeping);
     let mut found = found?;
@@ -384,403 +463,6 @@ fn clean_up(
     Ok(())
 }
 
-/// A question olav asks: Batfish's class and the parameters pybatfish would send after
-/// the server filled its template (template defaults included, unset optional ones left out).
-struct Ask {
-    name: &'static str,
-    class: &'static str,
-}
-
-const FILE_PARSE_STATUS: Ask = Ask {
-    name: "fileParseStatus",
-    class: "org.batfish.question.initialization.FileParseStatusQuestion",
-};
-const INIT_ISSUES: Ask = Ask {
-    name: "initIssues",
-    class: "org.batfish.question.initialization.InitIssuesQuestion",
-};
-const PARSE_WARNING: Ask = Ask {
-    name: "parseWarning",
-    class: "org.batfish.question.initialization.ParseWarningQuestion",
-};
-const UNDEFINED_REFERENCES: Ask = Ask {
-    name: "undefinedReferences",
-    class: "org.batfish.question.UndefinedReferencesQuestionPlugin$UndefinedReferencesQuestion",
-};
-const IP_OWNERS: Ask = Ask {
-    name: "ipOwners",
-    class: "org.batfish.question.ipowners.IpOwnersQuestion",
-};
-const BGP_COMPATIBILITY: Ask = Ask {
-    name: "bgpSessionCompatibility",
-    class: "org.batfish.question.bgpsessionstatus.BgpSessionCompatibilityQuestion",
-};
-const BGP_STATUS: Ask = Ask {
-    name: "bgpSessionStatus",
-    class: "org.batfish.question.bgpsessionstatus.BgpSessionStatusQuestion",
-};
-const DIFFERENTIAL_REACHABILITY: Ask = Ask {
-    name: "differentialReachability",
-    class: "org.batfish.question.differentialreachability.DifferentialReachabilityQuestion",
-};
-
-/// Batfish's configured status from its name.
-fn status_named(s: &str) -> Option<Status> {
-    [
-        Status::UniqueMatch,
-        Status::DynamicMatch,
-        Status::NoLocalAs,
-        Status::NoRemoteAs,
-        Status::NoLocalIp,
-        Status::LocalIpUnknownStatically,
-        Status::InvalidLocalIp,
-        Status::UnknownRemote,
-        Status::HalfOpen,
-        Status::MultipleRemotes,
-        Status::NoMatchFound,
-    ]
-    .into_iter()
-    .find(|x| x.as_str() == s)
-}
-
-fn session_type_named(s: &str) -> Option<SessionType> {
-    [
-        SessionType::Ibgp,
-        SessionType::EbgpSinglehop,
-        SessionType::EbgpMultihop,
-    ]
-    .into_iter()
-    .find(|x| x.as_str() == s)
-}
-
-/// Whether a bgpSessionCompatibility row is a problem, by the static checks' own rule
-/// (`checks::bgp::Session::is_problem`: UNKNOWN_REMOTE on eBGP is a peer outside the network).
-fn compat_problem(status: &str, session_type: &str) -> bool {
-    let Some(configured_status) = status_named(status) else {
-        // A status olav does not know is not silently passed.
-        return true;
-    };
-    Session {
-        node: String::new(),
-        vrf: String::new(),
-        local_as: None,
-        local_interface: None,
-        local_ip: None,
-        remote_as: None,
-        remote_node: None,
-        remote_interface: None,
-        remote_ip: String::new(),
-        session_type: session_type_named(session_type),
-        configured_status,
-    }
-    .is_problem()
-}
-
-/// A session's key in Batfish's BGP answers: node (lowercase), VRF, remote IP.
-fn session_key(r: &[(String, String)]) -> (String, String, String) {
-    (
-        TableAnswer::cell(r, "Node").to_lowercase(),
-        TableAnswer::cell(r, "VRF").to_owned(),
-        TableAnswer::cell(r, "Remote_IP").to_owned(),
-    )
-}
-
-/// How many differing flows are shown with their traces.
-const FLOWS_SHOWN: usize = 3;
-
-fn indent(text: &str, by: &str) -> String {
-    text.lines()
-        .map(|l| format!("{by}{l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The first trace of a Set<Trace> cell: its disposition line and the hop and step lines
-/// under it (the decoder writes the traces one after the other, each from its disposition).
-fn first_trace(cell: &str) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for (i, line) in cell.lines().enumerate() {
-        // A new trace starts with a disposition: a line that is neither a hop nor a step.
-        let hop_or_step = line.starts_with("  ")
-            || line
-                .split_once(". node:")
-                .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
-        if i > 0 && !hop_or_step {
-            break;
-        }
-        out.push(line);
-    }
-    out.join("\n")
-}
-
-fn ask_all(
-    tools: &Tools,
-    c: &Client,
-    net: &str,
-    base: &str,
-    candidate: &str,
-    inputs: &Inputs,
-    cand: &Candidate,
-) -> Result<Vec<Finding>, ToolError> {
-    tool(
-        tools,
-        "batfish.parse",
-        json!({"snapshot": candidate}),
-        || c.parse(net, candidate),
-    )?;
-    let ask = |q: &Ask, ss: &str, reference: Option<&str>, params: serde_json::Value| {
-        let question = question(q.class, q.name, reference.is_some(), params);
-        tool(
-            tools,
-            "batfish.ask",
-            json!({"question": q.name, "snapshot": ss}),
-            || c.ask(net, ss, reference, &question),
-        )
-    };
-    // Answers name nodes in lowercase; people see the names as stored.
-    let shown: HashMap<String, String> = inputs
-        .configs
-        .iter()
-        .map(|(h, _)| (h.to_lowercase(), h.clone()))
-        .collect();
-    let show = |node: &str| {
-        shown
-            .get(&node.to_lowercase())
-            .cloned()
-            .unwrap_or_else(|| node.to_owned())
-    };
-    let touched: BTreeSet<String> = cand.touched.iter().map(|(h, _)| h.to_lowercase()).collect();
-    let mut out = Vec::new();
-    if let Some(isp) = &inputs.isp_candidate {
-        let asns: Vec<String> = isp.asns.iter().map(u32::to_string).collect();
-        out.push(Finding {
-            severity: "info",
-            question: "ispConfig",
-            message: format!(
-                "the snapshot has no batfish/isp_config.json: olav generated one from the external BGP sessions (border interfaces: {}; peers without one: {}), so Batfish models the providers (AS {})",
-                if isp.border_interfaces.is_empty() { "none".to_owned() } else { isp.border_interfaces.join(", ") },
-                if isp.bgp_peers.is_empty() { "none".to_owned() } else { isp.bgp_peers.join(", ") },
-                asns.join(", ")
-            ),
-        });
-    }
-
-    // fileParseStatus: the plan's files, by exact path, compared with the base.
-    let parse_status = |ss: &str| -> Result<HashMap<String, String>, ToolError> {
-        Ok(ask(&FILE_PARSE_STATUS, ss, None, json!({}))?
-            .rows
-            .iter()
-            .map(|r| {
-                (
-                    TableAnswer::cell(r, "File_Name").to_owned(),
-                    TableAnswer::cell(r, "Status").to_owned(),
-                )
-            })
-            .collect())
-    };
-    let fps_base = parse_status(base)?;
-    let fps_cand = parse_status(candidate)?;
-    for (host, _) in &cand.touched {
-        let file = config_path(host);
-        let Some(status) = fps_cand.get(&file) else {
-            continue;
-        };
-        if status == "PASSED" || fps_base.get(&file) == Some(status) {
-            continue;
-        }
-        out.push(Finding {
-            severity: if status == "FAILED" {
-                "error"
-            } else {
-                "warning"
-            },
-            question: "fileParseStatus",
-            message: format!(
-                "{file}: {status} (was {})",
-                fps_base.get(&file).map_or("absent", String::as_str)
-            ),
-        });
-    }
-    let init = ask(&INIT_ISSUES, candidate, None, json!({}))?;
-    let pw = ask(
-        &PARSE_WARNING,
-        candidate,
-        None,
-        json!({"aggregateDuplicates": true}),
-    )?;
-    out.push(Finding {
-        severity: "info",
-        question: "initIssues",
-        message: format!(
-            "{} initialization issue(s), {} parse warning(s) in the candidate",
-            init.rows.len(),
-            pw.rows.len()
-        ),
-    });
-    let cols = ["File_Name", "Struct_Type", "Ref_Name", "Context"];
-    let refs = |ss: &str| -> Result<BTreeSet<String>, ToolError> {
-        Ok(rows_as_lines(
-            &ask(&UNDEFINED_REFERENCES, ss, None, json!({"nodes": ".*"}))?,
-            &cols,
-        ))
-    };
-    let (refs_base, refs_cand) = (refs(base)?, refs(candidate)?);
-    for r in refs_cand.difference(&refs_base) {
-        out.push(Finding {
-            severity: "error",
-            question: "undefinedReferences",
-            message: format!("new undefined reference: {r}"),
-        });
-    }
-    let ip_cols = ["Node", "VRF", "Interface", "IP"];
-    let dups = |ss: &str| -> Result<BTreeSet<String>, ToolError> {
-        let t = ask(&IP_OWNERS, ss, None, json!({"duplicatesOnly": true}))?;
-        Ok(t.rows
-            .iter()
-            .map(|r| {
-                ip_cols
-                    .iter()
-                    .map(|c| {
-                        let v = TableAnswer::cell(r, c);
-                        if *c == "Node" {
-                            show(v)
-                        } else {
-                            v.to_owned()
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect())
-    };
-    let (dup_base, dup_cand) = (dups(base)?, dups(candidate)?);
-    for r in dup_cand.difference(&dup_base) {
-        out.push(Finding {
-            severity: "error",
-            question: "ipOwners",
-            message: format!("new duplicate IP owner: {r}"),
-        });
-    }
-
-    // BGP: the sessions of the devices the plan changes, in both snapshots; only a
-    // problem the base does not already have counts.
-    if touched.is_empty() {
-        out.push(Finding {
-            severity: "info",
-            question: "bgpSessionStatus",
-            message: "not asked: the plan changes no configuration (sessions lost by a removal are the pre-check's blast radius)".into(),
-        });
-    } else {
-        let spec = node_spec(touched.iter().map(String::as_str));
-        let compat = |ss: &str| ask(&BGP_COMPATIBILITY, ss, None, json!({"nodes": spec}));
-        let (compat_base, compat_cand) = (compat(base)?, compat(candidate)?);
-        let was: BTreeMap<_, String> = compat_base
-            .rows
-            .iter()
-            .map(|r| {
-                (
-                    session_key(r),
-                    TableAnswer::cell(r, "Configured_Status").to_owned(),
-                )
-            })
-            .collect();
-        let mut exempt = BTreeSet::new();
-        for r in &compat_cand.rows {
-            let key = session_key(r);
-            let status = TableAnswer::cell(r, "Configured_Status");
-            if !compat_problem(status, TableAnswer::cell(r, "Session_Type")) {
-                exempt.insert(key);
-                continue;
-            }
-            if !touched.contains(&key.0) || was.get(&key).map(String::as_str) == Some(status) {
-                continue;
-            }
-            out.push(Finding {
-                severity: "error",
-                question: "bgpSessionCompatibility",
-                message: format!("{} → {}: {status}", show(&key.0), key.2),
-            });
-        }
-        let established = |ss: &str| ask(&BGP_STATUS, ss, None, json!({"nodes": spec}));
-        let (status_base, status_cand) = (established(base)?, established(candidate)?);
-        let was: BTreeMap<_, String> = status_base
-            .rows
-            .iter()
-            .map(|r| {
-                (
-                    session_key(r),
-                    TableAnswer::cell(r, "Established_Status").to_owned(),
-                )
-            })
-            .collect();
-        for r in &status_cand.rows {
-            let key = session_key(r);
-            let st = TableAnswer::cell(r, "Established_Status");
-            // NOT_COMPATIBLE of a session the compatibility check exempts (a peer outside
-            // the network) is that same exemption.
-            if st == "ESTABLISHED"
-                || !touched.contains(&key.0)
-                || (st == "NOT_COMPATIBLE" && exempt.contains(&key))
-                || was.get(&key).map(String::as_str) == Some(st)
-            {
-                continue;
-            }
-            out.push(Finding {
-                severity: "warning",
-                question: "bgpSessionStatus",
-                message: format!(
-                    "{} → {}: {st} (was {})",
-                    show(&key.0),
-                    key.2,
-                    was.get(&key).map_or("absent", String::as_str)
-                ),
-            });
-        }
-    }
-
-    let diff = ask(
-        &DIFFERENTIAL_REACHABILITY,
-        candidate,
-        Some(base),
-        json!({"actions": "success", "ignoreFilters": false}),
-    )?;
-    if !diff.rows.is_empty() {
-        let mut message = format!(
-            "{} flow(s) behave differently after the change",
-            diff.rows.len()
-        );
-        for (i, r) in diff.rows.iter().take(FLOWS_SHOWN).enumerate() {
-            message.push_str(&format!(
-                "\n    flow {}: {}\n      before: {}\n      after:  {}",
-                i + 1,
-                TableAnswer::cell(r, "Flow"),
-                indent(
-                    &first_trace(TableAnswer::cell(r, "Reference_Traces")),
-                    "        "
-                )
-                .trim_start(),
-                indent(
-                    &first_trace(TableAnswer::cell(r, "Snapshot_Traces")),
-                    "        "
-                )
-                .trim_start(),
-            ));
-        }
-        if diff.rows.len() > FLOWS_SHOWN {
-            message.push_str(&format!(
-                "\n    … and {} more",
-                diff.rows.len() - FLOWS_SHOWN
-            ));
-        }
-        out.push(Finding {
-            severity: "warning",
-            question: "differentialReachability",
-            message,
-        });
-    }
-    Ok(out)
-}
-
 /// Deployment guidance when Batfish is absent.
 pub fn guidance(address: &str, plan_path: &str) -> String {
     format!(
@@ -803,25 +485,6 @@ mod tests {
         assert_eq!(
             node_spec(["Alpha-Border-1", "beta-core-2"]),
             "\"alpha-border-1\",\"beta-core-2\""
-        );
-    }
-
-    #[test]
-    fn the_static_checks_exemption_decides_compatibility_problems() {
-        assert!(!compat_problem("UNIQUE_MATCH", "IBGP"));
-        assert!(!compat_problem("UNKNOWN_REMOTE", "EBGP_SINGLEHOP"));
-        assert!(compat_problem("UNKNOWN_REMOTE", "IBGP"));
-        assert!(compat_problem("NO_LOCAL_IP", "EBGP_SINGLEHOP"));
-        assert!(compat_problem("SOMETHING_NEW", "EBGP_SINGLEHOP"));
-    }
-
-    #[test]
-    fn the_first_trace_stops_at_the_next_disposition() {
-        let cell =
-            "ACCEPTED\n1. node: a\n  RECEIVED(x)\n2. node: b\n  ACCEPTED\nDENIED_IN\n1. node: a";
-        assert_eq!(
-            first_trace(cell),
-            "ACCEPTED\n1. node: a\n  RECEIVED(x)\n2. node: b\n  ACCEPTED"
         );
     }
 }

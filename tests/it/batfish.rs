@@ -13,10 +13,15 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;
 
-const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
-const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
+pub(crate) const DECOM: &str = "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose";
+pub(crate) const CHANGE: &str = "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router";
 
-fn verify(dir: &Path, plan: &str, port: u16, deadline: &str) -> assert_cmd::assert::Assert {
+pub(crate) fn verify(
+    dir: &Path,
+    plan: &str,
+    port: u16,
+    deadline: &str,
+) -> assert_cmd::assert::Assert {
     verify_with(dir, plan, port, deadline, &[])
 }
 
@@ -43,7 +48,7 @@ fn verify_with(
         .assert()
 }
 
-fn stdout(a: &assert_cmd::assert::Assert) -> String {
+pub(crate) fn stdout(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stdout).into_owned()
 }
 
@@ -57,7 +62,7 @@ fn all_output(a: &assert_cmd::assert::Assert) -> String {
 }
 
 /// The questions olav PUT, after the stand-in filled their variables.
-fn questions(seen: &[standin::Seen]) -> Vec<Value> {
+pub(crate) fn questions(seen: &[standin::Seen]) -> Vec<Value> {
     seen.iter().filter_map(|s| s.substituted.clone()).collect()
 }
 
@@ -143,9 +148,28 @@ fn verification_against_the_stand_in_speaks_the_wire_format() {
         .find(|q| class(q).ends_with("IpOwnersQuestion"))
         .expect("ipOwners");
     assert_eq!(ip_owners["duplicatesOnly"], true);
-    for q in qs.iter().filter(|q| class(q).contains("BgpSession")) {
+    // Compatibility on the plan's devices; establishment network-wide (a session between
+    // devices the plan never names can lose its path).
+    for q in qs
+        .iter()
+        .filter(|q| class(q).ends_with("BgpSessionCompatibilityQuestion"))
+    {
         assert_eq!(q["nodes"], json!("\"alpha-border-1\""), "{q}");
     }
+    for q in qs
+        .iter()
+        .filter(|q| class(q).ends_with("BgpSessionStatusQuestion"))
+    {
+        assert!(
+            q.get("nodes").is_none_or(|n| n == ".*" || n.is_null()),
+            "{q}"
+        );
+    }
+    let diff = qs
+        .iter()
+        .find(|q| class(q).ends_with("DifferentialReachabilityQuestion"))
+        .expect("differentialReachability");
+    assert_eq!(diff["maxTraces"], 1, "{diff}");
 }
 
 #[test]
@@ -387,7 +411,7 @@ fn node_names_go_to_batfish_in_lowercase_and_answers_match_whatever_the_case() {
         .filter(|q| {
             q["class"]
                 .as_str()
-                .is_some_and(|c| c.contains("BgpSession"))
+                .is_some_and(|c| c.contains("BgpSessionCompatibility"))
         })
         .collect();
     assert!(!bgp.is_empty());
@@ -665,7 +689,7 @@ fn a_session_already_down_in_the_base_does_not_block_a_pass_but_a_new_one_is_rep
     let text = stdout(&out);
     assert!(text.starts_with("Verdict: WARN"), "{text}");
     assert!(
-        text.contains("warning bgpSessionStatus: alpha-border-1 → 10.255.1.2: NOT_ESTABLISHED (was ESTABLISHED)"),
+        text.contains("warning bgpSessionStatus: alpha-border-1 → 10.255.1.2: ESTABLISHED before the plan, NOT_ESTABLISHED after — not a loss the plan declares"),
         "{text}"
     );
     assert!(!text.contains("203.0.113.2"), "{text}");

@@ -7,6 +7,7 @@ mod standin;
 
 mod answers;
 mod batfish;
+mod batfish_modeled;
 mod calendar;
 mod candidate;
 mod checks;

@@ -267,6 +267,25 @@ pub fn answer(class: &str, rows: Vec<Value>) -> Value {
             ("Context", "String"),
             ("Lines", "FileLines"),
         ]
+    } else if class.ends_with("InitIssuesQuestion") {
+        // `InitIssuesAnswerer.java`.
+        &[
+            ("Nodes", "List<String>"),
+            ("Source_Lines", "List<FileLines>"),
+            ("Type", "String"),
+            ("Details", "String"),
+            ("Line_Text", "String"),
+            ("Parser_Context", "String"),
+        ]
+    } else if class.ends_with("ParseWarningQuestion") {
+        // `ParseWarningAnswerer.java`, without aggregation.
+        &[
+            ("Filename", "String"),
+            ("Line", "Integer"),
+            ("Text", "String"),
+            ("Parser_Context", "String"),
+            ("Comment", "String"),
+        ]
     } else {
         &[("Node", "Node"), ("Issue", "String")]
     };
@@ -768,7 +787,8 @@ fn handle(
                                 .flatten()
                                 .filter_map(|v| v.as_str().map(str::to_owned)),
                         );
-                        let interface_blacklist = json_body["deactivateInterfaces"]
+                        let interface_blacklist: Vec<(String, String)> = json_body
+                            ["deactivateInterfaces"]
                             .as_array()
                             .into_iter()
                             .flatten()
@@ -779,6 +799,28 @@ fn handle(
                                 )
                             })
                             .collect();
+                        // `Batfish.java` blacklists physical interfaces only, by exact name:
+                        // any other name deactivates nothing.
+                        for (h, i) in &interface_blacklist {
+                            let l = i.to_ascii_lowercase();
+                            if i.contains('.')
+                                || [
+                                    "vlan",
+                                    "port-channel",
+                                    "loopback",
+                                    "ae",
+                                    "irb",
+                                    "lo",
+                                    "tunnel",
+                                ]
+                                .iter()
+                                .any(|p| l.starts_with(p))
+                            {
+                                problem(format!(
+                                    "deactivateInterfaces {h}:{i}: Batfish deactivates only physical interfaces, so this does nothing"
+                                ));
+                            }
+                        }
                         st.created += 1;
                         snaps.insert(
                             new,

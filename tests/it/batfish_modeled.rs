@@ -1,0 +1,232 @@
+//! Formal verification proves that Batfish modeled the plan (issue 26), against the
+//! stand-in: a changed file the device would not commit fails; a file or a plan line
+//! Batfish did not model is UNVERIFIED, never PASS; a session between devices the plan
+//! never names is seen; only physical interfaces are deactivated; flows a decommission
+//! declares lost are no warning.
+
+use crate::batfish::{stdout, verify, CHANGE, DECOM};
+use crate::common::draft;
+use crate::standin::{answer, session_row, AnswerCtx, Options, StandIn};
+use serde_json::{json, Value};
+
+/// Every config file of the snapshot PASSED, except `host`'s, which has `status` in the
+/// candidate.
+fn parse_status(ctx: &AnswerCtx<'_>, host: &str, status: &str) -> Value {
+    let rows = ctx
+        .files
+        .keys()
+        .filter(|f| f.starts_with("configs/"))
+        .map(|f| {
+            let node = f.trim_start_matches("configs/").trim_end_matches(".cfg");
+            let st = if node == host && ctx.snapshot.starts_with("olav-cand-") {
+                status
+            } else {
+                "PASSED"
+            };
+            json!({"File_Name": f, "Status": st, "File_Format": "CISCO_IOS",
+                "Nodes": [{"id": format!("node-{node}"), "name": node}]})
+        })
+        .collect();
+    answer(ctx.class, rows)
+}
+
+fn with_parse_status(status: &'static str) -> StandIn {
+    StandIn::with(Options {
+        answers: Some(Box::new(move |ctx| {
+            if ctx.class.ends_with("DifferentialReachabilityQuestion") {
+                return Some(answer(ctx.class, vec![]));
+            }
+            ctx.class
+                .ends_with("FileParseStatusQuestion")
+                .then(|| parse_status(ctx, "alpha-border-1", status))
+        })),
+        ..Options::default()
+    })
+}
+
+#[test]
+fn a_changed_file_the_device_would_not_commit_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let bf = with_parse_status("WILL_NOT_COMMIT");
+    let out = verify(tmp.path(), &plan, bf.port, "60").code(1);
+    let text = stdout(&out);
+    assert!(text.starts_with("Verdict: FAIL"), "{text}");
+    assert!(
+        text.contains("error fileParseStatus: configs/alpha-border-1.cfg: WILL_NOT_COMMIT (was PASSED): the device would refuse"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_file_batfish_did_not_model_is_unverified() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    for status in ["UNKNOWN", "UNSUPPORTED", "EMPTY"] {
+        let bf = with_parse_status(status);
+        let out = verify(tmp.path(), &plan, bf.port, "60").success();
+        let text = stdout(&out);
+        assert!(text.starts_with("Verdict: UNVERIFIED"), "{status}: {text}");
+        assert!(
+            text.contains(&format!(
+                "unverified fileParseStatus: configs/alpha-border-1.cfg: {status}"
+            )),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_plan_line_batfish_did_not_understand_is_unverified() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let md = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    // A line of the plan's own configuration for the border router.
+    let line = md
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("neighbor ") && l.contains("remote-as"))
+        .expect("a neighbor line in the plan")
+        .to_owned();
+    let seen_line = line.clone();
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(move |ctx| {
+            if ctx.class.ends_with("DifferentialReachabilityQuestion") {
+                return Some(answer(ctx.class, vec![]));
+            }
+            (ctx.class.ends_with("InitIssuesQuestion") && ctx.snapshot.starts_with("olav-cand-"))
+                .then(|| {
+                    answer(
+                        ctx.class,
+                        vec![json!({"Nodes": ["alpha-border-1"], "Source_Lines": null,
+                            "Type": "Parse warning", "Details": "This syntax is unrecognized",
+                            "Line_Text": seen_line, "Parser_Context": "[s_router_bgp]"})],
+                    )
+                })
+        })),
+        ..Options::default()
+    });
+    let out = verify(tmp.path(), &plan, bf.port, "60").success();
+    let text = stdout(&out);
+    assert!(text.starts_with("Verdict: UNVERIFIED"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "unverified initIssues: plan line '{line}' on alpha-border-1: Parse warning"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_session_between_devices_the_plan_never_names_is_seen() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            if ctx.class.ends_with("BgpSessionStatusQuestion") {
+                let st = if ctx.snapshot.starts_with("olav-cand-") {
+                    "NOT_ESTABLISHED"
+                } else {
+                    "ESTABLISHED"
+                };
+                return Some(answer(
+                    ctx.class,
+                    vec![session_row(
+                        "beta-core-1",
+                        "10.255.2.1",
+                        "IBGP",
+                        "Established_Status",
+                        st,
+                    )],
+                ));
+            }
+            ctx.class
+                .ends_with("DifferentialReachabilityQuestion")
+                .then(|| answer(ctx.class, vec![]))
+        })),
+        ..Options::default()
+    });
+    let out = verify(tmp.path(), &plan, bf.port, "60").success();
+    let text = stdout(&out);
+    assert!(text.starts_with("Verdict: WARN"), "{text}");
+    assert!(
+        text.contains("warning bgpSessionStatus: beta-core-1 → 10.255.2.1: ESTABLISHED before the plan, NOT_ESTABLISHED after"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_decommission_whose_only_losses_are_declared_passes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), DECOM);
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            if ctx.class.ends_with("BgpSessionStatusQuestion") {
+                let st = if ctx.snapshot.starts_with("olav-cand-") {
+                    "NOT_ESTABLISHED"
+                } else {
+                    "ESTABLISHED"
+                };
+                return Some(answer(
+                    ctx.class,
+                    vec![session_row(
+                        "alpha-br-3560",
+                        "10.0.1.41",
+                        "IBGP",
+                        "Established_Status",
+                        st,
+                    )],
+                ));
+            }
+            if ctx.class.ends_with("DifferentialReachabilityQuestion") {
+                let mut row = crate::standin::flow_row();
+                row["Flow"]["ingressNode"] = json!("alpha-br-3560");
+                return Some(answer(ctx.class, vec![row]));
+            }
+            None
+        })),
+        ..Options::default()
+    });
+    let out = verify(tmp.path(), &plan, bf.port, "60").success();
+    let text = stdout(&out);
+    assert!(text.starts_with("Verdict: PASS"), "{text}");
+    assert!(text.contains("info differentialReachability: 1 flow(s) from or to the decommissioned device(s) change, as the plan declares"), "{text}");
+    assert!(text.contains("info bgpSessionStatus: 1 session(s) established before the plan are down after it, as the plan declares"), "{text}");
+}
+
+#[test]
+fn only_physical_interfaces_are_deactivated_others_are_shut_in_the_candidate() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), "decommission interface Vlan10 on alpha-acc-1");
+    let bf = StandIn::start(crate::standin::Fault::None);
+    verify(tmp.path(), &plan, bf.port, "60");
+    let seen = bf.seen();
+    let fork = seen
+        .iter()
+        .find(|s| s.path.ends_with("snapshots:fork"))
+        .expect("fork");
+    let body: Value = serde_json::from_slice(&fork.body).expect("json");
+    assert!(
+        body.get("deactivateInterfaces")
+            .is_none_or(|v| v.as_array().is_none_or(Vec::is_empty)),
+        "an SVI is not deactivated (Batfish would ignore it): {body}"
+    );
+    assert!(bf.problems().is_empty(), "{:#?}", bf.problems());
+    use base64::Engine;
+    let zip = base64::engine::general_purpose::STANDARD
+        .decode(body["zipFile"].as_str().expect("the candidate's configs"))
+        .expect("base64");
+    let (_, files) = crate::standin::snapshot_files(&zip).expect("a snapshot zip");
+    let text = files
+        .iter()
+        .find(|(f, _)| f.contains("alpha-acc-1"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("alpha-acc-1's candidate config");
+    let block: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != "interface Vlan10")
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .collect();
+    assert!(block.iter().any(|l| l.trim() == "shutdown"), "{block:?}");
+}

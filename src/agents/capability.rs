@@ -332,12 +332,27 @@ impl ConfigReader {
                 let (isp_base, isp_candidate) = if has_isp {
                     (None, None)
                 } else {
-                    (
-                        crate::batfish::snapshot::isp_config(&base),
-                        crate::batfish::snapshot::isp_config(
-                            &base.candidate(&db, plan).map_err(env)?,
-                        ),
-                    )
+                    // Multihop provider sessions are attached where the routing model
+                    // sends their peer.
+                    let routing = crate::routing::RoutingModel::shared(&db).map_err(env)?;
+                    let egress = |host: &str, vrf: &str, peer: std::net::IpAddr| {
+                        let std::net::IpAddr::V4(p) = peer else {
+                            return None;
+                        };
+                        crate::routing::trace::egress(&routing.device(host)?, vrf, p)
+                    };
+                    let isp_base = crate::batfish::snapshot::isp_config(&base, &egress);
+                    let isp_candidate = crate::batfish::snapshot::isp_config(
+                        &base.candidate(&db, plan).map_err(env)?,
+                        &egress,
+                    );
+                    // The base's providers stay as they are; the candidate only adds.
+                    let isp_candidate = match (&isp_base, isp_candidate) {
+                        (Some(b), Some(c)) => Some(b.extended_with(&c)),
+                        (Some(b), None) => Some(b.clone()),
+                        (None, c) => c,
+                    };
+                    (isp_base, isp_candidate)
                 };
                 Ok(crate::batfish::Inputs {
                     configs: db.config_texts().map_err(env)?,

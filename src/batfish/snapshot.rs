@@ -48,15 +48,26 @@ pub struct GeneratedIsp {
     pub asns: BTreeSet<u32>,
 }
 
+/// A `bgpPeers` entry: its summary for people, its attachment interface, its local address.
+type Peer = (String, Option<String>, Option<IpAddr>);
+
+/// The interface a device sends an address out of in a VRF, from the routing model:
+/// (hostname, VRF, address) → interface.
+pub type Egress<'a> = dyn Fn(&str, &str, IpAddr) -> Option<String> + 'a;
+
 /// Generates Batfish's ISP-modeling file from the external eBGP sessions of `model`: a
 /// session whose peer address no device of the network owns and whose peer AS is not
 /// the device's own. A session on an interface whose subnet holds the peer becomes a
 /// `borderInterfaces` entry (Batfish wires an ISP node to that interface); one without
-/// (multihop, loopback-sourced) becomes a `bgpPeers` entry. Format:
+/// (multihop, loopback-sourced) becomes a `bgpPeers` entry with its `ispAttachment` (the
+/// interface `egress` says the device reaches the peer by: without one Batfish wires the
+/// ISP to nothing and answers UNKNOWN_REMOTE, `IspModelingUtils.java`) and the session's
+/// source as `overrideLocalAddress` (Batfish matches the configured local IP first).
+/// Format:
 /// `IspConfiguration`, `BorderInterfaceInfo`, `BgpPeerInfo` in Batfish's
 /// `org.batfish.datamodel.isp_configuration`. Hostnames are lowercase, as Batfish names
 /// nodes. `None` when the network has no external session.
-pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
+pub fn isp_config(model: &Model, egress: &Egress<'_>) -> Option<GeneratedIsp> {
     let owned: BTreeSet<IpAddr> = model
         .devices
         .iter()
@@ -67,7 +78,7 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
         .collect();
     // (hostname, interface) → stored hostname, for the summary; BTreeMap for a stable file.
     let mut border: BTreeMap<(String, String), String> = BTreeMap::new();
-    let mut peers: BTreeMap<(String, IpAddr, String), String> = BTreeMap::new();
+    let mut peers: BTreeMap<(String, IpAddr, String), Peer> = BTreeMap::new();
     let mut asns = BTreeSet::new();
     for d in &model.devices {
         let Some(bgp) = &d.config.bgp else { continue };
@@ -97,9 +108,21 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
                     );
                 }
                 _ => {
+                    let attachment = egress(&d.hostname, &vrf, *peer);
+                    let local = n.local_address.or_else(|| {
+                        let src = n.update_source.as_deref()?;
+                        d.config
+                            .interfaces
+                            .iter()
+                            .find(|i| crate::ifname::same(src, &i.name))?
+                            .addresses
+                            .iter()
+                            .find(|a| a.kind == AddressKind::Primary)
+                            .map(|a| a.address.addr())
+                    });
                     peers.insert(
                         (d.hostname.to_lowercase(), *peer, vrf),
-                        format!("{} → {peer}", d.hostname),
+                        (format!("{} → {peer}", d.hostname), attachment, local),
                     );
                 }
             }
@@ -110,11 +133,17 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
     }
     let file = json!({
         "borderInterfaces": border.keys().map(|(h, i)| json!({"borderInterface": {"hostname": h, "interface": i}})).collect::<Vec<_>>(),
-        "bgpPeers": peers.keys().map(|(h, ip, vrf)| {
+        "bgpPeers": peers.iter().map(|((h, ip, vrf), (_, attachment, local))| {
             let mut p = json!({"hostname": h, "peerAddress": ip.to_string()});
-            if vrf != "default" {
-                if let Some(o) = p.as_object_mut() {
+            if let Some(o) = p.as_object_mut() {
+                if vrf != "default" {
                     o.insert("vrf".into(), Value::String(vrf.clone()));
+                }
+                if let Some(i) = attachment {
+                    o.insert("ispAttachment".into(), json!({"interface": i}));
+                }
+                if let Some(l) = local {
+                    o.insert("overrideLocalAddress".into(), Value::String(l.to_string()));
                 }
             }
             p
@@ -123,9 +152,47 @@ pub fn isp_config(model: &Model) -> Option<GeneratedIsp> {
     Some(GeneratedIsp {
         json: serde_json::to_vec_pretty(&file).unwrap_or_default(),
         border_interfaces: border.into_values().collect(),
-        bgp_peers: peers.into_values().collect(),
+        bgp_peers: peers
+            .into_values()
+            .map(|(s, attachment, _)| match attachment {
+                Some(i) => format!("{s} via {i}"),
+                None => format!("{s} (no route to the peer: not attached)"),
+            })
+            .collect(),
         asns,
     })
+}
+
+impl GeneratedIsp {
+    /// The candidate's file: the base's entries, kept as they are so that the providers
+    /// Batfish models differ only by what the plan adds, and `candidate`'s new ones.
+    pub fn extended_with(&self, candidate: &GeneratedIsp) -> GeneratedIsp {
+        let parse = |j: &[u8]| serde_json::from_slice::<Value>(j).unwrap_or(Value::Null);
+        let (mut base, cand) = (parse(&self.json), parse(&candidate.json));
+        for key in ["borderInterfaces", "bgpPeers"] {
+            let added: Vec<Value> = cand[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|e| !base[key].as_array().is_some_and(|b| b.contains(e)))
+                .cloned()
+                .collect();
+            if let Some(list) = base[key].as_array_mut() {
+                list.extend(added);
+            }
+        }
+        let merge = |a: &[String], b: &[String]| {
+            let mut out = a.to_vec();
+            out.extend(b.iter().filter(|x| !a.contains(x)).cloned());
+            out
+        };
+        GeneratedIsp {
+            json: serde_json::to_vec_pretty(&base).unwrap_or_default(),
+            border_interfaces: merge(&self.border_interfaces, &candidate.border_interfaces),
+            bgp_peers: merge(&self.bgp_peers, &candidate.bgp_peers),
+            asns: self.asns.union(&candidate.asns).copied().collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -158,7 +225,8 @@ mod tests {
         let edge = "hostname Edge-1\ninterface GigabitEthernet0/0\n ip address 203.0.113.1 255.255.255.252\ninterface Loopback0\n ip address 192.0.2.1 255.255.255.255\ninterface GigabitEthernet0/1\n ip address 10.0.0.1 255.255.255.254\nrouter bgp 65000\n neighbor 203.0.113.2 remote-as 7575\n neighbor 198.51.100.9 remote-as 174\n neighbor 198.51.100.9 ebgp-multihop 2\n neighbor 198.51.100.9 update-source Loopback0\n neighbor 10.0.0.0 remote-as 65000";
         let core = "hostname core-1\ninterface GigabitEthernet0/1\n ip address 10.0.0.0 255.255.255.254\nrouter bgp 65000\n neighbor 10.0.0.1 remote-as 65000";
         let m = model(&[("Edge-1", edge), ("core-1", core)]);
-        let isp = isp_config(&m).expect("external sessions");
+        let isp = isp_config(&m, &|_, _, _| Some("GigabitEthernet0/0".to_owned()))
+            .expect("external sessions");
         let v: Value = serde_json::from_slice(&isp.json).expect("json");
         assert_eq!(
             v["borderInterfaces"],
@@ -166,10 +234,33 @@ mod tests {
         );
         assert_eq!(
             v["bgpPeers"],
-            json!([{"hostname": "edge-1", "peerAddress": "198.51.100.9"}])
+            json!([{"hostname": "edge-1", "peerAddress": "198.51.100.9",
+                "ispAttachment": {"interface": "GigabitEthernet0/0"},
+                "overrideLocalAddress": "192.0.2.1"}])
         );
         assert_eq!(isp.asns, BTreeSet::from([174, 7575]));
         assert_eq!(isp.border_interfaces, vec!["Edge-1:GigabitEthernet0/0"]);
+    }
+
+    #[test]
+    fn the_candidate_keeps_the_base_providers_and_adds_only_new_sessions() {
+        let one = "hostname e1\ninterface Gi0/0\n ip address 203.0.113.1 255.255.255.252\nrouter bgp 65000\n neighbor 203.0.113.2 remote-as 7575";
+        let two = format!("{one}\ninterface Gi0/1\n ip address 198.51.100.1 255.255.255.252\nrouter bgp 65000\n neighbor 198.51.100.2 remote-as 174");
+        let none = |_: &str, _: &str, _: IpAddr| None;
+        let base = isp_config(&model(&[("e1", one)]), &none).expect("one provider");
+        let cand = isp_config(&model(&[("e1", &two)]), &none).expect("two providers");
+        let merged = base.extended_with(&cand);
+        let v: Value = serde_json::from_slice(&merged.json).expect("json");
+        let ifs: Vec<&str> = v["borderInterfaces"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|b| b["borderInterface"]["interface"].as_str())
+            .collect();
+        assert_eq!(ifs, ["Gi0/0", "Gi0/1"]);
+        assert_eq!(merged.asns, BTreeSet::from([174, 7575]));
+        // Nothing added: the base's file, byte for byte.
+        assert_eq!(base.extended_with(&base).json, base.json);
     }
 
     #[test]
@@ -178,6 +269,6 @@ mod tests {
             "core-1",
             "hostname core-1\ninterface Gi0/1\n ip address 10.0.0.0 255.255.255.254\nrouter bgp 65000\n neighbor 10.0.0.1 remote-as 65000\n",
         )]);
-        assert_eq!(isp_config(&m), None);
+        assert_eq!(isp_config(&m, &|_, _, _| None), None);
     }
 }

@@ -295,6 +295,21 @@ fn steps(
     }
 }
 
+/// The interface `rib`'s device sends `dst` out of in `vrf` (the first ECMP branch,
+/// next hops resolved recursively); None without a route or for a discard route.
+pub fn egress(rib: &DeviceRib, vrf: &str, dst: Ipv4Addr) -> Option<String> {
+    let mut target = dst;
+    for _ in 0..MAX_RECURSION {
+        let r = longest_match(rib, vrf, target).into_iter().next()?;
+        match &r.next_hop {
+            NextHop::Interface { interface, .. } => return Some(interface.clone()),
+            NextHop::Ip(ip) => target = *ip,
+            NextHop::Discard | NextHop::Vrf(_) => return None,
+        }
+    }
+    None
+}
+
 /// Every branch of `dst` from `source` (VRF `vrf`), in order.
 pub fn trace(
     ribs: &dyn Ribs,

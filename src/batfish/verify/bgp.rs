@@ -183,6 +183,20 @@ pub(super) fn findings(a: &Asker<'_>) -> Result<Vec<Finding>, ToolError> {
         .iter()
         .map(|r| (session_key(r), r.as_slice()))
         .collect();
+    // The providers olav described must exist as nodes, else every provider session is
+    // UNKNOWN_REMOTE and Batfish computes nothing the providers announce: said in the
+    // report (the plan may not touch the providers at all).
+    if a.isp_generated
+        && !status_base.rows.iter().any(|r| {
+            super::modeled::is_isp_node(&TableAnswer::cell(r, "Remote_Node").to_lowercase())
+        })
+    {
+        out.push(Finding {
+            severity: "info",
+            question: "bgpSessionStatus",
+            message: "no session reaches a provider node (isp_*): Batfish did not model the providers olav described in isp_config.json, so routes from them are not part of this verification".into(),
+        });
+    }
     let down = down_addresses(a);
     let (mut lost_declared, mut lost) = (0usize, Vec::new());
     for r in &status_base.rows {

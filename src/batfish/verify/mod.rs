@@ -40,6 +40,8 @@ pub(super) struct Asker<'a> {
     cand: &'a Candidate,
     /// Every device's stored configuration.
     configs: &'a Configs,
+    /// Whether olav generated the providers' model (`isp_config.json`) for the base.
+    isp_generated: bool,
 }
 
 impl Asker<'_> {
@@ -99,6 +101,7 @@ pub(super) fn ask_all(
         touched: cand.touched.iter().map(|(h, _)| h.to_lowercase()).collect(),
         cand,
         configs: &inputs.configs,
+        isp_generated: inputs.isp_base.is_some(),
     };
     let mut out = Vec::new();
     if let Some(isp) = &inputs.isp_candidate {

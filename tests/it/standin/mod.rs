@@ -381,16 +381,20 @@ fn default_answer(ctx: &AnswerCtx<'_>) -> Value {
         );
     }
     if c.ends_with("BgpSessionStatusQuestion") {
-        return answer(
-            c,
-            vec![session_row(
-                "alpha-border-1",
-                "203.0.113.2",
-                "EBGP_SINGLEHOP",
-                "Established_Status",
-                "NOT_COMPATIBLE",
-            )],
+        // With an ISP file, Batfish builds the provider nodes and their sessions come up
+        // (`IspModelingUtils.java`); without one the peer is unknown.
+        let isp = ctx.files.contains_key("batfish/isp_config.json");
+        let mut row = session_row(
+            "alpha-border-1",
+            "203.0.113.2",
+            "EBGP_SINGLEHOP",
+            "Established_Status",
+            if isp { "ESTABLISHED" } else { "NOT_COMPATIBLE" },
         );
+        if isp {
+            row["Remote_Node"] = json!({"id": "node-isp_7575", "name": "isp_7575"});
+        }
+        return answer(c, vec![row]);
     }
     if c.ends_with("DifferentialReachabilityQuestion") && ctx.reference.is_some() {
         return answer(c, vec![flow_row()]);

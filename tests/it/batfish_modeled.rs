@@ -230,3 +230,91 @@ fn only_physical_interfaces_are_deactivated_others_are_shut_in_the_candidate() {
         .collect();
     assert!(block.iter().any(|l| l.trim() == "shutdown"), "{block:?}");
 }
+
+/// A static route the plan adds that Batfish's routing table does not show: the plan was
+/// not modeled there (the stand-in answers the same empty table before and after).
+#[test]
+fn a_static_route_batfish_does_not_show_is_unverified() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "add a static route to 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1",
+    );
+    let quiet = |ctx: &AnswerCtx<'_>| -> Option<Value> {
+        if ctx.class.ends_with("DifferentialReachabilityQuestion") {
+            return Some(answer(ctx.class, vec![]));
+        }
+        None
+    };
+    // The stand-in's own routes answer shows the new route: modeled.
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(quiet)),
+        ..Options::default()
+    });
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").success());
+    assert!(!text.contains("unverified routes"), "{text}");
+    assert!(text.starts_with("Verdict: PASS"), "{text}");
+    let asked = crate::batfish::questions(&bf.seen());
+    let routes = asked
+        .iter()
+        .find(|q| {
+            q["class"]
+                .as_str()
+                .is_some_and(|c| c.ends_with("RoutesQuestion"))
+        })
+        .expect("routes asked");
+    assert_eq!(routes["network"], "10.99.0.0/16", "{routes}");
+    assert_eq!(routes["nodes"], "\"alpha-dist-1\"", "{routes}");
+    // The same table before and after: not modeled.
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(move |ctx| {
+            if ctx.class.ends_with("RoutesQuestion") {
+                return Some(answer(ctx.class, vec![]));
+            }
+            quiet(ctx)
+        })),
+        ..Options::default()
+    });
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").success());
+    assert!(text.starts_with("Verdict: UNVERIFIED"), "{text}");
+    assert!(
+        text.contains("unverified routes: alpha-dist-1 10.99.0.0/16 (VRF default): the plan changes its static routes, yet Batfish's routing table for it is the same"),
+        "{text}"
+    );
+}
+
+/// A neighbor the plan adds that Batfish's candidate does not have: not modeled.
+#[test]
+fn a_session_the_plan_adds_that_batfish_does_not_see_is_unverified() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            if ctx.class.ends_with("DifferentialReachabilityQuestion") {
+                return Some(answer(ctx.class, vec![]));
+            }
+            // Only the existing uplink, in both snapshots.
+            ctx.class
+                .ends_with("BgpSessionCompatibilityQuestion")
+                .then(|| {
+                    answer(
+                        ctx.class,
+                        vec![session_row(
+                            "alpha-border-1",
+                            "203.0.113.2",
+                            "EBGP_SINGLEHOP",
+                            "Configured_Status",
+                            "UNKNOWN_REMOTE",
+                        )],
+                    )
+                })
+        })),
+        ..Options::default()
+    });
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").success());
+    assert!(text.starts_with("Verdict: UNVERIFIED"), "{text}");
+    assert!(
+        text.contains("the plan adds this neighbor, yet Batfish's candidate has no such session"),
+        "{text}"
+    );
+}

@@ -1,5 +1,5 @@
-//! Conformance with Batfish's own client. olav verifies three plans (a change, a device
-//! decommission, a link decommission) against the stand-in coordinator; the same
+//! Conformance with Batfish's own client. olav verifies four plans (a change, a device
+//! decommission, a link decommission, a static route) against the stand-in coordinator; the same
 //! operations are then replayed with pybatfish (installed from PyPI into a venv under the
 //! target dir by this test) against a fresh stand-in, and what both sent is compared
 //! request by request: methods and paths, query parameters, content types, the uploaded
@@ -434,6 +434,8 @@ fn olav_sends_what_pybatfish_sends_for_the_same_operations() {
         draft(tmp.path(), "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),
         draft(tmp.path(), "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose"),
         draft(tmp.path(), "remove the link between alpha-dist-1 and alpha-br-3560"),
+        // A static route: the routes question proves Batfish modeled it.
+        draft(tmp.path(), "add a static route to 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1"),
     ];
     let options = || Options {
         templates: standin::templates(),
@@ -500,6 +502,10 @@ fn olav_sends_what_pybatfish_sends_for_the_same_operations() {
     // Every kind of request was compared: one base upload, three forks, a question and its
     // work item for each of olav's questions (thirteen for a change), answers with and
     // without a reference snapshot, the forks' deletion, the network's creation.
+    assert!(
+        questions_named(&olav_seen, "RoutesQuestion"),
+        "the routes question is among the operations"
+    );
     for (kind, at_least) in [
         ("upload", 1),
         ("fork", 3),
@@ -529,4 +535,11 @@ fn olav_sends_what_pybatfish_sends_for_the_same_operations() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Whether olav asked a question of this class.
+fn questions_named(seen: &[Seen], class: &str) -> bool {
+    seen.iter()
+        .filter_map(|s| s.substituted.as_ref())
+        .any(|q| q["class"].as_str().is_some_and(|c| c.ends_with(class)))
 }

@@ -147,6 +147,10 @@ pub(super) fn findings(a: &Asker<'_>) -> Result<Vec<Finding>, ToolError> {
                 )
             })
             .collect();
+        out.extend(super::routes::session_findings(
+            a,
+            &super::routes::sessions(&compat_cand),
+        ));
         for r in &compat_cand.rows {
             let key = session_key(r);
             let status = TableAnswer::cell(r, "Configured_Status");

@@ -1,13 +1,14 @@
 //! The questions a change verifier asks of the base and the candidate, and how each
 //! answer moves the verdict (`docs/verification.md`, "Questions"): one module per group —
 //! whether Batfish modeled the plan ([`modeled`]), references and addresses
-//! ([`references`]), BGP sessions network-wide ([`bgp`]), forwarding
-//! ([`reachability`]).
+//! ([`references`]), BGP sessions network-wide ([`bgp`]), the plan's routes and sessions
+//! visible in Batfish's answers ([`routes`]), forwarding ([`reachability`]).
 
 mod bgp;
 mod modeled;
 mod reachability;
 mod references;
+mod routes;
 
 use super::client::{question, Client, TableAnswer};
 use super::{tool, Candidate, Configs, Finding, Inputs};
@@ -120,6 +121,7 @@ pub(super) fn ask_all(
     out.extend(modeled::findings(&a)?);
     out.extend(references::findings(&a)?);
     out.extend(bgp::findings(&a)?);
+    out.extend(routes::findings(&a)?);
     out.extend(reachability::findings(&a)?);
     Ok(out)
 }

@@ -73,8 +73,6 @@ pub struct AnswerCtx<'a> {
     /// The reference snapshot of a differential question.
     pub reference: Option<&'a str>,
     /// The question after substitution.
-    // Given to answerers as Batfish would see it, though none reads it yet.
-    #[allow(dead_code)]
     pub question: &'a Value,
     /// The snapshot's files (path relative to its root → bytes).
     pub files: &'a BTreeMap<String, Vec<u8>>,
@@ -267,6 +265,18 @@ pub fn answer(class: &str, rows: Vec<Value>) -> Value {
             ("Context", "String"),
             ("Lines", "FileLines"),
         ]
+    } else if class.ends_with("RoutesQuestion") {
+        // `RoutesAnswerer.java`, main RIB.
+        &[
+            ("Node", "Node"),
+            ("VRF", "String"),
+            ("Network", "Prefix"),
+            ("Next_Hop", "NextHop"),
+            ("Protocol", "String"),
+            ("Metric", "Long"),
+            ("Admin_Distance", "Long"),
+            ("Tag", "Long"),
+        ]
     } else if class.ends_with("InitIssuesQuestion") {
         // `InitIssuesAnswerer.java`.
         &[
@@ -369,16 +379,91 @@ fn default_answer(ctx: &AnswerCtx<'_>) -> Value {
         return answer(c, rows);
     }
     if c.ends_with("BgpSessionCompatibilityQuestion") {
-        return answer(
-            c,
-            vec![session_row(
+        // Every `neighbor A remote-as N` of the asked nodes' configs, as Batfish lists
+        // configured sessions: eBGP to an address no config holds is UNKNOWN_REMOTE.
+        let nodes = ctx.question["nodes"].as_str().map(spec_nodes);
+        let mut rows = Vec::new();
+        for (f, bytes) in ctx.files.iter().filter(|(f, _)| f.starts_with("configs/")) {
+            let node = f
+                .trim_start_matches("configs/")
+                .trim_end_matches(".cfg")
+                .to_lowercase();
+            if nodes.as_ref().is_some_and(|n| !n.contains(&node)) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(bytes);
+            let mut local_as = None;
+            for line in text.lines() {
+                let w: Vec<&str> = line.split_whitespace().collect();
+                match w.as_slice() {
+                    ["router", "bgp", asn] => local_as = Some(asn.to_string()),
+                    ["neighbor", peer, "remote-as", asn] if peer.contains('.') => {
+                        let ibgp = local_as.as_deref() == Some(*asn);
+                        let owned = ctx.files.values().any(|b| {
+                            String::from_utf8_lossy(b).contains(&format!("ip address {peer} "))
+                        });
+                        rows.push(session_row(
+                            &node,
+                            peer,
+                            if ibgp { "IBGP" } else { "EBGP_SINGLEHOP" },
+                            "Configured_Status",
+                            if owned || ibgp {
+                                "UNIQUE_MATCH"
+                            } else {
+                                "UNKNOWN_REMOTE"
+                            },
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if rows.is_empty() {
+            rows.push(session_row(
                 "alpha-border-1",
                 "203.0.113.2",
                 "EBGP_SINGLEHOP",
                 "Configured_Status",
                 "UNKNOWN_REMOTE",
-            )],
-        );
+            ));
+        }
+        return answer(c, rows);
+    }
+    if c.ends_with("RoutesQuestion") {
+        // The static routes (`ip route P M NH`) of the asked nodes for the asked network.
+        let nodes = ctx.question["nodes"].as_str().map(spec_nodes);
+        let network = ctx.question["network"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let mut rows = Vec::new();
+        for (f, bytes) in ctx.files.iter().filter(|(f, _)| f.starts_with("configs/")) {
+            let node = f
+                .trim_start_matches("configs/")
+                .trim_end_matches(".cfg")
+                .to_lowercase();
+            if nodes.as_ref().is_some_and(|n| !n.contains(&node)) {
+                continue;
+            }
+            for line in String::from_utf8_lossy(bytes).lines() {
+                if let ["ip", "route", p, m, nh, ..] =
+                    line.split_whitespace().collect::<Vec<_>>().as_slice()
+                {
+                    let len = m
+                        .split('.')
+                        .filter_map(|o| o.parse::<u8>().ok())
+                        .map(u8::count_ones)
+                        .sum::<u32>();
+                    if format!("{p}/{len}") == network {
+                        rows.push(json!({"Node": {"id": format!("node-{node}"), "name": node},
+                            "VRF": "default", "Network": network,
+                            "Next_Hop": {"type": "ip", "ip": nh}, "Protocol": "static",
+                            "Metric": 0, "Admin_Distance": 1, "Tag": null}));
+                    }
+                }
+            }
+        }
+        return answer(c, rows);
     }
     if c.ends_with("BgpSessionStatusQuestion") {
         // With an ISP file, Batfish builds the provider nodes and their sessions come up

@@ -21,8 +21,8 @@ pub struct Incomplete {
     pub reason: String,
 }
 
-/// A dynamic protocol by the name people use.
-fn reason(protocol: &str) -> String {
+/// The reason a dynamic protocol olav does not compute gives, by the name people use.
+pub fn not_computed(protocol: &str) -> String {
     format!("{protocol} routes are not computed yet")
 }
 
@@ -32,7 +32,7 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
     let add = |out: &mut BTreeSet<Incomplete>, vrf: Option<String>, protocol: &str| {
         out.insert(Incomplete {
             vrf,
-            reason: reason(protocol),
+            reason: not_computed(protocol),
         });
     };
     if let Some(b) = &config.bgp {

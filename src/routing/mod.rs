@@ -12,6 +12,9 @@
 pub mod autostate;
 pub mod connected;
 pub mod dynamic;
+pub mod eigrp;
+pub mod igp;
+pub mod isis;
 pub mod ospf;
 pub mod rib;
 pub mod route;

@@ -25,6 +25,8 @@ fn ios_protocol(codes: &[&str]) -> String {
         ("D", "EX") => "eigrpEX",
         ("D", _) => "eigrp",
         ("R", _) => "rip",
+        ("i", "L1") => "isisL1",
+        ("i", "L2") => "isisL2",
         ("i", _) => "isis",
         (other, _) => return other.to_lowercase(),
     };
@@ -192,6 +194,10 @@ fn nxos_protocol(words: &[&str]) -> String {
         ("ospf", _) => "ospf",
         ("eigrp", "external") => "eigrpEX",
         ("eigrp", _) => "eigrp",
+        // As lab-validation reads them: a route of both levels, or leaked between
+        // levels, is the level-2 one.
+        ("isis", "L1") => "isisL1",
+        ("isis", "L2" | "L1-L2" | "inter-area") => "isisL2",
         (other, _) => return other.to_lowercase(),
     };
     name.to_owned()

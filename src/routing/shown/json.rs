@@ -29,6 +29,8 @@ fn eos_protocol(route_type: &str) -> String {
         "ospfinterarea" => "ospfIA".to_owned(),
         "ospfexternaltype1" => "ospfE1".to_owned(),
         "ospfexternaltype2" => "ospfE2".to_owned(),
+        "isislevel1" => "isisL1".to_owned(),
+        "isislevel2" => "isisL2".to_owned(),
         _ => t,
     }
 }
@@ -160,6 +162,15 @@ pub fn junos(text: &str) -> Result<Vec<ShownRoute>, ShownError> {
                         data_str(entry, "active-tag").is_some_and(|t| t.contains(['*', '@', '#']));
                     base.admin_distance =
                         data_u64(entry, "preference").map_or(0, |p| p.min(u32::MAX as u64) as u32);
+                    if proto_name == "IS-IS" {
+                        // Junos names no level: its default preferences tell them apart.
+                        base.protocol = match base.admin_distance {
+                            15 => "isisL1",
+                            18 => "isisL2",
+                            _ => "isis",
+                        }
+                        .to_owned();
+                    }
                     let metric_key = if proto_name == "BGP" { "med" } else { "metric" };
                     base.metric = data_u64(entry, metric_key).unwrap_or(0);
                     base.tag = data_u64(entry, "rt-tag");

@@ -172,39 +172,47 @@ fn computed_here(i: &Incomplete) -> bool {
     i.reason == dynamic::not_computed("EIGRP") || i.reason == dynamic::not_computed("IS-IS")
 }
 
-/// The device's speakers of the network-wide protocols (OSPF, EIGRP, IS-IS), from its
-/// configuration and its RIB without them.
-fn speakers(d: DeviceInput<'_>, p: &Prepared) -> (ospf::Speaker, eigrp::Speaker, isis::Speaker) {
-    let before = finish(p, &[], &[]);
-    let e = eigrp::Speaker::of(d.vendor, d.config, &before.routes);
-    let i = isis::Speaker::of(d.vendor, d.config, &before.routes);
-    let o = ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty());
-    (o, e, i)
+/// What one device brings to the network-wide protocols, kept (with its [`Prepared`]) until
+/// they are computed: only this of its configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Speakers {
+    /// Its OSPF speaker.
+    pub ospf: ospf::Speaker,
+    /// Its EIGRP instances.
+    pub eigrp: eigrp::Speaker,
+    /// Its IS-IS speaker.
+    pub isis: isis::Speaker,
 }
 
-/// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
-/// all of them: each device prepared, its RIB without them computed (what they
-/// redistribute), each protocol over the network, then each RIB again with their routes,
-/// chosen by administrative distance (static next hops may now resolve through them). In
-/// `devices`' order.
-pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
-    let mut prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
-    let mut o = Vec::with_capacity(devices.len());
-    let mut e = Vec::with_capacity(devices.len());
-    let mut i = Vec::with_capacity(devices.len());
-    for (d, p) in devices.iter().zip(&prepared) {
-        let (os, es, is) = speakers(*d, p);
-        o.push(os);
-        e.push(es);
-        i.push(is);
+/// The device's speakers of the network-wide protocols (OSPF, EIGRP, IS-IS), from its
+/// configuration and its RIB without them.
+pub fn speakers(d: DeviceInput<'_>, p: &Prepared) -> Speakers {
+    let before = finish(p, &[], &[]);
+    Speakers {
+        eigrp: eigrp::Speaker::of(d.vendor, d.config, &before.routes),
+        isis: isis::Speaker::of(d.vendor, d.config, &before.routes),
+        ospf: ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty()),
     }
-    for p in &mut prepared {
+}
+
+/// Every device's main RIB from its prepared RIB and speakers (in the same order): each
+/// protocol over the network, then each RIB again with their routes, chosen by
+/// administrative distance (static next hops may now resolve through them).
+pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<DeviceRib> {
+    let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+    for s in speakers {
+        o.push(s.ospf);
+        e.push(s.eigrp);
+        i.push(s.isis);
+    }
+    for p in prepared.iter_mut() {
         p.incomplete.retain(|i| !computed_here(i));
     }
-    let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
+    let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
     let mut learned = ospf::routes(&names, &o);
     drop(o);
     let mut igps: Vec<(Vec<Route>, Vec<Incomplete>)> = eigrp::routes(&names, &e);
+    drop(e);
     for (k, (r, inc)) in isis::routes(&names, &i).into_iter().enumerate() {
         igps[k].0.extend(r);
         igps[k].1.extend(inc);
@@ -220,6 +228,19 @@ pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
             finish(p, &routes, &inc)
         })
         .collect()
+}
+
+/// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
+/// all of them: each device prepared, its RIB without them computed (what they
+/// redistribute), then [`complete`]. In `devices`' order.
+pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
+    let mut prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
+    let speakers: Vec<Speakers> = devices
+        .iter()
+        .zip(&prepared)
+        .map(|(d, p)| speakers(*d, p))
+        .collect();
+    complete(&mut prepared, speakers)
 }
 
 /// The main RIB of one device from its parsed configuration (and its text, for the

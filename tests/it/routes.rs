@@ -342,7 +342,7 @@ fn measure(root: &Path) -> Tally {
         ));
     }
     say(&format!(
-        "routing fidelity (connected, local, static, OSPF) under {}: {}/{} devices agree; {}/{} where Batfish agrees",
+        "routing fidelity (connected, local, static, OSPF, EIGRP, IS-IS) under {}: {}/{} devices agree; {}/{} where Batfish agrees",
         root.display(),
         total.agree,
         total.compared,

@@ -134,14 +134,7 @@ fn instance(
         if !enabled {
             continue;
         }
-        let (dbw, ddelay) = metric::interface_defaults(vendor, &i.name);
-        let bw = metric::bandwidth(vendor, config, &i.name);
-        let delay = match settings.and_then(|s| s.delay_tens_us) {
-            Some(d) => d.saturating_mul(metric::PS_PER_TENS_US),
-            None if p.named && !igp::is_loopback(&i.name) => metric::named_delay(bw, ddelay),
-            None if p.named => metric::named_delay(dbw, ddelay),
-            None => ddelay,
-        };
+        let (bw, delay) = if_metric(vendor, config, p.named, &i.name);
         inst.ifs.push(EigrpIf {
             name: i.name.clone(),
             address: primary,
@@ -151,16 +144,38 @@ fn instance(
             delay,
         });
     }
-    redistribution(&mut inst, p, rib);
+    redistribution(&mut inst, p, rib, &|name| {
+        if_metric(vendor, config, p.named, name)
+    });
     inst.unsupported.sort();
     inst.unsupported.dedup();
     inst
 }
 
+/// An interface's bandwidth (kbit/s) and delay (ps): configured, else its type's defaults
+/// (named mode: 10⁷ / bandwidth µs from 1 Gbit/s up).
+fn if_metric(vendor: Vendor, config: &DeviceConfig, named: bool, name: &str) -> (u64, u64) {
+    let (dbw, ddelay) = metric::interface_defaults(vendor, name);
+    let bw = metric::bandwidth(vendor, config, name);
+    let delay = match config.eigrp.interface(name).and_then(|s| s.delay_tens_us) {
+        Some(d) => d.saturating_mul(metric::PS_PER_TENS_US),
+        // A loopback's named-mode delay follows its type's bandwidth, not a configured one.
+        None if named && igp::is_loopback(name) => metric::named_delay(dbw, ddelay),
+        None if named => metric::named_delay(bw, ddelay),
+        None => ddelay,
+    };
+    (bw, delay)
+}
+
 /// What the instance redistributes from the RIB before the IGPs: connected routes (with
-/// the interface's bandwidth and delay unless a metric is written) and static routes
+/// their interface's bandwidth and delay unless a metric is written) and static routes
 /// (with the written metric).
-fn redistribution(inst: &mut Instance, p: &EigrpProcess, rib: &[Route]) {
+fn redistribution(
+    inst: &mut Instance,
+    p: &EigrpProcess,
+    rib: &[Route],
+    if_metric: &dyn Fn(&str) -> (u64, u64),
+) {
     for r in &p.redistribute {
         let protocol = match r.protocol.as_str() {
             "connected" | "direct" => Protocol::Connected,
@@ -191,22 +206,11 @@ fn redistribution(inst: &mut Instance, p: &EigrpProcess, rib: &[Route]) {
             }
             let (bw, delay) = match written {
                 Some((bw, d)) => (bw, d.saturating_mul(metric::PS_PER_TENS_US)),
-                None => {
+                None => match &route.next_hop {
                     // A connected route takes its interface's metric.
-                    let name = match &route.next_hop {
-                        NextHop::Interface { interface, .. } => interface.as_str(),
-                        _ => "",
-                    };
-                    match inst.ifs.iter().find(|i| i.name == name) {
-                        Some(i) => (i.bw, i.delay),
-                        None => {
-                            inst.unsupported.push(
-                                "redistribution of connected routes without a metric".to_owned(),
-                            );
-                            continue;
-                        }
-                    }
-                }
+                    NextHop::Interface { interface, .. } => if_metric(interface),
+                    _ => continue,
+                },
             };
             inst.externals.push((route.network, bw, delay));
         }

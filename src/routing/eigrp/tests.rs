@@ -185,3 +185,16 @@ fn port_channel_bandwidth_is_the_members_sum() {
         ["10.255.0.2/32 eigrp [90/129536] 10.0.0.2 via Port-channel1"]
     );
 }
+
+/// `redistribute connected` without a metric: each connected route with its interface's
+/// bandwidth and delay, 256 × (10 + 1 + 1) = 3072 one Gigabit hop away.
+#[test]
+fn connected_redistribution_takes_the_interface_metric() {
+    let r1 = "hostname r1\ninterface GigabitEthernet1\n ip address 10.0.0.1 255.255.255.0\ninterface GigabitEthernet3\n ip address 10.14.31.1 255.255.255.0\nrouter eigrp 1\n network 10.0.0.0 0.0.0.255\n redistribute connected\n".to_owned();
+    let r2 = "hostname r2\ninterface GigabitEthernet1\n ip address 10.0.0.2 255.255.255.0\nrouter eigrp 1\n network 10.0.0.0 0.0.0.255\n".to_owned();
+    let rib = run(&[("r1", Vendor::CiscoIos, r1), ("r2", Vendor::CiscoIos, r2)]);
+    assert_eq!(
+        eigrp(&rib[1]),
+        ["10.14.31.0/24 eigrpEX [170/3072] 10.0.0.1 via GigabitEthernet1"]
+    );
+}

@@ -274,6 +274,20 @@ mod tests {
     }
 
     #[test]
+    fn eigrp_and_isis_codes() {
+        assert_eq!(ios_protocol(&["D", "192.168.123.3"]), "eigrp");
+        assert_eq!(ios_protocol(&["D", "EX", "192.168.123.1"]), "eigrpEX");
+        assert_eq!(ios_protocol(&["i", "L1", "10.0.0.0/30"]), "isisL1");
+        assert_eq!(ios_protocol(&["i", "L2", "10.0.0.0/30"]), "isisL2");
+        assert_eq!(ios_protocol(&["i*L1", "0.0.0.0/0"]), "isisL1");
+        assert_eq!(ios_protocol(&["i", "ia", "10.0.0.0/30"]), "isis");
+        assert_eq!(nxos_protocol(&["isis-CORE", "L1"]), "isisL1");
+        assert_eq!(nxos_protocol(&["isis-CORE", "L1-L2"]), "isisL2");
+        assert_eq!(nxos_protocol(&["isis-CORE", "inter-area"]), "isisL2");
+        assert_eq!(nxos_protocol(&["eigrp-1", "external"]), "eigrpEX");
+    }
+
+    #[test]
     fn ios_lines_become_rows() {
         let text = [
             "Gateway of last resort is 10.0.0.1 to network 0.0.0.0",

@@ -235,4 +235,16 @@ mod tests {
         assert_eq!(r[0].protocol, "connected");
         assert!(r[1].discard && r[1].admin_distance == 5);
     }
+
+    #[test]
+    fn isis_levels_by_name_and_preference() {
+        let eos_text = r#"{"vrfs":{"default":{"routes":{
+            "10.0.0.4/30":{"routeType":"isisLevel2","preference":115,"metric":20,"vias":[{"interface":"Ethernet1","nexthopAddr":"10.0.0.1"}]}}}}}"#;
+        assert_eq!(eos_protocol("isisLevel1"), "isisL1");
+        assert_eq!(eos(eos_text).unwrap()[0].protocol, "isisL2");
+        let text = r#"{"route-information":[{"route-table":[{"table-name":[{"data":"inet.0"}],"rt":[
+            {"rt-destination":[{"data":"10.255.0.2/32"}],"rt-entry":[{"active-tag":[{"data":"*"}],"protocol-name":[{"data":"IS-IS"}],"preference":[{"data":"18"}],"metric":[{"data":"10"}],"nh":[{"to":[{"data":"10.0.0.2"}],"via":[{"data":"ge-0/0/0.0"}]}]}]}]}]}]}"#;
+        let r = junos(text).unwrap();
+        assert_eq!((r[0].protocol.as_str(), r[0].metric), ("isisL2", 10));
+    }
 }

@@ -116,6 +116,8 @@ pub struct IsisProcess {
     pub passive: Vec<String>,
     /// `no passive-interface X`.
     pub not_passive: Vec<String>,
+    /// `redistribute connected|static …` lines.
+    pub redistribute: Vec<IsisRedistribute>,
     /// `shutdown` / Junos `disable`.
     pub shutdown: bool,
     /// What the process configures that olav does not model, in words, each once.
@@ -131,6 +133,19 @@ impl IsisProcess {
             self.unsupported.push(what.to_owned());
         }
     }
+}
+
+/// `redistribute P [ip] [level-1|level-2|level-1-2] [metric N] [route-map M]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IsisRedistribute {
+    /// The source protocol as written (`connected`, `static`, `direct`, `bgp`, …).
+    pub protocol: String,
+    /// The levels it goes into (level 2 when not written).
+    pub levels: IsisLevels,
+    /// `metric N` (0 when not written).
+    pub metric: Option<u32>,
+    /// `route-map M`.
+    pub route_map: Option<String>,
 }
 
 /// One interface's IS-IS settings.

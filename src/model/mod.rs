@@ -9,7 +9,7 @@ mod mtu;
 mod ospf;
 
 pub use eigrp::{EigrpConfig, EigrpInterface, EigrpProcess, EigrpRedistribute};
-pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess};
+pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 
 pub use ospf::{
     OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,

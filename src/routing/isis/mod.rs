@@ -71,6 +71,8 @@ pub struct Speaker {
     pub style: Option<Style>,
     /// Its IS-IS interfaces.
     pub ifs: Vec<IsisIf>,
+    /// What it redistributes: (prefix, metric, levels).
+    pub externals: Vec<(Ipv4Net, u32, IsisLevels)>,
     /// What olav does not model in its default-VRF IS-IS, in words.
     pub unsupported: Vec<String>,
     /// Incomplete parts of its other VRFs' IS-IS.
@@ -177,9 +179,50 @@ impl Speaker {
                 ),
             });
         }
+        redistribution(&mut sp, p, rib);
         sp.unsupported.sort();
         sp.unsupported.dedup();
         sp
+    }
+}
+
+/// What the process redistributes from the RIB before the IGPs (default VRF): connected
+/// and static routes at the written metric (0 when none), into the written levels (level
+/// 2 when none). Only a router that runs IS-IS advertises them.
+fn redistribution(sp: &mut Speaker, p: &crate::model::IsisProcess, rib: &[Route]) {
+    for r in &p.redistribute {
+        let protocol = match r.protocol.as_str() {
+            "connected" | "direct" => Protocol::Connected,
+            "static" => Protocol::Static,
+            other => {
+                sp.unsupported.push(format!("redistribution of {other}"));
+                continue;
+            }
+        };
+        if r.route_map.is_some() {
+            sp.unsupported
+                .push("redistribution through route-maps".to_owned());
+            continue;
+        }
+        let own: BTreeSet<Ipv4Net> = sp
+            .ifs
+            .iter()
+            .flat_map(|i| std::iter::once(i.address.trunc()).chain(i.secondaries.clone()))
+            .collect();
+        let mut seen = BTreeSet::new();
+        for route in rib
+            .iter()
+            .filter(|x| x.vrf == "default" && x.protocol == protocol)
+        {
+            if own.contains(&route.network) || !seen.insert(route.network) {
+                continue;
+            }
+            sp.externals
+                .push((route.network, r.metric.unwrap_or(0), r.levels));
+        }
+    }
+    if sp.ifs.is_empty() {
+        sp.externals.clear();
     }
 }
 
@@ -261,9 +304,15 @@ fn offer(t: &mut BTreeMap<Ipv4Net, (u64, Vec<Hop>)>, p: Ipv4Net, m: u64, hops: &
     }
 }
 
-/// What a router advertises at a level: (prefix, metric).
+/// What a router advertises at a level: (prefix, metric), what it redistributes included.
 fn adverts(s: &Speaker, level1: bool) -> Vec<(Ipv4Net, u64)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(Ipv4Net, u64)> = s
+        .externals
+        .iter()
+        .filter(|(_, _, l)| if level1 { l.l1() } else { l.l2() })
+        .filter(|_| if level1 { s.levels.l1() } else { s.levels.l2() })
+        .map(|(p, m, _)| (*p, u64::from(*m)))
+        .collect();
     for i in &s.ifs {
         let (runs, m) = if level1 {
             (i.levels.l1(), i.metric.0)
@@ -347,7 +396,10 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
                 wide.join(", ")
             ));
         }
-        let prefixes: u64 = m.iter().map(|d| speakers[*d].ifs.len() as u64).sum();
+        let prefixes: u64 = m
+            .iter()
+            .map(|d| (speakers[*d].ifs.len() + speakers[*d].externals.len()) as u64)
+            .sum();
         if (m.len() as u64).saturating_mul(prefixes) > MAX_DOMAIN_ROWS {
             skip.insert(*r);
             set.insert(format!(
@@ -363,6 +415,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             s.ifs
                 .iter()
                 .flat_map(|i| std::iter::once(i.address.trunc()).chain(i.secondaries.clone()))
+                .chain(s.externals.iter().map(|e| e.0))
                 .collect()
         })
         .collect();

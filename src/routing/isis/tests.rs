@@ -182,3 +182,33 @@ fn nxos_default_metrics() {
         ["10.255.0.2/32 isisL2 [115/41] 10.0.0.2 via Ethernet1/1"]
     );
 }
+
+/// `redistribute connected` (level 2, metric 0 unless written): the neighbour reaches the
+/// subnet at its path cost plus the written metric.
+#[test]
+fn redistributed_connected_routes() {
+    let mut r1 = ios(
+        1,
+        &[("GigabitEthernet1", "10.0.12.1")],
+        " net 49.0001.0000.0000.0001.00\n is-type level-2-only\n redistribute connected metric 5\n",
+    );
+    r1.2 = r1.2.replace(
+        "\nrouter isis\n",
+        "\ninterface GigabitEthernet3\n ip address 172.16.0.1 255.255.255.0\nrouter isis\n",
+    );
+    let rib = net(vec![
+        r1,
+        ios(
+            2,
+            &[("GigabitEthernet1", "10.0.12.2")],
+            " net 49.0001.0000.0000.0002.00\n is-type level-2-only\n",
+        ),
+    ]);
+    assert_eq!(
+        isis(&rib[1]),
+        [
+            "10.255.0.1/32 isisL2 [115/20] 10.0.12.1 via GigabitEthernet1",
+            "172.16.0.0/24 isisL2 [115/15] 10.0.12.1 via GigabitEthernet1",
+        ]
+    );
+}

@@ -3,7 +3,8 @@
 //! (IOS / NX-OS `ip router isis [TAG]`, EOS `isis enable TAG`, `isis metric N [level-N]`,
 //! `isis circuit-type`, `isis passive`, NX-OS `isis passive-interface`).
 
-use crate::model::{DeviceConfig, IsisLevels};
+use super::reference;
+use crate::model::{DeviceConfig, IsisLevels, IsisRedistribute, StructureKind};
 
 /// The area address of a NET (`49.0001.0000.0000.0001.00` → `49.0001`): everything but
 /// the system id (three groups) and the selector, lowercased.
@@ -59,7 +60,35 @@ pub fn process_line(dev: &mut DeviceConfig, tag: &str, w: &[&str], line: u32) ->
             return Some(false);
         }
         ["shutdown"] => p.shutdown = true,
-        ["redistribute", ..] => p.unsupported("redistribution"),
+        ["redistribute", protocol, rest @ ..] => {
+            let mut r = IsisRedistribute {
+                protocol: (*protocol).to_owned(),
+                levels: IsisLevels::L2,
+                metric: None,
+                route_map: None,
+            };
+            for (k, x) in rest.iter().enumerate() {
+                match *x {
+                    "metric" => r.metric = rest.get(k + 1).and_then(|m| m.parse().ok()),
+                    "route-map" => r.route_map = rest.get(k + 1).map(|m| (*m).to_owned()),
+                    l => {
+                        if let Some(l) = IsisLevels::parse(l) {
+                            r.levels = l;
+                        }
+                    }
+                }
+            }
+            if let Some(m) = &r.route_map {
+                reference(
+                    dev,
+                    StructureKind::RouteMap,
+                    m,
+                    "isis redistribute route-map",
+                    line,
+                );
+            }
+            dev.isis.process_mut(tag, line).redistribute.push(r);
+        }
         ["default-information", ..] => p.unsupported("default-information originate"),
         ["summary-address", ..] | ["summary-prefix", ..] => p.unsupported("summary addresses"),
         ["distribute-list", ..] => p.unsupported("distribute-lists"),
@@ -160,7 +189,7 @@ mod tests {
         let d = parser_for(Vendor::CiscoNxos).parse(nx);
         let p = &d.isis.processes[0];
         assert_eq!((p.tag.as_str(), p.levels), ("CORE", IsisLevels::L2));
-        assert_eq!(p.unsupported, ["redistribution"]);
+        assert_eq!(p.redistribute[0].route_map.as_deref(), Some("X"));
         assert!(d.isis.interface("Ethernet1/1").is_some_and(|i| i.passive));
         let eos = "hostname e\ninterface Ethernet1\n   no switchport\n   ip address 10.0.0.1/31\n   isis enable CORE\n   isis metric 30\n   isis network point-to-point\nrouter isis CORE\n   net 49.0003.0000.0000.0003.00\n   address-family ipv4 unicast\n";
         let d = parser_for(Vendor::AristaEos).parse(eos);

@@ -93,6 +93,9 @@ pub struct EigrpProcess {
     pub not_passive: Vec<String>,
     /// `redistribute …` lines.
     pub redistribute: Vec<EigrpRedistribute>,
+    /// `distribute-list …` lines (NX-OS: `ip distribute-list eigrp TAG …` on interfaces).
+    #[serde(default)]
+    pub distribute: Vec<EigrpDistribute>,
     /// `default-metric bw delay rel load mtu`: (bandwidth kbit/s, delay in tens of µs).
     pub default_metric: Option<(u64, u64)>,
     /// `shutdown`.
@@ -131,6 +134,29 @@ pub struct EigrpRedistribute {
     pub metric: Option<(u64, u64)>,
     /// `route-map M`.
     pub route_map: Option<String>,
+}
+
+/// What a distribute-list filters with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DistributeList {
+    /// `prefix NAME` / NX-OS `prefix-list NAME`.
+    PrefixList(String),
+    /// `route-map NAME`.
+    RouteMap(String),
+    /// An access-list, a `gateway` list, or anything else olav does not evaluate, as
+    /// written.
+    Other(String),
+}
+
+/// `distribute-list LIST in|out [INTERFACE]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EigrpDistribute {
+    /// The list.
+    pub list: DistributeList,
+    /// Inbound (what the router accepts), else outbound (what it advertises).
+    pub inbound: bool,
+    /// Only on this interface (None: all of them).
+    pub interface: Option<String>,
 }
 
 /// One interface's EIGRP settings.

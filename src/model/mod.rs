@@ -8,7 +8,9 @@ mod isis;
 mod mtu;
 mod ospf;
 
-pub use eigrp::{EigrpConfig, EigrpInterface, EigrpProcess, EigrpRedistribute};
+pub use eigrp::{
+    DistributeList, EigrpConfig, EigrpDistribute, EigrpInterface, EigrpProcess, EigrpRedistribute,
+};
 pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 
 pub use ospf::{

@@ -14,6 +14,7 @@
 //!   bandwidth and delay combined with its own interface's: the devices' DUAL at rest.
 //!   Equal best metrics are all kept (ECMP).
 
+pub mod filter;
 pub mod metric;
 
 #[cfg(test)]
@@ -66,8 +67,21 @@ pub struct Instance {
     pub ifs: Vec<EigrpIf>,
     /// What it redistributes: (prefix, bandwidth kbit/s, delay ps).
     pub externals: Vec<(Ipv4Net, u64, u64)>,
+    /// Its distribute-lists.
+    pub filters: Vec<filter::Filter>,
     /// What olav does not model in it, in words.
     pub unsupported: Vec<String>,
+}
+
+impl Instance {
+    /// Whether the instance accepts (`inbound`) or advertises `p` on its interface `k`.
+    fn passes(&self, inbound: bool, k: usize, p: Ipv4Net) -> bool {
+        let name = self.ifs.get(k).map_or("", |i| i.name.as_str());
+        self.filters
+            .iter()
+            .filter(|f| f.applies(inbound, name))
+            .all(|f| f.permits(p))
+    }
 }
 
 /// What one device brings to EIGRP.
@@ -114,8 +128,15 @@ fn instance(
         named: p.named,
         ifs: Vec::new(),
         externals: Vec::new(),
+        filters: Vec::new(),
         unsupported: p.unsupported.clone(),
     };
+    for d in &p.distribute {
+        match filter::compile(config, d) {
+            Ok(f) => inst.filters.push(f),
+            Err(why) => inst.unsupported.push(why),
+        }
+    }
     for i in &config.interfaces {
         if vrf_name(&i.vrf) != vrf || !igp::up(rib, &vrf, &i.name) {
             continue;
@@ -261,14 +282,14 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             }
         }
     }
-    // out[v]: (u, v's interface, u's address): v may route through u.
-    let mut out: Vec<Vec<(usize, usize, Ipv4Addr)>> = vec![Vec::new(); nodes.len()];
+    // out[v]: (u, v's interface, u's interface, u's address): v may route through u.
+    let mut out: Vec<Vec<Edge>> = vec![Vec::new(); nodes.len()];
     let mut domains = Domains::new(nodes.len());
     for members in by_subnet.values() {
         for &(v, vi) in members {
             for &(u, ui) in members {
                 if nodes[u].device != nodes[v].device {
-                    out[v].push((u, vi, inst(u).ifs[ui].address.addr()));
+                    out[v].push((u, vi, ui, inst(u).ifs[ui].address.addr()));
                     domains.join(u, v);
                 }
             }
@@ -276,7 +297,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
     }
     let mut inn: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     for (v, edges) in out.iter().enumerate() {
-        for &(u, _, _) in edges {
+        for &(u, _, _, _) in edges {
             if !inn[u].contains(&v) {
                 inn[u].push(v);
             }
@@ -337,7 +358,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
         if from.is_empty() {
             continue;
         }
-        let (labels, converged) = settle(&from, &out, &inn, &|n| inst(n));
+        let (labels, converged) = settle(*prefix, &from, &out, &inn, &|n| inst(n));
         if !converged {
             not_converged.extend(from.iter().map(|o| root[o.0]));
         }
@@ -387,12 +408,18 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
     out_routes.into_iter().zip(incomplete).collect()
 }
 
+/// An adjacency as the router using it sees it: (the neighbour, its own interface, the
+/// neighbour's interface, the neighbour's address).
+type Edge = (usize, usize, usize, Ipv4Addr);
+
 /// The distance-vector fixed point for one prefix: each router's best of what its
-/// neighbours use, recomputed whenever a neighbour's choice changes. Returns the labels
-/// and whether it settled within its budget.
+/// neighbours use (what their distribute-lists let through), recomputed whenever a
+/// neighbour's choice changes. Returns the labels and whether it settled within its
+/// budget.
 fn settle<'a>(
+    prefix: Ipv4Net,
     from: &[(usize, bool, u64, u64)],
-    out: &[Vec<(usize, usize, Ipv4Addr)>],
+    out: &[Vec<Edge>],
     inn: &[Vec<usize>],
     inst: &dyn Fn(usize) -> &'a Instance,
 ) -> (BTreeMap<usize, Label>, bool) {
@@ -428,8 +455,11 @@ fn settle<'a>(
             budget -= 1;
             let me = inst(v);
             let mut best: Option<Label> = None;
-            for &(w, k, ip) in &out[v] {
+            for &(w, k, wk, ip) in &out[v] {
                 let Some(lw) = labels.get(&w) else { continue };
+                if !me.passes(true, k, prefix) || !inst(w).passes(false, wk, prefix) {
+                    continue;
+                }
                 let f = &me.ifs[k];
                 let bw = lw.bw.min(f.bw);
                 let delay = lw.delay.saturating_add(f.delay);

@@ -198,3 +198,62 @@ fn connected_redistribution_takes_the_interface_metric() {
         ["10.14.31.0/24 eigrpEX [170/3072] 10.0.0.1 via GigabitEthernet1"]
     );
 }
+
+/// Distribute-lists: a prefix-list out on one router, a route-map (prefix-lists only) in
+/// on the other; an access-list one is named incomplete instead.
+#[test]
+fn distribute_lists_filter_what_they_say() {
+    let r = |n: u8, extra: &str| {
+        format!("hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\ninterface Loopback1\n ip address 10.254.0.{n} 255.255.255.255\ninterface GigabitEthernet1\n ip address 10.0.0.{n} 255.255.255.0\nip prefix-list NOT_LO0 seq 5 deny 10.255.0.0/16 le 32\nip prefix-list NOT_LO0 seq 10 permit 0.0.0.0/0 le 32\nip prefix-list LO1 seq 5 permit 10.254.0.0/16 le 32\nroute-map ONLY_LO1 permit 10\n match ip address prefix-list LO1\n set tag 5\nrouter eigrp 1\n network 10.0.0.0\n{extra}")
+    };
+    let rib = run(&[
+        (
+            "r1",
+            Vendor::CiscoIos,
+            r(1, " distribute-list prefix NOT_LO0 out\n"),
+        ),
+        (
+            "r2",
+            Vendor::CiscoIos,
+            r(
+                2,
+                " distribute-list route-map ONLY_LO1 in GigabitEthernet1\n",
+            ),
+        ),
+    ]);
+    // r2 takes only Loopback1s in; r1 sends no Loopback0.
+    assert_eq!(
+        eigrp(&rib[1]),
+        ["10.254.0.1/32 eigrp [90/130816] 10.0.0.1 via GigabitEthernet1"]
+    );
+    assert_eq!(
+        eigrp(&rib[0]),
+        [
+            "10.254.0.2/32 eigrp [90/130816] 10.0.0.2 via GigabitEthernet1",
+            "10.255.0.2/32 eigrp [90/130816] 10.0.0.2 via GigabitEthernet1",
+        ]
+    );
+    assert!(rib.iter().all(|x| x.incomplete.is_empty()));
+    let rib = run(&[
+        ("r1", Vendor::CiscoIos, r(1, " distribute-list 10 in\n")),
+        ("r2", Vendor::CiscoIos, r(2, "")),
+    ]);
+    assert_eq!(
+        reasons(&rib[1]),
+        ["EIGRP distribute-lists by access-list 10 (r1) not computed yet"]
+    );
+}
+
+/// NX-OS distribute-lists on the interface.
+#[test]
+fn nxos_interface_distribute_lists() {
+    let nx = |n: u8, other: u8| {
+        format!("hostname n{n}\nfeature eigrp\ninterface Ethernet1/1\n  no switchport\n  ip address 10.0.0.{n}/24\n  ip router eigrp 1\n  ip distribute-list eigrp 1 prefix-list BLOCK in\n  no shutdown\ninterface loopback100\n  ip address 172.16.100.{n}/32\n  ip router eigrp 1\nip prefix-list BLOCK seq 5 deny 172.16.100.{other}/32\nip prefix-list BLOCK seq 10 permit 0.0.0.0/0 le 32\nrouter eigrp 1\n")
+    };
+    let rib = run(&[
+        ("n1", Vendor::CiscoNxos, nx(1, 2)),
+        ("n2", Vendor::CiscoNxos, nx(2, 1)),
+    ]);
+    assert!(eigrp(&rib[0]).is_empty(), "{:?}", eigrp(&rib[0]));
+    assert!(rib[0].incomplete.is_empty(), "{:?}", rib[0].incomplete);
+}

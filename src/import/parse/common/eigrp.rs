@@ -5,7 +5,9 @@
 //! `ip router eigrp TAG` and `ip passive-interface eigrp TAG`. EOS has no EIGRP.
 
 use super::{parse_addr_wildcard, reference};
-use crate::model::{DeviceConfig, EigrpRedistribute, StructureKind};
+use crate::model::{
+    DeviceConfig, DistributeList, EigrpDistribute, EigrpRedistribute, StructureKind,
+};
 use ipnet::{IpNet, Ipv4Net};
 use std::net::Ipv4Addr;
 
@@ -200,7 +202,13 @@ pub fn process_line(dev: &mut DeviceConfig, b: &Block, w: &[&str], line: u32) ->
             }
         }
         ["eigrp", "stub", ..] | ["stub", ..] => p.unsupported("stub routers"),
-        ["distribute-list", ..] => p.unsupported("distribute-lists"),
+        ["distribute-list", rest @ ..] => match distribute(rest) {
+            Some(d) => p.distribute.push(d),
+            None => dev.warn(
+                line,
+                format!("distribute-list: cannot read '{}'", w.join(" ")),
+            ),
+        },
         ["offset-list", ..] => p.unsupported("offset-lists"),
         ["summary-address", ..] => p.unsupported("summary addresses"),
         ["distance", ..] => p.unsupported("EIGRP distances"),
@@ -215,6 +223,30 @@ pub fn process_line(dev: &mut DeviceConfig, b: &Block, w: &[&str], line: u32) ->
         _ => p.unsupported(&format!("`{}`", w.join(" "))),
     }
     None
+}
+
+/// `prefix NAME | prefix-list NAME | route-map NAME | ACL | gateway NAME` then `in|out
+/// [INTERFACE]`.
+fn distribute(w: &[&str]) -> Option<EigrpDistribute> {
+    let (list, rest) = match w {
+        ["prefix" | "prefix-list", name, rest @ ..] => {
+            (DistributeList::PrefixList((*name).to_owned()), rest)
+        }
+        ["route-map", name, rest @ ..] => (DistributeList::RouteMap((*name).to_owned()), rest),
+        ["gateway", name, rest @ ..] => (DistributeList::Other(format!("gateway {name}")), rest),
+        [name, rest @ ..] => (DistributeList::Other(format!("access-list {name}")), rest),
+        [] => return None,
+    };
+    let inbound = match rest.first() {
+        Some(&"in") => true,
+        Some(&"out") => false,
+        _ => return None,
+    };
+    Some(EigrpDistribute {
+        list,
+        inbound,
+        interface: rest.get(1..).filter(|r| !r.is_empty()).map(|r| r.concat()),
+    })
 }
 
 /// Handles an EIGRP line inside `interface X` (index `idx`): `delay`, `bandwidth` (read
@@ -243,10 +275,16 @@ pub fn interface_line(dev: &mut DeviceConfig, idx: usize, w: &[&str], line: u32)
             .eigrp
             .process_mut(tag, None, line)
             .unsupported("summary addresses"),
-        ["ip", "distribute-list", "eigrp", tag, ..] => dev
-            .eigrp
-            .process_mut(tag, None, line)
-            .unsupported("distribute-lists"),
+        ["ip", "distribute-list", "eigrp", tag, rest @ ..] => match distribute(rest) {
+            Some(mut d) => {
+                d.interface = Some(name);
+                dev.eigrp.process_mut(tag, None, line).distribute.push(d);
+            }
+            None => dev.warn(
+                line,
+                format!("ip distribute-list: cannot read '{}'", w.join(" ")),
+            ),
+        },
         ["ip", "hello-interval" | "hold-time" | "authentication", "eigrp", ..] => {}
         _ => return false,
     }

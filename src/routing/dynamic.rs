@@ -5,7 +5,9 @@
 //! VRF) and from the configuration text for what the model does not hold yet: IOS-style
 //! `router eigrp|isis|rip …` lines (with their `vrf`), Junos `protocols isis|rip`
 //! statements in either syntax. OSPF is computed ([`super::ospf`]), which names what it
-//! leaves out itself.
+//! leaves out itself; so are EIGRP and IS-IS when the network is computed at once
+//! ([`super::rib::complete`] drops their reasons from here and [`super::eigrp`],
+//! [`super::isis`] name what they leave out).
 
 use super::connected::vrf_name;
 use crate::model::{DeviceConfig, Vendor};

@@ -109,3 +109,32 @@ impl Junos {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::import::parse::parser_for;
+    use crate::model::{IsisLevels, Vendor};
+
+    #[test]
+    fn set_and_brace_forms() {
+        let set = "set interfaces ge-0/0/0 unit 0 family inet address 10.0.0.1/24\nset interfaces ge-0/0/0 unit 0 family iso\nset interfaces lo0 unit 0 family iso address 49.0001.0000.0000.0001.00\nset protocols isis interface ge-0/0/0.0 level 1 disable\nset protocols isis interface ge-0/0/0.0 level 2 metric 30\nset protocols isis interface lo0.0 passive\nset protocols isis level 2 wide-metrics-only\nset protocols isis export REDIST\n";
+        let brace = "interfaces {\n    ge-0/0/0 {\n        unit 0 {\n            family inet {\n                address 10.0.0.1/24;\n            }\n            family iso;\n        }\n    }\n    lo0 {\n        unit 0 {\n            family iso {\n                address 49.0001.0000.0000.0001.00;\n            }\n        }\n    }\n}\nprotocols {\n    isis {\n        export REDIST;\n        level 2 wide-metrics-only;\n        interface ge-0/0/0.0 {\n            level 1 disable;\n            level 2 metric 30;\n        }\n        interface lo0.0 {\n            passive;\n        }\n    }\n}\n";
+        for text in [set, brace] {
+            let d = parser_for(Vendor::JuniperJunos).parse(text);
+            assert_eq!(d.isis.iso_units, ["ge-0/0/0.0", "lo0.0"]);
+            let p = &d.isis.processes[0];
+            assert_eq!(
+                (p.tag.as_str(), p.areas.as_slice()),
+                ("default", &["49.0001".to_owned()][..])
+            );
+            assert_eq!((p.wide, p.transition), (Some(true), false));
+            assert_eq!(p.unsupported, ["export policies"]);
+            let ge = d.isis.interface("ge-0/0/0.0").expect("ge");
+            assert_eq!(
+                (ge.circuit, ge.metric),
+                (Some(IsisLevels::L2), (None, Some(30)))
+            );
+            assert!(d.isis.interface("lo0.0").is_some_and(|i| i.passive));
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! The shared corpus (`../shared/reference/configs/lab-validation/<lab>/{configs,show}`)
 //! holds each lab device's show output. For each device, olav's main RIB is compared
 //! with the device's, restricted to the protocols olav computes so far (connected,
-//! local, static, OSPF; every lab's RIBs computed at once), the way
+//! local, static, OSPF, EIGRP, IS-IS; every lab's RIBs computed at once), the way
 //! batfish/lab-validation's validators compare Batfish's: rows paired by (VRF, network,
 //! protocol, metric, administrative distance) and a matching next hop; the device agrees when every row on both sides pairs. Skips (and says so)
 //! when the corpus is absent.
@@ -65,7 +65,7 @@ fn read(p: &Path) -> Option<String> {
 }
 
 /// The device's own routing table, as its vendor's lab-validation validator reads it,
-/// restricted to connected, local, static and OSPF routes. None when there is no show
+/// restricted to connected, local, static, OSPF, EIGRP and IS-IS routes. None when there is no show
 /// output.
 fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
     let rows: Vec<ShownRoute> = match vendor {

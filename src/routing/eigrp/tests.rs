@@ -257,3 +257,30 @@ fn nxos_interface_distribute_lists() {
     assert!(eigrp(&rib[0]).is_empty(), "{:?}", eigrp(&rib[0]));
     assert!(rib[0].incomplete.is_empty(), "{:?}", rib[0].incomplete);
 }
+
+/// The routes do not depend on the order the devices come in: a ring of five routers
+/// running EIGRP (unequal delays) and IS-IS, computed forwards and backwards.
+#[test]
+fn results_do_not_depend_on_device_order() {
+    let r = |n: u8| {
+        let (a, b) = (n, n % 5 + 1);
+        let prev = if n == 1 { 5 } else { n - 1 };
+        format!("hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\n ip router isis\ninterface GigabitEthernet1\n ip address 10.{a}.{b}.1 255.255.255.0\n delay {}\n ip router isis\ninterface GigabitEthernet2\n ip address 10.{prev}.{n}.2 255.255.255.0\n ip router isis\nrouter eigrp 1\n network 10.0.0.0\nrouter isis\n net 49.0001.0000.0000.000{n}.00\n", 10 * u32::from(n))
+    };
+    let names: Vec<String> = (1..=5).map(|n| format!("r{n}")).collect();
+    let devices: Vec<(&str, Vendor, String)> = names
+        .iter()
+        .zip(1..=5u8)
+        .map(|(h, n)| (h.as_str(), Vendor::CiscoIos, r(n)))
+        .collect();
+    let forwards = run(&devices);
+    let mut reversed = devices.clone();
+    reversed.reverse();
+    let mut backwards = run(&reversed);
+    backwards.reverse();
+    assert_eq!(forwards, backwards);
+    assert!(forwards.iter().all(|x| x.incomplete.is_empty()));
+    assert!(forwards
+        .iter()
+        .all(|x| x.routes.iter().any(|r| r.protocol.as_str() == "eigrp")));
+}

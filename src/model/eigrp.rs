@@ -98,6 +98,9 @@ pub struct EigrpProcess {
     pub distribute: Vec<EigrpDistribute>,
     /// `default-metric bw delay rel load mtu`: (bandwidth kbit/s, delay in tens of µs).
     pub default_metric: Option<(u64, u64)>,
+    /// `eigrp stub …` (NX-OS `stub …`): what a stub router advertises.
+    #[serde(default)]
+    pub stub: Option<EigrpStub>,
     /// `shutdown`.
     pub shutdown: bool,
     /// What the instance configures that olav does not model, in words, each once.
@@ -134,6 +137,17 @@ pub struct EigrpRedistribute {
     pub metric: Option<(u64, u64)>,
     /// `route-map M`.
     pub route_map: Option<String>,
+}
+
+/// What a stub router advertises (`eigrp stub` alone: connected and summary routes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EigrpStub {
+    /// `connected` (NX-OS `direct`): its connected subnets, those EIGRP runs on included.
+    pub connected: bool,
+    /// `static`: the static routes it redistributes.
+    pub static_routes: bool,
+    /// `redistributed`: every route it redistributes.
+    pub redistributed: bool,
 }
 
 /// What a distribute-list filters with.

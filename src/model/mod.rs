@@ -10,6 +10,7 @@ mod ospf;
 
 pub use eigrp::{
     DistributeList, EigrpConfig, EigrpDistribute, EigrpInterface, EigrpProcess, EigrpRedistribute,
+    EigrpStub,
 };
 pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 

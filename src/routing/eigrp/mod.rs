@@ -24,7 +24,7 @@ use super::connected::vrf_name;
 use super::dynamic::Incomplete;
 use super::igp::{self, Domains};
 use super::route::{NextHop, Protocol, Route};
-use crate::model::{DeviceConfig, EigrpProcess, Vendor};
+use crate::model::{DeviceConfig, EigrpProcess, EigrpStub, Vendor};
 use ipnet::Ipv4Net;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::net::Ipv4Addr;
@@ -65,8 +65,10 @@ pub struct Instance {
     pub named: bool,
     /// Its interfaces.
     pub ifs: Vec<EigrpIf>,
-    /// What it redistributes: (prefix, bandwidth kbit/s, delay ps).
-    pub externals: Vec<(Ipv4Net, u64, u64)>,
+    /// What it redistributes: (prefix, bandwidth kbit/s, delay ps, from a static route).
+    pub externals: Vec<(Ipv4Net, u64, u64, bool)>,
+    /// A stub router: what it advertises.
+    pub stub: Option<EigrpStub>,
     /// Its distribute-lists.
     pub filters: Vec<filter::Filter>,
     /// What olav does not model in it, in words.
@@ -128,6 +130,7 @@ fn instance(
         named: p.named,
         ifs: Vec::new(),
         externals: Vec::new(),
+        stub: p.stub,
         filters: Vec::new(),
         unsupported: p.unsupported.clone(),
     };
@@ -233,7 +236,30 @@ fn redistribution(
                     _ => continue,
                 },
             };
-            inst.externals.push((route.network, bw, delay));
+            inst.externals
+                .push((route.network, bw, delay, protocol == Protocol::Static));
+        }
+    }
+}
+
+/// Where a router's own route for a prefix comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// An interface EIGRP runs on (internal).
+    Network,
+    /// A redistributed connected route (external).
+    Connected,
+    /// A redistributed static route (external).
+    Static,
+}
+
+impl Source {
+    /// Whether a stub router advertises what comes from here.
+    fn stub_advertises(self, s: &EigrpStub) -> bool {
+        match self {
+            Source::Network => s.connected,
+            Source::Connected => s.connected || s.redistributed,
+            Source::Static => s.static_routes || s.redistributed,
         }
     }
 }
@@ -255,7 +281,8 @@ struct Label {
     delay: u64,
     /// (the node's interface index, the neighbour's address).
     hops: Vec<(usize, Ipv4Addr)>,
-    origin: bool,
+    /// Originated here, from there.
+    origin: Option<Source>,
 }
 
 /// Each device's EIGRP routes and what EIGRP leaves incomplete there, in `speakers'` order.
@@ -303,8 +330,8 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             }
         }
     }
-    // Origins per prefix: (node, external, bandwidth, delay).
-    let mut origins: BTreeMap<Ipv4Net, Vec<(usize, bool, u64, u64)>> = BTreeMap::new();
+    // Origins per prefix: (node, source, bandwidth, delay).
+    let mut origins: BTreeMap<Ipv4Net, Vec<Origin>> = BTreeMap::new();
     let mut prefixes_of: HashMap<usize, u64> = HashMap::new();
     let root: Vec<usize> = (0..nodes.len()).map(|n| domains.find(n)).collect();
     for (n, r) in root.iter().enumerate() {
@@ -314,11 +341,19 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
                 origins
                     .entry(p)
                     .or_default()
-                    .push((n, false, f.bw, f.delay));
+                    .push((n, Source::Network, f.bw, f.delay));
             }
         }
-        for (p, bw, delay) in &i.externals {
-            origins.entry(*p).or_default().push((n, true, *bw, *delay));
+        for (p, bw, delay, from_static) in &i.externals {
+            let source = if *from_static {
+                Source::Static
+            } else {
+                Source::Connected
+            };
+            origins
+                .entry(*p)
+                .or_default()
+                .push((n, source, *bw, *delay));
         }
         *prefixes_of.entry(*r).or_default() += (i.ifs.len() + i.externals.len()) as u64;
     }
@@ -363,7 +398,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             not_converged.extend(from.iter().map(|o| root[o.0]));
         }
         for (n, l) in labels {
-            if l.origin {
+            if l.origin.is_some() {
                 continue;
             }
             let i = inst(n);
@@ -412,27 +447,31 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
 /// neighbour's interface, the neighbour's address).
 type Edge = (usize, usize, usize, Ipv4Addr);
 
+/// A router originating a prefix: (node, source, bandwidth, delay).
+type Origin = (usize, Source, u64, u64);
+
 /// The distance-vector fixed point for one prefix: each router's best of what its
-/// neighbours use (what their distribute-lists let through), recomputed whenever a
+/// neighbours use (what their distribute-lists let through; a stub router only what it
+/// originates and its stub settings advertise), recomputed whenever a
 /// neighbour's choice changes. Returns the labels and whether it settled within its
 /// budget.
 fn settle<'a>(
     prefix: Ipv4Net,
-    from: &[(usize, bool, u64, u64)],
+    from: &[Origin],
     out: &[Vec<Edge>],
     inn: &[Vec<usize>],
     inst: &dyn Fn(usize) -> &'a Instance,
 ) -> (BTreeMap<usize, Label>, bool) {
     let mut labels: BTreeMap<usize, Label> = BTreeMap::new();
     let mut queue: VecDeque<usize> = VecDeque::new();
-    for &(n, external, bw, delay) in from {
+    for &(n, source, bw, delay) in from {
         let l = Label {
-            external,
+            external: source != Source::Network,
             composite: metric::composite(inst(n).named, bw, delay),
             bw,
             delay,
             hops: Vec::new(),
-            origin: true,
+            origin: Some(source),
         };
         // A router originating a prefix both ways advertises it as internal.
         let better = labels
@@ -446,7 +485,7 @@ fn settle<'a>(
     let mut budget = 64 * out.iter().map(Vec::len).sum::<usize>() + 64;
     while let Some(u) = queue.pop_front() {
         for &v in &inn[u] {
-            if labels.get(&v).is_some_and(|l| l.origin) {
+            if labels.get(&v).is_some_and(|l| l.origin.is_some()) {
                 continue;
             }
             if budget == 0 {
@@ -460,6 +499,12 @@ fn settle<'a>(
                 if !me.passes(true, k, prefix) || !inst(w).passes(false, wk, prefix) {
                     continue;
                 }
+                // A stub router passes on only what it originates, as its settings say.
+                if let Some(stub) = &inst(w).stub {
+                    if !lw.origin.is_some_and(|o| o.stub_advertises(stub)) {
+                        continue;
+                    }
+                }
                 let f = &me.ifs[k];
                 let bw = lw.bw.min(f.bw);
                 let delay = lw.delay.saturating_add(f.delay);
@@ -469,7 +514,7 @@ fn settle<'a>(
                     bw,
                     delay,
                     hops: vec![(k, ip)],
-                    origin: false,
+                    origin: None,
                 };
                 let key = |l: &Label| (l.external, l.composite);
                 best = match best {

@@ -284,3 +284,66 @@ fn results_do_not_depend_on_device_order() {
         .iter()
         .all(|x| x.routes.iter().any(|r| r.protocol.as_str() == "eigrp")));
 }
+
+/// A stub router in the middle of a chain advertises its connected subnets only: the
+/// routers either side learn its subnets and loopback, never each other's loopback.
+#[test]
+fn stub_routers_pass_on_only_their_own() {
+    let r = |n: u8, ifs: &[(&str, &str)], extra: &str| {
+        let mut s = format!(
+            "hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\n"
+        );
+        for (name, a) in ifs {
+            s.push_str(&format!(
+                "interface {name}\n ip address {a} 255.255.255.0\n"
+            ));
+        }
+        s.push_str(&format!("router eigrp 1\n network 10.0.0.0\n{extra}"));
+        s
+    };
+    let chain = |stub: &str| {
+        run(&[
+            (
+                "r1",
+                Vendor::CiscoIos,
+                r(1, &[("GigabitEthernet1", "10.0.12.1")], ""),
+            ),
+            (
+                "r2",
+                Vendor::CiscoIos,
+                r(
+                    2,
+                    &[
+                        ("GigabitEthernet1", "10.0.12.2"),
+                        ("GigabitEthernet2", "10.0.23.2"),
+                    ],
+                    stub,
+                ),
+            ),
+            (
+                "r3",
+                Vendor::CiscoIos,
+                r(3, &[("GigabitEthernet1", "10.0.23.3")], ""),
+            ),
+        ])
+    };
+    let nets = |rib: &DeviceRib| -> Vec<String> {
+        rib.routes
+            .iter()
+            .filter(|r| r.protocol.as_str() == "eigrp")
+            .map(|r| r.network.to_string())
+            .collect()
+    };
+    let rib = chain(" eigrp stub\n");
+    assert_eq!(nets(&rib[0]), ["10.0.23.0/24", "10.255.0.2/32"]);
+    assert_eq!(nets(&rib[2]), ["10.0.12.0/24", "10.255.0.2/32"]);
+    // The stub still learns both sides.
+    assert_eq!(nets(&rib[1]), ["10.255.0.1/32", "10.255.0.3/32"]);
+    let rib = chain(" eigrp stub receive-only\n");
+    assert!(nets(&rib[0]).is_empty() && nets(&rib[2]).is_empty());
+    let rib = chain("");
+    assert_eq!(
+        nets(&rib[0]),
+        ["10.0.23.0/24", "10.255.0.2/32", "10.255.0.3/32"]
+    );
+}

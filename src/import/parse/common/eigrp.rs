@@ -6,7 +6,7 @@
 
 use super::{parse_addr_wildcard, reference};
 use crate::model::{
-    DeviceConfig, DistributeList, EigrpDistribute, EigrpRedistribute, StructureKind,
+    DeviceConfig, DistributeList, EigrpDistribute, EigrpRedistribute, EigrpStub, StructureKind,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::net::Ipv4Addr;
@@ -201,7 +201,23 @@ pub fn process_line(dev: &mut DeviceConfig, b: &Block, w: &[&str], line: u32) ->
                 p.unsupported("K values");
             }
         }
-        ["eigrp", "stub", ..] | ["stub", ..] => p.unsupported("stub routers"),
+        ["eigrp", "stub", rest @ ..] | ["stub", rest @ ..] => {
+            // Alone: connected and summary routes; `receive-only`: nothing.
+            let mut stub = EigrpStub {
+                connected: rest.is_empty(),
+                ..EigrpStub::default()
+            };
+            for x in rest {
+                match *x {
+                    "connected" | "direct" => stub.connected = true,
+                    "static" => stub.static_routes = true,
+                    "redistributed" => stub.redistributed = true,
+                    "summary" | "receive-only" => {}
+                    _ => p.unsupported("stub leak-maps"),
+                }
+            }
+            p.stub = Some(stub);
+        }
         ["distribute-list", rest @ ..] => match distribute(rest) {
             Some(d) => p.distribute.push(d),
             None => dev.warn(
@@ -335,7 +351,11 @@ mod tests {
         assert_eq!((p.asn, p.named), (Some(100), true));
         assert!(p.is_passive("Gi1") && !p.is_passive("Gi2"));
         assert_eq!(p.redistribute[0].metric, Some((10_000, 10)));
-        assert_eq!(p.unsupported, ["stub routers"]);
+        assert!(p.unsupported.is_empty());
+        assert_eq!(
+            p.stub.map(|s| (s.connected, s.static_routes)),
+            Some((true, false))
+        );
         let nx = "hostname n\nfeature eigrp\nrouter eigrp 7\n  autonomous-system 70\n  vrf BLUE\n    autonomous-system 71\ninterface Ethernet1/1\n  ip router eigrp 7\n  ip passive-interface eigrp 7\n";
         let d = parser_for(Vendor::CiscoNxos).parse(nx);
         let ps: Vec<(Option<&str>, Option<u32>, bool)> = d

@@ -3,9 +3,17 @@
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
+mod eigrp;
+mod isis;
 pub mod management;
 mod mtu;
 mod ospf;
+
+pub use eigrp::{
+    DistributeList, EigrpConfig, EigrpDistribute, EigrpInterface, EigrpProcess, EigrpRedistribute,
+    EigrpStub,
+};
+pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 
 pub use ospf::{
     OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
@@ -91,6 +99,12 @@ pub struct DeviceConfig {
     /// OSPF processes and per-interface OSPF settings.
     #[serde(default)]
     pub ospf: OspfConfig,
+    /// EIGRP processes and per-interface EIGRP settings.
+    #[serde(default)]
+    pub eigrp: EigrpConfig,
+    /// IS-IS processes and interfaces.
+    #[serde(default)]
+    pub isis: IsisConfig,
     /// Named structures defined (route-maps, prefix-lists, ACLs, community-lists, peer-groups).
     pub structures: Vec<StructureDef>,
     /// Every place a named structure is referenced.

@@ -5,7 +5,9 @@
 //! VRF) and from the configuration text for what the model does not hold yet: IOS-style
 //! `router eigrp|isis|rip …` lines (with their `vrf`), Junos `protocols isis|rip`
 //! statements in either syntax. OSPF is computed ([`super::ospf`]), which names what it
-//! leaves out itself.
+//! leaves out itself; so are EIGRP and IS-IS when the network is computed at once
+//! ([`super::rib::complete`] drops their reasons from here and [`super::eigrp`],
+//! [`super::isis`] name what they leave out).
 
 use super::connected::vrf_name;
 use crate::model::{DeviceConfig, Vendor};
@@ -21,8 +23,8 @@ pub struct Incomplete {
     pub reason: String,
 }
 
-/// A dynamic protocol by the name people use.
-fn reason(protocol: &str) -> String {
+/// The reason a dynamic protocol olav does not compute gives, by the name people use.
+pub fn not_computed(protocol: &str) -> String {
     format!("{protocol} routes are not computed yet")
 }
 
@@ -32,7 +34,7 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
     let add = |out: &mut BTreeSet<Incomplete>, vrf: Option<String>, protocol: &str| {
         out.insert(Incomplete {
             vrf,
-            reason: reason(protocol),
+            reason: not_computed(protocol),
         });
     };
     if let Some(b) = &config.bgp {

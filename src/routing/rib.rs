@@ -4,9 +4,9 @@
 
 use super::connected;
 use super::dynamic::{self, Incomplete};
-use super::ospf;
 use super::route::Route;
 use super::statics::{self, Candidate, Skipped};
+use super::{eigrp, isis, ospf};
 use crate::model::{DeviceConfig, Vendor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -166,27 +166,81 @@ pub fn speaker(d: DeviceInput<'_>, p: &Prepared) -> ospf::Speaker {
     ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty())
 }
 
-/// Every device's main RIB, the network-wide protocols (OSPF) computed over all of them:
-/// each device prepared, its RIB without OSPF computed (what OSPF redistributes), OSPF
-/// over the network, then each RIB again with the OSPF routes (static next hops may now
-/// resolve through them). In `devices`' order.
-pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
-    let prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
-    let speakers: Vec<ospf::Speaker> = devices
-        .iter()
-        .zip(&prepared)
-        .map(|(d, p)| speaker(*d, p))
-        .collect();
-    let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
-    let mut learned = ospf::routes(&names, &speakers);
+/// The reasons [`dynamic`] gives from the configuration text for the IGPs that
+/// [`network`] computes (EIGRP, IS-IS): dropped there, replaced by what they leave out.
+fn computed_here(i: &Incomplete) -> bool {
+    i.reason == dynamic::not_computed("EIGRP") || i.reason == dynamic::not_computed("IS-IS")
+}
+
+/// What one device brings to the network-wide protocols, kept (with its [`Prepared`]) until
+/// they are computed: only this of its configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Speakers {
+    /// Its OSPF speaker.
+    pub ospf: ospf::Speaker,
+    /// Its EIGRP instances.
+    pub eigrp: eigrp::Speaker,
+    /// Its IS-IS speaker.
+    pub isis: isis::Speaker,
+}
+
+/// The device's speakers of the network-wide protocols (OSPF, EIGRP, IS-IS), from its
+/// configuration and its RIB without them.
+pub fn speakers(d: DeviceInput<'_>, p: &Prepared) -> Speakers {
+    let before = finish(p, &[], &[]);
+    Speakers {
+        eigrp: eigrp::Speaker::of(d.vendor, d.config, &before.routes),
+        isis: isis::Speaker::of(d.vendor, d.config, &before.routes),
+        ospf: ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty()),
+    }
+}
+
+/// Every device's main RIB from its prepared RIB and speakers (in the same order): each
+/// protocol over the network, then each RIB again with their routes, chosen by
+/// administrative distance (static next hops may now resolve through them).
+pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<DeviceRib> {
+    let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+    for s in speakers {
+        o.push(s.ospf);
+        e.push(s.eigrp);
+        i.push(s.isis);
+    }
+    for p in prepared.iter_mut() {
+        p.incomplete.retain(|i| !computed_here(i));
+    }
+    let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
+    let mut learned = ospf::routes(&names, &o);
+    drop(o);
+    let mut igps: Vec<(Vec<Route>, Vec<Incomplete>)> = eigrp::routes(&names, &e);
+    drop(e);
+    for (k, (r, inc)) in isis::routes(&names, &i).into_iter().enumerate() {
+        igps[k].0.extend(r);
+        igps[k].1.extend(inc);
+    }
     prepared
         .iter()
+        .zip(igps)
         .enumerate()
-        .map(|(d, p)| {
-            let (routes, inc) = learned.take(d);
+        .map(|(d, (p, (mut routes, mut inc)))| {
+            let (r, i) = learned.take(d);
+            routes.extend(r);
+            inc.extend(i);
             finish(p, &routes, &inc)
         })
         .collect()
+}
+
+/// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
+/// all of them: each device prepared, its RIB without them computed (what they
+/// redistribute), then [`complete`]. In `devices`' order.
+pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
+    let mut prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
+    let speakers: Vec<Speakers> = devices
+        .iter()
+        .zip(&prepared)
+        .map(|(d, p)| speakers(*d, p))
+        .collect();
+    complete(&mut prepared, speakers)
 }
 
 /// The main RIB of one device from its parsed configuration (and its text, for the
@@ -198,7 +252,7 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         config,
         text,
     };
-    let p = prepare(input);
-    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).take(0);
-    finish(&p, &routes, &inc)
+    network(&[input])
+        .pop()
+        .unwrap_or_else(|| finish(&prepare(input), &[], &[]))
 }

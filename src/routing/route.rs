@@ -24,11 +24,19 @@ pub enum Protocol {
     OspfE1,
     /// OSPF external type 2.
     OspfE2,
+    /// EIGRP internal.
+    Eigrp,
+    /// EIGRP external (redistributed).
+    EigrpEx,
+    /// IS-IS level 1.
+    IsisL1,
+    /// IS-IS level 2.
+    IsisL2,
 }
 
 impl Protocol {
     /// Every protocol olav computes, in display order.
-    pub const ALL: [Protocol; 7] = [
+    pub const ALL: [Protocol; 11] = [
         Protocol::Connected,
         Protocol::Local,
         Protocol::Static,
@@ -36,6 +44,10 @@ impl Protocol {
         Protocol::OspfIA,
         Protocol::OspfE1,
         Protocol::OspfE2,
+        Protocol::Eigrp,
+        Protocol::EigrpEx,
+        Protocol::IsisL1,
+        Protocol::IsisL2,
     ];
 
     /// Batfish's name (`connected`, `local`, `static`, `ospf`, `ospfIA`, `ospfE1`,
@@ -49,6 +61,10 @@ impl Protocol {
             Protocol::OspfIA => "ospfIA",
             Protocol::OspfE1 => "ospfE1",
             Protocol::OspfE2 => "ospfE2",
+            Protocol::Eigrp => "eigrp",
+            Protocol::EigrpEx => "eigrpEX",
+            Protocol::IsisL1 => "isisL1",
+            Protocol::IsisL2 => "isisL2",
         }
     }
 

@@ -262,7 +262,7 @@ fn dynamic_protocols_make_the_rib_incomplete() {
             "{IOS}router ospf 1
  network 10.0.0.0 0.0.0.3 area 0
 !
-router eigrp 10
+router rip
  network 10.0.0.0
 !
 router bgp 65001
@@ -275,10 +275,10 @@ end
     assert_eq!(
         reasons,
         [
-            "EIGRP routes are not computed yet",
+            "RIP routes are not computed yet",
             "BGP routes are not computed yet",
         ],
-        "EIGRP (from the text) on every VRF, then BGP where it runs; OSPF is computed"
+        "RIP (from the text) on every VRF, then BGP where it runs; OSPF is computed"
     );
     assert!(rib(Vendor::CiscoIos, &format!("{IOS}end\n"))
         .incomplete_in("default")

@@ -456,3 +456,84 @@ proptest! {
         let _ = olav::batfish::client::decode_table(&wrapped, "q");
     }
 }
+
+/// Lines of EIGRP and IS-IS sections (Cisco-style and Junos words mixed).
+fn igp_line() -> impl Strategy<Value = String> {
+    let words = prop::sample::select(vec![
+        "router",
+        "eigrp",
+        "isis",
+        "1",
+        "CORE",
+        "network",
+        "10.0.0.0",
+        "0.0.0.255",
+        "10.0.0.1/24",
+        "passive-interface",
+        "default",
+        "no",
+        "redistribute",
+        "connected",
+        "static",
+        "metric",
+        "1000",
+        "route-map",
+        "address-family",
+        "ipv4",
+        "ipv6",
+        "unicast",
+        "vrf",
+        "autonomous-system",
+        "af-interface",
+        "exit-af-interface",
+        "topology",
+        "base",
+        "delay",
+        "bandwidth",
+        "interface",
+        "GigabitEthernet1",
+        "Ethernet1/1",
+        "ip",
+        "address",
+        "net",
+        "49.0001.0000.0000.0001.00",
+        "49",
+        "is-type",
+        "level-1",
+        "level-2-only",
+        "circuit-type",
+        "metric-style",
+        "wide",
+        "enable",
+        "passive",
+        "set",
+        "protocols",
+        "interfaces",
+        "ge-0/0/0",
+        "unit",
+        "0",
+        "family",
+        "iso",
+        "level",
+        "disable",
+        "lo0",
+    ]);
+    (0usize..5, prop::collection::vec(words, 0..9))
+        .prop_map(|(indent, w)| format!("{}{}", " ".repeat(indent), w.join(" ")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// EIGRP and IS-IS sections never make a parser, nor the routing computation, panic.
+    #[test]
+    fn igp_sections_never_panic(lines in prop::collection::vec(igp_line(), 0..60)) {
+        let text = lines.join("\n");
+        for p in PARSERS {
+            let dev = p.parse(&text);
+            prop_assert_eq!(dev.lines_total as usize, text.lines().count());
+            let rib = olav::routing::compute("r", p.vendor(), &dev, &text);
+            prop_assert!(rib.routes.iter().all(|r| r.admin_distance <= 255));
+        }
+    }
+}

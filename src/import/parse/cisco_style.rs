@@ -33,6 +33,8 @@ enum Ctx {
     RouteMap,
     PrefixList(String),
     Ospf(String),
+    Eigrp(common::eigrp::Block),
+    Isis(String),
     VrfContext(String),
     Line,
     /// A recognised block whose body olav does not model.
@@ -201,6 +203,8 @@ fn top_level(
             }
             Step::Push(Ctx::Ospf((*process).to_owned()))
         }
+        ["router", "eigrp", id, ..] => Step::Push(Ctx::Eigrp(common::eigrp::start(dev, id, no))),
+        ["router", "isis", rest @ ..] => Step::Push(Ctx::Isis(common::isis::start(dev, rest, no))),
         ["router", ..] => Step::Push(Ctx::Opaque),
         ["ip" | "ipv6", "route", "vrf", vrf, rest @ ..] => {
             if w[0] == "ip" {
@@ -247,7 +251,11 @@ fn nested(
                 Step::Push(Ctx::Fhrp(*idx))
             }
             ["hsrp", _, "ipv6"] | ["vrrp", _, "address-family", "ipv6"] => Step::Push(Ctx::Opaque),
-            _ => known(common::interface_line(dev, *idx, text, w, no)),
+            _ => known(
+                common::eigrp::interface_line(dev, *idx, w, no)
+                    || common::isis::interface_line(dev, *idx, w, no)
+                    || common::interface_line(dev, *idx, text, w, no),
+            ),
         },
         Ctx::Fhrp(idx) => {
             match w {
@@ -304,6 +312,15 @@ fn nested(
             }
             Step::Known
         }
+        Ctx::Eigrp(b) => match common::eigrp::process_line(dev, b, w, no) {
+            Some(inner) => Step::Push(Ctx::Eigrp(inner)),
+            None => Step::Known,
+        },
+        Ctx::Isis(tag) => match common::isis::process_line(dev, tag, w, no) {
+            Some(true) => Step::Push(Ctx::Isis(tag.clone())),
+            Some(false) => Step::Push(Ctx::Opaque),
+            None => Step::Known,
+        },
         Ctx::VrfContext(vrf) => {
             match w {
                 ["ip", "route", rest @ ..] => {

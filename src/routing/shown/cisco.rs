@@ -25,6 +25,8 @@ fn ios_protocol(codes: &[&str]) -> String {
         ("D", "EX") => "eigrpEX",
         ("D", _) => "eigrp",
         ("R", _) => "rip",
+        ("i", "L1") => "isisL1",
+        ("i", "L2") => "isisL2",
         ("i", _) => "isis",
         (other, _) => return other.to_lowercase(),
     };
@@ -192,6 +194,10 @@ fn nxos_protocol(words: &[&str]) -> String {
         ("ospf", _) => "ospf",
         ("eigrp", "external") => "eigrpEX",
         ("eigrp", _) => "eigrp",
+        // As lab-validation reads them: a route of both levels, or leaked between
+        // levels, is the level-2 one.
+        ("isis", "L1") => "isisL1",
+        ("isis", "L2" | "L1-L2" | "inter-area") => "isisL2",
         (other, _) => return other.to_lowercase(),
     };
     name.to_owned()
@@ -265,6 +271,20 @@ mod tests {
         assert_eq!(ios_protocol(&["O*E2", "0.0.0.0/0"]), "ospfE2");
         assert_eq!(ios_protocol(&["S*", "0.0.0.0/0"]), "static");
         assert_eq!(ios_protocol(&["O", "IA", "1.1.1.1"]), "ospfIA");
+    }
+
+    #[test]
+    fn eigrp_and_isis_codes() {
+        assert_eq!(ios_protocol(&["D", "192.168.123.3"]), "eigrp");
+        assert_eq!(ios_protocol(&["D", "EX", "192.168.123.1"]), "eigrpEX");
+        assert_eq!(ios_protocol(&["i", "L1", "10.0.0.0/30"]), "isisL1");
+        assert_eq!(ios_protocol(&["i", "L2", "10.0.0.0/30"]), "isisL2");
+        assert_eq!(ios_protocol(&["i*L1", "0.0.0.0/0"]), "isisL1");
+        assert_eq!(ios_protocol(&["i", "ia", "10.0.0.0/30"]), "isis");
+        assert_eq!(nxos_protocol(&["isis-CORE", "L1"]), "isisL1");
+        assert_eq!(nxos_protocol(&["isis-CORE", "L1-L2"]), "isisL2");
+        assert_eq!(nxos_protocol(&["isis-CORE", "inter-area"]), "isisL2");
+        assert_eq!(nxos_protocol(&["eigrp-1", "external"]), "eigrpEX");
     }
 
     #[test]

@@ -29,6 +29,8 @@ fn eos_protocol(route_type: &str) -> String {
         "ospfinterarea" => "ospfIA".to_owned(),
         "ospfexternaltype1" => "ospfE1".to_owned(),
         "ospfexternaltype2" => "ospfE2".to_owned(),
+        "isislevel1" => "isisL1".to_owned(),
+        "isislevel2" => "isisL2".to_owned(),
         _ => t,
     }
 }
@@ -160,6 +162,15 @@ pub fn junos(text: &str) -> Result<Vec<ShownRoute>, ShownError> {
                         data_str(entry, "active-tag").is_some_and(|t| t.contains(['*', '@', '#']));
                     base.admin_distance =
                         data_u64(entry, "preference").map_or(0, |p| p.min(u32::MAX as u64) as u32);
+                    if proto_name == "IS-IS" {
+                        // Junos names no level: its default preferences tell them apart.
+                        base.protocol = match base.admin_distance {
+                            15 => "isisL1",
+                            18 => "isisL2",
+                            _ => "isis",
+                        }
+                        .to_owned();
+                    }
                     let metric_key = if proto_name == "BGP" { "med" } else { "metric" };
                     base.metric = data_u64(entry, metric_key).unwrap_or(0);
                     base.tag = data_u64(entry, "rt-tag");
@@ -223,5 +234,17 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].protocol, "connected");
         assert!(r[1].discard && r[1].admin_distance == 5);
+    }
+
+    #[test]
+    fn isis_levels_by_name_and_preference() {
+        let eos_text = r#"{"vrfs":{"default":{"routes":{
+            "10.0.0.4/30":{"routeType":"isisLevel2","preference":115,"metric":20,"vias":[{"interface":"Ethernet1","nexthopAddr":"10.0.0.1"}]}}}}}"#;
+        assert_eq!(eos_protocol("isisLevel1"), "isisL1");
+        assert_eq!(eos(eos_text).unwrap()[0].protocol, "isisL2");
+        let text = r#"{"route-information":[{"route-table":[{"table-name":[{"data":"inet.0"}],"rt":[
+            {"rt-destination":[{"data":"10.255.0.2/32"}],"rt-entry":[{"active-tag":[{"data":"*"}],"protocol-name":[{"data":"IS-IS"}],"preference":[{"data":"18"}],"metric":[{"data":"10"}],"nh":[{"to":[{"data":"10.0.0.2"}],"via":[{"data":"ge-0/0/0.0"}]}]}]}]}]}]}"#;
+        let r = junos(text).unwrap();
+        assert_eq!((r[0].protocol.as_str(), r[0].metric), ("isisL2", 10));
     }
 }

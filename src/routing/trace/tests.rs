@@ -155,7 +155,7 @@ fn an_incomplete_rib_says_it_cannot_know() {
     let mut devices = square("");
     devices[1].1 = devices[1]
         .1
-        .replace("end\n", "router eigrp 1\n network 10.0.0.0\nend\n");
+        .replace("end\n", "router rip\n network 10.0.0.0\nend\n");
     let b = run(&devices, "r2", "192.0.2.1");
     assert_eq!(paths(&b), ["r2 INSUFFICIENT_INFO"]);
     assert!(b[0].caveats[0].contains("incomplete"), "{b:?}");

@@ -5,7 +5,9 @@
 //! its own context walk and handles only what differs.
 
 mod bgp;
+pub mod eigrp;
 mod interface;
+pub mod isis;
 pub mod ospf;
 mod routes;
 mod structures;

@@ -19,6 +19,7 @@
 
 mod bgp;
 mod interfaces;
+mod isis;
 mod policy;
 mod routing;
 mod statements;
@@ -210,11 +211,16 @@ impl Junos {
             ["version", v, ..] => self.dev.os_version = Some((*v).to_owned()),
             ["system", "host-name", h, ..] => self.dev.hostname = Some((*h).to_owned()),
             ["system", "management-instance", ..] => self.management_instance = true,
+            ["interfaces", name, "unit", unit, "family", "iso", iso @ ..] => {
+                self.iso_family(name, unit, iso, st);
+                self.interfaces(&w[1..], st);
+            }
             ["interfaces", rest @ ..] => self.interfaces(rest, st),
             ["routing-options", rest @ ..] => self.routing_options(None, rest, st),
             ["routing-instances", name, rest @ ..] => self.routing_instance(name, rest, st),
             ["protocols", "bgp", rest @ ..] => self.bgp(None, rest, st),
             ["protocols", "ospf", rest @ ..] => self.ospf(None, rest, st),
+            ["protocols", "isis", rest @ ..] => self.isis(None, rest, st),
             ["policy-options", rest @ ..] => self.policy_options(rest, st),
             ["firewall", rest @ ..] => self.firewall(rest, st),
             ["vlans", name, "vlan-id", id, ..] => match id.parse() {

@@ -64,6 +64,7 @@ impl Junos {
             ["routing-options", rest @ ..] => self.routing_options(Some(name), rest, st),
             ["protocols", "bgp", rest @ ..] => self.bgp(Some(name), rest, st),
             ["protocols", "ospf", rest @ ..] => self.ospf(Some(name), rest, st),
+            ["protocols", "isis", rest @ ..] => self.isis(Some(name), rest, st),
             ["vrf-import", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-import", st),
             ["vrf-export", ps @ ..] => self.policy_refs(ps, "routing-instance vrf-export", st),
             _ => {}

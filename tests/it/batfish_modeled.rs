@@ -318,3 +318,79 @@ fn a_session_the_plan_adds_that_batfish_does_not_see_is_unverified() {
         "{text}"
     );
 }
+
+/// A static-route plan is validated by Batfish's change-validation recipe: its intent as
+/// `reachability` from the device to the prefix (no failing flow), no side effects as
+/// `differentialReachability` outside the prefix (`invertSearch`): a flow there fails
+/// the plan, and so does traffic to the prefix that finds no route.
+#[test]
+fn a_static_route_plan_is_validated_by_batfish_s_recipe() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(
+        tmp.path(),
+        "add a static route to 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1",
+    );
+    let bf = StandIn::start(crate::standin::Fault::None);
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").success());
+    assert!(text.starts_with("Verdict: PASS"), "{text}");
+    let asked = crate::batfish::questions(&bf.seen());
+    let of = |class: &str| {
+        asked
+            .iter()
+            .find(|q| q["class"].as_str().is_some_and(|c| c.ends_with(class)))
+            .cloned()
+            .unwrap_or_else(|| panic!("{class} asked: {asked:#?}"))
+    };
+    let intent = of("SpecifiersReachabilityQuestion");
+    assert_eq!(
+        intent["pathConstraints"]["startLocation"],
+        "\"alpha-dist-1\""
+    );
+    assert_eq!(intent["headers"]["dstIps"], "10.99.0.0/16");
+    assert_eq!(intent["actions"], "failure");
+    let side = of("DifferentialReachabilityQuestion");
+    assert_eq!(side["invertSearch"], true, "{side}");
+    assert_eq!(side["headers"]["dstIps"], "10.99.0.0/16", "{side}");
+    assert_eq!(side["maxTraces"], 1, "{side}");
+    assert!(bf.problems().is_empty(), "{:#?}", bf.problems());
+
+    // A flow outside the plan's prefix changes: a side effect, FAIL.
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            (ctx.class.ends_with("DifferentialReachabilityQuestion")
+                && ctx.question["invertSearch"] == json!(true))
+            .then(|| answer(ctx.class, vec![crate::standin::flow_row()]))
+        })),
+        ..Options::default()
+    });
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").code(1));
+    assert!(text.starts_with("Verdict: FAIL"), "{text}");
+    assert!(
+        text.contains("error differentialReachability: 1 flow(s) to destinations outside the plan's prefixes (10.99.0.0/16) behave differently: a side effect"),
+        "{text}"
+    );
+
+    // Traffic to the prefix finds no route from the device: the intent is not met.
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            ctx.class
+                .ends_with("SpecifiersReachabilityQuestion")
+                .then(|| {
+                    let mut row = crate::standin::flow_row();
+                    let traces = row["Snapshot_Traces"].clone();
+                    row["Traces"] = traces;
+                    if let Some(t) = row["Traces"].get_mut(0) {
+                        t["disposition"] = json!("NO_ROUTE");
+                    }
+                    answer(ctx.class, vec![row])
+                })
+        })),
+        ..Options::default()
+    });
+    let text = stdout(&verify(tmp.path(), &plan, bf.port, "60").code(1));
+    assert!(text.starts_with("Verdict: FAIL"), "{text}");
+    assert!(
+        text.contains("error reachability: the plan's intent is not met: traffic from alpha-dist-1 to 10.99.0.0/16 ends NO_ROUTE"),
+        "{text}"
+    );
+}

@@ -198,16 +198,18 @@ fn operations(seen: &[Seen], work: &Path) -> Vec<Value> {
             ("PUT", ["networks", _, "questions", qn]) => {
                 let q = s.substituted.clone().expect("question");
                 let class = q["class"].as_str().unwrap_or("");
-                let name = standin::templates()
+                let (name, template) = standin::templates()
                     .into_iter()
                     .find(|(_, t)| t["class"] == class)
-                    .map(|(n, _)| n)
                     .unwrap_or_else(|| panic!("olav asks {class}, which no template declares"));
+                // pybatfish takes the template's variables as parameters; its fixed fields
+                // (`includeOneTableKeys`) it sends by itself.
+                let variables = &template["instance"]["variables"];
                 let params: serde_json::Map<String, Value> = q
                     .as_object()
                     .expect("object")
                     .iter()
-                    .filter(|(k, _)| !matches!(k.as_str(), "class" | "differential" | "instance"))
+                    .filter(|(k, _)| variables.get(k.as_str()).is_some())
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 // The work item that answers it names the snapshots.

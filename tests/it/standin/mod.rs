@@ -248,6 +248,13 @@ pub fn answer(class: &str, rows: Vec<Value>) -> Value {
             ("Reference_Traces", "Set<Trace>"),
             ("Reference_TraceCount", "Integer"),
         ]
+    } else if class.ends_with("SpecifiersReachabilityQuestion") {
+        // `SpecifiersReachabilityAnswerer` / `TracerouteAnswerer` columns.
+        &[
+            ("Flow", "Flow"),
+            ("Traces", "Set<Trace>"),
+            ("TraceCount", "Integer"),
+        ]
     } else if class.ends_with("IpOwnersQuestion") {
         &[
             ("Node", "Node"),
@@ -481,7 +488,12 @@ fn default_answer(ctx: &AnswerCtx<'_>) -> Value {
         }
         return answer(c, vec![row]);
     }
+    // Outside a plan's own destinations (`invertSearch`), nothing changes unless a test
+    // says so; otherwise one flow differs.
     if c.ends_with("DifferentialReachabilityQuestion") && ctx.reference.is_some() {
+        if ctx.question["invertSearch"] == json!(true) {
+            return answer(c, vec![]);
+        }
         return answer(c, vec![flow_row()]);
     }
     answer(c, vec![])

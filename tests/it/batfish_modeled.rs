@@ -394,3 +394,46 @@ fn a_static_route_plan_is_validated_by_batfish_s_recipe() {
         "{text}"
     );
 }
+
+/// A removal reaches Batfish as a candidate without the removed line, never as `no …`
+/// lines after `end` (Batfish's IOS grammar has no `no ip route`: the route would stay).
+#[test]
+fn a_removal_reaches_batfish_edited_out_of_the_candidate() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = crate::common::draft_any(
+        tmp.path(),
+        "remove the static route 0.0.0.0/0 on alpha-br-3560",
+    );
+    let bf = StandIn::start(crate::standin::Fault::None);
+    verify(tmp.path(), &plan, bf.port, "60");
+    let seen = bf.seen();
+    let fork = seen
+        .iter()
+        .find(|s| s.path.ends_with("snapshots:fork"))
+        .expect("fork");
+    let body: Value = serde_json::from_slice(&fork.body).expect("json");
+    use base64::Engine;
+    let zip = base64::engine::general_purpose::STANDARD
+        .decode(body["zipFile"].as_str().expect("the candidate's configs"))
+        .expect("base64");
+    let (_, files) = crate::standin::snapshot_files(&zip).expect("a snapshot zip");
+    let text = files
+        .iter()
+        .find(|(f, _)| f.contains("alpha-br-3560"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("alpha-br-3560's candidate config");
+    assert!(!text.contains("ip route 0.0.0.0 0.0.0.0"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("no ip route")),
+        "{text}"
+    );
+    let after_end: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != "end")
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert!(after_end.is_empty(), "lines after end: {after_end:?}");
+}

@@ -671,7 +671,25 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
             );
             const SHOWN: usize = 20;
             if !s.skipped.is_empty() {
-                println!("  skipped {} files:", s.skipped.len());
+                // Grouped by reason first: "Cisco IOS-XR: not read yet (5 files)".
+                let mut why: std::collections::BTreeMap<&str, usize> = Default::default();
+                for m in &s.skipped {
+                    *why.entry(m.split_once(": ").map_or(m.as_str(), |(_, r)| r))
+                        .or_default() += 1;
+                }
+                let mut why: Vec<(&str, usize)> = why.into_iter().collect();
+                why.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+                const REASONS: usize = 3;
+                let more = why.len().saturating_sub(REASONS);
+                let mut head: Vec<String> = why
+                    .into_iter()
+                    .take(REASONS)
+                    .map(|(r, n)| format!("{r} ({n} file{})", if n == 1 { "" } else { "s" }))
+                    .collect();
+                if more > 0 {
+                    head.push(format!("{more} other reasons"));
+                }
+                println!("  skipped {} files — {}:", s.skipped.len(), head.join("; "));
                 for m in &s.skipped {
                     println!("    {m}");
                 }

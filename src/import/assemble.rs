@@ -119,6 +119,7 @@ pub(super) fn assemble(
         return Err(ImportError::NoDevices {
             label: src.label.to_owned(),
             skipped: skipped.len(),
+            why: reasons(&skipped).join("; "),
         });
     }
     devices.sort_by(|a, b| a.hostname.cmp(&b.hostname));
@@ -234,4 +235,18 @@ fn apply_facts(devices: &mut [ParsedDevice], opstate: &OpState, warnings: &mut V
                 .next();
         }
     }
+}
+
+/// The reasons files were skipped, each with how many: `Cisco IOS-XR: not read yet (3
+/// files)`, most frequent first.
+pub(super) fn reasons(skipped: &[FileIssue]) -> Vec<String> {
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for f in skipped {
+        *count.entry(f.message.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(&str, usize)> = count.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    v.into_iter()
+        .map(|(m, n)| format!("{m} ({n} file{})", if n == 1 { "" } else { "s" }))
+        .collect()
 }

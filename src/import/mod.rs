@@ -45,12 +45,14 @@ pub enum ImportError {
         source: std::io::Error,
     },
     /// Nothing in the snapshot could be imported: importing it would wipe the state.
-    #[error("{label}: no device could be imported ({skipped} file(s) skipped); the state is left as it was")]
+    #[error("{label}: no device could be imported ({skipped} file(s) skipped: {why}); the state is left as it was")]
     NoDevices {
         /// The snapshot.
         label: String,
         /// Files skipped.
         skipped: usize,
+        /// The reasons, each with how many files it skipped.
+        why: String,
     },
     /// A config file changed between the two readings of a streamed import.
     #[error(

@@ -116,6 +116,15 @@ pub struct SnapshotDir {
     pub unreadable: Vec<FileIssue>,
 }
 
+/// Folders of Batfish's snapshot layout olav does not read, and what they hold.
+const OTHER_FOLDERS: [(&str, &str); 5] = [
+    ("sonic_configs", "SONiC configurations"),
+    ("aws_configs", "AWS configurations"),
+    ("hosts", "host files (servers' interfaces and filters)"),
+    ("iptables", "iptables rules of hosts"),
+    ("checkpoint_management", "Check Point management data"),
+];
+
 impl SnapshotDir {
     /// Lists a snapshot folder's config files and reads its other files.
     pub fn open(dir: &Path) -> Result<SnapshotDir, ImportError> {
@@ -138,6 +147,24 @@ impl SnapshotDir {
             match read_one(dir, p) {
                 Ok(f) => batfish_files.push(f),
                 Err(issue) => unreadable.push(issue),
+            }
+        }
+        // Batfish's other snapshot folders hold what olav does not read: named, never
+        // passed over in silence.
+        for (folder, what) in OTHER_FOLDERS {
+            let d = dir.join(folder);
+            if d.is_dir() {
+                let mut files = Vec::new();
+                walk(&d, &mut files)?;
+                files.sort();
+                for f in files {
+                    let rel = f.strip_prefix(dir).unwrap_or(&f);
+                    unreadable.push(FileIssue {
+                        file: rel.to_string_lossy().replace('\\', "/"),
+                        line: None,
+                        message: format!("{what}: not read yet"),
+                    });
+                }
             }
         }
         let state_path = dir.join(opstate::FILE_NAME);

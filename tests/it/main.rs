@@ -17,6 +17,7 @@ mod import_digest;
 mod intents;
 mod json;
 mod junos;
+mod other_vendors;
 mod parser_props;
 mod pipeline;
 mod precheck;

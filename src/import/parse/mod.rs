@@ -12,6 +12,7 @@ pub mod ios;
 pub mod junos;
 pub mod lines;
 pub mod nxos;
+pub mod other;
 
 use crate::model::{DeviceConfig, Vendor};
 
@@ -60,6 +61,9 @@ pub enum NotAConfig {
     /// Nothing in the text looks like device configuration.
     #[error("no device configuration found (no hostname, interface or router lines)")]
     NoConfigLines,
+    /// The configuration of a vendor olav recognises but does not read yet.
+    #[error("{0}: not read yet")]
+    OtherVendor(other::OtherOs),
 }
 
 /// How many lines detection looks at; markers sit near the top of a config.
@@ -73,11 +77,18 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     let first = text.lines().next().unwrap_or("");
     if let Some(kind) = first.trim().strip_prefix("!RANCID-CONTENT-TYPE:") {
         let kind = kind.trim().to_ascii_lowercase();
+        if let Some(os) = other::OtherOs::from_rancid(&kind) {
+            return Err(NotAConfig::OtherVendor(os));
+        }
         return PARSERS
             .iter()
             .find(|p| p.rancid_types().contains(&kind.as_str()))
             .map(|p| p.vendor())
             .ok_or(NotAConfig::UnsupportedRancidType(kind));
+    }
+    // Another vendor's configuration is named, never read as one olav reads.
+    if let Some(os) = other::identify(text) {
+        return Err(NotAConfig::OtherVendor(os));
     }
     let mut scores = [0u32; PARSERS.len()];
     let mut generic = 0u32;
@@ -166,7 +177,11 @@ mod tests {
         );
         assert_eq!(
             detect("!RANCID-CONTENT-TYPE: fortigate\nhostname x\n"),
-            Err(NotAConfig::UnsupportedRancidType("fortigate".into()))
+            Err(NotAConfig::OtherVendor(other::OtherOs::FortiOs))
+        );
+        assert_eq!(
+            detect("!RANCID-CONTENT-TYPE: foundry\nhostname x\n"),
+            Err(NotAConfig::UnsupportedRancidType("foundry".into()))
         );
     }
 

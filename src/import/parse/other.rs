@@ -1,0 +1,189 @@
+//! Configurations of vendors olav does not read, recognised by content so that they are
+//! named and skipped — never parsed as IOS, NX-OS, EOS or Junos. The tells follow
+//! Batfish's own format detection (`VendorConfigurationFormatDetector.java`), tightened
+//! where a tell could sit in a description of a device olav does read.
+
+use std::fmt;
+
+/// A vendor or OS whose configurations olav recognises but does not read yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OtherOs {
+    /// Cisco IOS-XR.
+    IosXr,
+    /// Cisco ASA.
+    Asa,
+    /// FRRouting (stand-alone, Cumulus Linux, SONiC).
+    Frr,
+    /// Cumulus Linux NCLU commands or concatenated interface files.
+    Cumulus,
+    /// A10 ACOS.
+    A10,
+    /// Nokia SR OS.
+    SrOs,
+    /// Palo Alto PAN-OS.
+    PanOs,
+    /// Fortinet FortiOS.
+    FortiOs,
+    /// Check Point Gaia.
+    CheckPoint,
+    /// F5 BIG-IP.
+    F5,
+    /// VyOS.
+    Vyos,
+}
+
+impl OtherOs {
+    /// The name people know it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            OtherOs::IosXr => "Cisco IOS-XR",
+            OtherOs::Asa => "Cisco ASA",
+            OtherOs::Frr => "FRRouting (FRR)",
+            OtherOs::Cumulus => "Cumulus Linux",
+            OtherOs::A10 => "A10 ACOS",
+            OtherOs::SrOs => "Nokia SR OS",
+            OtherOs::PanOs => "Palo Alto PAN-OS",
+            OtherOs::FortiOs => "Fortinet FortiOS",
+            OtherOs::CheckPoint => "Check Point Gaia",
+            OtherOs::F5 => "F5 BIG-IP",
+            OtherOs::Vyos => "VyOS",
+        }
+    }
+
+    /// The OS a RANCID content type names, when it is one of these.
+    pub fn from_rancid(kind: &str) -> Option<OtherOs> {
+        Some(match kind {
+            "cisco-xr" | "ios-xr" | "iosxr" | "xr" => OtherOs::IosXr,
+            "cisco-asa" | "asa" => OtherOs::Asa,
+            "frr" => OtherOs::Frr,
+            "a10" => OtherOs::A10,
+            "sros" | "nokia" | "alcatel-lucent" | "timos" => OtherOs::SrOs,
+            "paloalto" | "palo-alto" => OtherOs::PanOs,
+            "fortigate" | "fortigate-full" | "fortios" => OtherOs::FortiOs,
+            "checkpoint" | "check-point" => OtherOs::CheckPoint,
+            "bigip" | "f5" => OtherOs::F5,
+            "vyos" => OtherOs::Vyos,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for OtherOs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An A10 version line: `version 4.1.4-GR1-P5, build 81 (Oct-01-2020,12:12)`.
+fn a10_version(line: &str) -> bool {
+    let Some(i) = line.find("version ") else {
+        return false;
+    };
+    let rest = &line[i + "version ".len()..];
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest.contains(", build ")
+        && rest.contains('(')
+        && rest.trim_end().ends_with(')')
+}
+
+/// The vendor `text` was written by, when it is one olav recognises but does not read.
+pub fn identify(text: &str) -> Option<OtherOs> {
+    let mut saw_config_of = false;
+    let mut pan_tells = 0u32;
+    let mut braces = false;
+    for line in text.lines().take(super::DETECT_LINES) {
+        let t = line.trim();
+        if t.starts_with("# TiMOS-")
+            || t.starts_with("#TiMOS-")
+            || t.starts_with("# Configuration format version")
+            || t.starts_with("/configure ")
+        {
+            return Some(OtherOs::SrOs);
+        }
+        if t.starts_with("# Configuration of ") {
+            saw_config_of = true;
+        }
+        if saw_config_of && t.starts_with("# Language version:") {
+            return Some(OtherOs::CheckPoint);
+        }
+        if t == "config system global" {
+            return Some(OtherOs::FortiOs);
+        }
+        if t.starts_with("# This file describes the network interfaces")
+            || t == "net del all"
+            || t.starts_with("net add ")
+        {
+            return Some(OtherOs::Cumulus);
+        }
+        if t.starts_with("frr version") || t.starts_with("frr defaults") {
+            return Some(OtherOs::Frr);
+        }
+        if t.starts_with("#TMSH-VERSION:") || t.starts_with("sys global-settings {") {
+            return Some(OtherOs::F5);
+        }
+        if t.starts_with("ASA Version") {
+            return Some(OtherOs::Asa);
+        }
+        if t.starts_with("!! IOS XR")
+            || t.starts_with("interface Bundle-Ether")
+            || t == "end-policy"
+            || t == "end-set"
+            || t.starts_with("ipv4 access-list ")
+            || (line.starts_with(' ') && t.starts_with("ipv4 address "))
+        {
+            return Some(OtherOs::IosXr);
+        }
+        if a10_version(t) && (t.starts_with('!') || t.starts_with("version")) {
+            return Some(OtherOs::A10);
+        }
+        if t.starts_with("set system config-management commit-revisions") {
+            return Some(OtherOs::Vyos);
+        }
+        if t.starts_with("deviceconfig")
+            || t.starts_with("set deviceconfig ")
+            || t.contains("send-to-panorama")
+            || t.contains("panorama-server")
+        {
+            pan_tells += 1;
+        }
+        braces |= t.ends_with('{');
+    }
+    (pan_tells > 0 && (braces || text.contains("set deviceconfig "))).then_some(OtherOs::PanOs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tell_names_its_vendor() {
+        let cases = [
+            ("!! IOS XR Configuration 7.3.2\nhostname r1\n", OtherOs::IosXr),
+            ("hostname r1\ninterface GigabitEthernet0/0/0/0\n ipv4 address 10.0.0.1 255.255.255.0\n", OtherOs::IosXr),
+            ("frr version 7.5\nfrr defaults traditional\nhostname r1\n", OtherOs::Frr),
+            ("net del all\nnet add hostname leaf1\n", OtherOs::Cumulus),
+            ("!Current configuration: 1 bytes\n!version 4.1.4-GR1-P5, build 81 (Oct-01-2020,12:12)\nhostname lb\n", OtherOs::A10),
+            ("# TiMOS-B-20.10.R1\nconfigure {\n}\n", OtherOs::SrOs),
+            ("config system global\n    set hostname fw\nend\n", OtherOs::FortiOs),
+            ("# Configuration of fw1\n# Language version: 13.4v1\nset hostname fw1\n", OtherOs::CheckPoint),
+            ("#TMSH-VERSION: 13.1.1\nsys global-settings {\n}\n", OtherOs::F5),
+            ("ASA Version 9.8(2)\nhostname asa\n", OtherOs::Asa),
+            ("config {\n  devices {\n    deviceconfig {\n      system {\n", OtherOs::PanOs),
+        ];
+        for (text, os) in cases {
+            assert_eq!(identify(text), Some(os), "{text}");
+        }
+    }
+
+    #[test]
+    fn configs_olav_reads_are_not_claimed() {
+        for text in [
+            "hostname r1\ninterface GigabitEthernet0/1\n description to the IOS XR box (end-policy)\n ip address 10.0.0.1 255.255.255.0\n",
+            "hostname leaf\ninterface Ethernet1\n   ip address 10.0.0.1/31\n",
+            "set system host-name r1\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.0.1/31\n",
+            "system {\n    host-name r1;\n}\n",
+        ] {
+            assert_eq!(identify(text), None, "{text}");
+        }
+    }
+}

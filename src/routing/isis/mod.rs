@@ -111,6 +111,10 @@ impl Speaker {
         let Some(p) = default.first() else {
             return sp;
         };
+        // EOS carries IPv4 only under `address-family ipv4 unicast`.
+        if vendor == Vendor::AristaEos && !p.ipv4 {
+            return sp;
+        }
         if default.len() > 1 {
             sp.unsupported.push("several IS-IS processes".to_owned());
         }

@@ -205,7 +205,12 @@ pub fn complete_each(
     speakers: Vec<Speakers>,
     mut each: impl FnMut(DeviceRib),
 ) {
-    let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+    let n = speakers.len();
+    let (mut o, mut e, mut i) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
     for s in speakers {
         o.push(s.ospf);
         e.push(s.eigrp);

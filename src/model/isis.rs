@@ -116,6 +116,9 @@ pub struct IsisProcess {
     pub passive: Vec<String>,
     /// `no passive-interface X`.
     pub not_passive: Vec<String>,
+    /// `address-family ipv4 [unicast]` configured (EOS routes IPv4 only with it).
+    #[serde(default)]
+    pub ipv4: bool,
     /// `redistribute connected|static …` lines.
     pub redistribute: Vec<IsisRedistribute>,
     /// `shutdown` / Junos `disable`.

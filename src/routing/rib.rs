@@ -197,9 +197,20 @@ pub fn speakers(d: DeviceInput<'_>, p: &Prepared) -> Speakers {
 
 /// Every device's main RIB from its prepared RIB and speakers (in the same order): each
 /// protocol over the network, then each RIB again with their routes, chosen by
-/// administrative distance (static next hops may now resolve through them).
-pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<DeviceRib> {
-    let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+/// administrative distance (static next hops may now resolve through them). Each RIB is
+/// handed to `each` as it is made, in order, so that a caller storing them never holds
+/// them all.
+pub fn complete_each(
+    prepared: &mut [Prepared],
+    speakers: Vec<Speakers>,
+    mut each: impl FnMut(DeviceRib),
+) {
+    let n = speakers.len();
+    let (mut o, mut e, mut i) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
     for s in speakers {
         o.push(s.ospf);
         e.push(s.eigrp);
@@ -217,17 +228,20 @@ pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<Devic
         igps[k].0.extend(r);
         igps[k].1.extend(inc);
     }
-    prepared
-        .iter()
-        .zip(igps)
-        .enumerate()
-        .map(|(d, (p, (mut routes, mut inc)))| {
-            let (r, i) = learned.take(d);
-            routes.extend(r);
-            inc.extend(i);
-            finish(p, &routes, &inc)
-        })
-        .collect()
+    drop(i);
+    for (d, (p, (mut routes, mut inc))) in prepared.iter().zip(igps).enumerate() {
+        let (r, i) = learned.take(d);
+        routes.extend(r);
+        inc.extend(i);
+        each(finish(p, &routes, &inc));
+    }
+}
+
+/// [`complete_each`], the RIBs collected.
+pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<DeviceRib> {
+    let mut out = Vec::with_capacity(prepared.len());
+    complete_each(prepared, speakers, |r| out.push(r));
+    out
 }
 
 /// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over

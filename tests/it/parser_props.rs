@@ -457,6 +457,9 @@ proptest! {
     }
 }
 
+/// EIGRP and IS-IS sections that run (IOS, NX-OS and EOS read what is theirs).
+const IGP_BASE: &str = "interface Loopback0\n ip address 10.255.0.1 255.255.255.255\n ip router isis\ninterface GigabitEthernet1\n ip address 10.0.0.1 255.255.255.0\n ip address 10.0.0.1/24\n ip router isis\n isis enable CORE\n ip router eigrp 1\n no shutdown\nrouter eigrp 1\n network 10.0.0.0\n redistribute connected\nrouter isis\n net 49.0001.0000.0000.0001.00\n address-family ipv4 unicast\n";
+
 /// Lines of EIGRP and IS-IS sections (Cisco-style and Junos words mixed).
 fn igp_line() -> impl Strategy<Value = String> {
     let words = prop::sample::select(vec![
@@ -527,13 +530,30 @@ proptest! {
 
     /// EIGRP and IS-IS sections never make a parser, nor the routing computation, panic.
     #[test]
-    fn igp_sections_never_panic(lines in prop::collection::vec(igp_line(), 0..60)) {
-        let text = lines.join("\n");
+    fn igp_sections_never_panic(
+        lines in prop::collection::vec(igp_line(), 0..60),
+        base in any::<bool>(),
+    ) {
+        // Half the cases start from sections that run, so that the random lines change
+        // a working computation.
+        let start = if base { IGP_BASE } else { "" };
+        let text = format!("{start}{}", lines.join("\n"));
         for p in PARSERS {
             let dev = p.parse(&text);
             prop_assert_eq!(dev.lines_total as usize, text.lines().count());
             let rib = olav::routing::compute("r", p.vendor(), &dev, &text);
             prop_assert!(rib.routes.iter().all(|r| r.admin_distance <= 255));
+            // Two devices of one text share every subnet: adjacencies, paths, filters.
+            let inputs: Vec<olav::routing::DeviceInput> = ["a", "b"]
+                .iter()
+                .map(|h| olav::routing::DeviceInput {
+                    hostname: h,
+                    vendor: p.vendor(),
+                    config: &dev,
+                    text: &text,
+                })
+                .collect();
+            prop_assert_eq!(olav::routing::network(&inputs).len(), 2);
         }
     }
 }

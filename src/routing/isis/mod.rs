@@ -111,6 +111,10 @@ impl Speaker {
         let Some(p) = default.first() else {
             return sp;
         };
+        // EOS carries IPv4 only under `address-family ipv4 unicast`.
+        if vendor == Vendor::AristaEos && !p.ipv4 {
+            return sp;
+        }
         if default.len() > 1 {
             sp.unsupported.push("several IS-IS processes".to_owned());
         }
@@ -328,9 +332,28 @@ fn adverts(s: &Speaker, level1: bool) -> Vec<(Ipv4Net, u64)> {
     out
 }
 
+/// What a device that runs no IS-IS in its default VRF leaves incomplete: its other VRFs'
+/// IS-IS, and what it configures there that olav does not model.
+fn idle(s: &Speaker, hostname: &str) -> Vec<Incomplete> {
+    let mut inc = s.vrf_incomplete.clone();
+    inc.extend(s.unsupported.iter().map(|u| Incomplete {
+        vrf: Some("default".to_owned()),
+        reason: format!("IS-IS {u} ({hostname}) not computed yet"),
+    }));
+    inc
+}
+
 /// Each device's IS-IS routes and what IS-IS leaves incomplete there, in `speakers'` order.
 pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<Incomplete>)> {
     let n = speakers.len();
+    if !speakers.iter().any(Speaker::runs) {
+        // Nothing to compute: only what is configured and not modelled.
+        return speakers
+            .iter()
+            .zip(hostnames)
+            .map(|(s, h)| (Vec::new(), idle(s, h)))
+            .collect();
+    }
     let mut g1: Graph = vec![Vec::new(); n];
     let mut g2: Graph = vec![Vec::new(); n];
     let mut domains = Domains::new(n);
@@ -518,23 +541,21 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
         }
     }
     for d in 0..n {
+        if !speakers[d].runs() {
+            out[d].1 = idle(&speakers[d], hostnames[d]);
+            continue;
+        }
         let mut inc = speakers[d].vrf_incomplete.clone();
-        let reasons: Vec<String> = if speakers[d].runs() {
+        inc.extend(
             reasons
                 .get(&root[d])
-                .map(|s| s.iter().cloned().collect())
-                .unwrap_or_default()
-        } else {
-            speakers[d]
-                .unsupported
-                .iter()
-                .map(|u| format!("IS-IS {u} ({}) not computed yet", hostnames[d]))
-                .collect()
-        };
-        inc.extend(reasons.into_iter().map(|reason| Incomplete {
-            vrf: Some("default".to_owned()),
-            reason,
-        }));
+                .into_iter()
+                .flatten()
+                .map(|reason| Incomplete {
+                    vrf: Some("default".to_owned()),
+                    reason: reason.clone(),
+                }),
+        );
         out[d].1 = inc;
     }
     out

@@ -212,3 +212,19 @@ fn redistributed_connected_routes() {
         ]
     );
 }
+
+/// EOS: IS-IS carries IPv4 only under `address-family ipv4 unicast`; metrics 10.
+#[test]
+fn eos_needs_the_ipv4_address_family() {
+    let e = |n: u8, af: &str| {
+        (format!("e{n}"), Vendor::AristaEos, format!("hostname e{n}\ninterface Ethernet1\n   no switchport\n   ip address 10.0.0.{n}/24\n   isis enable CORE\ninterface Loopback0\n   ip address 10.255.0.{n}/32\n   isis enable CORE\nrouter isis CORE\n   net 49.0001.0000.0000.000{n}.00\n   is-type level-2\n{af}"))
+    };
+    let af = "   address-family ipv4 unicast\n";
+    let rib = net(vec![e(1, af), e(2, af)]);
+    assert_eq!(
+        isis(&rib[0]),
+        ["10.255.0.2/32 isisL2 [115/20] 10.0.0.2 via Ethernet1"]
+    );
+    let rib = net(vec![e(1, ""), e(2, "")]);
+    assert!(rib.iter().all(|r| isis(r).is_empty()));
+}

@@ -53,7 +53,10 @@ pub fn process_line(dev: &mut DeviceConfig, tag: &str, w: &[&str], line: u32) ->
         ["no", "passive-interface", "default", ..] => p.passive_default = false,
         ["passive-interface", name, ..] => p.passive.push((*name).to_owned()),
         ["no", "passive-interface", name, ..] => p.not_passive.push((*name).to_owned()),
-        ["address-family", "ipv4", ..] => return Some(true),
+        ["address-family", "ipv4", ..] => {
+            p.ipv4 = true;
+            return Some(true);
+        }
         ["address-family", ..] => return Some(false),
         ["vrf", _] => {
             p.unsupported("IS-IS VRF blocks");

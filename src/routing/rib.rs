@@ -160,12 +160,6 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
     }
 }
 
-/// The device's OSPF speaker, from its configuration and its RIB without OSPF.
-pub fn speaker(d: DeviceInput<'_>, p: &Prepared) -> ospf::Speaker {
-    let before = finish(p, &[], &[]);
-    ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty())
-}
-
 /// The reasons [`dynamic`] gives from the configuration text for the IGPs that
 /// [`network`] computes (EIGRP, IS-IS): dropped there, replaced by what they leave out.
 fn computed_here(i: &Incomplete) -> bool {

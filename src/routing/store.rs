@@ -1,8 +1,7 @@
 //! The routing model of a state version, stored with it as the `routing` part: each
 //! device's RIB encoded on its own, so that asking for one device decodes one.
 
-use super::ospf::Speaker;
-use super::rib::{finish, prepare, speaker, DeviceInput, DeviceRib, Prepared};
+use super::rib::{complete_each, prepare, speakers, DeviceInput, DeviceRib, Prepared, Speakers};
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
@@ -57,10 +56,10 @@ impl RoutingModel {
             state_version: db.state_version()?,
             ..RoutingModel::default()
         };
-        // Each configuration parsed once; only what OSPF needs of it is kept until the
-        // network's OSPF routes are known.
+        // Each configuration parsed once; only what the IGPs need of it is kept until the
+        // network's IGP routes are known.
         let mut prepared: Vec<Prepared> = Vec::new();
-        let mut speakers: Vec<Speaker> = Vec::new();
+        let mut kept: Vec<Speakers> = Vec::new();
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);
             let config = parser_for(vendor).parse(text);
@@ -71,16 +70,10 @@ impl RoutingModel {
                 text,
             };
             let p = prepare(input);
-            speakers.push(speaker(input, &p));
+            kept.push(speakers(input, &p));
             prepared.push(p);
         })?;
-        let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
-        let mut learned = super::ospf::routes(&names, &speakers);
-        drop(speakers);
-        for (d, p) in prepared.iter().enumerate() {
-            let (routes, incomplete) = learned.take(d);
-            m.push(&finish(p, &routes, &incomplete));
-        }
+        complete_each(&mut prepared, kept, |rib| m.push(&rib));
         Ok(m)
     }
 

@@ -42,29 +42,12 @@ impl EigrpConfig {
 
     /// The settings of interface `name`, created when missing.
     pub fn interface_mut(&mut self, name: &str) -> &mut EigrpInterface {
-        let i = match self.interfaces.iter().position(|s| s.interface == name) {
-            Some(i) => i,
-            None => {
-                self.interfaces.push(EigrpInterface {
-                    interface: name.to_owned(),
-                    ..EigrpInterface::default()
-                });
-                self.interfaces.len() - 1
-            }
-        };
-        &mut self.interfaces[i]
+        super::per_interface::setting_mut(&mut self.interfaces, name)
     }
 
     /// The settings of interface `name`, when any is configured.
     pub fn interface(&self, name: &str) -> Option<&EigrpInterface> {
-        self.interfaces
-            .iter()
-            .find(|s| s.interface == name)
-            .or_else(|| {
-                self.interfaces
-                    .iter()
-                    .find(|s| crate::ifname::same(&s.interface, name))
-            })
+        super::per_interface::setting(&self.interfaces, name)
     }
 }
 
@@ -186,4 +169,17 @@ pub struct EigrpInterface {
     pub process: Option<String>,
     /// NX-OS `ip passive-interface eigrp N`.
     pub passive: bool,
+}
+
+impl super::per_interface::InterfaceSettings for EigrpInterface {
+    fn interface(&self) -> &str {
+        &self.interface
+    }
+
+    fn of(name: &str) -> Self {
+        EigrpInterface {
+            interface: name.to_owned(),
+            ..EigrpInterface::default()
+        }
+    }
 }

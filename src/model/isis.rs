@@ -68,29 +68,12 @@ impl IsisConfig {
 
     /// The settings of interface `name`, created when missing.
     pub fn interface_mut(&mut self, name: &str) -> &mut IsisInterface {
-        let i = match self.interfaces.iter().position(|s| s.interface == name) {
-            Some(i) => i,
-            None => {
-                self.interfaces.push(IsisInterface {
-                    interface: name.to_owned(),
-                    ..IsisInterface::default()
-                });
-                self.interfaces.len() - 1
-            }
-        };
-        &mut self.interfaces[i]
+        super::per_interface::setting_mut(&mut self.interfaces, name)
     }
 
-    /// The settings of interface `name`, when any.
+    /// The settings of interface `name`, when any is configured.
     pub fn interface(&self, name: &str) -> Option<&IsisInterface> {
-        self.interfaces
-            .iter()
-            .find(|s| s.interface == name)
-            .or_else(|| {
-                self.interfaces
-                    .iter()
-                    .find(|s| crate::ifname::same(&s.interface, name))
-            })
+        super::per_interface::setting(&self.interfaces, name)
     }
 }
 
@@ -167,4 +150,17 @@ pub struct IsisInterface {
     pub passive: bool,
     /// Junos `disable` on the interface (or on every level).
     pub disabled: bool,
+}
+
+impl super::per_interface::InterfaceSettings for IsisInterface {
+    fn interface(&self) -> &str {
+        &self.interface
+    }
+
+    fn of(name: &str) -> Self {
+        IsisInterface {
+            interface: name.to_owned(),
+            ..IsisInterface::default()
+        }
+    }
 }

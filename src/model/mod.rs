@@ -8,6 +8,7 @@ mod isis;
 pub mod management;
 mod mtu;
 mod ospf;
+mod per_interface;
 
 pub use eigrp::{
     DistributeList, EigrpConfig, EigrpDistribute, EigrpInterface, EigrpProcess, EigrpRedistribute,

@@ -30,30 +30,12 @@ impl OspfConfig {
 
     /// The settings of interface `name`, created when missing.
     pub fn interface_mut(&mut self, name: &str) -> &mut OspfInterfaceSettings {
-        let i = match self.interfaces.iter().position(|s| s.interface == name) {
-            Some(i) => i,
-            None => {
-                self.interfaces.push(OspfInterfaceSettings {
-                    interface: name.to_owned(),
-                    ..OspfInterfaceSettings::default()
-                });
-                self.interfaces.len() - 1
-            }
-        };
-        &mut self.interfaces[i]
+        super::per_interface::setting_mut(&mut self.interfaces, name)
     }
 
     /// The settings of interface `name`, when any is configured.
     pub fn interface(&self, name: &str) -> Option<&OspfInterfaceSettings> {
-        // The exact spelling first: the usual case, without expanding names.
-        self.interfaces
-            .iter()
-            .find(|s| s.interface == name)
-            .or_else(|| {
-                self.interfaces
-                    .iter()
-                    .find(|s| crate::ifname::same(&s.interface, name))
-            })
+        super::per_interface::setting(&self.interfaces, name)
     }
 }
 
@@ -172,4 +154,17 @@ pub struct OspfInterfaceSettings {
     pub bandwidth_kbps: Option<u64>,
     /// `ip ospf mtu-ignore`.
     pub mtu_ignore: bool,
+}
+
+impl super::per_interface::InterfaceSettings for OspfInterfaceSettings {
+    fn interface(&self) -> &str {
+        &self.interface
+    }
+
+    fn of(name: &str) -> Self {
+        OspfInterfaceSettings {
+            interface: name.to_owned(),
+            ..OspfInterfaceSettings::default()
+        }
+    }
 }

@@ -30,4 +30,6 @@ pub use route::{NextHop, Protocol, Route, COLUMNS};
 pub use store::{Query, RoutingModel};
 
 #[cfg(test)]
+mod testkit;
+#[cfg(test)]
 mod tests;

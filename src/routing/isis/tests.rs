@@ -1,40 +1,13 @@
 //! IS-IS on small hand-made networks, each device read by its vendor's parser and the
 //! network computed at once.
 
-use crate::import::parse::parser_for;
 use crate::model::Vendor;
-use crate::routing::{network, DeviceInput, DeviceRib};
-
-fn run(devices: &[(&str, Vendor, String)]) -> Vec<DeviceRib> {
-    let configs: Vec<_> = devices
-        .iter()
-        .map(|(_, v, t)| parser_for(*v).parse(t))
-        .collect();
-    let inputs: Vec<DeviceInput> = devices
-        .iter()
-        .zip(&configs)
-        .map(|((h, v, t), c)| DeviceInput {
-            hostname: h,
-            vendor: *v,
-            config: c,
-            text: t,
-        })
-        .collect();
-    network(&inputs)
-}
+use crate::routing::testkit::{rows, run};
+use crate::routing::DeviceRib;
 
 /// `network protocol [AD/metric] next-hop` of the IS-IS rows.
 fn isis(r: &DeviceRib) -> Vec<String> {
-    r.routes
-        .iter()
-        .filter(|r| r.protocol.as_str().starts_with("isis"))
-        .map(|r| {
-            format!(
-                "{} {} [{}/{}] {}",
-                r.network, r.protocol, r.admin_distance, r.metric, r.next_hop
-            )
-        })
-        .collect()
+    rows(r, "isis")
 }
 
 /// An IOS router `rN`: loopback `10.255.0.N/32`, the interfaces (name, address /30) and

@@ -1,9 +1,8 @@
 //! OSPF on small hand-made networks, each device read by its vendor's parser and the
 //! network computed at once.
 
-use crate::import::parse::parser_for;
-use crate::model::Vendor;
-use crate::routing::{network, DeviceInput, DeviceRib};
+use crate::routing::testkit::{rows, run_ios};
+use crate::routing::DeviceRib;
 
 /// An IOS router: loopback `10.255.0.N/32`, the given interfaces (name, address, mask
 /// length, extra lines) and the `router ospf 1` body.
@@ -20,35 +19,12 @@ fn ios(n: u8, ifs: &[(&str, &str, &str)], ospf: &str) -> (String, String) {
 }
 
 fn run(devices: &[(String, String)]) -> Vec<DeviceRib> {
-    let configs: Vec<_> = devices
-        .iter()
-        .map(|(_, t)| parser_for(Vendor::CiscoIos).parse(t))
-        .collect();
-    let inputs: Vec<DeviceInput> = devices
-        .iter()
-        .zip(&configs)
-        .map(|((h, t), c)| DeviceInput {
-            hostname: h,
-            vendor: Vendor::CiscoIos,
-            config: c,
-            text: t,
-        })
-        .collect();
-    network(&inputs)
+    run_ios(devices)
 }
 
 /// `network protocol [AD/metric] next-hop` of the OSPF rows.
 fn ospf(r: &DeviceRib) -> Vec<String> {
-    r.routes
-        .iter()
-        .filter(|r| r.protocol.as_str().starts_with("ospf"))
-        .map(|r| {
-            format!(
-                "{} {} [{}/{}] {}",
-                r.network, r.protocol, r.admin_distance, r.metric, r.next_hop
-            )
-        })
-        .collect()
+    rows(r, "ospf")
 }
 
 /// A triangle: r1–r2 cost 10, r1–r3 and r3–r2 cost 5: r1 reaches r2's loopback both ways

@@ -2,8 +2,9 @@
 
 use super::{trace, Addresses, Branch};
 use crate::import::parse::parser_for;
-use crate::model::{DeviceConfig, Vendor};
-use crate::routing::{network, DeviceInput, DeviceRib};
+use crate::model::Vendor;
+use crate::routing::testkit::run_ios;
+use crate::routing::DeviceRib;
 
 /// An IOS router `rN`: loopback `10.255.0.N/32`, point-to-point /30s (name, address) in
 /// OSPF area 0, and extra global lines.
@@ -23,25 +24,11 @@ fn ios(n: u8, ifs: &[(&str, &str)], extra: &str) -> (String, String) {
 
 /// The network's RIBs and addresses.
 fn build(devices: &[(String, String)]) -> (Vec<DeviceRib>, Addresses) {
-    let configs: Vec<DeviceConfig> = devices
-        .iter()
-        .map(|(_, t)| parser_for(Vendor::CiscoIos).parse(t))
-        .collect();
-    let inputs: Vec<DeviceInput> = devices
-        .iter()
-        .zip(&configs)
-        .map(|((h, t), c)| DeviceInput {
-            hostname: h,
-            vendor: Vendor::CiscoIos,
-            config: c,
-            text: t,
-        })
-        .collect();
     let mut addresses = Addresses::default();
-    for ((h, _), c) in devices.iter().zip(&configs) {
-        addresses.of_config(h, c);
+    for (h, t) in devices {
+        addresses.of_config(h, &parser_for(Vendor::CiscoIos).parse(t));
     }
-    (network(&inputs), addresses)
+    (run_ios(devices), addresses)
 }
 
 fn run(devices: &[(String, String)], from: &str, dst: &str) -> Vec<Branch> {

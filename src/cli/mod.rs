@@ -154,7 +154,7 @@ enum Command {
         /// Only routes covering this prefix or address (10.1.0.0/16, 10.1.2.3).
         #[arg(long)]
         prefix: Option<String>,
-        /// Only this protocol (connected, local, static, ospf, ospfIA, ospfE1, ospfE2).
+        /// Only this protocol, by Batfish's name (connected, local, static, ospf, ospfIA, ospfE1, ospfE2, eigrp, eigrpEX, isisL1, isisL2).
         #[arg(long)]
         protocol: Option<String>,
         /// The forwarding path of DST (an address) from SRC (a device, or an address one

@@ -17,11 +17,28 @@ pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {
     let (_, text) = reader.read(&named).map_err(|e| anyhow!("{e}"))?;
     let parsed = crate::plan::Plan::from_markdown(&text).map_err(|e| anyhow!("{named}: {e}"))?;
     let before = RoutingModel::shared(&db)?;
+    if let Some(d) = &q.device {
+        super::routes::known_device(&db, &before, d)?;
+    }
+    if let Some(v) = &q.vrf {
+        super::routes::known_vrf(&db, v, q.device.as_deref())?;
+    }
     let after = ribs(&db, &parsed)?;
     let mut changes = diff(&before, &after, &|r| q.matches(r));
     if let Some(d) = &q.device {
         changes.retain(|c| &c.node == d);
     }
+    // Incomplete RIBs in scope, changed or not: a route olav does not compute may change
+    // there too (the filters narrow the rows shown, not what is known).
+    let unsure: Vec<String> = after
+        .iter()
+        .filter(|r| q.device.as_ref().is_none_or(|d| &r.hostname == d))
+        .filter(|r| match &q.vrf {
+            Some(v) => !r.incomplete_in(v).is_empty(),
+            None => !r.incomplete.is_empty(),
+        })
+        .map(|r| r.hostname.clone())
+        .collect();
     match cli.format {
         Format::Json => {
             let rows = |c: &RouteChange, removed: bool| -> Vec<serde_json::Value> {
@@ -36,6 +53,7 @@ pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {
                         "removed": rows(c, true),
                         "added": rows(c, false),
                         "incomplete": c.incomplete,
+                        "static_routes_not_installed": c.unresolved,
                     })
                 })
                 .collect();
@@ -45,46 +63,60 @@ pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {
                     "plan": named,
                     "state_version": before.state_version,
                     "changes": v,
+                    "incomplete_nodes": unsure,
                 }))?
             );
         }
-        Format::Text => print!("{}", text_answer(&named, &changes)),
+        Format::Text => print!("{}", text_answer(&named, &changes, &unsure)),
     }
-    Ok(if changes.iter().any(|c| c.incomplete) {
+    Ok(if !unsure.is_empty() {
         Exit::Partial
     } else {
         Exit::Ok
     })
 }
 
-/// The answer for people: how many routes change where, then `-`/`+` rows per device.
-fn text_answer(plan: &str, changes: &[RouteChange]) -> String {
+/// The answer for people: how many routes change where, what olav cannot know, then
+/// `-`/`+` rows per device.
+fn text_answer(plan: &str, changes: &[RouteChange], unsure: &[String]) -> String {
     let n: usize = changes
         .iter()
         .map(|c| c.removed.len() + c.added.len())
         .sum();
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    let mut out = if changes.is_empty() {
+    let mut out = if n == 0 {
         format!("{plan} changes no computed route\n")
     } else {
         format!(
             "{plan} changes {} on {}\n",
             plural(n, "route"),
-            plural(changes.len(), "device")
+            plural(
+                changes
+                    .iter()
+                    .filter(|c| !c.removed.is_empty() || !c.added.is_empty())
+                    .count(),
+                "device"
+            )
         )
     };
-    let unsure: Vec<&str> = changes
-        .iter()
-        .filter(|c| c.incomplete)
-        .map(|c| c.node.as_str())
-        .collect();
     if !unsure.is_empty() {
         out.push_str(&format!(
             "  incomplete RIBs (routes olav does not compute may change too): {}\n",
             unsure.join(", ")
         ));
     }
-    for c in changes {
+    for c in changes.iter().filter(|c| c.unresolved > 0) {
+        out.push_str(&format!(
+            "  {}: {} static route{} not installed after the plan: no computed route resolves the next hop\n",
+            c.node,
+            c.unresolved,
+            if c.unresolved == 1 { "" } else { "s" }
+        ));
+    }
+    for c in changes
+        .iter()
+        .filter(|c| !c.removed.is_empty() || !c.added.is_empty())
+    {
         out.push_str(&format!(
             "\n{}: -{} +{}\n",
             c.node,

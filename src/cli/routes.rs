@@ -19,14 +19,20 @@ fn prefix(p: &str) -> Result<Ipv4Net> {
     }
 }
 
-/// Reads `--protocol`.
+/// Reads `--protocol`: Batfish's name of a protocol olav computes.
 fn protocol(p: &str) -> Result<Protocol> {
     match Protocol::from_name(p) {
         Some(p) => Ok(p),
-        None => bail!(
-            "--protocol '{p}': olav computes {} so far (BGP, EIGRP, IS-IS and RIP are not computed yet)",
-            Protocol::ALL.map(Protocol::as_str).join(", ")
-        ),
+        None => {
+            let names: Vec<String> = Protocol::ALL.map(|p| p.as_str().to_owned()).to_vec();
+            bail!(
+                "--protocol '{p}': not a protocol olav computes{}; it computes {}",
+                crate::fuzzy::closest(p, &names)
+                    .map(|c| format!(" (did you mean {c}?)"))
+                    .unwrap_or_default(),
+                names.join(", ")
+            )
+        }
     }
 }
 
@@ -77,6 +83,56 @@ fn incomplete_lines(ribs: &[DeviceRib]) -> Vec<String> {
     out
 }
 
+/// An error unless the model has device `d` (with a suggestion for a typo).
+pub fn known_device(db: &crate::state::StateDb, model: &RoutingModel, d: &str) -> Result<()> {
+    if model.hostnames().iter().any(|h| h == d) {
+        return Ok(());
+    }
+    if db.has_device(d)? {
+        bail!("device '{d}' has no stored configuration: olav has no routes for it");
+    }
+    let names = db.hostnames()?;
+    bail!(
+        "no device '{d}' in {}{}",
+        db.path().display(),
+        crate::fuzzy::closest(d, &names)
+            .map(|c| format!("; did you mean {c}?"))
+            .unwrap_or_default()
+    )
+}
+
+/// Whether `vrf` is the management plane's (kept out of the model); an error when no
+/// device in scope (`device`, else any) has a VRF of that name.
+pub fn known_vrf(db: &crate::state::StateDb, vrf: &str, device: Option<&str>) -> Result<bool> {
+    if vrf == "default" {
+        return Ok(false);
+    }
+    let m = crate::network::NetworkModel::shared(db)?;
+    let in_scope = |h: &str| device.is_none_or(|d| d == h);
+    let mut names: std::collections::BTreeSet<String> = m
+        .addresses
+        .iter()
+        .filter(|a| in_scope(m.name(a.hostname)))
+        .map(|a| m.name(a.vrf).to_owned())
+        .collect();
+    names.extend(
+        m.static_routes
+            .iter()
+            .filter(|r| in_scope(&r.hostname))
+            .map(|r| r.vrf.clone()),
+    );
+    names.insert("default".to_owned());
+    if names.contains(vrf) {
+        return Ok(crate::routing::connected::is_management("", vrf));
+    }
+    let list: Vec<&str> = names.iter().map(String::as_str).collect();
+    bail!(
+        "--vrf '{vrf}': no VRF of that name{}; VRFs: {}",
+        device.map(|d| format!(" on {d}")).unwrap_or_default(),
+        list.join(", ")
+    )
+}
+
 /// The filters of `olav routes`, read.
 pub fn query(
     device: Option<&str>,
@@ -104,19 +160,26 @@ pub fn routes(
     let db = open_or_demo(cli)?;
     let model = RoutingModel::shared(&db)?;
     if let Some(d) = device {
-        if !model.hostnames().iter().any(|h| h == d) && db.has_device(d)? {
-            bail!("device '{d}' has no stored configuration: olav has no routes for it");
+        known_device(&db, &model, d)?;
+    }
+    let management = match vrf {
+        Some(v) => known_vrf(&db, v, device)?,
+        None => false,
+    };
+    if management {
+        let why = format!(
+            "VRF {} is the management plane's: olav keeps it out of the routing model, as Batfish does — its routes are not known",
+            vrf.unwrap_or_default()
+        );
+        match cli.format {
+            Format::Json => println!(
+                "{}",
+                serde_json::json!({"state_version": model.state_version, "columns": COLUMNS,
+                    "routes": [], "incomplete": [{"node": device, "vrf": vrf, "reason": why}]})
+            ),
+            Format::Text => println!("UNKNOWN — {why}"),
         }
-        if !model.hostnames().iter().any(|h| h == d) {
-            let names = db.hostnames()?;
-            bail!(
-                "no device '{d}' in {}{}",
-                db.path().display(),
-                crate::fuzzy::closest(d, &names)
-                    .map(|c| format!("; did you mean {c}?"))
-                    .unwrap_or_default()
-            );
-        }
+        return Ok(Exit::Partial);
     }
     let ribs = model.select(&q);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -195,7 +258,7 @@ fn write_text(out: &mut impl Write, ribs: &[DeviceRib]) -> Result<()> {
         "complete".to_owned()
     } else {
         format!(
-            "INCOMPLETE on {partial} device{}: they run routing protocols olav does not compute yet",
+            "INCOMPLETE on {partial} device{}: routes olav does not compute or could not read (below)",
             plural(partial)
         )
     };

@@ -58,6 +58,21 @@ pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
         }
     };
     let vrf = vrf.map_or(src_vrf, str::to_owned);
+    if super::routes::known_vrf(&db, &vrf, Some(&source))? {
+        let why = format!(
+            "VRF {vrf} is the management plane's: olav keeps it out of the routing model, as Batfish does — how {source} forwards there is not known"
+        );
+        match cli.format {
+            Format::Json => println!(
+                "{}",
+                serde_json::json!({"state_version": model.state_version, "source": source,
+                    "vrf": vrf, "destination": dst_ip.to_string(), "branches": [],
+                    "disposition": "INSUFFICIENT_INFO", "caveats": [why]})
+            ),
+            Format::Text => println!("{source} → {dst_ip} (VRF {vrf}): INSUFFICIENT_INFO — {why}"),
+        }
+        return Ok(Exit::Partial);
+    }
     let lookup = |h: &str| model.device(h);
     let branches = trace(&lookup, &addresses, &source, &vrf, dst_ip);
     match cli.format {
@@ -111,8 +126,19 @@ fn text(source: &str, vrf: &str, dst: Ipv4Addr, branches: &[Branch]) -> String {
                     or(&h.network),
                     or(&h.protocol),
                     match (&h.next_hop, &h.egress) {
-                        (Some(n), Some(e)) if !n.ends_with(e.as_str()) => format!("{n} (out {e})"),
-                        (Some(n), _) => n.clone(),
+                        (Some(n), Some(e)) => {
+                            let n = n.to_string();
+                            // The exit interface always shown, once.
+                            if n.ends_with(e.as_str()) {
+                                n
+                            } else {
+                                format!("{n} (out {e})")
+                            }
+                        }
+                        (Some(n), None) => n.to_string(),
+                        (None, Some(on)) if b.disposition == Disposition::Accepted => {
+                            format!("accepts: holds {dst} on {on}")
+                        }
                         (None, _) => "-".to_owned(),
                     },
                 ]
@@ -152,8 +178,13 @@ fn text(source: &str, vrf: &str, dst: Ipv4Addr, branches: &[Branch]) -> String {
             out.push_str(&format!("  {c}\n"));
         }
     }
+    let in_vrf = if vrf == "default" {
+        String::new()
+    } else {
+        format!(" --vrf {vrf}")
+    };
     out.push_str(&format!(
-        "\nNext: olav routes --device {source} --prefix {dst}\n"
+        "\nNext: olav routes --device {source} --prefix {dst}{in_vrf}\n"
     ));
     out
 }

@@ -123,7 +123,7 @@ pub fn check(
                         Severity::Warning,
                         el,
                         if dynamic {
-                            "this is the device's last static default route: unless a routing protocol supplies a default (olav cannot see the RIB), the device loses every destination outside what it learns".into()
+                            "this is the device's last static default route: unless a routing protocol supplies a default (the pre-check does not read the computed RIB yet: `olav routes`), the device loses every destination outside what it learns".into()
                         } else {
                             "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into()
                         },
@@ -228,7 +228,7 @@ pub fn check(
                         out.push(finding(
                             Severity::Warning,
                             el,
-                            format!("next hop {nh} is in no connected subnet and no other static route covers it; it resolves only through a dynamic route, which olav cannot see"),
+                            format!("next hop {nh} is in no connected subnet and no other static route covers it; it resolves only through a dynamic route, which the pre-check does not read yet (`olav routes --plan` shows whether it installs)"),
                             "use a connected next hop, or confirm the route to it in the device's RIB",
                         ));
                     } else {
@@ -251,7 +251,7 @@ pub fn check(
                     Severity::Warning,
                     el,
                     format!(
-                        "after the plan, traffic to {} matches {}, a discard route: it is dropped, unless a routing protocol supplies a more specific route (olav cannot see the RIB)",
+                        "after the plan, traffic to {} matches {}, a discard route: it is dropped, unless a routing protocol supplies a more specific route (the pre-check does not read the computed RIB yet: `olav routes`)",
                         r.prefix,
                         show(q)
                     ),

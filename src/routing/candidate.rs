@@ -58,10 +58,15 @@ pub struct RouteChange {
     /// Whether its RIB is incomplete before or after (a protocol olav does not compute):
     /// the change may be larger than shown.
     pub incomplete: bool,
+    /// Static routes that do not install after the plan and did before it (or that the
+    /// plan adds and that do not install): their next hop resolves through no computed
+    /// route.
+    pub unresolved: u32,
 }
 
-/// The devices whose RIBs differ between the stored model and `after`, in hostname
-/// order; `keep` filters the rows compared.
+/// The devices whose RIBs differ between the stored model and `after` (or that have
+/// static routes left uninstalled by the plan), in hostname order; `keep` filters the
+/// rows compared.
 pub fn diff(
     before: &RoutingModel,
     after: &[DeviceRib],
@@ -80,7 +85,10 @@ pub fn diff(
                 .unwrap_or_default()
         };
         let (a, b) = (rows(old.as_ref()), rows(new));
-        if a == b {
+        let unresolved = new
+            .map_or(0, |r| r.unresolved_statics)
+            .saturating_sub(old.as_ref().map_or(0, |r| r.unresolved_statics));
+        if a == b && unresolved == 0 {
             continue;
         }
         out.push(RouteChange {
@@ -89,6 +97,7 @@ pub fn diff(
             added: b.difference(&a).cloned().collect(),
             incomplete: old.is_some_and(|r| !r.incomplete.is_empty())
                 || new.is_some_and(|r| !r.incomplete.is_empty()),
+            unresolved,
         });
     }
     out

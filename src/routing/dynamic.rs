@@ -48,6 +48,7 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
     for (vrf, protocol) in from_text(vendor, text) {
         add(&mut out, vrf, protocol);
     }
+    out.extend(unread(config, vendor));
     // A protocol on every VRF makes its per-VRF entries redundant.
     let every: Vec<String> = out
         .iter()
@@ -57,6 +58,71 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
     out.into_iter()
         .filter(|i| i.vrf.is_none() || !every.contains(&i.reason))
         .collect()
+}
+
+/// Warnings whose line configures routing (static routes, a routing process, an
+/// interface's routing settings), by the message's first words.
+const ROUTING_WARNINGS: &[&str] = &[
+    "ip route",
+    "static",
+    "ospf",
+    "ip ospf",
+    "eigrp",
+    "isis",
+    "is-is",
+    "bgp",
+    "router",
+    "network",
+    "neighbor",
+    "reference-bandwidth",
+    "confederation",
+    "delay",
+    "redistribute",
+    "distance",
+    "maximum-paths",
+    "area",
+];
+
+/// What the parser could not read that the RIB depends on: a routing line it warned
+/// about, or a configuration that stops before its closing `end` (IOS, EOS) — the
+/// routes of what is missing are not known.
+fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
+    let mut out = Vec::new();
+    if let Some(w) = config.warnings.iter().find(|w| {
+        let m = w.message.to_ascii_lowercase();
+        ROUTING_WARNINGS.iter().any(|p| m.starts_with(p))
+    }) {
+        let more = config
+            .warnings
+            .iter()
+            .filter(|x| {
+                let m = x.message.to_ascii_lowercase();
+                ROUTING_WARNINGS.iter().any(|p| m.starts_with(p))
+            })
+            .count()
+            - 1;
+        out.push(Incomplete {
+            vrf: None,
+            reason: format!(
+                "a routing line olav could not read (line {}: {}{})",
+                w.line,
+                w.message,
+                if more > 0 {
+                    format!("; and {more} more")
+                } else {
+                    String::new()
+                }
+            ),
+        });
+    }
+    let ends = matches!(vendor, Vendor::CiscoIos | Vendor::AristaEos);
+    if ends && config.lines_total > 0 && !config.saw_end {
+        out.push(Incomplete {
+            vrf: None,
+            reason: "the configuration stops before its closing 'end' (truncated?): routes of what is missing are not known".to_owned(),
+        });
+    }
+    out
 }
 
 /// Protocols the text configures that the model does not record: (VRF when the line

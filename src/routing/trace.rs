@@ -78,11 +78,12 @@ impl Addresses {
             .unwrap_or_default()
     }
 
-    /// Whether `hostname` holds `address` on an up interface of `vrf`.
-    fn owned_by(&self, address: Ipv4Addr, hostname: &str, vrf: &str) -> bool {
+    /// The up interface of `vrf` on which `hostname` holds `address`, if any.
+    fn owned_by(&self, address: Ipv4Addr, hostname: &str, vrf: &str) -> Option<String> {
         self.owners(address)
             .iter()
-            .any(|o| o.hostname == hostname && o.vrf == vrf)
+            .find(|o| o.hostname == hostname && o.vrf == vrf)
+            .map(|o| o.interface.clone())
     }
 
     /// The device and VRF an address belongs to, when one device holds it.
@@ -140,10 +141,20 @@ pub struct Hop {
     pub network: Option<String>,
     /// The matched route's protocol.
     pub protocol: Option<String>,
-    /// The matched route's next hop, as the RIB has it.
-    pub next_hop: Option<String>,
-    /// The interface the packet leaves by, when known.
+    /// The matched route's next hop, as the RIB has it (Batfish's next-hop object in JSON).
+    #[serde(serialize_with = "next_hop_json")]
+    pub next_hop: Option<NextHop>,
+    /// The interface the packet leaves by, when known; for the device that accepts it,
+    /// the interface that holds the address.
     pub egress: Option<String>,
+}
+
+/// A hop's next hop as Batfish's `NextHop` object.
+fn next_hop_json<S: serde::Serializer>(n: &Option<NextHop>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => serde::Serialize::serialize(&n.to_json(), s),
+        None => s.serialize_none(),
+    }
 }
 
 /// One branch from the source to its end.
@@ -238,6 +249,16 @@ fn towards(addresses: &Addresses, node: &str, ip: Ipv4Addr, egress: Option<Strin
 
 use Step::End;
 
+/// Whether `dst` lies in a connected subnet of `interface` (in `vrf`).
+fn on_subnet(rib: &DeviceRib, vrf: &str, interface: &str, dst: Ipv4Addr) -> bool {
+    rib.routes.iter().any(|r| {
+        r.vrf == vrf
+            && r.protocol == super::route::Protocol::Connected
+            && r.network.contains(&dst)
+            && matches!(&r.next_hop, NextHop::Interface { interface: i, .. } if i == interface)
+    })
+}
+
 /// The steps one route sends `dst` to from `node`: its next hop resolved through the
 /// RIB (recursively, every ECMP branch) to an egress interface and neighbor.
 fn steps(
@@ -256,6 +277,15 @@ fn steps(
             interface,
             ip: Some(ip),
         } => vec![towards(addresses, node, *ip, Some(interface.clone()))],
+        NextHop::Interface {
+            interface,
+            ip: None,
+        } if !on_subnet(rib, vrf, interface, dst) => vec![End(
+            Disposition::InsufficientInfo,
+            Some(format!(
+                "{node} sends {dst} out of {interface}, outside that interface's subnets: it is delivered only if a neighbour answers ARP for it (proxy ARP)"
+            )),
+        )],
         NextHop::Interface {
             interface,
             ip: None,
@@ -351,8 +381,12 @@ pub fn trace(
             done.push(end(hops, caveats, bare, Disposition::Loop));
             continue;
         }
-        if addresses.owned_by(dst, &node, &vrf) {
-            done.push(end(hops, caveats, bare, Disposition::Accepted));
+        if let Some(on) = addresses.owned_by(dst, &node, &vrf) {
+            let hop = Hop {
+                egress: Some(on),
+                ..bare
+            };
+            done.push(end(hops, caveats, hop, Disposition::Accepted));
             continue;
         }
         let rib = cache
@@ -385,7 +419,7 @@ pub fn trace(
             let hop = Hop {
                 network: Some(r.network.to_string()),
                 protocol: Some(r.protocol.as_str().to_owned()),
-                next_hop: Some(r.next_hop.to_string()),
+                next_hop: Some(r.next_hop.clone()),
                 ..bare.clone()
             };
             for step in steps(addresses, &rib, &vrf, dst, r, 0) {
@@ -411,6 +445,20 @@ pub fn trace(
                     }
                     End(d, why) => {
                         caveats.extend(why);
+                        // A less specific discard or no route in an incomplete RIB: a
+                        // route olav does not compute may be more specific.
+                        let d = if d == Disposition::NullRouted
+                            && !unknown.is_empty()
+                            && r.network.prefix_len() < 32
+                        {
+                            caveats.push(format!(
+                                "{node} matches {} (discard), but a more specific route of a protocol olav does not compute may carry the packet",
+                                r.network
+                            ));
+                            Disposition::InsufficientInfo
+                        } else {
+                            d
+                        };
                         done.push(end(hops, caveats, hop.clone(), d));
                     }
                 }

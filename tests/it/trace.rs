@@ -141,11 +141,87 @@ fn routes_plan_shows_the_routes_a_plan_moves() {
         "{v}"
     );
     let code = out.status.code();
-    let partial = changes.iter().any(|c| c["incomplete"] == true);
+    // Exit 3 exactly when a RIB in scope is incomplete (changed or not).
+    let partial = !v["incomplete_nodes"].as_array().is_none_or(Vec::is_empty);
     assert_eq!(code, Some(if partial { 3 } else { 0 }), "{v}");
 
     common::olav(dir.path())
         .args(["routes", "--plan", &plan, "--device", "alpha-acc-2"])
         .assert()
         .stdout(predicates::str::contains("changes 3 routes on 1 device"));
+}
+
+/// A static route whose next hop nothing resolves is said not to install; an unknown
+/// device or VRF with --plan is bad input.
+#[test]
+fn routes_plan_names_a_static_route_that_does_not_install() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft_any(
+        dir.path(),
+        "add a static route to 10.98.0.0/16 via 10.77.7.7 on alpha-dist-1",
+    );
+    let out = common::olav(dir.path())
+        .args(["routes", "--plan", &plan])
+        .output()
+        .expect("olav runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("alpha-dist-1: 1 static route not installed after the plan"),
+        "{text}"
+    );
+    common::olav(dir.path())
+        .args(["routes", "--plan", &plan, "--device", "alpha-dist-l"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("did you mean alpha-dist-1?"));
+    common::olav(dir.path())
+        .args(["routes", "--plan", &plan, "--vrf", "nosuch"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--vrf 'nosuch': no VRF of that name",
+        ));
+}
+
+/// The management VRF is not modelled: "not known", exit 3 — never "no route".
+#[test]
+fn the_management_vrf_is_not_known_rather_than_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["routes", "--device", "alpha-acc-1", "--vrf", "Mgmt-intf"])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::starts_with(
+            "UNKNOWN — VRF Mgmt-intf is the management plane's",
+        ));
+    common::olav(dir.path())
+        .args(["routes", "--trace", "192.168.100.16", "192.168.100.1"])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::contains("INSUFFICIENT_INFO"));
+    common::olav(dir.path())
+        .args(["routes", "--vrf", "nosuch"])
+        .assert()
+        .code(2);
+}
+
+/// A less specific discard route in a RIB missing BGP is no verdict: INSUFFICIENT_INFO.
+#[test]
+fn a_discard_in_an_incomplete_rib_is_not_a_verdict() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args(["routes", "--trace", "alpha-border-1", "10.10.10.5"])
+        .output()
+        .expect("olav runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let incomplete = text.contains("RIB is incomplete");
+    if incomplete {
+        assert!(
+            text.starts_with("alpha-border-1 → 10.10.10.5 (VRF default): INSUFFICIENT_INFO"),
+            "{text}"
+        );
+        assert_eq!(out.status.code(), Some(3));
+    } else {
+        assert!(!text.contains("NULL_ROUTED at alpha-border-1"), "{text}");
+    }
 }

@@ -149,3 +149,12 @@ fn an_incomplete_rib_says_it_cannot_know() {
     let unknown = run(&devices, "r9", "10.255.0.4");
     assert_eq!(paths(&unknown), ["r9 INSUFFICIENT_INFO"]);
 }
+
+#[test]
+fn an_interface_route_to_an_address_off_the_subnet_is_not_delivered_for_sure() {
+    // Out of Ethernet0/1 (10.0.12.0/30) towards 10.203.9.9: only proxy ARP delivers it.
+    let net = square("ip route 10.203.0.0 255.255.0.0 Ethernet0/1\n");
+    let b = run(&net, "r1", "10.203.9.9");
+    assert_eq!(paths(&b), ["r1 INSUFFICIENT_INFO"]);
+    assert!(b[0].caveats[0].contains("proxy ARP"), "{b:?}");
+}

@@ -242,12 +242,56 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
             .ospf
             .process_mut(&p(), line)
             .unsupported("OSPF distances"),
-        _ => {
+        // Fewer equal-cost paths than olav installs (it installs every one; the
+        // vendors' defaults are 4 and more).
+        ["maximum-paths", n] if n.parse::<u32>().is_ok_and(|n| n < 4) => dev
+            .ospf
+            .process_mut(&p(), line)
+            .unsupported("maximum-paths below 4"),
+        [first, ..] if HARMLESS.contains(first) => {
             dev.ospf.process_mut(&p(), line);
+        }
+        _ => {
+            // A line olav does not read may change the routes: said, never guessed.
+            let text: String = w.join(" ").chars().take(40).collect();
+            dev.ospf
+                .process_mut(&p(), line)
+                .unsupported(&format!("line {line} '{text}'"));
         }
     }
     false
 }
+
+/// Process lines that leave the routes as olav computes them (logging, timers, graceful
+/// restart, BFD, what belongs to other address families, `no` forms of defaults).
+const HARMLESS: &[&str] = &[
+    "log-adjacency-changes",
+    "log",
+    "bfd",
+    "timers",
+    "nsf",
+    "graceful-restart",
+    "ispf",
+    "capability",
+    "description",
+    "mpls",
+    "segment-routing",
+    "fast-reroute",
+    "max-lsa",
+    "ignore",
+    "compatible",
+    "prefix-suppression",
+    "auto-cost",
+    "maximum-paths",
+    "no",
+    "exit",
+    "exit-address-family",
+    "!",
+    "adjacency",
+    "lsa",
+    "address-family",
+    "point-to-point",
+];
 
 /// An interface name after `passive-interface` (`Ethernet 1` spaced forms joined).
 fn name_of(w: &[&str]) -> String {

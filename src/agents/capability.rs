@@ -166,7 +166,7 @@ pub fn confine(exports: &Path, named: &str) -> Result<PathBuf, (ErrorClass, Stri
         return Err((
             ErrorClass::Permission,
             format!(
-                "{named} is outside the exports folder {} (links are followed); refused",
+                "{named} is outside the exports folder {} (links are followed); refused — copy it into the exports folder to use it",
                 exports.display()
             ),
         ));

@@ -11,6 +11,13 @@ use std::io::Write;
 /// Reads `--prefix`: a prefix, or an address (its /32).
 fn prefix(p: &str) -> Result<Ipv4Net> {
     if let Ok(n) = p.parse::<Ipv4Net>() {
+        if n != n.trunc() {
+            bail!(
+                "--prefix '{p}' has host bits set: did you mean the network {} or the address {}?",
+                n.trunc(),
+                n.addr()
+            );
+        }
         return Ok(n);
     }
     match p.parse::<std::net::Ipv4Addr>() {
@@ -40,33 +47,29 @@ fn protocol(p: &str) -> Result<Protocol> {
 /// every one), and the static routes left out with them.
 fn incomplete_lines(ribs: &[DeviceRib]) -> Vec<String> {
     const SHOWN: usize = 8;
-    let mut by_reason: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    // Per reason and VRF (None: every VRF of the device), the devices.
+    let mut by_reason: std::collections::BTreeMap<(&str, Option<&str>), Vec<&str>> =
+        Default::default();
     for r in ribs {
         for i in &r.incomplete {
-            let at = match &i.vrf {
-                Some(v) if v != "default" => format!("{} (VRF {v})", r.hostname),
-                _ => r.hostname.clone(),
-            };
-            let list = by_reason.entry(i.reason.as_str()).or_default();
-            if !list.contains(&at) {
-                list.push(at);
+            let list = by_reason
+                .entry((i.reason.as_str(), i.vrf.as_deref()))
+                .or_default();
+            if !list.contains(&r.hostname.as_str()) {
+                list.push(&r.hostname);
             }
         }
     }
     let mut out: Vec<String> = by_reason
         .into_iter()
-        .map(|(reason, devices)| {
+        .map(|((reason, vrf), devices)| {
             let more = devices.len().saturating_sub(SHOWN);
-            let mut names = devices
-                .iter()
-                .take(SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
+            let mut names = devices[..devices.len().min(SHOWN)].join(", ");
             if more > 0 {
-                names.push_str(&format!(", … {more} more"));
+                names.push_str(&format!(", … {more} more (--format json lists them)"));
             }
-            format!("  {reason}: {names}")
+            let scope = vrf.map_or_else(|| "every VRF".to_owned(), |v| format!("VRF {v}"));
+            format!("  {reason} — {scope}: {names}")
         })
         .collect();
     let left: u32 = ribs

@@ -63,10 +63,11 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
 /// Warnings whose line configures routing (static routes, a routing process, an
 /// interface's routing settings), by the message's first words.
 const ROUTING_WARNINGS: &[&str] = &[
-    "ip route",
+    // `ip route: …`, `ip ospf cost: …`, `ip address: …` (a connected route), as the
+    // parsers head their messages.
+    "ip ",
     "static",
     "ospf",
-    "ip ospf",
     "eigrp",
     "isis",
     "is-is",

@@ -5,16 +5,31 @@ use crate::import::parse::parser_for;
 use crate::model::Vendor;
 use crate::routing::{network, DeviceInput, DeviceRib};
 
-/// Every device's RIB: (hostname, vendor, configuration text).
+/// Every device's RIB: (hostname, vendor, configuration text). The texts are whole
+/// running configurations: an IOS or EOS one without its closing `end` gets it (else
+/// its RIB would say it looks truncated).
 pub fn run(devices: &[(&str, Vendor, String)]) -> Vec<DeviceRib> {
+    let texts: Vec<String> = devices
+        .iter()
+        .map(|(_, v, t)| {
+            let ends = matches!(v, Vendor::CiscoIos | Vendor::AristaEos);
+            if ends && t.lines().last().map(str::trim) != Some("end") {
+                format!("{t}\nend\n")
+            } else {
+                t.clone()
+            }
+        })
+        .collect();
     let configs: Vec<_> = devices
         .iter()
-        .map(|(_, v, t)| parser_for(*v).parse(t))
+        .zip(&texts)
+        .map(|((_, v, _), t)| parser_for(*v).parse(t))
         .collect();
     let inputs: Vec<DeviceInput> = devices
         .iter()
         .zip(&configs)
-        .map(|((h, v, t), c)| DeviceInput {
+        .zip(&texts)
+        .map(|(((h, v, _), c), t)| DeviceInput {
             hostname: h,
             vendor: *v,
             config: c,

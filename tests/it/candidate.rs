@@ -198,7 +198,7 @@ fn static_route_checks() {
             &f,
             "warning",
             "beta-core-1 10.97.0.0/16 via 172.31.0.1",
-            "olav cannot see"
+            "the pre-check does not read yet"
         ),
         "{f:#?}"
     );

@@ -401,7 +401,7 @@ fn routes_command_answers_on_the_demo() {
         "{text}"
     );
     assert!(
-        text.contains("BGP routes are not computed yet: gamma-border-1"),
+        text.contains("BGP routes are not computed yet — VRF default: gamma-border-1"),
         "{text}"
     );
     assert!(text.contains("10.40.0.0/16   discard"), "{text}");

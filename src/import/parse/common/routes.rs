@@ -59,6 +59,18 @@ fn read_static_route(
         );
         return None;
     };
+    // The device refuses an address with host bits beyond its mask ("Inconsistent
+    // address and mask"): said, never silently read as the network.
+    if prefix != prefix.trunc() {
+        dev.warn(
+            line,
+            format!(
+                "ip route: {prefix} has host bits set: the device refuses this line (the network would be {})",
+                prefix.trunc()
+            ),
+        );
+        return None;
+    }
     let mut route = StaticRoute {
         vrf,
         prefix: prefix.trunc(),
@@ -79,7 +91,16 @@ fn read_static_route(
             }
         }
         if let Ok(d) = word.parse::<u32>() {
-            if route.distance.is_none() && d <= 255 {
+            if route.distance.is_none() {
+                if !(1..=255).contains(&d) {
+                    dev.warn(
+                        line,
+                        format!(
+                            "ip route: distance {d} is outside 1-255: the device refuses this line"
+                        ),
+                    );
+                    return None;
+                }
                 route.distance = Some(d);
             }
             continue;
@@ -111,5 +132,28 @@ pub fn redistribute(dev: &mut DeviceConfig, w: &[&str], context: &str, line: u32
         if let Some(rm) = w.get(i + 1) {
             reference(dev, StructureKind::RouteMap, rm, context, line);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::parse::parser_for;
+    use crate::model::Vendor;
+
+    #[test]
+    fn lines_the_device_refuses_are_warned_about_and_left_out() {
+        let c = parser_for(Vendor::CiscoIos).parse(
+            "hostname r1\nip route 10.70.1.0 255.255.0.0 10.0.0.1\nip route 10.90.0.0 255.255.0.0 10.0.0.1 300\nip route 10.91.0.0 255.255.0.0 10.0.0.1 250\nend\n",
+        );
+        let prefixes: Vec<String> = c
+            .static_routes
+            .iter()
+            .map(|r| r.prefix.to_string())
+            .collect();
+        assert_eq!(prefixes, ["10.91.0.0/16"]);
+        assert_eq!(c.static_routes[0].distance, Some(250));
+        let w: Vec<&str> = c.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert!(w[0].contains("10.70.1.0/16 has host bits set"), "{w:?}");
+        assert!(w[1].contains("distance 300 is outside 1-255"), "{w:?}");
     }
 }

@@ -24,7 +24,7 @@ fn protocol(p: &str) -> Result<Protocol> {
     match Protocol::from_name(p) {
         Some(p) => Ok(p),
         None => bail!(
-            "--protocol '{p}': olav computes {} so far (BGP, EIGRP, IS-IS and RIP are not computed yet)",
+            "--protocol '{p}': olav computes {} so far (EIGRP, IS-IS and RIP are not computed yet)",
             Protocol::ALL.map(Protocol::as_str).join(", ")
         ),
     }

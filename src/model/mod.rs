@@ -3,8 +3,11 @@
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
+mod bgp;
 mod mtu;
 mod ospf;
+
+pub use bgp::{BgpAggregate, BgpNeighborRouting, BgpRouting, RouteMapSet};
 
 pub use ospf::{
     OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
@@ -264,6 +267,9 @@ pub struct BgpProcess {
     pub confederation_peers: Vec<u32>,
     /// Line of `router bgp`.
     pub line: u32,
+    /// What the routing model needs beyond the checks' view (`model::bgp`).
+    #[serde(default)]
+    pub routing: BgpRouting,
 }
 
 /// Who a BGP neighbor statement addresses.
@@ -326,6 +332,9 @@ pub struct BgpNeighbor {
     pub address_families: Vec<String>,
     /// Line where the neighbor first appears.
     pub line: u32,
+    /// What the routing model needs beyond the checks' view (`model::bgp`).
+    #[serde(default)]
+    pub routing: BgpNeighborRouting,
 }
 
 impl BgpNeighbor {
@@ -349,6 +358,7 @@ impl BgpNeighbor {
             shutdown: false,
             address_families: Vec::new(),
             line,
+            routing: BgpNeighborRouting::default(),
         }
     }
 }
@@ -387,6 +397,9 @@ pub struct BgpNetwork {
     pub prefix: IpNet,
     /// Source line.
     pub line: u32,
+    /// `network … route-map M`.
+    #[serde(default)]
+    pub route_map: Option<String>,
 }
 
 /// One entry of an IP prefix-list.
@@ -440,6 +453,9 @@ pub struct RouteMapClause {
     pub other: Vec<String>,
     /// Source line.
     pub line: u32,
+    /// The clause's `set` statements, in order.
+    #[serde(default)]
+    pub sets: Vec<RouteMapSet>,
 }
 
 /// A static route.

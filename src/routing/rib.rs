@@ -2,6 +2,7 @@
 //! resolved to a fixed point, the lowest administrative distance kept per prefix (every
 //! next hop of the winners: ECMP), and what is not computed yet named.
 
+use super::bgp::{self, BgpRoute};
 use super::connected;
 use super::dynamic::{self, Incomplete};
 use super::ospf;
@@ -26,6 +27,9 @@ pub struct DeviceRib {
     /// Static routes left out because their next hop did not resolve with the routes
     /// olav computes (a dynamic protocol may resolve them on the device).
     pub unresolved_statics: u32,
+    /// Its BGP RIB: every BGP path per prefix, best first (`olav routes --rib bgp`).
+    #[serde(default)]
+    pub bgp: Vec<BgpRoute>,
 }
 
 impl DeviceRib {
@@ -77,6 +81,8 @@ pub struct Prepared {
     waiting: Vec<Candidate>,
     /// What is not computed (the dynamic protocols other than OSPF).
     pub incomplete: Vec<Incomplete>,
+    /// What BGP reads of the configuration, kept when the device runs BGP.
+    bgp: Option<Box<DeviceConfig>>,
 }
 
 /// One device as the network computation takes it.
@@ -115,12 +121,22 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             Err(_) => {}
         }
     }
+    let bgp = config.bgp.as_ref().map(|b| {
+        Box::new(DeviceConfig {
+            interfaces: config.interfaces.clone(),
+            bgp: Some(b.clone()),
+            prefix_lists: config.prefix_lists.clone(),
+            route_map_clauses: config.route_map_clauses.clone(),
+            ..DeviceConfig::default()
+        })
+    });
     Prepared {
         hostname: hostname.to_owned(),
         vendor,
         base,
         waiting,
         incomplete,
+        bgp,
     }
 }
 
@@ -157,6 +173,7 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
         routes: installed,
         incomplete,
         unresolved_statics: waiting.len() as u32,
+        bgp: Vec::new(),
     }
 }
 
@@ -166,10 +183,52 @@ pub fn speaker(d: DeviceInput<'_>, p: &Prepared) -> ospf::Speaker {
     ospf::Speaker::of(d.vendor, d.config, &before.routes, !p.incomplete.is_empty())
 }
 
-/// Every device's main RIB, the network-wide protocols (OSPF) computed over all of them:
-/// each device prepared, its RIB without OSPF computed (what OSPF redistributes), OSPF
-/// over the network, then each RIB again with the OSPF routes (static next hops may now
-/// resolve through them). In `devices`' order.
+/// Every device's RIB from its prepared part and what OSPF gave it (`ospf[d]`: routes,
+/// incomplete parts): each RIB with the OSPF routes, then BGP over those RIBs (its next
+/// hops resolved through them), and each BGP device's RIB finished again with its BGP
+/// routes merged by administrative distance.
+pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)]) -> Vec<DeviceRib> {
+    let none = (Vec::new(), Vec::new());
+    let ospf_of = |d: usize| ospf.get(d).unwrap_or(&none);
+    let mut ribs: Vec<DeviceRib> = prepared
+        .iter()
+        .enumerate()
+        .map(|(d, p)| finish(p, &ospf_of(d).0, &ospf_of(d).1))
+        .collect();
+    if prepared.iter().all(|p| p.bgp.is_none()) {
+        return ribs;
+    }
+    let empty = DeviceConfig::default();
+    let inputs: Vec<DeviceInput<'_>> = prepared
+        .iter()
+        .map(|p| DeviceInput {
+            hostname: &p.hostname,
+            vendor: p.vendor,
+            config: p.bgp.as_deref().unwrap_or(&empty),
+            text: "",
+        })
+        .collect();
+    let before: Vec<Vec<Route>> = ribs.iter().map(|r| r.routes.clone()).collect();
+    let mut bgp = bgp::routes(&inputs, &before);
+    for (d, p) in prepared.iter().enumerate() {
+        if p.bgp.is_none() {
+            continue;
+        }
+        let (routes, inc, table) = bgp.take(d);
+        let (o_routes, o_inc) = ospf_of(d);
+        let all: Vec<Route> = o_routes.iter().cloned().chain(routes).collect();
+        let why: Vec<Incomplete> = o_inc.iter().cloned().chain(inc).collect();
+        let mut p = p.clone();
+        p.incomplete.retain(|i| !dynamic::bgp_pending(i));
+        ribs[d] = finish(&p, &all, &why);
+        ribs[d].bgp = table;
+    }
+    ribs
+}
+
+/// Every device's main RIB, the network-wide protocols computed over all of them: each
+/// device prepared, its RIB without OSPF computed (what OSPF redistributes), OSPF over
+/// the network, then [`finish_all`] (BGP over the RIBs with OSPF). In `devices`' order.
 pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
     let prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
     let speakers: Vec<ospf::Speaker> = devices
@@ -179,14 +238,9 @@ pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
         .collect();
     let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
     let mut learned = ospf::routes(&names, &speakers);
-    prepared
-        .iter()
-        .enumerate()
-        .map(|(d, p)| {
-            let (routes, inc) = learned.take(d);
-            finish(p, &routes, &inc)
-        })
-        .collect()
+    let ospf: Vec<(Vec<Route>, Vec<Incomplete>)> =
+        (0..devices.len()).map(|d| learned.take(d)).collect();
+    finish_all(&prepared, &ospf)
 }
 
 /// The main RIB of one device from its parsed configuration (and its text, for the
@@ -198,7 +252,7 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         config,
         text,
     };
-    let p = prepare(input);
-    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).take(0);
-    finish(&p, &routes, &inc)
+    network(&[input])
+        .pop()
+        .unwrap_or_else(|| finish(&prepare(input), &[], &[]))
 }

@@ -24,11 +24,17 @@ pub enum Protocol {
     OspfE1,
     /// OSPF external type 2.
     OspfE2,
+    /// eBGP.
+    Bgp,
+    /// iBGP.
+    Ibgp,
+    /// A BGP aggregate (`aggregate-address`), a discard route.
+    Aggregate,
 }
 
 impl Protocol {
     /// Every protocol olav computes, in display order.
-    pub const ALL: [Protocol; 7] = [
+    pub const ALL: [Protocol; 10] = [
         Protocol::Connected,
         Protocol::Local,
         Protocol::Static,
@@ -36,10 +42,13 @@ impl Protocol {
         Protocol::OspfIA,
         Protocol::OspfE1,
         Protocol::OspfE2,
+        Protocol::Bgp,
+        Protocol::Ibgp,
+        Protocol::Aggregate,
     ];
 
     /// Batfish's name (`connected`, `local`, `static`, `ospf`, `ospfIA`, `ospfE1`,
-    /// `ospfE2`).
+    /// `ospfE2`, `bgp`, `ibgp`, `aggregate`).
     pub fn as_str(self) -> &'static str {
         match self {
             Protocol::Connected => "connected",
@@ -49,6 +58,9 @@ impl Protocol {
             Protocol::OspfIA => "ospfIA",
             Protocol::OspfE1 => "ospfE1",
             Protocol::OspfE2 => "ospfE2",
+            Protocol::Bgp => "bgp",
+            Protocol::Ibgp => "ibgp",
+            Protocol::Aggregate => "aggregate",
         }
     }
 
@@ -201,6 +213,7 @@ mod tests {
         );
         assert_eq!(Protocol::from_name("STATIC"), Some(Protocol::Static));
         assert_eq!(Protocol::from_name("ospfE2"), Some(Protocol::OspfE2));
-        assert_eq!(Protocol::from_name("bgp"), None);
+        assert_eq!(Protocol::from_name("bgp"), Some(Protocol::Bgp));
+        assert_eq!(Protocol::from_name("eigrp"), None);
     }
 }

@@ -276,9 +276,9 @@ end
         reasons,
         [
             "EIGRP routes are not computed yet",
-            "BGP routes are not computed yet",
+            "BGP routes from 10.0.0.2, a peer outside the network (r1): not computed yet",
         ],
-        "EIGRP (from the text) on every VRF, then BGP where it runs; OSPF is computed"
+        "EIGRP (from the text) on every VRF, then BGP's peer outside the network; OSPF is computed"
     );
     assert!(rib(Vendor::CiscoIos, &format!("{IOS}end\n"))
         .incomplete_in("default")

@@ -421,6 +421,22 @@ fn bgp_line(
             common::redistribute(dev, w, "bgp redistribute route-map", no)
         }
         ["aggregate-address", ..] => bgp.origination(vrf, w),
+        ["maximum-paths", rest @ ..] => bgp.maximum_paths(vrf, rest),
+        ["distance", rest @ ..] => bgp.distance(vrf, rest),
+        // Olav breaks the last tie by router id already (it knows no path's age).
+        ["bgp", "bestpath", "tie-break", "router-id"] | ["bgp", "bestpath", "compare-routerid"] => {
+        }
+        // What changes routes and is not computed: the routes of the VRF are incomplete.
+        ["bgp", "bestpath" | "always-compare-med" | "redistribute-internal", ..]
+        | ["bgp", "default", "local-preference", ..]
+        | ["default-information", ..]
+        | ["default-metric", ..]
+        | ["table-map", ..]
+        | ["auto-summary", ..]
+        | ["route-target", ..]
+        | ["import", ..]
+        | ["export", ..]
+        | ["bgp", "dampening", ..] => bgp.unmodelled(vrf, w),
         _ => {}
     }
     Step::Known

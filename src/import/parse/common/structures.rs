@@ -2,7 +2,7 @@
 //! other blocks a config defines, their entries and clauses.
 
 use super::{define, parse_prefix, reference};
-use crate::model::{DeviceConfig, PrefixListEntry, RouteMapClause, StructureKind};
+use crate::model::{DeviceConfig, PrefixListEntry, RouteMapClause, RouteMapSet, StructureKind};
 
 /// What a top-level structure line opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +35,7 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
                 prefix_lists: Vec::new(),
                 other: Vec::new(),
                 line,
+                sets: Vec::new(),
             });
             Some(StructureBlock::RouteMap)
         }
@@ -130,6 +131,35 @@ pub fn prefix_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str], line: u
     });
 }
 
+/// A route-map `set` statement (the words after `set`).
+fn route_map_set(w: &[&str]) -> RouteMapSet {
+    let num = |x: &str| x.parse::<u32>().ok();
+    let set = match w {
+        ["local-preference", n] => num(n).map(RouteMapSet::LocalPreference),
+        ["metric", n] => num(n).map(RouteMapSet::Metric),
+        ["weight", n] => num(n).map(RouteMapSet::Weight),
+        ["as-path", "prepend", asns @ ..] if !asns.is_empty() => asns
+            .iter()
+            .map(|a| super::parse_asn(a))
+            .collect::<Option<Vec<u32>>>()
+            .map(RouteMapSet::Prepend),
+        ["community", values @ ..] if !values.is_empty() => {
+            let additive = values.contains(&"additive");
+            Some(RouteMapSet::Community {
+                values: values
+                    .iter()
+                    .filter(|v| **v != "additive")
+                    .map(|v| (*v).to_owned())
+                    .collect(),
+                additive,
+            })
+        }
+        ["ip", "next-hop", a] => a.parse().ok().map(RouteMapSet::NextHop),
+        _ => None,
+    };
+    set.unwrap_or_else(|| RouteMapSet::Other(format!("set {}", w.join(" "))))
+}
+
 /// Handles a line inside a route-map clause. Returns false when not recognised.
 pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
     // What the clause matches on: prefix-lists are evaluated, anything else is recorded
@@ -140,6 +170,7 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
                 c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()))
             }
             ["match", ..] | ["continue", ..] => c.other.push(w.join(" ")),
+            ["set", rest @ ..] => c.sets.push(route_map_set(rest)),
             _ => {}
         }
     }

@@ -292,6 +292,7 @@ impl Junos {
                     "no term matched: the chain's next policy or the default policy decides".into(),
                 ],
                 line,
+                sets: Vec::new(),
             });
         }
         for (name, line, has_entries) in std::mem::take(&mut self.prefix_lists) {

@@ -129,6 +129,7 @@ impl Junos {
                     prefix_lists: Vec::new(),
                     other: Vec::new(),
                     line: st.line_of(w),
+                    sets: Vec::new(),
                 });
                 self.dev.route_map_clauses.len() - 1
             }

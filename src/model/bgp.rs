@@ -1,0 +1,85 @@
+//! What the routing model reads of BGP beyond the session checks' view: per-neighbor
+//! route handling (reflection, next-hop-self, allowas-in, communities, weight),
+//! multipath, aggregates, redistribution per VRF, route-map `set` statements, and the
+//! statements olav reads but does not compute (so that the routes they touch are marked
+//! incomplete, never guessed).
+
+use ipnet::IpNet;
+use serde::{Deserialize, Serialize};
+use std::net::IpAddr;
+
+/// A BGP process's route-handling settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpRouting {
+    /// `maximum-paths N` (eBGP; EOS: both kinds), per VRF (None: default).
+    pub maximum_paths: Vec<(Option<String>, u32)>,
+    /// `maximum-paths ibgp N`, per VRF.
+    pub maximum_paths_ibgp: Vec<(Option<String>, u32)>,
+    /// `aggregate-address` statements, every VRF.
+    pub aggregates: Vec<BgpAggregate>,
+    /// `redistribute <protocol> [route-map M]`, every VRF: (VRF, protocol, route-map).
+    pub redistribute: Vec<(Option<String>, String, Option<String>)>,
+    /// Statements that change routes and that olav does not compute: (VRF, statement).
+    pub unmodelled: Vec<(Option<String>, String)>,
+    /// `distance bgp E I L` (NX-OS `distance E I L`): (VRF, eBGP, iBGP, local).
+    pub distances: Vec<(Option<String>, u32, u32, u32)>,
+}
+
+/// One `aggregate-address`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpAggregate {
+    /// VRF (None: default).
+    pub vrf: Option<String>,
+    /// The aggregate prefix.
+    pub prefix: IpNet,
+    /// `summary-only`: the contributing routes are not advertised.
+    pub summary_only: bool,
+    /// Options olav does not compute (`as-set`, `attribute-map`, …).
+    pub other: Vec<String>,
+}
+
+/// A BGP neighbor's route-handling settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpNeighborRouting {
+    /// `route-reflector-client`.
+    pub route_reflector_client: bool,
+    /// `next-hop-self`.
+    pub next_hop_self: bool,
+    /// `allowas-in [N]`: how often the own AS may appear in a received path (3 unwritten).
+    pub allowas_in: Option<u32>,
+    /// `send-community` (any form).
+    pub send_community: bool,
+    /// `weight N`.
+    pub weight: Option<u32>,
+    /// `local-as … no-prepend`: received paths do not get the local AS prepended.
+    pub local_as_no_prepend: bool,
+    /// `local-as … replace-as`: sent paths carry the local AS only.
+    pub local_as_replace_as: bool,
+    /// Settings that change routes and that olav does not compute (`default-originate`,
+    /// `remove-private-as`, `filter-list`, …).
+    pub unmodelled: Vec<String>,
+}
+
+/// One `set` statement of a route-map clause.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouteMapSet {
+    /// `set local-preference N`.
+    LocalPreference(u32),
+    /// `set metric N`.
+    Metric(u32),
+    /// `set weight N`.
+    Weight(u32),
+    /// `set as-path prepend A B …`.
+    Prepend(Vec<u32>),
+    /// `set community C … [additive]`.
+    Community {
+        /// The communities as written (`65000:1`, `no-export`).
+        values: Vec<String>,
+        /// Added to the route's communities (else they replace them).
+        additive: bool,
+    },
+    /// `set ip next-hop A`.
+    NextHop(IpAddr),
+    /// Any other `set` (olav does not evaluate it), as written.
+    Other(String),
+}

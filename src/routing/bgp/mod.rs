@@ -1,0 +1,586 @@
+//! BGP (IPv4 unicast) over the whole network, after connected, static and OSPF routes:
+//! the sessions that come up ([`sessions`]), what each device originates
+//! ([`originate`]), the exchange to a fixed point ([`exchange`]) with policy
+//! ([`policy`]) and best-path selection ([`select`]); each device's BGP routes for its
+//! main RIB (protocols `bgp`, `ibgp`, `aggregate`) and its BGP RIB (`--rib bgp`).
+//!
+//! A **BGP domain** is the tables (a device's VRF) joined by sessions. What a table of a
+//! domain configures that olav does not compute (a policy it does not evaluate, a
+//! statement it does not model) makes every table of the domain incomplete, named with
+//! the device, since its routes may reach all of them (`docs/routing.md`).
+
+mod exchange;
+mod originate;
+pub mod policy;
+pub mod select;
+pub mod sessions;
+
+use super::connected::vrf_name;
+use super::dynamic::Incomplete;
+use super::rib::DeviceInput;
+use super::route::{NextHop, Protocol, Route};
+use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Vendor};
+use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::{IpAddr, Ipv4Addr};
+
+/// A domain of more (tables × originated prefixes) than this is not computed: its
+/// devices are marked incomplete instead (every table may hold every prefix).
+pub const MAX_DOMAIN_ROWS: usize = 2_000_000;
+
+/// A path's ORIGIN attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Origin {
+    /// From a `network` statement or an aggregate (`i`).
+    Igp,
+    /// EGP (`e`).
+    Egp,
+    /// Redistributed (`?`).
+    Incomplete,
+}
+
+impl Origin {
+    /// Batfish's `Origin_Type` name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Igp => "igp",
+            Origin::Egp => "egp",
+            Origin::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// Where a path comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Originated here (`network`, redistribution).
+    Local,
+    /// An aggregate made here.
+    Aggregate {
+        /// `summary-only`: its more specific routes are not advertised.
+        summary_only: bool,
+    },
+    /// Received over a session.
+    Peer {
+        /// The receiving end (index into the sessions' ends).
+        end: usize,
+        /// Over eBGP.
+        ebgp: bool,
+        /// The sender's router id.
+        router_id: Ipv4Addr,
+        /// The sender's address.
+        peer_ip: Ipv4Addr,
+        /// The sender is a route-reflector client of this device.
+        client: bool,
+    },
+}
+
+impl Source {
+    /// Whether the path was received.
+    pub fn is_peer(&self) -> bool {
+        matches!(self, Source::Peer { .. })
+    }
+}
+
+/// One BGP path of one prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path {
+    /// The prefix.
+    pub prefix: Ipv4Net,
+    /// NEXT_HOP (0.0.0.0 when originated here).
+    pub next_hop: Ipv4Addr,
+    /// AS_PATH, nearest AS first.
+    pub as_path: Vec<u32>,
+    /// LOCAL_PREF.
+    pub local_pref: u32,
+    /// MED (the main RIB's metric).
+    pub med: u32,
+    /// Weight (local to the device).
+    pub weight: u32,
+    /// ORIGIN.
+    pub origin: Origin,
+    /// Communities as written.
+    pub communities: Vec<String>,
+    /// Where it comes from.
+    pub source: Source,
+    /// ORIGINATOR_ID, once reflected.
+    pub originator: Option<Ipv4Addr>,
+    /// CLUSTER_LIST.
+    pub cluster_list: Vec<Ipv4Addr>,
+    /// The IGP cost to the next hop (the metric of the route resolving it).
+    pub igp_cost: u32,
+}
+
+impl Path {
+    /// Whether it was received over eBGP.
+    pub fn ebgp(&self) -> bool {
+        matches!(self.source, Source::Peer { ebgp: true, .. })
+    }
+}
+
+/// A device's VRF running BGP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The device (index into the network's devices).
+    pub dev: usize,
+    /// The VRF.
+    pub vrf: String,
+}
+
+/// A device as BGP reads it.
+pub struct Speaker<'a> {
+    /// Its vendor.
+    pub vendor: Vendor,
+    /// Its configuration.
+    pub config: &'a DeviceConfig,
+    /// Its BGP process.
+    pub bgp: &'a BgpProcess,
+    /// Its router id (configured, else its highest loopback address, else its highest
+    /// address).
+    pub router_id: Ipv4Addr,
+    /// Its RIB before BGP.
+    pub rib: &'a [Route],
+}
+
+impl Speaker<'_> {
+    /// `maximum-paths` for eBGP and iBGP in `vrf` (1 unless configured; EOS's one
+    /// number covers both).
+    pub fn maximum_paths(&self, vrf: &str) -> (u32, u32) {
+        let r = &self.bgp.routing;
+        let of = |v: &[(Option<String>, u32)]| {
+            v.iter()
+                .rev()
+                .find(|(x, _)| vrf_name(x) == vrf)
+                .map(|(_, n)| *n)
+        };
+        let e = of(&r.maximum_paths).unwrap_or(1);
+        let i = match self.vendor {
+            Vendor::AristaEos => e,
+            _ => of(&r.maximum_paths_ibgp).unwrap_or(1),
+        };
+        (e, i)
+    }
+
+    /// Whether it reflects routes (a neighbor is its route-reflector client).
+    pub fn is_reflector(&self) -> bool {
+        self.bgp
+            .neighbors
+            .iter()
+            .any(|n| n.routing.route_reflector_client)
+    }
+
+    /// Whether it sends communities to `n` (Junos always; the others with
+    /// `send-community`).
+    pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
+        self.vendor == Vendor::JuniperJunos || n.routing.send_community
+    }
+
+    /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
+    /// configured.
+    fn distances(&self, vrf: &str) -> (u32, u32, u32) {
+        if let Some((_, e, i, l)) = self
+            .bgp
+            .routing
+            .distances
+            .iter()
+            .rev()
+            .find(|(v, ..)| vrf_name(v) == vrf)
+        {
+            return (*e, *i, *l);
+        }
+        match self.vendor {
+            Vendor::CiscoIos => (20, 200, 200),
+            Vendor::CiscoNxos => (20, 200, 220),
+            Vendor::AristaEos => (200, 200, 200),
+            Vendor::JuniperJunos => (170, 170, 130),
+        }
+    }
+}
+
+fn router_id(config: &DeviceConfig, bgp: &BgpProcess) -> Ipv4Addr {
+    if let Some(IpAddr::V4(id)) = bgp.router_id {
+        return id;
+    }
+    let addrs = |lo: bool| {
+        config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && (!lo || i.name.to_lowercase().starts_with("lo")))
+            .flat_map(|i| i.addresses.iter())
+            .filter_map(|a| match a.address.addr() {
+                IpAddr::V4(ip) => Some(ip),
+                IpAddr::V6(_) => None,
+            })
+            .max()
+    };
+    addrs(true)
+        .or_else(|| addrs(false))
+        .unwrap_or(Ipv4Addr::UNSPECIFIED)
+}
+
+/// One row of a device's BGP RIB (`olav routes --rib bgp`): Batfish's `bgpRib` columns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpRoute {
+    /// The VRF.
+    pub vrf: String,
+    /// The prefix.
+    pub network: Ipv4Net,
+    /// The next hop (None: originated here).
+    pub next_hop: Option<Ipv4Addr>,
+    /// `bgp`, `ibgp`, `aggregate`, or the protocol it was originated from (`local`).
+    pub protocol: String,
+    /// AS path, nearest first.
+    pub as_path: Vec<u32>,
+    /// Local preference.
+    pub local_pref: u32,
+    /// MED.
+    pub med: u32,
+    /// Weight.
+    pub weight: u32,
+    /// Origin type.
+    pub origin: Origin,
+    /// Communities.
+    pub communities: Vec<String>,
+    /// Whether it is the best path (else a backup, or an equal one multipath installs:
+    /// `installed`).
+    pub best: bool,
+    /// Whether the main RIB holds it (the best path and its multipath equals).
+    pub installed: bool,
+}
+
+/// Every device's BGP routes, what BGP leaves incomplete, and the BGP RIBs.
+#[derive(Debug, Default)]
+pub struct Learned {
+    routes: Vec<Vec<Route>>,
+    incomplete: Vec<Vec<Incomplete>>,
+    ribs: Vec<Vec<BgpRoute>>,
+}
+
+impl Learned {
+    /// Device `d`'s BGP main-RIB routes, its incomplete parts and its BGP RIB; taken
+    /// out (a second call gives nothing).
+    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>) {
+        fn t<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
+            v.get_mut(d).map(std::mem::take).unwrap_or_default()
+        }
+        (
+            t(&mut self.routes, d),
+            t(&mut self.incomplete, d),
+            t(&mut self.ribs, d),
+        )
+    }
+}
+
+/// What a device configures that olav does not compute, per VRF (None: every VRF).
+fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
+    let mut out: Vec<(Option<String>, String)> = Vec::new();
+    if bgp.confederation_id.is_some() {
+        out.push((None, "BGP confederations".into()));
+    }
+    for (v, s) in &bgp.routing.unmodelled {
+        out.push((Some(vrf_name(v)), format!("BGP `{s}`")));
+    }
+    for a in bgp
+        .routing
+        .aggregates
+        .iter()
+        .filter(|a| !a.other.is_empty())
+    {
+        out.push((
+            Some(vrf_name(&a.vrf)),
+            format!("BGP aggregate-address {} {}", a.prefix, a.other.join(" ")),
+        ));
+    }
+    for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
+        let vrf = Some(vrf_name(&n.vrf));
+        for u in &n.routing.unmodelled {
+            out.push((vrf.clone(), format!("BGP neighbor {} {u}", n.peer)));
+        }
+        match &n.peer {
+            BgpPeer::Interface(_) => {
+                out.push((vrf.clone(), "BGP unnumbered (interface) sessions".into()))
+            }
+            BgpPeer::ListenRange(_) => {
+                out.push((vrf.clone(), "BGP dynamic neighbors (listen ranges)".into()))
+            }
+            BgpPeer::Address(IpAddr::V6(_)) => {}
+            BgpPeer::Address(IpAddr::V4(_)) => {}
+        }
+        if vendor == Vendor::JuniperJunos {
+            for p in n.route_map_in.iter().chain(&n.route_map_out) {
+                out.push((vrf.clone(), format!("Junos BGP policy {p}")));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP.
+pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
+    let n = devices.len();
+    let mut learned = Learned {
+        routes: vec![Vec::new(); n],
+        incomplete: vec![Vec::new(); n],
+        ribs: vec![Vec::new(); n],
+    };
+    let empty = BgpProcess::default();
+    let speakers: Vec<Speaker<'_>> = devices
+        .iter()
+        .enumerate()
+        .map(|(d, dev)| {
+            let bgp = dev.config.bgp.as_ref().unwrap_or(&empty);
+            Speaker {
+                vendor: dev.vendor,
+                config: dev.config,
+                bgp,
+                router_id: router_id(dev.config, bgp),
+                rib: ribs.get(d).map(Vec::as_slice).unwrap_or(&[]),
+            }
+        })
+        .collect();
+    // Tables: every VRF where a device runs BGP (a neighbor, a network, an aggregate, a
+    // redistribution).
+    let mut tables: Vec<Table> = Vec::new();
+    let mut notes: Vec<Vec<(Option<String>, String)>> = vec![Vec::new(); n];
+    for (d, s) in speakers.iter().enumerate() {
+        let Some(bgp) = &devices[d].config.bgp else {
+            continue;
+        };
+        let r = &bgp.routing;
+        let vrfs: BTreeSet<String> = bgp
+            .neighbors
+            .iter()
+            .filter(|n| !n.shutdown)
+            .map(|n| vrf_name(&n.vrf))
+            .chain(bgp.networks.iter().map(|x| vrf_name(&x.vrf)))
+            .chain(r.aggregates.iter().map(|a| vrf_name(&a.vrf)))
+            .chain(r.redistribute.iter().map(|(v, _, _)| vrf_name(v)))
+            .collect();
+        if bgp.local_as.is_none() {
+            for v in vrfs {
+                notes[d].push((Some(v), "BGP without a local AS".into()));
+            }
+            continue;
+        }
+        tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
+        notes[d] = unmodelled(s.vendor, bgp);
+    }
+    let session_devices: Vec<sessions::Device<'_>> = speakers
+        .iter()
+        .map(|s| sessions::Device {
+            vendor: s.vendor,
+            config: s.config,
+            rib: s.rib,
+        })
+        .collect();
+    let (ends, outside) = sessions::established(&session_devices, &tables);
+    for (t, peer) in outside {
+        let table = &tables[t];
+        notes[table.dev].push((
+            Some(table.vrf.clone()),
+            format!("BGP routes from {peer}, a peer outside the network"),
+        ));
+    }
+    // Domains: tables joined by sessions (union-find).
+    let mut parent: Vec<usize> = (0..tables.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for e in &ends {
+        let (a, b) = (
+            root(&mut parent, e.table),
+            root(&mut parent, ends[e.far].table),
+        );
+        parent[a] = b;
+    }
+    let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();
+    // The domain's reasons, each named with its device.
+    let mut reasons: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut size: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for (t, table) in tables.iter().enumerate() {
+        let host = devices[table.dev].hostname;
+        for (v, why) in &notes[table.dev] {
+            if v.as_ref().is_none_or(|v| *v == table.vrf) {
+                reasons
+                    .entry(domain[t])
+                    .or_default()
+                    .insert(format!("{why} ({host})"));
+            }
+        }
+        let s = &speakers[table.dev];
+        let origins = s.bgp.networks.len()
+            + s.bgp.routing.aggregates.len()
+            + if s.bgp.routing.redistribute.is_empty() {
+                0
+            } else {
+                s.rib.len()
+            };
+        let e = size.entry(domain[t]).or_default();
+        e.0 += 1;
+        e.1 += origins;
+    }
+    let too_large: BTreeSet<usize> = size
+        .iter()
+        .filter(|(_, (t, p))| t.saturating_mul(*p) > MAX_DOMAIN_ROWS)
+        .map(|(d, _)| *d)
+        .collect();
+    // The exchange runs over the domains small enough (their tables and ends only).
+    let keep: Vec<bool> = domain.iter().map(|d| !too_large.contains(d)).collect();
+    let mut index = vec![usize::MAX; tables.len()];
+    let mut kept_tables = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        if keep[t] {
+            index[t] = kept_tables.len();
+            kept_tables.push(table.clone());
+        }
+    }
+    let mut end_index = vec![usize::MAX; ends.len()];
+    let mut kept_ends: Vec<sessions::End> = Vec::new();
+    for (e, end) in ends.iter().enumerate() {
+        if keep[end.table] {
+            end_index[e] = kept_ends.len();
+            kept_ends.push(end.clone());
+        }
+    }
+    for e in &mut kept_ends {
+        e.table = index[e.table];
+        e.far = end_index[e.far];
+    }
+    let outcome = exchange::run(&speakers, &kept_tables, &kept_ends);
+    // Policies not evaluated anywhere in a domain.
+    let mut domain_unknown: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for (t, table) in tables.iter().enumerate() {
+        if keep[t] {
+            for x in &outcome.unknown[index[t]] {
+                domain_unknown.entry(domain[t]).or_default().insert(format!(
+                    "BGP policy not evaluated: {} ({})",
+                    x.0, devices[table.dev].hostname
+                ));
+            }
+        }
+    }
+    for (t, table) in tables.iter().enumerate() {
+        let d = table.dev;
+        let dom = domain[t];
+        let mut why: BTreeSet<String> = reasons.get(&dom).cloned().unwrap_or_default();
+        if too_large.contains(&dom) {
+            why.insert(format!(
+                "BGP domain of {} tables and {} originated prefixes is too large to compute",
+                size[&dom].0, size[&dom].1
+            ));
+        }
+        if keep[t] {
+            let k = index[t];
+            if outcome.cut_off {
+                why.insert(format!(
+                    "BGP did not converge: cut off after {} updates of one table",
+                    exchange::MAX_VISITS
+                ));
+            }
+            why.extend(domain_unknown.get(&dom).into_iter().flatten().cloned());
+            install(
+                &speakers[d],
+                &table.vrf,
+                &outcome.selected[k],
+                &outcome.candidates[k],
+                &mut learned.routes[d],
+                &mut learned.ribs[d],
+            );
+        }
+        for w in why {
+            let i = Incomplete {
+                vrf: Some(table.vrf.clone()),
+                reason: format!("{w}: not computed yet"),
+            };
+            if !learned.incomplete[d].contains(&i) {
+                learned.incomplete[d].push(i);
+            }
+        }
+    }
+    for (d, ns) in notes.iter().enumerate() {
+        if devices[d]
+            .config
+            .bgp
+            .as_ref()
+            .is_some_and(|b| b.local_as.is_none())
+        {
+            for (v, w) in ns {
+                learned.incomplete[d].push(Incomplete {
+                    vrf: v.clone(),
+                    reason: format!("{w}: not computed"),
+                });
+            }
+        }
+    }
+    learned
+}
+
+/// The main-RIB routes and BGP-RIB rows of one table.
+fn install(
+    s: &Speaker<'_>,
+    vrf: &str,
+    selected: &BTreeMap<Ipv4Net, Vec<Path>>,
+    candidates: &BTreeMap<Ipv4Net, Vec<Path>>,
+    routes: &mut Vec<Route>,
+    rib: &mut Vec<BgpRoute>,
+) {
+    let (ebgp, ibgp, aggregate) = s.distances(vrf);
+    for (prefix, paths) in selected {
+        for p in paths {
+            let (protocol, next_hop, distance) = match p.source {
+                Source::Local => continue,
+                Source::Aggregate { .. } => (Protocol::Aggregate, NextHop::Discard, aggregate),
+                Source::Peer { ebgp: true, .. } => (Protocol::Bgp, NextHop::Ip(p.next_hop), ebgp),
+                Source::Peer { .. } => (Protocol::Ibgp, NextHop::Ip(p.next_hop), ibgp),
+            };
+            // NX-OS tags a BGP route with the AS it came from (its own for a local one).
+            let tag = (s.vendor == Vendor::CiscoNxos && protocol != Protocol::Aggregate)
+                .then(|| p.as_path.first().copied().or(s.bgp.local_as))
+                .flatten();
+            routes.push(Route {
+                vrf: vrf.to_owned(),
+                network: *prefix,
+                next_hop,
+                protocol,
+                metric: p.med,
+                admin_distance: distance,
+                tag,
+            });
+        }
+    }
+    for (prefix, paths) in candidates {
+        let installed = selected.get(prefix).map(Vec::as_slice).unwrap_or(&[]);
+        for (i, p) in paths.iter().enumerate() {
+            rib.push(BgpRoute {
+                vrf: vrf.to_owned(),
+                network: *prefix,
+                next_hop: p.source.is_peer().then_some(p.next_hop),
+                protocol: match p.source {
+                    Source::Local => "local",
+                    Source::Aggregate { .. } => "aggregate",
+                    Source::Peer { ebgp: true, .. } => "bgp",
+                    Source::Peer { .. } => "ibgp",
+                }
+                .to_owned(),
+                as_path: p.as_path.clone(),
+                local_pref: p.local_pref,
+                med: p.med,
+                weight: p.weight,
+                origin: p.origin,
+                communities: p.communities.clone(),
+                best: i == 0,
+                installed: installed.contains(p),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

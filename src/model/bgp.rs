@@ -55,6 +55,13 @@ pub struct BgpNeighborRouting {
     pub local_as_no_prepend: bool,
     /// `local-as … replace-as`: sent paths carry the local AS only.
     pub local_as_replace_as: bool,
+    /// Junos `advertise-peer-as`: routes learned from the peer's AS are sent back to it
+    /// (Junos holds them back by default).
+    pub advertise_peer_as: bool,
+    /// Junos import policy chain, in order.
+    pub import_chain: Vec<String>,
+    /// Junos export policy chain, in order.
+    pub export_chain: Vec<String>,
     /// Settings that change routes and that olav does not compute (`default-originate`,
     /// `remove-private-as`, `filter-list`, …).
     pub unmodelled: Vec<String>,
@@ -81,5 +88,99 @@ pub enum RouteMapSet {
     /// `set ip next-hop A`.
     NextHop(IpAddr),
     /// Any other `set` (olav does not evaluate it), as written.
+    Other(String),
+}
+
+/// Junos `policy-options`: policy-statements and communities, as the routing model
+/// evaluates them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyOptions {
+    /// Policy-statements, each its terms in order.
+    pub statements: Vec<PolicyStatement>,
+    /// `community NAME members […]`: (name, members as written).
+    pub communities: Vec<(String, Vec<String>)>,
+}
+
+/// One Junos policy-statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyStatement {
+    /// Its name.
+    pub name: String,
+    /// Its terms in order (statements outside a term form the unnamed last term).
+    pub terms: Vec<PolicyTerm>,
+}
+
+/// One term of a policy-statement.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyTerm {
+    /// Its name (empty: the statements outside any term).
+    pub name: String,
+    /// Its `from` conditions (all must hold; values of one condition are alternatives).
+    pub from: Vec<PolicyMatch>,
+    /// Its `then` actions, in order.
+    pub then: Vec<PolicyAction>,
+}
+
+/// A `from` condition of a Junos term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PolicyMatch {
+    /// `from protocol P…` (Junos names: `direct`, `static`, `bgp`, `ospf`, …).
+    Protocol(Vec<String>),
+    /// `from prefix-list L` (its prefixes exactly).
+    PrefixList(String),
+    /// `from prefix-list-filter L exact|orlonger|longer`.
+    PrefixListFilter {
+        /// The list.
+        name: String,
+        /// The modifier.
+        modifier: String,
+    },
+    /// `from route-filter P M`: the prefixes within `prefix` whose length is in
+    /// `lengths`.
+    RouteFilter {
+        /// The prefix.
+        prefix: IpNet,
+        /// Lengths matched (inclusive).
+        lengths: (u8, u8),
+    },
+    /// `from community C…` (any of them).
+    Community(Vec<String>),
+    /// `from neighbor A…` (the peer a route came from).
+    Neighbor(Vec<IpAddr>),
+    /// `from interface I…` (the interface a route leaves by: a direct route's own).
+    Interface(Vec<String>),
+    /// Any other condition, as written (not evaluated).
+    Other(String),
+}
+
+/// A `then` action of a Junos term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PolicyAction {
+    /// `accept`.
+    Accept,
+    /// `reject`.
+    Reject,
+    /// `next term`.
+    NextTerm,
+    /// `next policy`.
+    NextPolicy,
+    /// `local-preference N`.
+    LocalPreference(u32),
+    /// `metric N`.
+    Metric(u32),
+    /// `community add|set|delete C`.
+    Community {
+        /// `add`, `set` or `delete`.
+        op: String,
+        /// The community's name.
+        name: String,
+    },
+    /// `next-hop self`.
+    NextHopSelf,
+    /// `next-hop A`.
+    NextHop(IpAddr),
+    /// `as-path-prepend "A B"`.
+    Prepend(Vec<u32>),
+    /// Any other action, as written (not evaluated).
     Other(String),
 }

@@ -7,7 +7,10 @@ mod bgp;
 mod mtu;
 mod ospf;
 
-pub use bgp::{BgpAggregate, BgpNeighborRouting, BgpRouting, RouteMapSet};
+pub use bgp::{
+    BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
+    PolicyStatement, PolicyTerm, RouteMapSet,
+};
 
 pub use ospf::{
     OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
@@ -101,6 +104,9 @@ pub struct DeviceConfig {
     pub prefix_lists: Vec<PrefixListEntry>,
     /// Route-map clauses, in file order.
     pub route_map_clauses: Vec<RouteMapClause>,
+    /// Junos policy-statements and communities, as the routing model evaluates them.
+    #[serde(default)]
+    pub policy_options: PolicyOptions,
     /// Recognised lines that could not be understood.
     pub warnings: Vec<LineWarning>,
     /// Lines read.

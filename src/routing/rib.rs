@@ -127,6 +127,7 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             bgp: Some(b.clone()),
             prefix_lists: config.prefix_lists.clone(),
             route_map_clauses: config.route_map_clauses.clone(),
+            policy_options: config.policy_options.clone(),
             ..DeviceConfig::default()
         })
     });

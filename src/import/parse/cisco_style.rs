@@ -435,8 +435,7 @@ fn bgp_line(
         | ["auto-summary", ..]
         | ["route-target", ..]
         | ["import", ..]
-        | ["export", ..]
-        | ["bgp", "dampening", ..] => bgp.unmodelled(vrf, w),
+        | ["export", ..] => bgp.unmodelled(vrf, w),
         _ => {}
     }
     Step::Known

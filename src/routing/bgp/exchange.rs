@@ -6,9 +6,9 @@
 
 use super::policy::{self, Unknown};
 use super::sessions::End;
-use super::{originate, select, Origin, Path, Source, Speaker, Table};
+use super::{junos, originate, select, Origin, Path, Source, Speaker, Table};
 use crate::model::Vendor;
-use crate::routing::route::{NextHop, Route};
+use crate::routing::route::{NextHop, Protocol, Route};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
@@ -67,7 +67,9 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
         }
         let (sel, cands) = choose(speakers, tables, t, &local[t], &ends_of[t], &received);
         candidates[t] = cands;
-        if sel == selected[t] {
+        // The first visit advertises even an empty selection: Junos exports routes of
+        // other protocols.
+        if visits[t] > 1 && sel == selected[t] {
             continue;
         }
         selected[t] = sel;
@@ -203,8 +205,8 @@ fn advertise(
         .collect();
     let mut out = Vec::new();
     let mut unknown = Vec::new();
-    for (prefix, paths) in selected {
-        let Some(best) = paths.first() else { continue };
+    for (best, protocol, interface) in export_candidates(s, &tables[t].vrf, selected) {
+        let prefix = &best.prefix;
         if suppressing
             .iter()
             .any(|a| a.prefix_len() < prefix.prefix_len() && a.contains(prefix))
@@ -232,6 +234,15 @@ fn advertise(
             }
             _ => {}
         }
+        // Junos holds back from an eBGP peer what it learned from the peer's AS.
+        if s.vendor == Vendor::JuniperJunos
+            && end.ebgp
+            && best.ebgp()
+            && !n.routing.advertise_peer_as
+            && best.as_path.first().is_some_and(|a| Some(*a) == n.peer_asn)
+        {
+            continue;
+        }
         let local = !best.source.is_peer();
         if end.ebgp {
             // A `local-as` is sent in front of the process AS, alone with `replace-as`
@@ -256,18 +267,107 @@ fn advertise(
             p.communities.clear();
         }
         p.weight = 0;
-        match policy::neighbor(
-            s.config,
-            n.prefix_list_out.as_deref(),
-            n.route_map_out.as_deref(),
-            p,
-        ) {
+        let verdict = if s.vendor == Vendor::JuniperJunos {
+            let ctx = junos::Context {
+                protocol,
+                interface: interface.as_deref(),
+                neighbor: match best.source {
+                    Source::Peer { peer_ip, .. } => Some(peer_ip),
+                    _ => None,
+                },
+                local_ip: end.local_ip,
+                export: true,
+            };
+            junos::chain(s.config, &n.routing.export_chain, p, &ctx)
+        } else {
+            policy::neighbor(
+                s.config,
+                n.prefix_list_out.as_deref(),
+                n.route_map_out.as_deref(),
+                p,
+            )
+        };
+        match verdict {
             Ok(Some(p)) => out.push(p),
             Ok(None) => {}
             Err(u) => unknown.push(u),
         }
     }
     (out, unknown)
+}
+
+/// What a table offers its neighbours, before the propagation rules and policies: its
+/// best BGP path per prefix with the protocol it counts as; on Junos, whose export
+/// policies see the whole routing table, every active route (a route of another
+/// protocol where it beats BGP by preference), local /32s aside.
+fn export_candidates(
+    s: &Speaker<'_>,
+    vrf: &str,
+    selected: &BTreeMap<Ipv4Net, Vec<Path>>,
+) -> Vec<(Path, Protocol, Option<String>)> {
+    let bgp_protocol = |p: &Path| match p.source {
+        Source::Aggregate { .. } => Protocol::Aggregate,
+        Source::Peer { ebgp: false, .. } => Protocol::Ibgp,
+        _ => Protocol::Bgp,
+    };
+    let mut out: Vec<(Path, Protocol, Option<String>)> = Vec::new();
+    if s.vendor != Vendor::JuniperJunos {
+        for paths in selected.values() {
+            if let Some(b) = paths.first() {
+                out.push((b.clone(), bgp_protocol(b), None));
+            }
+        }
+        return out;
+    }
+    let (ebgp, _, aggregate) = s.distances(vrf);
+    let mut other: BTreeMap<Ipv4Net, &Route> = BTreeMap::new();
+    for r in s
+        .rib
+        .iter()
+        .filter(|r| r.vrf == vrf && r.protocol != Protocol::Local)
+    {
+        other.entry(r.network).or_insert(r);
+    }
+    for (prefix, paths) in selected {
+        let Some(b) = paths.first() else { continue };
+        let distance = if matches!(b.source, Source::Aggregate { .. }) {
+            aggregate
+        } else {
+            ebgp
+        };
+        if other
+            .get(prefix)
+            .is_none_or(|r| r.admin_distance > distance)
+        {
+            other.remove(prefix);
+            out.push((b.clone(), bgp_protocol(b), None));
+        }
+    }
+    for (prefix, r) in other {
+        let interface = match &r.next_hop {
+            NextHop::Interface { interface, .. } => Some(interface.clone()),
+            _ => None,
+        };
+        out.push((
+            Path {
+                prefix,
+                next_hop: Ipv4Addr::UNSPECIFIED,
+                as_path: Vec::new(),
+                local_pref: 100,
+                med: r.metric,
+                weight: 0,
+                origin: Origin::Igp,
+                communities: Vec::new(),
+                source: Source::Local,
+                originator: None,
+                cluster_list: Vec::new(),
+                igp_cost: 0,
+            },
+            r.protocol,
+            interface,
+        ));
+    }
+    out
 }
 
 /// What end `far` keeps of a path its peer advertised: AS-path loop check (`allowas-in`),
@@ -306,13 +406,28 @@ fn accept(
         peer_ip: end.peer_ip,
         client: n.routing.route_reflector_client,
     };
-    let Some(mut p) = policy::neighbor(
-        s.config,
-        n.prefix_list_in.as_deref(),
-        n.route_map_in.as_deref(),
-        p,
-    )?
-    else {
+    let verdict = if s.vendor == Vendor::JuniperJunos {
+        let ctx = junos::Context {
+            protocol: if end.ebgp {
+                Protocol::Bgp
+            } else {
+                Protocol::Ibgp
+            },
+            interface: None,
+            neighbor: Some(end.peer_ip),
+            local_ip: end.local_ip,
+            export: false,
+        };
+        junos::chain(s.config, &n.routing.import_chain, p, &ctx)?
+    } else {
+        policy::neighbor(
+            s.config,
+            n.prefix_list_in.as_deref(),
+            n.route_map_in.as_deref(),
+            p,
+        )?
+    };
+    let Some(mut p) = verdict else {
         return Ok(None);
     };
     match resolve(s.rib, &table.vrf, p.next_hop) {

@@ -10,6 +10,7 @@
 //! the device, since its routes may reach all of them (`docs/routing.md`).
 
 mod exchange;
+mod junos;
 mod originate;
 pub mod policy;
 pub mod select;
@@ -178,7 +179,7 @@ impl Speaker<'_> {
 
     /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
     /// configured.
-    fn distances(&self, vrf: &str) -> (u32, u32, u32) {
+    pub fn distances(&self, vrf: &str) -> (u32, u32, u32) {
         if let Some((_, e, i, l)) = self
             .bgp
             .routing
@@ -273,7 +274,7 @@ impl Learned {
 }
 
 /// What a device configures that olav does not compute, per VRF (None: every VRF).
-fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
+fn unmodelled(bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
     let mut out: Vec<(Option<String>, String)> = Vec::new();
     if bgp.confederation_id.is_some() {
         out.push((None, "BGP confederations".into()));
@@ -306,11 +307,6 @@ fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)>
             }
             BgpPeer::Address(IpAddr::V6(_)) => {}
             BgpPeer::Address(IpAddr::V4(_)) => {}
-        }
-        if vendor == Vendor::JuniperJunos {
-            for p in n.route_map_in.iter().chain(&n.route_map_out) {
-                out.push((vrf.clone(), format!("Junos BGP policy {p}")));
-            }
         }
     }
     out.sort();
@@ -345,8 +341,8 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
     // redistribution).
     let mut tables: Vec<Table> = Vec::new();
     let mut notes: Vec<Vec<(Option<String>, String)>> = vec![Vec::new(); n];
-    for (d, s) in speakers.iter().enumerate() {
-        let Some(bgp) = &devices[d].config.bgp else {
+    for (d, dev) in devices.iter().enumerate() {
+        let Some(bgp) = &dev.config.bgp else {
             continue;
         };
         let r = &bgp.routing;
@@ -366,7 +362,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
             continue;
         }
         tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
-        notes[d] = unmodelled(s.vendor, bgp);
+        notes[d] = unmodelled(bgp);
     }
     let session_devices: Vec<sessions::Device<'_>> = speakers
         .iter()

@@ -1,0 +1,199 @@
+//! Junos policy chains on a BGP path: every policy of the chain in order, each one's
+//! terms in order; a term whose conditions all hold applies its actions, and the first
+//! `accept` or `reject` ends the chain (`next policy` goes to the chain's next policy;
+//! `next term` or no verdict to the next term). A chain that ends without a verdict takes
+//! the protocol's default: BGP import accepts; BGP export accepts active BGP routes and
+//! rejects everything else. Conditions and actions olav does not evaluate are
+//! [`Unknown`].
+
+use super::policy::Unknown;
+use super::Path;
+use crate::model::{DeviceConfig, PolicyAction, PolicyMatch, PolicyTerm};
+use crate::routing::route::Protocol;
+use ipnet::IpNet;
+use std::net::{IpAddr, Ipv4Addr};
+
+/// What a route is to a policy beyond its path.
+pub struct Context<'a> {
+    /// The protocol it comes from (BGP for a received path).
+    pub protocol: Protocol,
+    /// The interface it leaves by, when it has one (a direct route's own).
+    pub interface: Option<&'a str>,
+    /// The peer it was received from.
+    pub neighbor: Option<Ipv4Addr>,
+    /// The session's own address (`next-hop self`).
+    pub local_ip: Ipv4Addr,
+    /// Export (else import): the default policy differs.
+    pub export: bool,
+}
+
+/// Junos' name of a protocol in `from protocol`.
+fn junos_name(p: Protocol) -> &'static str {
+    match p {
+        Protocol::Connected => "direct",
+        Protocol::Local => "local",
+        Protocol::Static => "static",
+        Protocol::Ospf | Protocol::OspfIA | Protocol::OspfE1 | Protocol::OspfE2 => "ospf",
+        Protocol::Bgp | Protocol::Ibgp => "bgp",
+        Protocol::Aggregate => "aggregate",
+    }
+}
+
+fn prefix_in(
+    config: &DeviceConfig,
+    list: &str,
+    path: &Path,
+    modifier: &str,
+) -> Result<bool, Unknown> {
+    let entries: Vec<_> = config
+        .prefix_lists
+        .iter()
+        .filter(|e| e.name == list)
+        .collect();
+    if entries.is_empty() {
+        // Junos matches nothing with an undefined or empty prefix-list.
+        return Ok(false);
+    }
+    let p = IpNet::V4(path.prefix);
+    Ok(entries.iter().any(|e| {
+        let l = e.prefix.trunc();
+        match modifier {
+            "orlonger" => l.contains(&p) && p.prefix_len() >= l.prefix_len(),
+            "longer" => l.contains(&p) && p.prefix_len() > l.prefix_len(),
+            _ => l == p,
+        }
+    }))
+}
+
+fn community_members<'a>(config: &'a DeviceConfig, name: &str) -> Result<&'a [String], Unknown> {
+    let members = config
+        .policy_options
+        .communities
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, m)| m.as_slice())
+        .ok_or_else(|| Unknown(format!("community {name} is not defined")))?;
+    // Regular expressions and wildcards are not evaluated.
+    if members
+        .iter()
+        .any(|m| m.contains(['*', '.', '^', '$', '[', '(', '+', '?']))
+    {
+        return Err(Unknown(format!("community {name}: a regular expression")));
+    }
+    Ok(members)
+}
+
+/// Whether every condition of `t` holds (prefix conditions are alternatives of one
+/// another, as Junos takes them).
+fn matches(
+    config: &DeviceConfig,
+    t: &PolicyTerm,
+    path: &Path,
+    ctx: &Context<'_>,
+) -> Result<bool, Unknown> {
+    let mut prefix_conditions = 0;
+    let mut prefix_hit = false;
+    for m in &t.from {
+        let ok = match m {
+            PolicyMatch::Protocol(ps) => ps.iter().any(|p| p == junos_name(ctx.protocol)),
+            PolicyMatch::PrefixList(l) => {
+                prefix_conditions += 1;
+                prefix_hit |= prefix_in(config, l, path, "exact")?;
+                continue;
+            }
+            PolicyMatch::PrefixListFilter { name, modifier } => {
+                prefix_conditions += 1;
+                prefix_hit |= prefix_in(config, name, path, modifier)?;
+                continue;
+            }
+            PolicyMatch::RouteFilter { prefix, lengths } => {
+                prefix_conditions += 1;
+                let p = IpNet::V4(path.prefix);
+                prefix_hit |= prefix.contains(&p)
+                    && (lengths.0..=lengths.1).contains(&path.prefix.prefix_len());
+                continue;
+            }
+            PolicyMatch::Community(names) => {
+                let mut any = false;
+                for n in names {
+                    let members = community_members(config, n)?;
+                    any |= members.iter().all(|m| path.communities.contains(m));
+                }
+                any
+            }
+            PolicyMatch::Neighbor(addrs) => {
+                ctx.neighbor.is_some_and(|n| addrs.contains(&IpAddr::V4(n)))
+            }
+            PolicyMatch::Interface(names) => ctx
+                .interface
+                .is_some_and(|i| names.iter().any(|n| crate::ifname::same(n, i) || *n == i)),
+            PolicyMatch::Other(o) => return Err(Unknown(o.clone())),
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(prefix_conditions == 0 || prefix_hit)
+}
+
+/// Applies the chain `names` to `path`: Some(the path as changed) when accepted.
+pub fn chain(
+    config: &DeviceConfig,
+    names: &[String],
+    mut path: Path,
+    ctx: &Context<'_>,
+) -> Result<Option<Path>, Unknown> {
+    for name in names {
+        let Some(policy) = config
+            .policy_options
+            .statements
+            .iter()
+            .find(|s| s.name == *name)
+        else {
+            return Err(Unknown(format!("policy-statement {name} is not defined")));
+        };
+        'terms: for t in &policy.terms {
+            if !matches(config, t, &path, ctx)? {
+                continue;
+            }
+            for a in &t.then {
+                match a {
+                    PolicyAction::Accept => return Ok(Some(path)),
+                    PolicyAction::Reject => return Ok(None),
+                    PolicyAction::NextTerm => continue 'terms,
+                    PolicyAction::NextPolicy => break 'terms,
+                    PolicyAction::LocalPreference(v) => path.local_pref = *v,
+                    PolicyAction::Metric(v) => path.med = *v,
+                    PolicyAction::NextHopSelf => path.next_hop = ctx.local_ip,
+                    PolicyAction::NextHop(IpAddr::V4(ip)) => path.next_hop = *ip,
+                    PolicyAction::Prepend(asns) => {
+                        let mut p = asns.clone();
+                        p.extend_from_slice(&path.as_path);
+                        path.as_path = p;
+                    }
+                    PolicyAction::Community { op, name } => {
+                        let members = community_members(config, name)?.to_vec();
+                        match op.as_str() {
+                            "set" => path.communities = members,
+                            "delete" => path.communities.retain(|c| !members.contains(c)),
+                            _ => {
+                                for m in members {
+                                    if !path.communities.contains(&m) {
+                                        path.communities.push(m);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    PolicyAction::NextHop(other) => {
+                        return Err(Unknown(format!("then next-hop {other}")))
+                    }
+                    PolicyAction::Other(o) => return Err(Unknown(o.clone())),
+                }
+            }
+        }
+    }
+    // The default policy.
+    let accept = !ctx.export || matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp);
+    Ok(accept.then_some(path))
+}

@@ -55,6 +55,13 @@ pub struct BgpNeighborRouting {
     pub local_as_no_prepend: bool,
     /// `local-as … replace-as`: sent paths carry the local AS only.
     pub local_as_replace_as: bool,
+    /// `remove-private-as [all] [replace-as]` (Junos `remove-private`): the words after it
+    /// (`all`, `replace-as`), None when not configured.
+    pub remove_private_as: Option<Vec<String>>,
+    /// `default-originate` (without a route-map).
+    pub default_originate: bool,
+    /// NX-OS `disable-peer-as-check`: paths holding the peer's AS are sent to it.
+    pub disable_peer_as_check: bool,
     /// Junos `advertise-peer-as`: routes learned from the peer's AS are sent back to it
     /// (Junos holds them back by default).
     pub advertise_peer_as: bool,

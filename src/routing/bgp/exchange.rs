@@ -205,7 +205,31 @@ fn advertise(
         .collect();
     let mut out = Vec::new();
     let mut unknown = Vec::new();
-    for (best, protocol, interface) in export_candidates(s, &tables[t].vrf, selected) {
+    let mut candidates = export_candidates(s, &tables[t].vrf, selected);
+    // `default-originate`: a default route to this neighbor, whatever the RIB holds.
+    if n.routing.default_originate {
+        let default = Ipv4Net::default();
+        candidates.retain(|(p, _, _)| p.prefix != default);
+        candidates.push((
+            Path {
+                prefix: default,
+                next_hop: Ipv4Addr::UNSPECIFIED,
+                as_path: Vec::new(),
+                local_pref: 100,
+                med: 0,
+                weight: 0,
+                origin: Origin::Igp,
+                communities: Vec::new(),
+                source: Source::Local,
+                originator: None,
+                cluster_list: Vec::new(),
+                igp_cost: 0,
+            },
+            Protocol::Bgp,
+            None,
+        ));
+    }
+    for (best, protocol, interface) in candidates {
         let prefix = &best.prefix;
         if suppressing
             .iter()
@@ -248,6 +272,16 @@ fn advertise(
             // A `local-as` is sent in front of the process AS, alone with `replace-as`
             // (the confederation identifier outside a confederation is not computed).
             let presented = s.bgp.presented_as(n).first().copied().unwrap_or(0);
+            // NX-OS does not send a peer a path holding its AS.
+            if s.vendor == Vendor::CiscoNxos
+                && !n.routing.disable_peer_as_check
+                && n.peer_asn.is_some_and(|a| p.as_path.contains(&a))
+            {
+                continue;
+            }
+            if let Some(opts) = &n.routing.remove_private_as {
+                p.as_path = remove_private(s.vendor, &p.as_path, opts, presented);
+            }
             let mut prepend = vec![presented];
             if n.local_as.is_some() && !n.routing.local_as_replace_as {
                 prepend.extend(s.bgp.local_as.filter(|a| *a != presented));
@@ -294,6 +328,41 @@ fn advertise(
         }
     }
     (out, unknown)
+}
+
+/// Whether an AS number is private (RFC 6996).
+fn private(a: u32) -> bool {
+    (64512..=65534).contains(&a) || (4_200_000_000..=4_294_967_294).contains(&a)
+}
+
+/// The AS path with private AS numbers removed (or replaced by `own`) as `remove-private-as`
+/// says (`opts`: `all`, `replace-as`; Junos `all`, `replace`): IOS, NX-OS and EOS
+/// without `all` only when every AS is private; Junos the leading private ones.
+fn remove_private(vendor: Vendor, path: &[u32], opts: &[String], own: u32) -> Vec<u32> {
+    let all = opts.iter().any(|o| o == "all");
+    let replace = opts.iter().any(|o| o == "replace-as" || o == "replace");
+    let fix = |a: u32| -> Option<u32> {
+        if !private(a) {
+            Some(a)
+        } else if replace {
+            Some(own)
+        } else {
+            None
+        }
+    };
+    if all {
+        return path.iter().filter_map(|a| fix(*a)).collect();
+    }
+    if vendor == Vendor::JuniperJunos {
+        let lead = path.iter().take_while(|a| private(**a)).count();
+        let mut out: Vec<u32> = path[..lead].iter().filter_map(|a| fix(*a)).collect();
+        out.extend_from_slice(&path[lead..]);
+        return out;
+    }
+    if path.iter().all(|a| private(*a)) {
+        return path.iter().filter_map(|a| fix(*a)).collect();
+    }
+    path.to_vec()
 }
 
 /// What a table offers its neighbours, before the propagation rules and policies: its

@@ -302,11 +302,7 @@ fn unmodelled(bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
             BgpPeer::Interface(_) => {
                 out.push((vrf.clone(), "BGP unnumbered (interface) sessions".into()))
             }
-            BgpPeer::ListenRange(_) => {
-                out.push((vrf.clone(), "BGP dynamic neighbors (listen ranges)".into()))
-            }
-            BgpPeer::Address(IpAddr::V6(_)) => {}
-            BgpPeer::Address(IpAddr::V4(_)) => {}
+            BgpPeer::ListenRange(_) | BgpPeer::Address(_) => {}
         }
     }
     out.sort();
@@ -372,7 +368,11 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
             rib: s.rib,
         })
         .collect();
-    let (ends, outside) = sessions::established(&session_devices, &tables);
+    let sessions::Established {
+        ends,
+        outside,
+        configured,
+    } = sessions::established(&session_devices, &tables);
     for (t, peer) in outside {
         let table = &tables[t];
         notes[table.dev].push((
@@ -389,11 +389,15 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         }
         x
     }
-    for e in &ends {
-        let (a, b) = (
-            root(&mut parent, e.table),
-            root(&mut parent, ends[e.far].table),
-        );
+    // Joined by sessions, and by peerings configured that do not come up (what one
+    // side leaves incomplete may be why).
+    let links: Vec<(usize, usize)> = ends
+        .iter()
+        .map(|e| (e.table, ends[e.far].table))
+        .chain(configured)
+        .collect();
+    for (x, y) in links {
+        let (a, b) = (root(&mut parent, x), root(&mut parent, y));
         parent[a] = b;
     }
     let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();

@@ -106,10 +106,19 @@ fn reaches(rib: &[Route], vrf: &str, ip: Ipv4Addr, connected: bool) -> bool {
     })
 }
 
-/// The established sessions between `tables` (one per device and VRF running BGP): their
-/// ends, each pointing at the other; and the peerings towards an address no device
-/// owns (table, peer): a router outside the network whose routes olav cannot know.
-pub fn established(devices: &[Device<'_>], tables: &[Table]) -> (Vec<End>, Vec<(usize, Ipv4Addr)>) {
+/// The sessions between tables and what else their configuration says.
+pub struct Established {
+    /// The established sessions' ends, each pointing at the other.
+    pub ends: Vec<End>,
+    /// Peerings towards an address no device owns (table, peer): a router outside the
+    /// network whose routes olav cannot know.
+    pub outside: Vec<(usize, Ipv4Addr)>,
+    /// Tables configured towards each other, whether their session comes up or not.
+    pub configured: Vec<(usize, usize)>,
+}
+
+/// The established sessions between `tables` (one per device and VRF running BGP).
+pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
     let table_of: HashMap<(usize, &str), usize> = tables
         .iter()
         .enumerate()
@@ -161,13 +170,44 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> (Vec<End>, Vec<(
             }
         }
     }
-    let by_addr: HashMap<(usize, Ipv4Addr, Ipv4Addr), usize> = halves
+    let mut by_addr: HashMap<(usize, Ipv4Addr, Ipv4Addr), usize> = halves
         .iter()
         .enumerate()
         .map(|(i, h)| ((h.dev, h.local, h.peer), i))
         .collect();
+    // Dynamic neighbors: a listen range of the peer's device holding our source address
+    // answers a peering no neighbor statement of its names.
+    let mut dynamic: Vec<Half<'_>> = Vec::new();
+    for a in &halves {
+        for (bd, bvrf) in owners.get(&a.peer).into_iter().flatten() {
+            if by_addr.contains_key(&(*bd, a.peer, a.local)) {
+                continue;
+            }
+            let Some(bgp) = &devices[*bd].config.bgp else {
+                continue;
+            };
+            let range = bgp.neighbors.iter().enumerate().find(|(_, n)| {
+                !n.shutdown
+                    && vrf_name(&n.vrf) == *bvrf
+                    && matches!(n.peer, BgpPeer::ListenRange(r) if r.contains(&IpAddr::V4(a.local)))
+            });
+            if let Some((idx, n)) = range {
+                by_addr.insert((*bd, a.peer, a.local), halves.len() + dynamic.len());
+                dynamic.push(Half {
+                    dev: *bd,
+                    idx,
+                    n,
+                    bgp,
+                    local: a.peer,
+                    peer: a.local,
+                });
+            }
+        }
+    }
+    halves.extend(dynamic);
     let mut ends: Vec<End> = Vec::new();
     let mut outside = Vec::new();
+    let mut configured = Vec::new();
     for (hi, a) in halves.iter().enumerate() {
         let Some(own) = owners.get(&a.peer) else {
             if let Some(&t) = table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())) {
@@ -175,7 +215,14 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> (Vec<End>, Vec<(
             }
             continue;
         };
-        for (bd, _) in own {
+        for (bd, bvrf) in own {
+            // Configured towards the device, up or not: its incomplete parts reach us.
+            if let (Some(&ta), Some(&tb)) = (
+                table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())),
+                table_of.get(&(*bd, bvrf.as_str())),
+            ) {
+                configured.push((ta, tb));
+            }
             let Some(&bi) = by_addr.get(&(*bd, a.peer, a.local)) else {
                 continue;
             };
@@ -220,5 +267,9 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> (Vec<End>, Vec<(
             });
         }
     }
-    (ends, outside)
+    Established {
+        ends,
+        outside,
+        configured,
+    }
 }

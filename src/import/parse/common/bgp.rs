@@ -63,6 +63,11 @@ impl Settings {
         r.allowas_in = r.allowas_in.or(gr.allowas_in);
         r.send_community |= gr.send_community;
         r.weight = r.weight.or(gr.weight);
+        if r.remove_private_as.is_none() {
+            r.remove_private_as.clone_from(&gr.remove_private_as);
+        }
+        r.default_originate |= gr.default_originate;
+        r.disable_peer_as_check |= gr.disable_peer_as_check;
         if self.local_as.is_none() {
             r.local_as_no_prepend = gr.local_as_no_prepend;
             r.local_as_replace_as = gr.local_as_replace_as;
@@ -243,6 +248,13 @@ impl BgpBuilder {
             ["ibgp", n, ..] => {
                 if let Ok(n) = n.parse() {
                     p.routing.maximum_paths_ibgp.push((owned, n));
+                }
+            }
+            // eBGP and iBGP paths together: olav keeps them apart, each up to N.
+            ["eibgp", n, ..] => {
+                if let Ok(n) = n.parse() {
+                    p.routing.maximum_paths_ibgp.push((owned.clone(), n));
+                    p.routing.maximum_paths.push((owned, n));
                 }
             }
             [n, ..] => match n.parse() {
@@ -602,15 +614,18 @@ impl BgpBuilder {
                 Ok(n) => s.routing.weight = Some(n),
                 Err(_) => dev.warn(line, format!("neighbor {id} weight: '{n}' is not a number")),
             },
+            ["default-originate"] => s.routing.default_originate = true,
+            ["remove-private-as", rest @ ..] => {
+                s.routing.remove_private_as = Some(rest.iter().map(|x| (*x).to_owned()).collect())
+            }
+            ["disable-peer-as-check"] => s.routing.disable_peer_as_check = true,
             ["default-originate"
-            | "remove-private-as"
             | "as-override"
             | "filter-list"
             | "unsuppress-map"
             | "attribute-unchanged"
             | "next-hop-unchanged"
             | "next-hop-peer"
-            | "disable-peer-as-check"
             | "as-path"
             | "advertise-map"
             | "weight"

@@ -49,6 +49,8 @@ struct Level {
     advertise_peer_as: bool,
     /// `family inet unicast loops N`: the own AS may appear N − 1 times.
     loops: Option<u32>,
+    /// `remove-private [all] [replace]`.
+    remove_private: Option<Vec<String>>,
     /// Statements that change routes and that olav does not compute.
     unmodelled: Vec<String>,
 }
@@ -78,6 +80,7 @@ impl Level {
             multipath: levels.iter().any(|l| l.multipath),
             advertise_peer_as: levels.iter().any(|l| l.advertise_peer_as),
             loops: levels.iter().rev().find_map(|l| l.loops),
+            remove_private: levels.iter().rev().find_map(|l| l.remove_private.clone()),
             unmodelled: levels.iter().flat_map(|l| l.unmodelled.clone()).collect(),
         }
     }
@@ -178,9 +181,11 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
         ["cluster", ..] => l.cluster = true,
         ["multipath", ..] => l.multipath = true,
         ["advertise-peer-as"] => l.advertise_peer_as = true,
+        ["remove-private", rest @ ..] => {
+            l.remove_private = Some(rest.iter().map(|x| (*x).to_owned()).collect())
+        }
         ["local-preference"
         | "metric-out"
-        | "remove-private"
         | "as-override"
         | "advertise-inactive"
         | "advertise-external"
@@ -348,6 +353,7 @@ impl Junos {
                     n.routing.unmodelled = eff.unmodelled.clone();
                     n.routing.advertise_peer_as = eff.advertise_peer_as;
                     n.routing.allowas_in = eff.loops.map(|l| l.saturating_sub(1));
+                    n.routing.remove_private_as = eff.remove_private.clone();
                     if eff.multipath {
                         process.routing.maximum_paths.push((bi.vrf.clone(), 64));
                         process

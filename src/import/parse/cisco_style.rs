@@ -400,6 +400,8 @@ fn bgp_line(
             });
         }
         ["template", ..] => return Step::Push(Ctx::Opaque),
+        // EOS EVPN MAC-VRF blocks: layer 2, no IPv4 routes of their own.
+        ["vlan-aware-bundle", ..] | ["vlan", _] => return Step::Push(Ctx::Opaque),
         ["no", "neighbor", "interface", range, ..] => bgp.remove_interface_neighbors(vrf, range),
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),

@@ -274,7 +274,7 @@ impl Learned {
 }
 
 /// What a device configures that olav does not compute, per VRF (None: every VRF).
-fn unmodelled(bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
+fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
     let mut out: Vec<(Option<String>, String)> = Vec::new();
     if bgp.confederation_id.is_some() {
         out.push((None, "BGP confederations".into()));
@@ -293,7 +293,12 @@ fn unmodelled(bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
             format!("BGP aggregate-address {} {}", a.prefix, a.other.join(" ")),
         ));
     }
-    for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
+    // Only neighbors exchanging IPv4 unicast routes matter (an EVPN overlay's do not).
+    for n in bgp
+        .neighbors
+        .iter()
+        .filter(|n| !n.shutdown && sessions::ipv4_unicast(vendor, n))
+    {
         let vrf = Some(vrf_name(&n.vrf));
         for u in &n.routing.unmodelled {
             out.push((vrf.clone(), format!("BGP neighbor {} {u}", n.peer)));
@@ -358,7 +363,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
             continue;
         }
         tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
-        notes[d] = unmodelled(bgp);
+        notes[d] = unmodelled(dev.vendor, bgp);
     }
     let session_devices: Vec<sessions::Device<'_>> = speakers
         .iter()

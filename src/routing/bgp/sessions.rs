@@ -170,17 +170,19 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
             }
         }
     }
-    let mut by_addr: HashMap<(usize, Ipv4Addr, Ipv4Addr), usize> = halves
+    // (device, VRF, local, peer): the same address pair may be reused once per VRF (MLAG
+    // peers peering per VRF over per-VRF SVIs).
+    let mut by_addr: HashMap<(usize, String, Ipv4Addr, Ipv4Addr), usize> = halves
         .iter()
         .enumerate()
-        .map(|(i, h)| ((h.dev, h.local, h.peer), i))
+        .map(|(i, h)| ((h.dev, vrf_name(&h.n.vrf), h.local, h.peer), i))
         .collect();
     // Dynamic neighbors: a listen range of the peer's device holding our source address
     // answers a peering no neighbor statement of its names.
     let mut dynamic: Vec<Half<'_>> = Vec::new();
     for a in &halves {
         for (bd, bvrf) in owners.get(&a.peer).into_iter().flatten() {
-            if by_addr.contains_key(&(*bd, a.peer, a.local)) {
+            if by_addr.contains_key(&(*bd, bvrf.clone(), a.peer, a.local)) {
                 continue;
             }
             let Some(bgp) = &devices[*bd].config.bgp else {
@@ -192,7 +194,10 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
                     && matches!(n.peer, BgpPeer::ListenRange(r) if r.contains(&IpAddr::V4(a.local)))
             });
             if let Some((idx, n)) = range {
-                by_addr.insert((*bd, a.peer, a.local), halves.len() + dynamic.len());
+                by_addr.insert(
+                    (*bd, bvrf.clone(), a.peer, a.local),
+                    halves.len() + dynamic.len(),
+                );
                 dynamic.push(Half {
                     dev: *bd,
                     idx,
@@ -215,6 +220,14 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
             }
             continue;
         };
+        // An address reused once per VRF: the copy in the same-named VRF is the peer.
+        let avrf = vrf_name(&a.n.vrf);
+        let same: Vec<&(usize, String)> = own.iter().filter(|(_, v)| *v == avrf).collect();
+        let own: Vec<&(usize, String)> = if same.is_empty() {
+            own.iter().collect()
+        } else {
+            same
+        };
         for (bd, bvrf) in own {
             // Configured towards the device, up or not: its incomplete parts reach us.
             if let (Some(&ta), Some(&tb)) = (
@@ -223,7 +236,7 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
             ) {
                 configured.push((ta, tb));
             }
-            let Some(&bi) = by_addr.get(&(*bd, a.peer, a.local)) else {
+            let Some(&bi) = by_addr.get(&(*bd, bvrf.clone(), a.peer, a.local)) else {
                 continue;
             };
             // Each session once, from its lower half.

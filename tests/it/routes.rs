@@ -495,6 +495,52 @@ fn routes_command_answers_on_the_demo() {
     }
 }
 
+/// `olav routes --rib bgp`: Batfish's `bgpRib` columns in JSON, the text verdict first,
+/// exit 3 while a BGP RIB is incomplete, exit 2 for an unknown RIB.
+#[test]
+fn routes_command_gives_the_bgp_rib() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args(["routes", "--rib", "bgp", "--device", "gamma-border-1"])
+        .args(["--format", "json"])
+        .assert()
+        .code(3);
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.get_output().stdout).expect("JSON answer");
+    assert_eq!(
+        v["columns"],
+        serde_json::json!([
+            "Node",
+            "VRF",
+            "Network",
+            "Status",
+            "Next_Hop",
+            "Protocol",
+            "AS_Path",
+            "Metric",
+            "Local_Pref",
+            "Communities",
+            "Origin_Type",
+            "Weight"
+        ])
+    );
+    assert!(v["routes"].is_array(), "{v}");
+    assert_eq!(v["incomplete"][0]["node"], "gamma-border-1");
+    let out = common::olav(dir.path())
+        .args(["routes", "--rib", "bgp", "--device", "gamma-border-1"])
+        .assert()
+        .code(3);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.lines().next().unwrap_or_default().contains("BGP path"),
+        "{text}"
+    );
+    common::olav(dir.path())
+        .args(["routes", "--rib", "evpn"])
+        .assert()
+        .code(2);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

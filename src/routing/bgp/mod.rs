@@ -250,6 +250,50 @@ pub struct BgpRoute {
     pub installed: bool,
 }
 
+/// Batfish's `bgpRib` columns olav gives, in order.
+pub const BGP_COLUMNS: [&str; 12] = [
+    "Node",
+    "VRF",
+    "Network",
+    "Status",
+    "Next_Hop",
+    "Protocol",
+    "AS_Path",
+    "Metric",
+    "Local_Pref",
+    "Communities",
+    "Origin_Type",
+    "Weight",
+];
+
+impl BgpRoute {
+    /// The row as Batfish's `routes(rib=bgp)` answer gives it: `Status` BEST for the
+    /// installed paths, else BACKUP; `Next_Hop` the received next hop, discard for an
+    /// aggregate, null for a path originated here.
+    pub fn to_json(&self, node: &str) -> serde_json::Value {
+        let node = node.to_lowercase();
+        let next_hop = match (self.next_hop, self.protocol.as_str()) {
+            (Some(ip), _) => NextHop::Ip(ip).to_json(),
+            (None, "aggregate") => NextHop::Discard.to_json(),
+            (None, _) => serde_json::Value::Null,
+        };
+        serde_json::json!({
+            "Node": {"id": format!("node-{node}"), "name": node},
+            "VRF": self.vrf,
+            "Network": self.network.to_string(),
+            "Status": [if self.installed { "BEST" } else { "BACKUP" }],
+            "Next_Hop": next_hop,
+            "Protocol": self.protocol,
+            "AS_Path": self.as_path.iter().map(u32::to_string).collect::<Vec<_>>().join(" "),
+            "Metric": self.med,
+            "Local_Pref": self.local_pref,
+            "Communities": self.communities,
+            "Origin_Type": self.origin.as_str(),
+            "Weight": self.weight,
+        })
+    }
+}
+
 /// Every device's BGP routes, what BGP leaves incomplete, and the BGP RIBs.
 #[derive(Debug, Default)]
 pub struct Learned {

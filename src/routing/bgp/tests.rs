@@ -70,6 +70,18 @@ fn two_ios_routers_exchange_their_networks_over_ebgp() {
         (b.as_path.clone(), b.best, b.origin.as_str()),
         (vec![65002], true, "incomplete")
     );
+    let row = b.to_json("R1");
+    assert_eq!(row["Node"]["name"], "r1");
+    assert_eq!(row["Status"], serde_json::json!(["BEST"]));
+    assert_eq!(row["AS_Path"], "65002");
+    assert_eq!(
+        row["Next_Hop"],
+        serde_json::json!({"type": "ip", "ip": "10.0.12.2"})
+    );
+    assert_eq!(
+        (row["Local_Pref"].as_u64(), row["Weight"].as_u64()),
+        (Some(100), Some(0))
+    );
 }
 
 #[test]

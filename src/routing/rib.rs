@@ -216,6 +216,19 @@ pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)])
             continue;
         }
         let (routes, inc, table) = bgp.take(d);
+        if routes.is_empty() {
+            // No BGP route: the RIB stands; only what is incomplete changes.
+            let r = &mut ribs[d];
+            r.incomplete.retain(|i| !dynamic::bgp_pending(i));
+            for i in inc {
+                if !r.incomplete.contains(&i) {
+                    r.incomplete.push(i);
+                }
+            }
+            r.incomplete.sort();
+            r.bgp = table;
+            continue;
+        }
         let (o_routes, o_inc) = ospf_of(d);
         let all: Vec<Route> = o_routes.iter().cloned().chain(routes).collect();
         let why: Vec<Incomplete> = o_inc.iter().cloned().chain(inc).collect();

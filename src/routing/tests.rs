@@ -276,7 +276,7 @@ end
         reasons,
         [
             "EIGRP routes are not computed yet",
-            "BGP routes from 10.0.0.2, a peer outside the network (r1): not computed yet",
+            "BGP routes from peers outside the network (r1 peer 10.0.0.2): not computed yet",
         ],
         "EIGRP (from the text) on every VRF, then BGP's peer outside the network; OSPF is computed"
     );

@@ -28,13 +28,6 @@ pub struct Outcome {
     pub cut_off: bool,
 }
 
-/// The route of `rib` that resolves `ip` in `vrf` (longest match, not a discard).
-fn resolve<'a>(rib: &'a [Route], vrf: &str, ip: Ipv4Addr) -> Option<&'a Route> {
-    rib.iter()
-        .filter(|r| r.vrf == vrf && r.network.contains(&ip) && r.next_hop != NextHop::Discard)
-        .max_by_key(|r| r.network.prefix_len())
-}
-
 /// Runs the exchange over `tables` joined by `ends`.
 pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome {
     let n = tables.len();
@@ -42,7 +35,7 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
     let mut local: Vec<Vec<Path>> = Vec::with_capacity(n);
     for (t, table) in tables.iter().enumerate() {
         let s = &speakers[table.dev];
-        let (paths, u) = originate::paths(s.vendor, s.config, s.bgp, &table.vrf, s.rib);
+        let (paths, u) = originate::paths(s.vendor, s.config, s.bgp, &table.vrf, s.rib, &s.lookup);
         local.push(paths);
         unknown[t].extend(u);
     }
@@ -499,7 +492,11 @@ fn accept(
     let Some(mut p) = verdict else {
         return Ok(None);
     };
-    match resolve(s.rib, &table.vrf, p.next_hop) {
+    // The longest match that is not a discard route resolves the next hop.
+    let via = s
+        .lookup
+        .longest(&table.vrf, p.next_hop, |r| r.next_hop != NextHop::Discard);
+    match via.first() {
         Some(r) => p.igp_cost = r.metric,
         None => return Ok(None),
     }

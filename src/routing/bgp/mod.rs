@@ -11,6 +11,7 @@
 
 mod exchange;
 mod junos;
+mod lookup;
 mod originate;
 pub mod policy;
 pub mod select;
@@ -26,9 +27,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{IpAddr, Ipv4Addr};
 
-/// A domain of more (tables × originated prefixes) than this is not computed: its
-/// devices are marked incomplete instead (every table may hold every prefix).
-pub const MAX_DOMAIN_ROWS: usize = 2_000_000;
+/// A domain of more (tables and session ends) × (originated prefixes) than this is not
+/// computed: its devices are marked incomplete instead. Every session end may hold a
+/// path for every prefix; this bounds the exchange's memory (a few hundred MB) and time.
+pub const MAX_DOMAIN_ROWS: usize = 500_000;
 
 /// A path's ORIGIN attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -142,6 +144,8 @@ pub struct Speaker<'a> {
     pub router_id: Ipv4Addr,
     /// Its RIB before BGP.
     pub rib: &'a [Route],
+    /// That RIB indexed (empty for a device without BGP).
+    pub lookup: lookup::Lookup<'a>,
 }
 
 impl Speaker<'_> {
@@ -317,6 +321,12 @@ impl Learned {
     }
 }
 
+/// Separates an outside peer's address from its reason in a device's notes.
+const PEER: &str = "\u{0}";
+
+/// A domain's reasons: each with the devices (and outside peers) it comes from.
+type Reasons = BTreeMap<String, BTreeSet<String>>;
+
 /// What a device configures that olav does not compute, per VRF (None: every VRF).
 fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
     let mut out: Vec<(Option<String>, String)> = Vec::new();
@@ -373,12 +383,18 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         .enumerate()
         .map(|(d, dev)| {
             let bgp = dev.config.bgp.as_ref().unwrap_or(&empty);
+            let rib = ribs.get(d).map(Vec::as_slice).unwrap_or(&[]);
             Speaker {
                 vendor: dev.vendor,
                 config: dev.config,
                 bgp,
                 router_id: router_id(dev.config, bgp),
-                rib: ribs.get(d).map(Vec::as_slice).unwrap_or(&[]),
+                rib,
+                lookup: if dev.config.bgp.is_some() {
+                    lookup::Lookup::new(rib)
+                } else {
+                    lookup::Lookup::default()
+                },
             }
         })
         .collect();
@@ -409,24 +425,16 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
         notes[d] = unmodelled(dev.vendor, bgp);
     }
-    let session_devices: Vec<sessions::Device<'_>> = speakers
-        .iter()
-        .map(|s| sessions::Device {
-            vendor: s.vendor,
-            config: s.config,
-            rib: s.rib,
-        })
-        .collect();
     let sessions::Established {
         ends,
         outside,
         configured,
-    } = sessions::established(&session_devices, &tables);
+    } = sessions::established(&speakers, &tables);
     for (t, peer) in outside {
         let table = &tables[t];
         notes[table.dev].push((
             Some(table.vrf.clone()),
-            format!("BGP routes from {peer}, a peer outside the network"),
+            format!("BGP routes from peers outside the network{PEER}{peer}"),
         ));
     }
     // Domains: tables joined by sessions (union-find).
@@ -450,23 +458,35 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         parent[a] = b;
     }
     let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();
-    // The domain's reasons, each named with its device.
-    let mut reasons: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
-    let mut size: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    // The domain's reasons, each with the devices it comes from.
+    let mut reasons: BTreeMap<usize, Reasons> = BTreeMap::new();
+    let mut size: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
+    let mut ends_of = vec![0usize; tables.len()];
+    for e in &ends {
+        ends_of[e.table] += 1;
+    }
     for (t, table) in tables.iter().enumerate() {
         let host = devices[table.dev].hostname;
         for (v, why) in &notes[table.dev] {
             if v.as_ref().is_none_or(|v| *v == table.vrf) {
+                // An outside peer is named with its device: `r1 peer 203.0.113.1`.
+                let (why, at) = match why.split_once(PEER) {
+                    Some((w, peer)) => (w.to_owned(), format!("{host} peer {peer}")),
+                    None => (why.clone(), host.to_owned()),
+                };
                 reasons
                     .entry(domain[t])
                     .or_default()
-                    .insert(format!("{why} ({host})"));
+                    .entry(why)
+                    .or_default()
+                    .insert(at);
             }
         }
         let s = &speakers[table.dev];
+        // Redistribution and Junos export policies may announce the whole RIB.
         let origins = s.bgp.networks.len()
             + s.bgp.routing.aggregates.len()
-            + if s.bgp.routing.redistribute.is_empty() {
+            + if s.bgp.routing.redistribute.is_empty() && s.vendor != Vendor::JuniperJunos {
                 0
             } else {
                 s.rib.len()
@@ -474,10 +494,11 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         let e = size.entry(domain[t]).or_default();
         e.0 += 1;
         e.1 += origins;
+        e.2 += 1 + ends_of[t];
     }
     let too_large: BTreeSet<usize> = size
         .iter()
-        .filter(|(_, (t, p))| t.saturating_mul(*p) > MAX_DOMAIN_ROWS)
+        .filter(|(_, (_, p, holders))| holders.saturating_mul(*p) > MAX_DOMAIN_ROWS)
         .map(|(d, _)| *d)
         .collect();
     // The exchange runs over the domains small enough (their tables and ends only).
@@ -504,24 +525,47 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
     }
     let outcome = exchange::run(&speakers, &kept_tables, &kept_ends);
     // Policies not evaluated anywhere in a domain.
-    let mut domain_unknown: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (t, table) in tables.iter().enumerate() {
         if keep[t] {
             for x in &outcome.unknown[index[t]] {
-                domain_unknown.entry(domain[t]).or_default().insert(format!(
-                    "BGP policy not evaluated: {} ({})",
-                    x.0, devices[table.dev].hostname
-                ));
+                reasons
+                    .entry(domain[t])
+                    .or_default()
+                    .entry(format!("BGP policy not evaluated: {}", x.0))
+                    .or_default()
+                    .insert(devices[table.dev].hostname.to_owned());
             }
         }
     }
+    // Each reason once, with its first devices: a domain of thousands of devices names
+    // a few.
+    let said: BTreeMap<usize, BTreeSet<String>> = reasons
+        .iter()
+        .map(|(d, rs)| {
+            let lines = rs
+                .iter()
+                .map(|(why, at)| {
+                    let mut names: Vec<&str> = at.iter().take(3).map(String::as_str).collect();
+                    let more = at.len().saturating_sub(3);
+                    let more = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    names.sort_unstable();
+                    format!("{why} ({}{more})", names.join(", "))
+                })
+                .collect();
+            (*d, lines)
+        })
+        .collect();
     for (t, table) in tables.iter().enumerate() {
         let d = table.dev;
         let dom = domain[t];
-        let mut why: BTreeSet<String> = reasons.get(&dom).cloned().unwrap_or_default();
+        let mut why: BTreeSet<String> = said.get(&dom).cloned().unwrap_or_default();
         if too_large.contains(&dom) {
             why.insert(format!(
-                "BGP domain of {} tables and {} originated prefixes is too large to compute",
+                "BGP domain of {} tables and {} originated prefixes (over {MAX_DOMAIN_ROWS} session × prefix rows) is too large to compute",
                 size[&dom].0, size[&dom].1
             ));
         }
@@ -533,7 +577,6 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
                     exchange::MAX_VISITS
                 ));
             }
-            why.extend(domain_unknown.get(&dom).into_iter().flatten().cloned());
             install(
                 &speakers[d],
                 &table.vrf,

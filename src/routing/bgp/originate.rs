@@ -4,6 +4,7 @@
 //! default), each through its route-map. Aggregates depend on what BGP selects; they are
 //! made in [`super::exchange`].
 
+use super::lookup::Lookup;
 use super::policy::{self, Unknown};
 use super::{Origin, Path, Source};
 use crate::model::{BgpProcess, DeviceConfig, Vendor};
@@ -57,6 +58,7 @@ pub fn paths(
     bgp: &BgpProcess,
     vrf: &str,
     rib: &[Route],
+    lookup: &Lookup<'_>,
 ) -> (Vec<Path>, Vec<Unknown>) {
     let mut out = Vec::new();
     let mut unknown = Vec::new();
@@ -75,7 +77,7 @@ pub fn paths(
             continue;
         };
         // The route the RIB holds for exactly that prefix (the lowest distance wins there).
-        if let Some(r) = rib.iter().find(|r| r.vrf == vrf && r.network == prefix) {
+        if let Some(r) = lookup.exact(vrf, prefix).first() {
             push(
                 local_path(vendor, r, Origin::Igp),
                 n.route_map.as_deref(),

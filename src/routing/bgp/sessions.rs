@@ -4,10 +4,10 @@
 //! unicast active on both, and each end's peer address reachable through its RIB before
 //! BGP (a connected subnet for single-hop eBGP, any route for iBGP and multihop).
 
-use super::Table;
+use super::{Speaker, Table};
 use crate::model::{AddressKind, BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Vendor};
 use crate::routing::connected::vrf_name;
-use crate::routing::route::{NextHop, Protocol, Route};
+use crate::routing::route::{NextHop, Protocol};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -26,16 +26,6 @@ pub struct End {
     pub ebgp: bool,
     /// The far end (index into the ends).
     pub far: usize,
-}
-
-/// A device as session matching reads it.
-pub struct Device<'a> {
-    /// Its vendor.
-    pub vendor: Vendor,
-    /// Its configuration.
-    pub config: &'a DeviceConfig,
-    /// Its RIB before BGP.
-    pub rib: &'a [Route],
 }
 
 /// Whether the neighbor exchanges IPv4 unicast routes.
@@ -86,23 +76,16 @@ fn local_ip(config: &DeviceConfig, n: &BgpNeighbor, peer: Ipv4Addr) -> Option<Ip
         .and_then(|a| v4(a.address.addr()))
 }
 
-/// Whether `rib` reaches `ip` in `vrf`: by a connected subnet only (`connected`), else by
-/// any route but a discard one.
-fn reaches(rib: &[Route], vrf: &str, ip: Ipv4Addr, connected: bool) -> bool {
-    let best = rib
-        .iter()
-        .filter(|r| r.vrf == vrf && r.network.contains(&ip))
-        .map(|r| r.network.prefix_len())
-        .max();
-    rib.iter().any(|r| {
-        r.vrf == vrf
-            && r.network.contains(&ip)
-            && Some(r.network.prefix_len()) == best
-            && if connected {
-                matches!(r.protocol, Protocol::Connected | Protocol::Local)
-            } else {
-                r.next_hop != NextHop::Discard
-            }
+/// Whether the device reaches `ip` in `vrf` before BGP: by a connected subnet only
+/// (`connected`), else by any route but a discard one (longest match).
+fn reaches(s: &Speaker<'_>, vrf: &str, ip: Ipv4Addr, connected: bool) -> bool {
+    let rows = s.lookup.longest(vrf, ip, |_| true);
+    rows.iter().any(|r| {
+        if connected {
+            matches!(r.protocol, Protocol::Connected | Protocol::Local)
+        } else {
+            r.next_hop != NextHop::Discard
+        }
     })
 }
 
@@ -118,7 +101,7 @@ pub struct Established {
 }
 
 /// The established sessions between `tables` (one per device and VRF running BGP).
-pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
+pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
     let table_of: HashMap<(usize, &str), usize> = tables
         .iter()
         .enumerate()
@@ -256,7 +239,7 @@ pub fn established(devices: &[Device<'_>], tables: &[Table]) -> Established {
             let ebgp = a.n.peer_asn.is_some_and(|x| !a_as.contains(&x));
             let reach = |h: &Half<'_>, t: usize| {
                 let single = ebgp && h.n.ebgp_multihop.is_none();
-                reaches(devices[h.dev].rib, &tables[t].vrf, h.peer, single)
+                reaches(&devices[h.dev], &tables[t].vrf, h.peer, single)
             };
             if !agree || a.dev == b.dev || !reach(a, ta) || !reach(b, tb) {
                 continue;

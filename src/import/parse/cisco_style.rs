@@ -34,6 +34,8 @@ enum Ctx {
     PrefixList(String),
     Ospf(String),
     VrfContext(String),
+    /// IOS `vrf definition X` / `ip vrf X`: its route targets leak routes between VRFs.
+    VrfDefinition(String),
     Line,
     /// A recognised block whose body olav does not model.
     Opaque,
@@ -214,6 +216,9 @@ fn top_level(
         }
         ["ipv6", "route", ..] => Step::Known,
         ["vrf", "context", name] => Step::Push(Ctx::VrfContext((*name).to_owned())),
+        ["vrf", "definition", name] | ["ip", "vrf", name] => {
+            Step::Push(Ctx::VrfDefinition((*name).to_owned()))
+        }
         ["vrf", "definition" | "instance", ..] | ["ip", "vrf", ..] | ["vlan", ..] => {
             Step::Push(Ctx::Opaque)
         }
@@ -312,7 +317,14 @@ fn nested(
                 ["no", "ip", "route", rest @ ..] => {
                     common::remove_static_route(dev, Some(vrf.clone()), rest, no)
                 }
+                ["route-target", ..] => bgp.route_target(vrf, w),
                 _ => {}
+            }
+            Step::Known
+        }
+        Ctx::VrfDefinition(vrf) => {
+            if let ["route-target", ..] = w {
+                bgp.route_target(vrf, w);
             }
             Step::Known
         }

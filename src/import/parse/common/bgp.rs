@@ -95,6 +95,9 @@ pub struct BgpBuilder {
     /// Neighbors a later `no neighbor X` removed.
     removed: std::collections::HashSet<usize>,
     no_default_ipv4: bool,
+    /// `route-target …` of VRF definitions (IOS `vrf definition`, NX-OS `vrf context`):
+    /// (VRF, statement).
+    route_targets: Vec<(String, String)>,
 }
 
 /// Where a BGP line sits: its VRF and address family (None: default VRF, no family).
@@ -289,6 +292,12 @@ impl BgpBuilder {
                 .unmodelled
                 .push((vrf.map(str::to_owned), format!("distance {}", w.join(" ")))),
         }
+    }
+
+    /// A VRF's `route-target …` (outside `router bgp`): routes leak between VRFs through
+    /// BGP, which olav does not compute.
+    pub fn route_target(&mut self, vrf: &str, w: &[&str]) {
+        self.route_targets.push((vrf.to_owned(), w.join(" ")));
     }
 
     /// A process statement that changes routes and that olav does not compute.
@@ -711,6 +720,9 @@ impl BgpBuilder {
         let Some(mut process) = self.process.take() else {
             return;
         };
+        for (vrf, rt) in std::mem::take(&mut self.route_targets) {
+            process.routing.unmodelled.push((Some(vrf), rt));
+        }
         for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
             if self.removed.contains(&i) {
                 continue;

@@ -106,6 +106,9 @@ pub struct PolicyOptions {
     pub statements: Vec<PolicyStatement>,
     /// `community NAME members […]`: (name, members as written).
     pub communities: Vec<(String, Vec<String>)>,
+    /// `as-path NAME "regex"`: (name, regular expression as written).
+    #[serde(default)]
+    pub as_paths: Vec<(String, String)>,
 }
 
 /// One Junos policy-statement.
@@ -156,6 +159,10 @@ pub enum PolicyMatch {
     Neighbor(Vec<IpAddr>),
     /// `from interface I…` (the interface a route leaves by: a direct route's own).
     Interface(Vec<String>),
+    /// `from as-path NAME…` (any of them).
+    AsPath(Vec<String>),
+    /// `from local-preference N`.
+    LocalPreference(u32),
     /// Any other condition, as written (not evaluated).
     Other(String),
 }
@@ -173,8 +180,15 @@ pub enum PolicyAction {
     NextPolicy,
     /// `local-preference N`.
     LocalPreference(u32),
+    /// `local-preference add|subtract N` (subtract: negative).
+    LocalPreferenceAdd(i64),
     /// `metric N`.
     Metric(u32),
+    /// `metric add|subtract N` (subtract: negative).
+    MetricAdd(i64),
+    /// `validation-state S`: the RPKI state, which only an RPKI condition reads (none is
+    /// evaluated): no effect on the route.
+    ValidationState(String),
     /// `community add|set|delete C`.
     Community {
         /// `add`, `set` or `delete`.

@@ -127,6 +127,14 @@ fn matches(
             PolicyMatch::Interface(names) => ctx
                 .interface
                 .is_some_and(|i| names.iter().any(|n| crate::ifname::same(n, i) || *n == i)),
+            PolicyMatch::AsPath(names) => {
+                let mut any = false;
+                for n in names {
+                    any |= as_path_matches(config, n, &path.as_path)?;
+                }
+                any
+            }
+            PolicyMatch::LocalPreference(v) => path.local_pref == *v,
             PolicyMatch::Other(o) => return Err(Unknown(o.clone())),
         };
         if !ok {
@@ -164,6 +172,11 @@ pub fn chain(
                     PolicyAction::NextPolicy => break 'terms,
                     PolicyAction::LocalPreference(v) => path.local_pref = *v,
                     PolicyAction::Metric(v) => path.med = *v,
+                    PolicyAction::LocalPreferenceAdd(v) => {
+                        path.local_pref = add(path.local_pref, *v)
+                    }
+                    PolicyAction::MetricAdd(v) => path.med = add(path.med, *v),
+                    PolicyAction::ValidationState(_) => {}
                     PolicyAction::NextHopSelf => path.next_hop = ctx.local_ip,
                     PolicyAction::NextHop(IpAddr::V4(ip)) => path.next_hop = *ip,
                     PolicyAction::Prepend(asns) => {
@@ -196,4 +209,121 @@ pub fn chain(
     // The default policy.
     let accept = !ctx.export || matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp);
     Ok(accept.then_some(path))
+}
+
+/// `v + d`, kept within 0..=u32::MAX.
+fn add(v: u32, d: i64) -> u32 {
+    u32::try_from((i64::from(v) + d).clamp(0, i64::from(u32::MAX))).unwrap_or(u32::MAX)
+}
+
+/// One term of a Junos AS-path regular expression: an AS number or `.` (any), with how
+/// often it repeats.
+#[derive(Debug, Clone, Copy)]
+struct Term {
+    asn: Option<u32>,
+    min: usize,
+    max: usize,
+}
+
+/// A Junos AS-path expression as terms (whole AS numbers, `.` any, `*` `+` `?` `{n}`
+/// `{n,m}`; matched against the whole path). None for what olav does not evaluate
+/// (alternation, groups, character classes, anchors).
+fn terms(regex: &str) -> Option<Vec<Term>> {
+    let chars: Vec<char> = regex.chars().collect();
+    let mut out: Vec<Term> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            ' ' => i += 1,
+            '.' => {
+                out.push(Term {
+                    asn: None,
+                    min: 1,
+                    max: 1,
+                });
+                i += 1;
+            }
+            '0'..='9' => {
+                let start = i;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: String = chars[start..i].iter().collect();
+                out.push(Term {
+                    asn: Some(n.parse().ok()?),
+                    min: 1,
+                    max: 1,
+                });
+            }
+            '*' | '+' | '?' | '{' => {
+                let last = out.last_mut()?;
+                let (min, max) = match c {
+                    '*' => (0, usize::MAX),
+                    '+' => (1, usize::MAX),
+                    '?' => (0, 1),
+                    _ => {
+                        let end = chars[i..].iter().position(|x| *x == '}')? + i;
+                        let inner: String = chars[i + 1..end].iter().collect();
+                        i = end;
+                        match inner.split_once(',') {
+                            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+                            None => {
+                                let n = inner.trim().parse().ok()?;
+                                (n, n)
+                            }
+                        }
+                    }
+                };
+                last.min = min;
+                last.max = max;
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether `terms` match the whole `path` (backtracking; paths are short).
+fn full_match(terms: &[Term], path: &[u32]) -> bool {
+    let Some((t, rest)) = terms.split_first() else {
+        return path.is_empty();
+    };
+    let fits = |a: &u32| t.asn.is_none_or(|x| x == *a);
+    let most = path.iter().take_while(|a| fits(a)).count().min(t.max);
+    (t.min..=most).rev().any(|k| full_match(rest, &path[k..]))
+}
+
+/// Whether the as-path `name` matches `path`.
+fn as_path_matches(config: &DeviceConfig, name: &str, path: &[u32]) -> Result<bool, Unknown> {
+    let regex = config
+        .policy_options
+        .as_paths
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, r)| r.as_str())
+        .ok_or_else(|| Unknown(format!("as-path {name} is not defined")))?;
+    let t = terms(regex).ok_or_else(|| Unknown(format!("as-path {name} \"{regex}\"")))?;
+    Ok(full_match(&t, path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{full_match, terms};
+
+    #[test]
+    fn junos_as_path_expressions_match_whole_as_numbers() {
+        let m = |re: &str, p: &[u32]| full_match(&terms(re).expect("read"), p);
+        assert!(m(".*", &[]));
+        assert!(m(".*", &[1, 2]));
+        assert!(m(".*65100", &[65001, 65100]));
+        assert!(!m(".*65100", &[65100, 65001]));
+        assert!(m("65102.*", &[65102, 7]));
+        assert!(!m("65.*", &[65100]));
+        assert!(m("65099 .*", &[65099]));
+        assert!(m("1 2{1,2} 3", &[1, 2, 2, 3]));
+        assert!(!m("1 2{1,2} 3", &[1, 2, 2, 2, 3]));
+        assert!(terms("(1|2)").is_none());
+    }
 }

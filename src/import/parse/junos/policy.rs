@@ -118,7 +118,16 @@ impl Junos {
                     }
                 }
             }
-            ["as-path", name, ..] => self.define(StructureKind::AsPath, name, at),
+            ["as-path", name, rest @ ..] => {
+                self.define(StructureKind::AsPath, name, at);
+                if !rest.is_empty() {
+                    let regex = rest.join(" ").trim_matches('"').to_owned();
+                    self.dev
+                        .policy_options
+                        .as_paths
+                        .push(((*name).to_owned(), regex));
+                }
+            }
             ["as-path-group", name, ..] => self.define(StructureKind::AsPathGroup, name, at),
             _ => {}
         }
@@ -231,6 +240,10 @@ impl Junos {
                         a.extend(b.iter().cloned());
                         true
                     }
+                    (PolicyMatch::AsPath(a), PolicyMatch::AsPath(b)) => {
+                        a.extend(b.iter().cloned());
+                        true
+                    }
                     (PolicyMatch::Neighbor(a), PolicyMatch::Neighbor(b)) => {
                         a.extend(b.iter().copied());
                         true
@@ -322,6 +335,10 @@ fn from_condition(w: &[&str], values: &dyn Fn(&[&str]) -> Vec<String>) -> Policy
         }
         ["community", v @ ..] => PolicyMatch::Community(values(v)),
         ["interface", v @ ..] => PolicyMatch::Interface(values(v)),
+        ["as-path", v @ ..] => PolicyMatch::AsPath(values(v)),
+        ["local-preference", n] => n
+            .parse()
+            .map_or_else(|_| other(), PolicyMatch::LocalPreference),
         ["neighbor", v @ ..] => {
             let addrs: Option<Vec<std::net::IpAddr>> =
                 values(v).iter().map(|a| a.parse().ok()).collect();
@@ -369,6 +386,18 @@ fn then_action(w: &[&str], values: &dyn Fn(&[&str]) -> Vec<String>) -> PolicyAct
             .parse()
             .map_or_else(|_| other(), PolicyAction::LocalPreference),
         ["metric", n] => n.parse().map_or_else(|_| other(), PolicyAction::Metric),
+        ["local-preference" | "metric", op @ ("add" | "subtract"), n] => {
+            let Ok(v) = n.parse::<i64>() else {
+                return other();
+            };
+            let v = if *op == "add" { v } else { -v };
+            if w[0] == "metric" {
+                PolicyAction::MetricAdd(v)
+            } else {
+                PolicyAction::LocalPreferenceAdd(v)
+            }
+        }
+        ["validation-state", state] => PolicyAction::ValidationState((*state).to_owned()),
         ["community", op @ ("add" | "set" | "delete"), name] => PolicyAction::Community {
             op: (*op).to_owned(),
             name: (*name).to_owned(),

@@ -374,10 +374,30 @@ fn export_candidates(
     };
     let mut out: Vec<(Path, Protocol, Option<String>)> = Vec::new();
     if s.vendor != Vendor::JuniperJunos {
+        let (ebgp, ibgp, aggregate) = s.distances(vrf);
         for paths in selected.values() {
-            if let Some(b) = paths.first() {
-                out.push((b.clone(), bgp_protocol(b), None));
+            let Some(b) = paths.first() else { continue };
+            // EOS advertises only routes active in its RIB (no `bgp advertise-inactive`):
+            // not a BGP path (an aggregate included) that a route of another protocol
+            // beats by distance.
+            if s.vendor == Vendor::AristaEos {
+                let distance = match b.source {
+                    Source::Local => None,
+                    Source::Aggregate { .. } => Some(aggregate),
+                    Source::Peer { ebgp: true, .. } => Some(ebgp),
+                    Source::Peer { .. } => Some(ibgp),
+                };
+                let beaten = distance.is_some_and(|d| {
+                    s.lookup
+                        .exact(vrf, b.prefix)
+                        .iter()
+                        .any(|r| r.admin_distance < d)
+                });
+                if beaten {
+                    continue;
+                }
             }
+            out.push((b.clone(), bgp_protocol(b), None));
         }
         return out;
     }

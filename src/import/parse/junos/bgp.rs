@@ -308,6 +308,7 @@ impl Junos {
             line,
             ..BgpProcess::default()
         };
+        process.routing.unmodelled = std::mem::take(&mut self.bgp_unmodelled);
         for bi in &self.bgp {
             let instance_as = bi
                 .vrf

@@ -308,6 +308,7 @@ fn advertise(
             junos::chain(s.config, &n.routing.export_chain, p, &ctx)
         } else {
             policy::neighbor(
+                s.vendor,
                 s.config,
                 n.prefix_list_out.as_deref(),
                 n.route_map_out.as_deref(),
@@ -503,6 +504,7 @@ fn accept(
         junos::chain(s.config, &n.routing.import_chain, p, &ctx)?
     } else {
         policy::neighbor(
+            s.vendor,
             s.config,
             n.prefix_list_in.as_deref(),
             n.route_map_in.as_deref(),

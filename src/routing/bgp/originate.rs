@@ -65,7 +65,7 @@ pub fn paths(
     let in_vrf = |v: &Option<String>| crate::routing::connected::vrf_name(v) == vrf;
     let push = |p: Path, rm: Option<&str>, out: &mut Vec<Path>, unknown: &mut Vec<Unknown>| match rm
     {
-        Some(rm) => match policy::route_map(config, rm, &p) {
+        Some(rm) => match policy::route_map(vendor, config, rm, &p) {
             Ok(Some(p)) => out.push(p),
             Ok(None) => {}
             Err(u) => unknown.push(u),

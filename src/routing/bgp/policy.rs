@@ -2,10 +2,13 @@
 //! route-map's clauses in sequence order; the first whose matches all hold decides
 //! (permit: its `set`s applied; deny: rejected); none: rejected. What olav does not
 //! evaluate (a match other than a prefix-list, `continue`, a `set` it does not know, an
-//! undefined list or map) is an [`Unknown`] naming it, never a guess.
+//! undefined list or map where the vendor's behaviour is not known) is an [`Unknown`]
+//! naming it, never a guess. Known: IOS denies everything through an undefined route-map
+//! (Batfish's lab-tested rule, batfish#6523); an NX-OS route-map clause matching an
+//! undefined prefix-list matches every route (batfish#6983, Cisco CSCty33210).
 
 use super::Path;
-use crate::model::{DeviceConfig, RouteMapSet};
+use crate::model::{DeviceConfig, RouteMapSet, Vendor};
 use ipnet::IpNet;
 
 /// A policy olav cannot evaluate, in words ("route-map RM: match community 10").
@@ -33,14 +36,22 @@ pub fn prefix_list(config: &DeviceConfig, name: &str, path: &Path) -> Result<boo
 
 /// Applies route-map `name` to `path`: Some(the path as changed) when permitted, None
 /// when denied.
-pub fn route_map(config: &DeviceConfig, name: &str, path: &Path) -> Result<Option<Path>, Unknown> {
+pub fn route_map(
+    vendor: Vendor,
+    config: &DeviceConfig,
+    name: &str,
+    path: &Path,
+) -> Result<Option<Path>, Unknown> {
     let mut clauses: Vec<_> = config
         .route_map_clauses
         .iter()
         .filter(|c| c.name == name)
         .collect();
     if clauses.is_empty() {
-        return Err(Unknown(format!("route-map {name} is not defined")));
+        return match vendor {
+            Vendor::CiscoIos => Ok(None),
+            _ => Err(Unknown(format!("route-map {name} is not defined"))),
+        };
     }
     clauses.sort_by_key(|c| c.seq);
     for c in clauses {
@@ -49,7 +60,12 @@ pub fn route_map(config: &DeviceConfig, name: &str, path: &Path) -> Result<Optio
         }
         let mut matched = c.prefix_lists.is_empty();
         for pl in &c.prefix_lists {
-            matched |= prefix_list(config, pl, path)?;
+            let defined = config.prefix_lists.iter().any(|e| e.name == *pl);
+            matched |= if !defined && vendor == Vendor::CiscoNxos {
+                true
+            } else {
+                prefix_list(config, pl, path)?
+            };
         }
         if !matched {
             continue;
@@ -94,6 +110,7 @@ pub fn route_map(config: &DeviceConfig, name: &str, path: &Path) -> Result<Optio
 
 /// A neighbor's policy in one direction: its prefix-list, then its route-map.
 pub fn neighbor(
+    vendor: Vendor,
     config: &DeviceConfig,
     prefix_list_name: Option<&str>,
     route_map_name: Option<&str>,
@@ -105,7 +122,7 @@ pub fn neighbor(
         }
     }
     match route_map_name {
-        Some(rm) => route_map(config, rm, &path),
+        Some(rm) => route_map(vendor, config, rm, &path),
         None => Ok(Some(path)),
     }
 }

@@ -229,6 +229,31 @@ fn an_unevaluated_match_marks_the_domain_incomplete() {
     }
 }
 
+/// IOS denies every route through an undefined route-map; EOS's behaviour is not known:
+/// incomplete.
+#[test]
+fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
+    let r1 = |vendor_word: &str| {
+        ios(
+            "r1",
+            &format!("interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n neighbor 10.0.12.2 route-map {vendor_word} out\n network 1.1.1.1 mask 255.255.255.255\n"),
+        )
+    };
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n",
+    );
+    let a = r1("NOWHERE");
+    let ribs = run(&[(Vendor::CiscoIos, &a), (Vendor::CiscoIos, &r2)]);
+    assert!(bgp(&ribs[1]).is_empty());
+    assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
+    let ribs = run(&[(Vendor::AristaEos, &a), (Vendor::CiscoIos, &r2)]);
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["BGP policy not evaluated: route-map NOWHERE is not defined (r1): not computed yet"]
+    );
+}
+
 /// Junos: an export chain's first policy that decides wins (here the second, after the
 /// first's `next policy`); without an export policy Junos announces no direct route.
 #[test]

@@ -147,6 +147,7 @@ fn choose(
                 prefix: agg,
                 next_hop: Ipv4Addr::UNSPECIFIED,
                 as_path: Vec::new(),
+                confed: Vec::new(),
                 local_pref: 100,
                 med: 0,
                 weight: originate::local_weight(s.vendor),
@@ -208,6 +209,7 @@ fn advertise(
                 prefix: default,
                 next_hop: Ipv4Addr::UNSPECIFIED,
                 as_path: Vec::new(),
+                confed: Vec::new(),
                 local_pref: 100,
                 med: 0,
                 weight: 0,
@@ -235,9 +237,10 @@ fn advertise(
             Source::Peer { end: from, .. } if *from == e => continue,
             Source::Peer {
                 ebgp: false,
+                confed: false,
                 client,
                 ..
-            } if !end.ebgp => {
+            } if !end.ebgp && !end.confed => {
                 // iBGP to iBGP: only a route reflector, from a client to all, from a
                 // non-client to its clients.
                 if !(*client || n.routing.route_reflector_client) || !s.is_reflector() {
@@ -287,8 +290,16 @@ fn advertise(
             }
             p.originator = None;
             p.cluster_list.clear();
-        } else if local || (n.routing.next_hop_self && best.ebgp()) {
-            p.next_hop = end.local_ip;
+            p.confed.clear();
+        } else {
+            // Inside the AS or the confederation: next hop, MED and LOCAL_PREF kept; a
+            // confederation peer gets the member AS in AS_CONFED_SEQUENCE.
+            if end.confed {
+                p.confed.insert(0, s.bgp.local_as.unwrap_or(0));
+            }
+            if local || (n.routing.next_hop_self && best.ebgp()) {
+                p.next_hop = end.local_ip;
+            }
         }
         if !s.sends_communities(n) {
             p.communities.clear();
@@ -436,6 +447,7 @@ fn export_candidates(
                 prefix,
                 next_hop: Ipv4Addr::UNSPECIFIED,
                 as_path: Vec::new(),
+                confed: Vec::new(),
                 local_pref: 100,
                 med: r.metric,
                 weight: 0,
@@ -467,8 +479,17 @@ fn accept(
     let table = &tables[end.table];
     let s = &speakers[table.dev];
     let n = &s.bgp.neighbors[end.neighbor];
+    if end.confed && s.bgp.local_as.is_some_and(|a| p.confed.contains(&a)) {
+        return Ok(None);
+    }
     if end.ebgp {
-        let own: Vec<u32> = s.bgp.local_as.into_iter().chain(n.local_as).collect();
+        let own: Vec<u32> = s
+            .bgp
+            .local_as
+            .into_iter()
+            .chain(n.local_as)
+            .chain(s.bgp.confederation_id)
+            .collect();
         let seen = p.as_path.iter().filter(|a| own.contains(a)).count() as u32;
         if seen > n.routing.allowas_in.unwrap_or(0) {
             return Ok(None);
@@ -488,6 +509,7 @@ fn accept(
         router_id: speakers[tables[ends[end.far].table].dev].router_id,
         peer_ip: end.peer_ip,
         client: n.routing.route_reflector_client,
+        confed: end.confed,
     };
     let verdict = if s.vendor == Vendor::JuniperJunos {
         let ctx = junos::Context {

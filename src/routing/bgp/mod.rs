@@ -76,6 +76,8 @@ pub enum Source {
         peer_ip: Ipv4Addr,
         /// The sender is a route-reflector client of this device.
         client: bool,
+        /// Received from another member AS of the confederation.
+        confed: bool,
     },
 }
 
@@ -95,6 +97,9 @@ pub struct Path {
     pub next_hop: Ipv4Addr,
     /// AS_PATH, nearest AS first.
     pub as_path: Vec<u32>,
+    /// AS_CONFED_SEQUENCE (member ASes crossed inside the confederation), nearest first;
+    /// not counted in the path's length.
+    pub confed: Vec<u32>,
     /// LOCAL_PREF.
     pub local_pref: u32,
     /// MED (the main RIB's metric).
@@ -330,9 +335,6 @@ type Reasons = BTreeMap<String, BTreeSet<String>>;
 /// What a device configures that olav does not compute, per VRF (None: every VRF).
 fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
     let mut out: Vec<(Option<String>, String)> = Vec::new();
-    if bgp.confederation_id.is_some() {
-        out.push((None, "BGP confederations".into()));
-    }
     for (v, s) in &bgp.routing.unmodelled {
         out.push((Some(vrf_name(v)), format!("BGP `{s}`")));
     }

@@ -24,6 +24,7 @@ fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
         prefix: r.network,
         next_hop: Ipv4Addr::UNSPECIFIED,
         as_path: Vec::new(),
+        confed: Vec::new(),
         local_pref: 100,
         med: r.metric,
         weight: local_weight(vendor),

@@ -22,8 +22,11 @@ pub struct End {
     pub local_ip: Ipv4Addr,
     /// The peer's address.
     pub peer_ip: Ipv4Addr,
-    /// Whether the session is eBGP.
+    /// Whether the session is eBGP (outside the confederation, if any).
     pub ebgp: bool,
+    /// Whether it joins two member ASes of one confederation (confederation eBGP: iBGP's
+    /// attributes, the member AS in AS_CONFED_SEQUENCE).
+    pub confed: bool,
     /// The far end (index into the ends).
     pub far: usize,
 }
@@ -236,9 +239,15 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
             ) else {
                 continue;
             };
-            let ebgp = a.n.peer_asn.is_some_and(|x| !a_as.contains(&x));
+            let external = a.n.peer_asn.is_some_and(|x| !a_as.contains(&x));
+            let confed = external
+                && a.bgp.confederation_id.is_some()
+                && a.n
+                    .peer_asn
+                    .is_some_and(|x| a.bgp.confederation_peers.contains(&x));
+            let ebgp = external && !confed;
             let reach = |h: &Half<'_>, t: usize| {
-                let single = ebgp && h.n.ebgp_multihop.is_none();
+                let single = external && h.n.ebgp_multihop.is_none();
                 reaches(&devices[h.dev], &tables[t].vrf, h.peer, single)
             };
             if !agree || a.dev == b.dev || !reach(a, ta) || !reach(b, tb) {
@@ -251,6 +260,7 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
                 local_ip: a.local,
                 peer_ip: a.peer,
                 ebgp,
+                confed,
                 far: k + 1,
             });
             ends.push(End {
@@ -259,6 +269,7 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
                 local_ip: b.local,
                 peer_ip: b.peer,
                 ebgp,
+                confed,
                 far: k,
             });
         }

@@ -254,6 +254,34 @@ fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
     );
 }
 
+/// A confederation: between member ASes routes keep iBGP's attributes (distance 200,
+/// next hop unchanged); outside, the path carries the confederation identifier only.
+#[test]
+fn a_confederation_looks_like_one_as_from_outside() {
+    let a = ios(
+        "a",
+        "interface Gi0/0\n ip address 10.0.1.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nrouter bgp 65001\n bgp confederation identifier 100\n bgp confederation peers 65002\n neighbor 10.0.1.2 remote-as 65002\n network 1.1.1.1 mask 255.255.255.255\n",
+    );
+    let b = ios(
+        "b",
+        "interface Gi0/0\n ip address 10.0.1.2 255.255.255.0\ninterface Gi0/1\n ip address 10.0.2.1 255.255.255.0\nrouter bgp 65002\n bgp confederation identifier 100\n bgp confederation peers 65001\n neighbor 10.0.1.1 remote-as 65001\n neighbor 10.0.2.2 remote-as 200\n",
+    );
+    let c = ios(
+        "c",
+        "interface Gi0/0\n ip address 10.0.2.2 255.255.255.0\nrouter bgp 200\n neighbor 10.0.2.1 remote-as 100\n",
+    );
+    let ribs = run(&[
+        (Vendor::CiscoIos, &a),
+        (Vendor::CiscoIos, &b),
+        (Vendor::CiscoIos, &c),
+    ]);
+    assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 ibgp [200/0] 10.0.1.1"]);
+    assert_eq!(bgp(&ribs[2]), ["1.1.1.1/32 bgp [20/0] 10.0.2.1"]);
+    let at_c = ribs[2].bgp.iter().find(|p| p.best).expect("path");
+    assert_eq!(at_c.as_path, [100]);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+}
+
 /// Junos: an export chain's first policy that decides wins (here the second, after the
 /// first's `next policy`); without an export policy Junos announces no direct route.
 #[test]

@@ -264,6 +264,9 @@ fn advertise(
             continue;
         }
         let local = !best.source.is_peer();
+        // The AS numbers an eBGP session prepends, after the outbound policy's own
+        // prepends (the devices show `own policy… path`).
+        let mut own: Vec<u32> = Vec::new();
         if end.ebgp {
             // A `local-as` is sent in front of the process AS, alone with `replace-as`
             // (the confederation identifier outside a confederation is not computed).
@@ -282,8 +285,7 @@ fn advertise(
             if n.local_as.is_some() && !n.routing.local_as_replace_as {
                 prepend.extend(s.bgp.local_as.filter(|a| *a != presented));
             }
-            prepend.extend_from_slice(&p.as_path);
-            p.as_path = prepend;
+            own = prepend;
             p.next_hop = end.local_ip;
             if !local {
                 p.med = 0;
@@ -327,7 +329,13 @@ fn advertise(
             )
         };
         match verdict {
-            Ok(Some(p)) => out.push(p),
+            Ok(Some(mut p)) => {
+                if !own.is_empty() {
+                    own.extend_from_slice(&p.as_path);
+                    p.as_path = own;
+                }
+                out.push(p);
+            }
             Ok(None) => {}
             Err(u) => unknown.push(u),
         }

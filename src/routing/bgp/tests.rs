@@ -254,6 +254,22 @@ fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
     );
 }
 
+/// An outbound `set as-path prepend` goes behind the AS the session prepends.
+#[test]
+fn an_outbound_prepend_follows_the_own_as() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nroute-map OUT permit 10\n set as-path prepend 65101\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n neighbor 10.0.12.2 route-map OUT out\n network 1.1.1.1 mask 255.255.255.255\n",
+    );
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    let p = ribs[1].bgp.iter().find(|p| p.best).expect("path");
+    assert_eq!(p.as_path, [65001, 65101]);
+}
+
 /// A confederation: between member ASes routes keep iBGP's attributes (distance 200,
 /// next hop unchanged); outside, the path carries the confederation identifier only.
 #[test]

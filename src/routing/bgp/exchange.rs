@@ -544,6 +544,11 @@ fn accept(
     let Some(mut p) = verdict else {
         return Ok(None);
     };
+    // A next hop inside the path's own prefix would resolve through the route itself:
+    // the devices do not install it.
+    if p.prefix.contains(&p.next_hop) {
+        return Ok(None);
+    }
     // The longest match that is not a discard route resolves the next hop.
     let via = s
         .lookup

@@ -74,6 +74,18 @@ pub struct BgpNeighborRouting {
     pub unmodelled: Vec<String>,
 }
 
+/// One `match` (or `continue`) statement of a route-map clause, as the routing model
+/// evaluates it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouteMapMatch {
+    /// `match ip address prefix-list L…` (any of them).
+    PrefixList(Vec<String>),
+    /// `match interface I…` (any of them): the interface a redistributed route leaves by.
+    Interface(Vec<String>),
+    /// Any other statement, as written (not evaluated).
+    Other(String),
+}
+
 /// One `set` statement of a route-map clause.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RouteMapSet {

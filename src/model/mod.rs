@@ -9,7 +9,7 @@ mod ospf;
 
 pub use bgp::{
     BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
-    PolicyStatement, PolicyTerm, RouteMapSet,
+    PolicyStatement, PolicyTerm, RouteMapMatch, RouteMapSet,
 };
 
 pub use ospf::{
@@ -462,6 +462,10 @@ pub struct RouteMapClause {
     /// The clause's `set` statements, in order.
     #[serde(default)]
     pub sets: Vec<RouteMapSet>,
+    /// The clause's `match` and `continue` statements, typed where the routing model
+    /// evaluates them (the checks read `prefix_lists` and `other`).
+    #[serde(default)]
+    pub matches: Vec<RouteMapMatch>,
 }
 
 /// A static route.

@@ -159,6 +159,7 @@ fn choose(
                 originator: None,
                 cluster_list: Vec::new(),
                 igp_cost: 0,
+                via: None,
             });
         }
     }
@@ -219,6 +220,7 @@ fn advertise(
                 originator: None,
                 cluster_list: Vec::new(),
                 igp_cost: 0,
+                via: None,
             },
             Protocol::Bgp,
             None,
@@ -465,6 +467,7 @@ fn export_candidates(
                 originator: None,
                 cluster_list: Vec::new(),
                 igp_cost: 0,
+                via: None,
             },
             r.protocol,
             interface,

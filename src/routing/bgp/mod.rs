@@ -118,6 +118,8 @@ pub struct Path {
     pub cluster_list: Vec<Ipv4Addr>,
     /// The IGP cost to the next hop (the metric of the route resolving it).
     pub igp_cost: u32,
+    /// The interface of the route it was originated from (`match interface`).
+    pub via: Option<String>,
 }
 
 impl Path {

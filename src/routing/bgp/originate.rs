@@ -8,7 +8,7 @@ use super::lookup::Lookup;
 use super::policy::{self, Unknown};
 use super::{Origin, Path, Source};
 use crate::model::{BgpProcess, DeviceConfig, Vendor};
-use crate::routing::route::{Protocol, Route};
+use crate::routing::route::{NextHop, Protocol, Route};
 use std::net::Ipv4Addr;
 
 /// The weight of a locally originated path (Cisco: 32768; EOS and Junos have none).
@@ -34,6 +34,10 @@ fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
         originator: None,
         cluster_list: Vec::new(),
         igp_cost: 0,
+        via: match &r.next_hop {
+            NextHop::Interface { interface, .. } => Some(interface.clone()),
+            _ => None,
+        },
     }
 }
 

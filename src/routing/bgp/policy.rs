@@ -8,7 +8,7 @@
 //! undefined prefix-list matches every route (batfish#6983, Cisco CSCty33210).
 
 use super::Path;
-use crate::model::{DeviceConfig, RouteMapSet, Vendor};
+use crate::model::{DeviceConfig, RouteMapMatch, RouteMapSet, Vendor};
 use ipnet::IpNet;
 
 /// A policy olav cannot evaluate, in words ("route-map RM: match community 10").
@@ -55,17 +55,43 @@ pub fn route_map(
     }
     clauses.sort_by_key(|c| c.seq);
     for c in clauses {
-        if let Some(o) = c.other.first() {
-            return Err(Unknown(format!("route-map {name}: {o}")));
+        // One condition per kind, its values alternatives; every kind must hold. A
+        // condition olav does not evaluate decides only when the others all hold.
+        let mut prefix: Option<bool> = None;
+        let mut interface: Option<bool> = None;
+        let mut unknown: Option<Unknown> = None;
+        for m in &c.matches {
+            match m {
+                RouteMapMatch::PrefixList(names) => {
+                    for pl in names {
+                        let defined = config.prefix_lists.iter().any(|e| e.name == *pl);
+                        let hit = if !defined && vendor == Vendor::CiscoNxos {
+                            true
+                        } else {
+                            prefix_list(config, pl, path)?
+                        };
+                        prefix = Some(prefix.unwrap_or(false) || hit);
+                    }
+                }
+                RouteMapMatch::Interface(names) => {
+                    // Only a route originated here leaves by an interface of its own.
+                    let Some(via) = &path.via else {
+                        unknown.get_or_insert(Unknown(format!(
+                            "route-map {name}: match interface on a received route"
+                        )));
+                        continue;
+                    };
+                    let hit = names.iter().any(|n| crate::ifname::same(n, via));
+                    interface = Some(interface.unwrap_or(false) || hit);
+                }
+                RouteMapMatch::Other(o) => {
+                    unknown.get_or_insert(Unknown(format!("route-map {name}: {o}")));
+                }
+            }
         }
-        let mut matched = c.prefix_lists.is_empty();
-        for pl in &c.prefix_lists {
-            let defined = config.prefix_lists.iter().any(|e| e.name == *pl);
-            matched |= if !defined && vendor == Vendor::CiscoNxos {
-                true
-            } else {
-                prefix_list(config, pl, path)?
-            };
+        let matched = prefix.unwrap_or(true) && interface.unwrap_or(true);
+        if let (true, Some(u)) = (matched, unknown) {
+            return Err(u);
         }
         if !matched {
             continue;

@@ -254,6 +254,23 @@ fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
     );
 }
 
+/// `redistribute connected route-map` with `match interface`: only that interface's
+/// subnet is announced.
+#[test]
+fn match_interface_picks_the_redistributed_connected_routes() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\ninterface Loopback1\n ip address 1.1.1.2 255.255.255.255\nroute-map LO permit 10\n match interface Loopback0\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n redistribute connected route-map LO\n",
+    );
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [20/0] 10.0.12.1"]);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+}
+
 /// An outbound `set as-path prepend` goes behind the AS the session prepends.
 #[test]
 fn an_outbound_prepend_follows_the_own_as() {

@@ -2,7 +2,9 @@
 //! other blocks a config defines, their entries and clauses.
 
 use super::{define, parse_prefix, reference};
-use crate::model::{DeviceConfig, PrefixListEntry, RouteMapClause, RouteMapSet, StructureKind};
+use crate::model::{
+    DeviceConfig, PrefixListEntry, RouteMapClause, RouteMapMatch, RouteMapSet, StructureKind,
+};
 
 /// What a top-level structure line opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +38,7 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
                 other: Vec::new(),
                 line,
                 sets: Vec::new(),
+                matches: Vec::new(),
             });
             Some(StructureBlock::RouteMap)
         }
@@ -167,9 +170,21 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
     if let Some(c) = dev.route_map_clauses.last_mut() {
         match w {
             ["match", "ip", "address", "prefix-list", names @ ..] => {
-                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()))
+                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()));
+                c.matches.push(RouteMapMatch::PrefixList(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
             }
-            ["match", ..] | ["continue", ..] => c.other.push(w.join(" ")),
+            ["match", "interface", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Interface(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", ..] | ["continue", ..] => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Other(w.join(" ")));
+            }
             ["set", rest @ ..] => c.sets.push(route_map_set(rest)),
             _ => {}
         }

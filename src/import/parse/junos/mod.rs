@@ -296,6 +296,7 @@ impl Junos {
                 ],
                 line,
                 sets: Vec::new(),
+                matches: Vec::new(),
             });
         }
         for (name, line, has_entries) in std::mem::take(&mut self.prefix_lists) {

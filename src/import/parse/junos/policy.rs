@@ -159,6 +159,7 @@ impl Junos {
                     other: Vec::new(),
                     line: st.line_of(w),
                     sets: Vec::new(),
+                    matches: Vec::new(),
                 });
                 self.dev.route_map_clauses.len() - 1
             }

@@ -82,6 +82,15 @@ pub enum RouteMapMatch {
     PrefixList(Vec<String>),
     /// `match interface I…` (any of them): the interface a redistributed route leaves by.
     Interface(Vec<String>),
+    /// `match ip address N…` (access lists, any of them).
+    AccessList(Vec<String>),
+    /// `match community C… [exact-match]` (any of the lists).
+    Community {
+        /// The lists.
+        names: Vec<String>,
+        /// `exact-match` (not evaluated).
+        exact: bool,
+    },
     /// Any other statement, as written (not evaluated).
     Other(String),
 }
@@ -216,4 +225,43 @@ pub enum PolicyAction {
     Prepend(Vec<u32>),
     /// Any other action, as written (not evaluated).
     Other(String),
+}
+
+/// The lists route-maps match routes against beyond prefix-lists: numbered IPv4 access
+/// lists and community lists (IOS, NX-OS, EOS).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteLists {
+    /// Numbered access-list entries, in file order.
+    pub access_lists: Vec<AccessListEntry>,
+    /// Community-list entries, in file order.
+    pub community_lists: Vec<CommunityListEntry>,
+}
+
+/// One entry of a numbered IPv4 access list, as a route-map reads it: a standard entry
+/// matches the route's network address; an extended one its network address (source)
+/// and its mask (destination).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessListEntry {
+    /// The list's number.
+    pub name: String,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// Source address and wildcard (`any`: 0.0.0.0 255.255.255.255).
+    pub source: (std::net::Ipv4Addr, std::net::Ipv4Addr),
+    /// Destination address and wildcard (extended entries).
+    pub destination: Option<(std::net::Ipv4Addr, std::net::Ipv4Addr)>,
+}
+
+/// One entry of a community list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommunityListEntry {
+    /// The list's name or number.
+    pub name: String,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// Expanded (a regular expression over the communities), else standard (every value
+    /// present).
+    pub expanded: bool,
+    /// The values (standard) or the expression (expanded, one element).
+    pub values: Vec<String>,
 }

@@ -7,9 +7,10 @@ mod bgp;
 mod mtu;
 mod ospf;
 
+pub use bgp::{AccessListEntry, CommunityListEntry};
 pub use bgp::{
     BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
-    PolicyStatement, PolicyTerm, RouteMapMatch, RouteMapSet,
+    PolicyStatement, PolicyTerm, RouteLists, RouteMapMatch, RouteMapSet,
 };
 
 pub use ospf::{
@@ -107,6 +108,9 @@ pub struct DeviceConfig {
     /// Junos policy-statements and communities, as the routing model evaluates them.
     #[serde(default)]
     pub policy_options: PolicyOptions,
+    /// Access lists and community lists as route-maps match against them.
+    #[serde(default)]
+    pub route_lists: RouteLists,
     /// Recognised lines that could not be understood.
     pub warnings: Vec<LineWarning>,
     /// Lines read.

@@ -128,6 +128,7 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             prefix_lists: config.prefix_lists.clone(),
             route_map_clauses: config.route_map_clauses.clone(),
             policy_options: config.policy_options.clone(),
+            route_lists: config.route_lists.clone(),
             ..DeviceConfig::default()
         })
     });

@@ -10,6 +10,7 @@
 //! the device, since its routes may reach all of them (`docs/routing.md`).
 
 mod exchange;
+mod expression;
 mod junos;
 mod lookup;
 mod originate;

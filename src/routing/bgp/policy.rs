@@ -7,9 +7,10 @@
 //! (Batfish's lab-tested rule, batfish#6523); an NX-OS route-map clause matching an
 //! undefined prefix-list matches every route (batfish#6983, Cisco CSCty33210).
 
-use super::Path;
+use super::{expression, Path};
 use crate::model::{DeviceConfig, RouteMapMatch, RouteMapSet, Vendor};
 use ipnet::IpNet;
+use std::net::Ipv4Addr;
 
 /// A policy olav cannot evaluate, in words ("route-map RM: match community 10").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +60,8 @@ pub fn route_map(
         // condition olav does not evaluate decides only when the others all hold.
         let mut prefix: Option<bool> = None;
         let mut interface: Option<bool> = None;
+        let mut access: Option<bool> = None;
+        let mut community: Option<bool> = None;
         let mut unknown: Option<Unknown> = None;
         for m in &c.matches {
             match m {
@@ -84,12 +87,44 @@ pub fn route_map(
                     let hit = names.iter().any(|n| crate::ifname::same(n, via));
                     interface = Some(interface.unwrap_or(false) || hit);
                 }
+                RouteMapMatch::AccessList(names) => {
+                    for acl in names {
+                        match access_list(config, acl, path) {
+                            Some(hit) => access = Some(access.unwrap_or(false) || hit),
+                            None => {
+                                unknown.get_or_insert(Unknown(format!(
+                                    "route-map {name}: access-list {acl} (undefined, named, or a form olav does not read)"
+                                )));
+                            }
+                        }
+                    }
+                }
+                RouteMapMatch::Community { names, exact } => {
+                    if *exact {
+                        unknown.get_or_insert(Unknown(format!(
+                            "route-map {name}: match community exact-match"
+                        )));
+                        continue;
+                    }
+                    for list in names {
+                        match community_list(config, list, path) {
+                            Some(hit) => community = Some(community.unwrap_or(false) || hit),
+                            None => {
+                                unknown.get_or_insert(Unknown(format!(
+                                    "route-map {name}: community-list {list} (undefined, or a form olav does not evaluate)"
+                                )));
+                            }
+                        }
+                    }
+                }
                 RouteMapMatch::Other(o) => {
                     unknown.get_or_insert(Unknown(format!("route-map {name}: {o}")));
                 }
             }
         }
-        let matched = prefix.unwrap_or(true) && interface.unwrap_or(true);
+        let matched = [prefix, interface, access, community]
+            .iter()
+            .all(|c| c.unwrap_or(true));
         if let (true, Some(u)) = (matched, unknown) {
             return Err(u);
         }
@@ -132,6 +167,65 @@ pub fn route_map(
         return Ok(Some(out));
     }
     Ok(None)
+}
+
+/// Whether numbered access list `name` permits `path`'s prefix (a standard entry matches
+/// its network address; an extended one its network address and, as destination, its
+/// mask): the first matching entry decides, none denies. None: the list was not read.
+fn access_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+    let entries: Vec<_> = config
+        .route_lists
+        .access_lists
+        .iter()
+        .filter(|e| e.name == name)
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let fits = |(a, w): (Ipv4Addr, Ipv4Addr), x: Ipv4Addr| {
+        let keep = !u32::from(w);
+        u32::from(a) & keep == u32::from(x) & keep
+    };
+    let network = path.prefix.network();
+    let mask = path.prefix.netmask();
+    Some(
+        entries
+            .iter()
+            .find(|e| fits(e.source, network) && e.destination.is_none_or(|d| fits(d, mask)))
+            .is_some_and(|e| e.permit),
+    )
+}
+
+/// Whether community list `name` permits `path`: a standard entry when the path carries
+/// every value, an expanded one when its expression matches the communities written
+/// out; the first matching entry decides, none denies. None: not defined, or an
+/// expression olav does not evaluate.
+fn community_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+    let entries: Vec<_> = config
+        .route_lists
+        .community_lists
+        .iter()
+        .filter(|e| e.name == name)
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let written = path.communities.join(" ");
+    for e in entries {
+        let hit = if e.expanded {
+            expression::matches(e.values.first()?, &written)?
+        } else {
+            // Well-known names (`internet`, `no-export`) are not compared by value.
+            if e.values.iter().any(|v| !v.contains(':')) {
+                return None;
+            }
+            e.values.iter().all(|v| path.communities.contains(v))
+        };
+        if hit {
+            return Some(e.permit);
+        }
+    }
+    Some(false)
 }
 
 /// A neighbor's policy in one direction: its prefix-list, then its route-map.

@@ -224,7 +224,7 @@ fn an_unevaluated_match_marks_the_domain_incomplete() {
     for r in &ribs {
         assert_eq!(
             r.incomplete_in("default"),
-            ["BGP policy not evaluated: route-map OUT: match community 5 (r1): not computed yet"]
+            ["BGP policy not evaluated: route-map OUT: community-list 5 (undefined, or a form olav does not evaluate) (r1): not computed yet"]
         );
     }
 }
@@ -268,6 +268,32 @@ fn match_interface_picks_the_redistributed_connected_routes() {
     );
     let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
     assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [20/0] 10.0.12.1"]);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+}
+
+/// Access lists and community lists in route-maps: the sender tags one route with a
+/// community (sent with `send-community`), the receiver raises the local preference of
+/// what an expanded list matches and drops what a numbered access list denies.
+#[test]
+fn access_lists_and_community_lists_are_evaluated() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\ninterface Loopback1\n ip address 1.1.1.2 255.255.255.255\ninterface Loopback2\n ip address 1.1.1.3 255.255.255.255\naccess-list 10 permit 1.1.1.1\nroute-map TAG permit 10\n match ip address 10\n set community 1:2 additive\nroute-map TAG permit 20\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n neighbor 10.0.12.2 send-community\n neighbor 10.0.12.2 route-map TAG out\n redistribute connected\n",
+    );
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nip community-list expanded ONE permit _1:\naccess-list 101 deny ip host 1.1.1.3 host 255.255.255.255\naccess-list 101 permit ip any any\nroute-map IN deny 5\n match ip address 101\n match community ONE\nroute-map IN permit 10\n match community ONE\n set local-preference 300\nroute-map IN permit 20\n match ip address 101\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n neighbor 10.0.12.1 route-map IN in\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    // 1.1.1.1 carries 1:2 and 101 permits it: clause 5 denies it. 1.1.1.3: 101 denies
+    // it and it has no community: no clause matches. 1.1.1.2: clause 20.
+    let got: Vec<(String, u32)> = ribs[1]
+        .bgp
+        .iter()
+        .filter(|p| p.best)
+        .map(|p| (p.network.to_string(), p.local_pref))
+        .collect();
+    assert_eq!(got, [("1.1.1.2/32".to_owned(), 100)]);
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
 }
 

@@ -3,8 +3,10 @@
 
 use super::{define, parse_prefix, reference};
 use crate::model::{
-    DeviceConfig, PrefixListEntry, RouteMapClause, RouteMapMatch, RouteMapSet, StructureKind,
+    AccessListEntry, CommunityListEntry, DeviceConfig, PrefixListEntry, RouteMapClause,
+    RouteMapMatch, RouteMapSet, StructureKind,
 };
+use std::net::Ipv4Addr;
 
 /// What a top-level structure line opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,24 +69,88 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
             define(dev, StructureKind::AccessList, name, line);
             Some(StructureBlock::Entries)
         }
-        ["access-list", name, ..] => {
+        ["access-list", name, rest @ ..] => {
             define(dev, StructureKind::AccessList, name, line);
+            access_list_entry(dev, name, rest);
             Some(StructureBlock::None)
         }
-        ["ip", "community-list", kind, name, ..] if matches!(*kind, "standard" | "expanded") => {
+        ["ip", "community-list", kind, name, rest @ ..]
+            if matches!(*kind, "standard" | "expanded") =>
+        {
             define(dev, StructureKind::CommunityList, name, line);
+            community_list_entry(dev, name, *kind == "expanded", rest);
             Some(StructureBlock::None)
         }
         ["ip", "community-list", kind, name, ..] if matches!(*kind, "regexp") => {
             define(dev, StructureKind::CommunityList, name, line);
             Some(StructureBlock::None)
         }
-        ["ip", "community-list", name, ..] => {
+        ["ip", "community-list", name, rest @ ..] => {
             define(dev, StructureKind::CommunityList, name, line);
+            // Numbered lists: 1-99 standard, 100-500 expanded.
+            if let Ok(n) = name.parse::<u32>() {
+                community_list_entry(dev, name, n >= 100, rest);
+            }
             Some(StructureBlock::None)
         }
         _ => None,
     }
+}
+
+/// An address and wildcard from `host A`, `any` or `A W`, and the words after it.
+fn address_wildcard<'a, 'b>(w: &'a [&'b str]) -> Option<((Ipv4Addr, Ipv4Addr), &'a [&'b str])> {
+    match w {
+        ["any", rest @ ..] => Some(((Ipv4Addr::UNSPECIFIED, Ipv4Addr::BROADCAST), rest)),
+        ["host", a, rest @ ..] => Some(((a.parse().ok()?, Ipv4Addr::UNSPECIFIED), rest)),
+        [a, wild, rest @ ..] if wild.parse::<Ipv4Addr>().is_ok() => {
+            Some(((a.parse().ok()?, wild.parse().ok()?), rest))
+        }
+        [a, rest @ ..] => Some(((a.parse().ok()?, Ipv4Addr::UNSPECIFIED), rest)),
+        [] => None,
+    }
+}
+
+/// `access-list N permit|deny …` (numbered IPv4 lists: standard `A [W]`, `host A`, `any`;
+/// extended `ip SRC DST`). Other forms are not entries a route-map can be evaluated with.
+fn access_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str]) {
+    let (permit, rest) = match w {
+        ["permit", rest @ ..] => (true, rest),
+        ["deny", rest @ ..] => (false, rest),
+        _ => return,
+    };
+    let entry = match rest {
+        ["ip", spec @ ..] => address_wildcard(spec)
+            .and_then(|(src, tail)| address_wildcard(tail).map(|(dst, _)| (src, Some(dst)))),
+        spec => address_wildcard(spec).map(|(src, _)| (src, None)),
+    };
+    if let Some((source, destination)) = entry {
+        dev.route_lists.access_lists.push(AccessListEntry {
+            name: name.to_owned(),
+            permit,
+            source,
+            destination,
+        });
+    }
+}
+
+/// `ip community-list [standard|expanded] NAME permit|deny …`.
+fn community_list_entry(dev: &mut DeviceConfig, name: &str, expanded: bool, w: &[&str]) {
+    let (permit, values) = match w {
+        ["permit", v @ ..] => (true, v),
+        ["deny", v @ ..] => (false, v),
+        _ => return,
+    };
+    let values: Vec<String> = if expanded {
+        vec![values.join(" ")]
+    } else {
+        values.iter().map(|v| (*v).to_owned()).collect()
+    };
+    dev.route_lists.community_lists.push(CommunityListEntry {
+        name: name.to_owned(),
+        permit,
+        expanded,
+        values,
+    });
 }
 
 /// `[seq N] permit|deny P [ge X] [le Y]` of prefix-list `name` (IOS and NX-OS on one
@@ -174,6 +240,25 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
                 c.matches.push(RouteMapMatch::PrefixList(
                     names.iter().map(|n| (*n).to_owned()).collect(),
                 ));
+            }
+            ["match", "ip", "address", names @ ..]
+                if !names.is_empty() && names[0] != "prefix-list" =>
+            {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::AccessList(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", "community", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Community {
+                    names: names
+                        .iter()
+                        .filter(|n| **n != "exact-match")
+                        .map(|n| (*n).to_owned())
+                        .collect(),
+                    exact: names.contains(&"exact-match"),
+                });
             }
             ["match", "interface", names @ ..] if !names.is_empty() => {
                 c.other.push(w.join(" "));

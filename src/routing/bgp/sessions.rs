@@ -201,8 +201,16 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
     let mut configured = Vec::new();
     for (hi, a) in halves.iter().enumerate() {
         let Some(own) = owners.get(&a.peer) else {
+            // A router outside the network matters only where the session could come up:
+            // its address reachable as the session's kind requires.
             if let Some(&t) = table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())) {
-                outside.push((t, a.peer));
+                let external =
+                    a.n.peer_asn
+                        .is_some_and(|x| !a.bgp.presented_as(a.n).contains(&x));
+                let single = external && a.n.ebgp_multihop.is_none();
+                if reaches(&devices[a.dev], &tables[t].vrf, a.peer, single) {
+                    outside.push((t, a.peer));
+                }
             }
             continue;
         };

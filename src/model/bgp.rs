@@ -84,6 +84,8 @@ pub enum RouteMapMatch {
     Interface(Vec<String>),
     /// `match ip address N…` (access lists, any of them).
     AccessList(Vec<String>),
+    /// `match as-path N…` (any of the lists).
+    AsPath(Vec<String>),
     /// `match community C… [exact-match]` (any of the lists).
     Community {
         /// The lists.
@@ -235,6 +237,10 @@ pub struct RouteLists {
     pub access_lists: Vec<AccessListEntry>,
     /// Community-list entries, in file order.
     pub community_lists: Vec<CommunityListEntry>,
+    /// `ip as-path access-list N permit|deny EXPR` entries, in file order: (list, permit,
+    /// expression).
+    #[serde(default)]
+    pub as_path_lists: Vec<(String, bool, String)>,
 }
 
 /// One entry of a numbered IPv4 access list, as a route-map reads it: a standard entry

@@ -62,6 +62,7 @@ pub fn route_map(
         let mut interface: Option<bool> = None;
         let mut access: Option<bool> = None;
         let mut community: Option<bool> = None;
+        let mut as_path: Option<bool> = None;
         let mut unknown: Option<Unknown> = None;
         for m in &c.matches {
             match m {
@@ -99,6 +100,18 @@ pub fn route_map(
                         }
                     }
                 }
+                RouteMapMatch::AsPath(names) => {
+                    for list in names {
+                        match as_path_list(config, list, path) {
+                            Some(hit) => as_path = Some(as_path.unwrap_or(false) || hit),
+                            None => {
+                                unknown.get_or_insert(Unknown(format!(
+                                    "route-map {name}: as-path access-list {list} (undefined, or an expression olav does not evaluate)"
+                                )));
+                            }
+                        }
+                    }
+                }
                 RouteMapMatch::Community { names, exact } => {
                     if *exact {
                         unknown.get_or_insert(Unknown(format!(
@@ -122,7 +135,7 @@ pub fn route_map(
                 }
             }
         }
-        let matched = [prefix, interface, access, community]
+        let matched = [prefix, interface, access, community, as_path]
             .iter()
             .all(|c| c.unwrap_or(true));
         if let (true, Some(u)) = (matched, unknown) {
@@ -194,6 +207,33 @@ fn access_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
             .find(|e| fits(e.source, network) && e.destination.is_none_or(|d| fits(d, mask)))
             .is_some_and(|e| e.permit),
     )
+}
+
+/// Whether as-path access list `name` permits `path`: the first entry whose expression
+/// is found in the AS path written out (`65001 65002`) decides, none denies. None: not
+/// defined, or an expression olav does not evaluate.
+fn as_path_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+    let entries: Vec<_> = config
+        .route_lists
+        .as_path_lists
+        .iter()
+        .filter(|(n, _, _)| n == name)
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let written = path
+        .as_path
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (_, permit, expr) in entries {
+        if expression::matches(expr, &written)? {
+            return Some(*permit);
+        }
+    }
+    Some(false)
 }
 
 /// Whether community list `name` permits `path`: a standard entry when the path carries

@@ -295,6 +295,18 @@ fn access_lists_and_community_lists_are_evaluated() {
         .collect();
     assert_eq!(got, [("1.1.1.2/32".to_owned(), 100)]);
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+    // An as-path access list: the paths from AS 65001 alone get local preference 200.
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nip as-path access-list 5 permit ^65001$\nroute-map IN permit 10\n match as-path 5\n set local-preference 200\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n neighbor 10.0.12.1 route-map IN in\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    assert!(
+        ribs[1].bgp.iter().all(|p| p.local_pref == 200),
+        "{:?}",
+        ribs[1].bgp
+    );
+    assert_eq!(ribs[1].bgp.len(), 3);
 }
 
 /// An outbound `set as-path prepend` goes behind the AS the session prepends.

@@ -74,6 +74,20 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
             access_list_entry(dev, name, rest);
             Some(StructureBlock::None)
         }
+        ["ip", "as-path", "access-list", name, action @ ("permit" | "deny"), expr @ ..] => {
+            // EOS appends the origin it matches (`any`, `igp`, …): only `any` is the
+            // plain list.
+            let expr = match expr {
+                [e @ .., "any"] => e,
+                e => e,
+            };
+            dev.route_lists.as_path_lists.push((
+                (*name).to_owned(),
+                *action == "permit",
+                expr.join(" "),
+            ));
+            Some(StructureBlock::None)
+        }
         ["ip", "community-list", kind, name, rest @ ..]
             if matches!(*kind, "standard" | "expanded") =>
         {
@@ -246,6 +260,12 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
             {
                 c.other.push(w.join(" "));
                 c.matches.push(RouteMapMatch::AccessList(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", "as-path", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::AsPath(
                     names.iter().map(|n| (*n).to_owned()).collect(),
                 ));
             }

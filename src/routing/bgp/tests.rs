@@ -476,3 +476,65 @@ proptest! {
         prop_assert_eq!(ribs.len(), devices.len());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random Junos export and import chains from a vocabulary of conditions and actions
+    /// (known and unknown ones, undefined policies) over a small eBGP ring: BGP always
+    /// finishes.
+    #[test]
+    fn junos_chains_never_panic(
+        terms in prop::collection::vec((0usize..8, 0usize..9), 1..8),
+        routers in 2usize..5,
+    ) {
+        const FROM: [&str; 8] = [
+            "from protocol direct",
+            "from protocol bgp",
+            "from route-filter 10.0.0.0/8 orlonger",
+            "from prefix-list NOPE",
+            "from as-path ANY",
+            "from community C1",
+            "from neighbor 10.0.0.2",
+            "from condition X",
+        ];
+        const THEN: [&str; 9] = [
+            "then accept",
+            "then reject",
+            "then next policy",
+            "then next term",
+            "then local-preference add 10",
+            "then metric 7",
+            "then community add C1",
+            "then as-path-prepend \"65000 65000\"",
+            "then next-hop self",
+        ];
+        let texts: Vec<String> = (0..routers)
+            .map(|i| {
+                let next = (i + 1) % routers;
+                let mut s = format!(
+                    "set system host-name r{i}\nset interfaces lo0 unit 0 family inet address 10.255.0.{i}/32\nset interfaces xe-0/0/0 unit 0 family inet address 10.{}.{}.{}/24\nset interfaces xe-0/0/1 unit 0 family inet address 10.{}.{}.{}/24\nset routing-options autonomous-system {}\nset policy-options as-path ANY \".*\"\nset policy-options community C1 members 1:1\n",
+                    i.min(next), i.max(next), i + 1,
+                    i.min((i + routers - 1) % routers), i.max((i + routers - 1) % routers), i + 1,
+                    65000 + i,
+                );
+                for (k, (f, t)) in terms.iter().enumerate() {
+                    s.push_str(&format!("set policy-options policy-statement P term t{k} {}\n", FROM[*f]));
+                    s.push_str(&format!("set policy-options policy-statement P term t{k} {}\n", THEN[*t]));
+                }
+                let prev = (i + routers - 1) % routers;
+                for (peer, far) in [(next, next + 1), (prev, prev + 1)] {
+                    s.push_str(&format!(
+                        "set protocols bgp group G neighbor 10.{}.{}.{far} peer-as {}\n",
+                        i.min(peer), i.max(peer), 65000 + peer
+                    ));
+                }
+                s.push_str("set protocols bgp group G export [ P UNDEFINED ]\nset protocols bgp group G import P\n");
+                s
+            })
+            .collect();
+        let input: Vec<(Vendor, &str)> = texts.iter().map(|t| (Vendor::JuniperJunos, t.as_str())).collect();
+        let ribs = run(&input);
+        prop_assert_eq!(ribs.len(), routers);
+    }
+}

@@ -210,7 +210,7 @@ pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)])
             text: "",
         })
         .collect();
-    let before: Vec<Vec<Route>> = ribs.iter().map(|r| r.routes.clone()).collect();
+    let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
     let mut bgp = bgp::routes(&inputs, &before);
     for (d, p) in prepared.iter().enumerate() {
         if p.bgp.is_none() {

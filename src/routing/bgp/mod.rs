@@ -375,7 +375,7 @@ fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)>
 }
 
 /// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP.
-pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
+pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
     let n = devices.len();
     let mut learned = Learned {
         routes: vec![Vec::new(); n],
@@ -388,7 +388,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[Vec<Route>]) -> Learned {
         .enumerate()
         .map(|(d, dev)| {
             let bgp = dev.config.bgp.as_ref().unwrap_or(&empty);
-            let rib = ribs.get(d).map(Vec::as_slice).unwrap_or(&[]);
+            let rib: &[Route] = ribs.get(d).copied().unwrap_or(&[]);
             Speaker {
                 vendor: dev.vendor,
                 config: dev.config,

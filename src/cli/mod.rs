@@ -140,10 +140,10 @@ enum Command {
         #[arg(long)]
         plan: Option<PathBuf>,
     },
-    /// Each device's main routing table: connected, local, static and OSPF routes so far
-    /// (a RIB whose device runs a protocol or OSPF feature olav does not compute yet is
+    /// Each device's main routing table: connected, local, static, OSPF and BGP routes so
+    /// far (a RIB whose device runs a protocol or feature olav does not compute yet is
     /// marked incomplete, with why, and the exit status is then 3, a partial result); with
-    /// --format json, rows with Batfish's `routes` columns.
+    /// --format json, rows with Batfish's `routes` columns; with --rib bgp, the BGP RIB.
     Routes {
         /// Only this device.
         #[arg(long)]
@@ -154,9 +154,14 @@ enum Command {
         /// Only routes covering this prefix or address (10.1.0.0/16, 10.1.2.3).
         #[arg(long)]
         prefix: Option<String>,
-        /// Only this protocol, by Batfish's name (connected, local, static, ospf, ospfIA, ospfE1, ospfE2, eigrp, eigrpEX, isisL1, isisL2).
+        /// Only this protocol, by Batfish's name (connected, local, static, ospf, ospfIA,
+        /// ospfE1, ospfE2, eigrp, eigrpEX, isisL1, isisL2, bgp, ibgp, aggregate).
         #[arg(long)]
         protocol: Option<String>,
+        /// Which RIB: `main` (the routing table) or `bgp` (every BGP path, with AS path,
+        /// local preference, communities, origin, weight and whether it is the best).
+        #[arg(long, default_value = "main")]
+        rib: String,
         /// The forwarding path of DST (an address) from SRC (a device, or an address one
         /// holds) through the computed RIBs, every ECMP branch; --vrf picks the source VRF.
         #[arg(long, num_args = 2, value_names = ["SRC", "DST"], conflicts_with_all = ["device", "prefix", "protocol"])]
@@ -401,14 +406,18 @@ fn run(cli: &Cli) -> Result<Exit> {
             vrf,
             prefix,
             protocol,
+            rib,
             trace: None,
             plan: None,
         } => routes::routes(
             cli,
-            device.as_deref(),
-            vrf.as_deref(),
-            prefix.as_deref(),
-            protocol.as_deref(),
+            routes::Ask {
+                device: device.as_deref(),
+                vrf: vrf.as_deref(),
+                prefix: prefix.as_deref(),
+                protocol: protocol.as_deref(),
+                rib,
+            },
         ),
         Command::Batfish(BatfishCmd::Status) => check::batfish_status(cli),
         Command::Report { plan, max_age } => check::report(cli, plan, max_age),

@@ -3,6 +3,7 @@
 
 use super::{open_or_demo, Cli, Exit};
 use crate::output::Format;
+use crate::routing::bgp::BGP_COLUMNS;
 use crate::routing::{DeviceRib, Protocol, Query, RoutingModel, COLUMNS};
 use anyhow::{bail, Result};
 use ipnet::Ipv4Net;
@@ -151,14 +152,34 @@ pub fn query(
     })
 }
 
+/// What `olav routes` is asked.
+pub struct Ask<'a> {
+    /// `--device`.
+    pub device: Option<&'a str>,
+    /// `--vrf`.
+    pub vrf: Option<&'a str>,
+    /// `--prefix`.
+    pub prefix: Option<&'a str>,
+    /// `--protocol`.
+    pub protocol: Option<&'a str>,
+    /// `--rib`: `main` or `bgp`.
+    pub rib: &'a str,
+}
+
 /// `olav routes`.
-pub fn routes(
-    cli: &Cli,
-    device: Option<&str>,
-    vrf: Option<&str>,
-    prefix_arg: Option<&str>,
-    protocol_arg: Option<&str>,
-) -> Result<Exit> {
+pub fn routes(cli: &Cli, ask: Ask<'_>) -> Result<Exit> {
+    let Ask {
+        device,
+        vrf,
+        prefix: prefix_arg,
+        protocol: protocol_arg,
+        rib,
+    } = ask;
+    let bgp_rib = match rib {
+        "main" => false,
+        "bgp" => true,
+        other => bail!("--rib '{other}': expected main or bgp"),
+    };
     let q = query(device, vrf, prefix_arg, protocol_arg)?;
     let db = open_or_demo(cli)?;
     let model = RoutingModel::shared(&db)?;
@@ -184,11 +205,24 @@ pub fn routes(
         }
         return Ok(Exit::Partial);
     }
-    let ribs = model.select(&q);
+    let mut ribs = model.select(&q);
+    if bgp_rib {
+        // The BGP RIB: its rows by the same VRF and prefix; the main RIB's rows unused.
+        for r in &mut ribs {
+            r.routes.clear();
+            r.bgp.retain(|b| {
+                q.vrf.as_ref().is_none_or(|v| *v == b.vrf)
+                    && q.prefix.is_none_or(|p| b.network.contains(&p))
+                    && q.protocol.is_none_or(|p| p.as_str() == b.protocol)
+            });
+        }
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match cli.format {
-        Format::Json => write_json(&mut out, model.state_version, &ribs)?,
-        Format::Text => write_text(&mut out, &ribs)?,
+    match (cli.format, bgp_rib) {
+        (Format::Json, false) => write_json(&mut out, model.state_version, &ribs)?,
+        (Format::Text, false) => write_text(&mut out, &ribs)?,
+        (Format::Json, true) => write_bgp_json(&mut out, model.state_version, &ribs)?,
+        (Format::Text, true) => write_bgp_text(&mut out, &ribs)?,
     }
     out.flush()?;
     // An incomplete RIB is a partial answer (PRODUCT.md: exit 3), so that a script never
@@ -219,20 +253,123 @@ fn write_json(out: &mut impl Write, state_version: i64, ribs: &[DeviceRib]) -> R
         }
     }
     writeln!(out, "\n  ],")?;
-    let incomplete: Vec<serde_json::Value> = ribs
-        .iter()
-        .flat_map(|r| {
-            r.incomplete.iter().map(
-                move |i| serde_json::json!({"node": r.hostname, "vrf": i.vrf, "reason": i.reason}),
-            )
-        })
-        .collect();
+    let incomplete = incomplete_json(ribs);
     writeln!(
         out,
         "  \"incomplete\": {}",
         serde_json::to_string(&incomplete)?
     )?;
     writeln!(out, "}}")?;
+    Ok(())
+}
+
+/// The `incomplete` entries of a JSON answer.
+fn incomplete_json(ribs: &[DeviceRib]) -> Vec<serde_json::Value> {
+    ribs.iter()
+        .flat_map(|r| {
+            r.incomplete.iter().map(
+                move |i| serde_json::json!({"node": r.hostname, "vrf": i.vrf, "reason": i.reason}),
+            )
+        })
+        .collect()
+}
+
+/// The BGP RIB as JSON: Batfish's `bgpRib` rows.
+fn write_bgp_json(out: &mut impl Write, state_version: i64, ribs: &[DeviceRib]) -> Result<()> {
+    let rows: Vec<serde_json::Value> = ribs
+        .iter()
+        .flat_map(|r| r.bgp.iter().map(move |b| b.to_json(&r.hostname)))
+        .collect();
+    let answer = serde_json::json!({
+        "state_version": state_version,
+        "columns": BGP_COLUMNS,
+        "routes": rows,
+        "incomplete": incomplete_json(ribs),
+    });
+    writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+    Ok(())
+}
+
+/// The BGP RIB as text: the verdict, then one line per path (`*` the best ones).
+fn write_bgp_text(out: &mut impl Write, ribs: &[DeviceRib]) -> Result<()> {
+    let header = [
+        "",
+        "NODE",
+        "VRF",
+        "NETWORK",
+        "NEXT_HOP",
+        "PROTOCOL",
+        "AS_PATH",
+        "MED",
+        "LOCAL_PREF",
+        "WEIGHT",
+        "ORIGIN",
+        "COMMUNITIES",
+    ]
+    .map(str::to_owned);
+    let rows: Vec<[String; 12]> = ribs
+        .iter()
+        .flat_map(|r| {
+            r.bgp.iter().map(move |b| {
+                [
+                    if b.installed { "*" } else { " " }.to_owned(),
+                    r.hostname.clone(),
+                    b.vrf.clone(),
+                    b.network.to_string(),
+                    b.next_hop
+                        .map_or_else(|| "local".to_owned(), |n| n.to_string()),
+                    b.protocol.clone(),
+                    b.as_path
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    b.med.to_string(),
+                    b.local_pref.to_string(),
+                    b.weight.to_string(),
+                    b.origin.as_str().to_owned(),
+                    b.communities.join(" "),
+                ]
+            })
+        })
+        .collect();
+    let partial = ribs.iter().filter(|r| !r.incomplete.is_empty()).count();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "{} BGP path{} on {} device{} (* installed) — {}",
+        rows.len(),
+        plural(rows.len()),
+        ribs.len(),
+        plural(ribs.len()),
+        if partial == 0 {
+            "complete".to_owned()
+        } else {
+            format!("INCOMPLETE on {partial} device{}", plural(partial))
+        }
+    )?;
+    for l in incomplete_lines(ribs) {
+        writeln!(out, "{l}")?;
+    }
+    if rows.is_empty() {
+        writeln!(out, "(no BGP paths)")?;
+        return Ok(());
+    }
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    writeln!(out)?;
+    for r in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        writeln!(out, "{}", cells.join("  ").trim_end())?;
+    }
     Ok(())
 }
 

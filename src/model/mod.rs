@@ -3,6 +3,7 @@
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
 
+mod bgp;
 mod eigrp;
 mod isis;
 pub mod management;
@@ -15,6 +16,12 @@ pub use eigrp::{
     EigrpStub,
 };
 pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
+
+pub use bgp::{AccessListEntry, CommunityListEntry};
+pub use bgp::{
+    BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
+    PolicyStatement, PolicyTerm, RouteLists, RouteMapMatch, RouteMapSet,
+};
 
 pub use ospf::{
     OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
@@ -114,6 +121,12 @@ pub struct DeviceConfig {
     pub prefix_lists: Vec<PrefixListEntry>,
     /// Route-map clauses, in file order.
     pub route_map_clauses: Vec<RouteMapClause>,
+    /// Junos policy-statements and communities, as the routing model evaluates them.
+    #[serde(default)]
+    pub policy_options: PolicyOptions,
+    /// Access lists and community lists as route-maps match against them.
+    #[serde(default)]
+    pub route_lists: RouteLists,
     /// Recognised lines that could not be understood.
     pub warnings: Vec<LineWarning>,
     /// Lines read.
@@ -280,6 +293,9 @@ pub struct BgpProcess {
     pub confederation_peers: Vec<u32>,
     /// Line of `router bgp`.
     pub line: u32,
+    /// What the routing model needs beyond the checks' view (`model::bgp`).
+    #[serde(default)]
+    pub routing: BgpRouting,
 }
 
 /// Who a BGP neighbor statement addresses.
@@ -342,6 +358,9 @@ pub struct BgpNeighbor {
     pub address_families: Vec<String>,
     /// Line where the neighbor first appears.
     pub line: u32,
+    /// What the routing model needs beyond the checks' view (`model::bgp`).
+    #[serde(default)]
+    pub routing: BgpNeighborRouting,
 }
 
 impl BgpNeighbor {
@@ -365,6 +384,7 @@ impl BgpNeighbor {
             shutdown: false,
             address_families: Vec::new(),
             line,
+            routing: BgpNeighborRouting::default(),
         }
     }
 }
@@ -403,6 +423,9 @@ pub struct BgpNetwork {
     pub prefix: IpNet,
     /// Source line.
     pub line: u32,
+    /// `network … route-map M`.
+    #[serde(default)]
+    pub route_map: Option<String>,
 }
 
 /// One entry of an IP prefix-list.
@@ -456,6 +479,13 @@ pub struct RouteMapClause {
     pub other: Vec<String>,
     /// Source line.
     pub line: u32,
+    /// The clause's `set` statements, in order.
+    #[serde(default)]
+    pub sets: Vec<RouteMapSet>,
+    /// The clause's `match` and `continue` statements, typed where the routing model
+    /// evaluates them (the checks read `prefix_lists` and `other`).
+    #[serde(default)]
+    pub matches: Vec<RouteMapMatch>,
 }
 
 /// A static route.

@@ -28,6 +28,12 @@ pub fn not_computed(protocol: &str) -> String {
     format!("{protocol} routes are not computed yet")
 }
 
+/// The mark of a device's BGP before the network's BGP is computed
+/// ([`super::rib::finish_all`] replaces it with what BGP leaves incomplete).
+pub fn bgp_pending(i: &Incomplete) -> bool {
+    i.reason == not_computed("BGP")
+}
+
 /// What the device's dynamic protocols leave uncomputed, per VRF.
 pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Incomplete> {
     let mut out: BTreeSet<Incomplete> = BTreeSet::new();

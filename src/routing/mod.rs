@@ -10,6 +10,7 @@
 //! tables (show output), which the fidelity tests compare against.
 
 pub mod autostate;
+pub mod bgp;
 pub mod candidate;
 pub mod connected;
 pub mod dynamic;

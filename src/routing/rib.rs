@@ -2,6 +2,7 @@
 //! resolved to a fixed point, the lowest administrative distance kept per prefix (every
 //! next hop of the winners: ECMP), and what is not computed yet named.
 
+use super::bgp::{self, BgpRoute};
 use super::connected;
 use super::dynamic::{self, Incomplete};
 use super::route::Route;
@@ -26,6 +27,9 @@ pub struct DeviceRib {
     /// Static routes left out because their next hop did not resolve with the routes
     /// olav computes (a dynamic protocol may resolve them on the device).
     pub unresolved_statics: u32,
+    /// Its BGP RIB: every BGP path per prefix, best first (`olav routes --rib bgp`).
+    #[serde(default)]
+    pub bgp: Vec<BgpRoute>,
 }
 
 impl DeviceRib {
@@ -77,6 +81,8 @@ pub struct Prepared {
     waiting: Vec<Candidate>,
     /// What is not computed (the dynamic protocols other than OSPF).
     pub incomplete: Vec<Incomplete>,
+    /// What BGP reads of the configuration, kept when the device runs BGP.
+    bgp: Option<Box<DeviceConfig>>,
 }
 
 /// One device as the network computation takes it.
@@ -115,12 +121,24 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             Err(_) => {}
         }
     }
+    let bgp = config.bgp.as_ref().map(|b| {
+        Box::new(DeviceConfig {
+            interfaces: config.interfaces.clone(),
+            bgp: Some(b.clone()),
+            prefix_lists: config.prefix_lists.clone(),
+            route_map_clauses: config.route_map_clauses.clone(),
+            policy_options: config.policy_options.clone(),
+            route_lists: config.route_lists.clone(),
+            ..DeviceConfig::default()
+        })
+    });
     Prepared {
         hostname: hostname.to_owned(),
         vendor,
         base,
         waiting,
         incomplete,
+        bgp,
     }
 }
 
@@ -157,6 +175,7 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
         routes: installed,
         incomplete,
         unresolved_statics: waiting.len() as u32,
+        bgp: Vec::new(),
     }
 }
 
@@ -190,10 +209,9 @@ pub fn speakers(d: DeviceInput<'_>, p: &Prepared) -> Speakers {
 }
 
 /// Every device's main RIB from its prepared RIB and speakers (in the same order): each
-/// protocol over the network, then each RIB again with their routes, chosen by
-/// administrative distance (static next hops may now resolve through them). Each RIB is
-/// handed to `each` as it is made, in order, so that a caller storing them never holds
-/// them all.
+/// IGP over the network, each RIB again with their routes, then BGP over those RIBs
+/// ([`finish_all`]), chosen by administrative distance (static next hops may now resolve
+/// through them). Each RIB is handed to `each`, in order.
 pub fn complete_each(
     prepared: &mut [Prepared],
     speakers: Vec<Speakers>,
@@ -223,11 +241,20 @@ pub fn complete_each(
         igps[k].1.extend(inc);
     }
     drop(i);
-    for (d, (p, (mut routes, mut inc))) in prepared.iter().zip(igps).enumerate() {
-        let (r, i) = learned.take(d);
-        routes.extend(r);
-        inc.extend(i);
-        each(finish(p, &routes, &inc));
+    let igp: Vec<(Vec<Route>, Vec<Incomplete>)> = igps
+        .into_iter()
+        .enumerate()
+        .map(|(d, (mut routes, mut inc))| {
+            let (r, i) = learned.take(d);
+            routes.extend(r);
+            inc.extend(i);
+            (routes, inc)
+        })
+        .collect();
+    drop(learned);
+    // BGP needs every speaker's RIB with the IGPs (next hops, IGP costs) at once.
+    for rib in finish_all(prepared, &igp) {
+        each(rib);
     }
 }
 
@@ -241,6 +268,62 @@ pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<Devic
 /// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
 /// all of them: each device prepared, its RIB without them computed (what they
 /// redistribute), then [`complete`]. In `devices`' order.
+/// Every device's RIB from its prepared part and what the IGPs gave it (`ospf[d]`:
+/// routes, incomplete parts): each RIB with the IGP routes, then BGP over those RIBs (its
+/// next hops resolved through them), and each BGP device's RIB finished again with its
+/// BGP routes merged by administrative distance.
+pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)]) -> Vec<DeviceRib> {
+    let none = (Vec::new(), Vec::new());
+    let ospf_of = |d: usize| ospf.get(d).unwrap_or(&none);
+    let mut ribs: Vec<DeviceRib> = prepared
+        .iter()
+        .enumerate()
+        .map(|(d, p)| finish(p, &ospf_of(d).0, &ospf_of(d).1))
+        .collect();
+    if prepared.iter().all(|p| p.bgp.is_none()) {
+        return ribs;
+    }
+    let empty = DeviceConfig::default();
+    let inputs: Vec<DeviceInput<'_>> = prepared
+        .iter()
+        .map(|p| DeviceInput {
+            hostname: &p.hostname,
+            vendor: p.vendor,
+            config: p.bgp.as_deref().unwrap_or(&empty),
+            text: "",
+        })
+        .collect();
+    let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
+    let mut bgp = bgp::routes(&inputs, &before);
+    for (d, p) in prepared.iter().enumerate() {
+        if p.bgp.is_none() {
+            continue;
+        }
+        let (routes, inc, table) = bgp.take(d);
+        if routes.is_empty() {
+            // No BGP route: the RIB stands; only what is incomplete changes.
+            let r = &mut ribs[d];
+            r.incomplete.retain(|i| !dynamic::bgp_pending(i));
+            for i in inc {
+                if !r.incomplete.contains(&i) {
+                    r.incomplete.push(i);
+                }
+            }
+            r.incomplete.sort();
+            r.bgp = table;
+            continue;
+        }
+        let (o_routes, o_inc) = ospf_of(d);
+        let all: Vec<Route> = o_routes.iter().cloned().chain(routes).collect();
+        let why: Vec<Incomplete> = o_inc.iter().cloned().chain(inc).collect();
+        let mut p = p.clone();
+        p.incomplete.retain(|i| !dynamic::bgp_pending(i));
+        ribs[d] = finish(&p, &all, &why);
+        ribs[d].bgp = table;
+    }
+    ribs
+}
+
 pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
     let mut prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
     let speakers: Vec<Speakers> = devices

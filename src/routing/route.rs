@@ -32,11 +32,17 @@ pub enum Protocol {
     IsisL1,
     /// IS-IS level 2.
     IsisL2,
+    /// eBGP.
+    Bgp,
+    /// iBGP.
+    Ibgp,
+    /// A BGP aggregate (`aggregate-address`), a discard route.
+    Aggregate,
 }
 
 impl Protocol {
     /// Every protocol olav computes, in display order.
-    pub const ALL: [Protocol; 11] = [
+    pub const ALL: [Protocol; 14] = [
         Protocol::Connected,
         Protocol::Local,
         Protocol::Static,
@@ -48,10 +54,13 @@ impl Protocol {
         Protocol::EigrpEx,
         Protocol::IsisL1,
         Protocol::IsisL2,
+        Protocol::Bgp,
+        Protocol::Ibgp,
+        Protocol::Aggregate,
     ];
 
     /// Batfish's name (`connected`, `local`, `static`, `ospf`, `ospfIA`, `ospfE1`,
-    /// `ospfE2`).
+    /// `ospfE2`, `bgp`, `ibgp`, `aggregate`).
     pub fn as_str(self) -> &'static str {
         match self {
             Protocol::Connected => "connected",
@@ -65,6 +74,9 @@ impl Protocol {
             Protocol::EigrpEx => "eigrpEX",
             Protocol::IsisL1 => "isisL1",
             Protocol::IsisL2 => "isisL2",
+            Protocol::Bgp => "bgp",
+            Protocol::Ibgp => "ibgp",
+            Protocol::Aggregate => "aggregate",
         }
     }
 
@@ -217,6 +229,8 @@ mod tests {
         );
         assert_eq!(Protocol::from_name("STATIC"), Some(Protocol::Static));
         assert_eq!(Protocol::from_name("ospfE2"), Some(Protocol::OspfE2));
-        assert_eq!(Protocol::from_name("bgp"), None);
+        assert_eq!(Protocol::from_name("bgp"), Some(Protocol::Bgp));
+        assert_eq!(Protocol::from_name("eigrp"), Some(Protocol::Eigrp));
+        assert_eq!(Protocol::from_name("rip"), None);
     }
 }

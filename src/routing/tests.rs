@@ -276,9 +276,9 @@ end
         reasons,
         [
             "RIP routes are not computed yet",
-            "BGP routes are not computed yet",
+            "BGP routes from peers outside the network (r1 peer 10.0.0.2): not computed yet",
         ],
-        "RIP (from the text) on every VRF, then BGP where it runs; OSPF is computed"
+        "RIP (from the text) on every VRF, then BGP's peer outside the network; OSPF is computed"
     );
     assert!(rib(Vendor::CiscoIos, &format!("{IOS}end\n"))
         .incomplete_in("default")

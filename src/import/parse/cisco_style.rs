@@ -36,6 +36,8 @@ enum Ctx {
     Eigrp(common::eigrp::Block),
     Isis(String),
     VrfContext(String),
+    /// IOS `vrf definition X` / `ip vrf X`: its route targets leak routes between VRFs.
+    VrfDefinition(String),
     Line,
     /// A recognised block whose body olav does not model.
     Opaque,
@@ -218,6 +220,9 @@ fn top_level(
         }
         ["ipv6", "route", ..] => Step::Known,
         ["vrf", "context", name] => Step::Push(Ctx::VrfContext((*name).to_owned())),
+        ["vrf", "definition", name] | ["ip", "vrf", name] => {
+            Step::Push(Ctx::VrfDefinition((*name).to_owned()))
+        }
         ["vrf", "definition" | "instance", ..] | ["ip", "vrf", ..] | ["vlan", ..] => {
             Step::Push(Ctx::Opaque)
         }
@@ -329,7 +334,14 @@ fn nested(
                 ["no", "ip", "route", rest @ ..] => {
                     common::remove_static_route(dev, Some(vrf.clone()), rest, no)
                 }
+                ["route-target", ..] => bgp.route_target(vrf, w),
                 _ => {}
+            }
+            Step::Known
+        }
+        Ctx::VrfDefinition(vrf) => {
+            if let ["route-target", ..] = w {
+                bgp.route_target(vrf, w);
             }
             Step::Known
         }
@@ -417,6 +429,8 @@ fn bgp_line(
             });
         }
         ["template", ..] => return Step::Push(Ctx::Opaque),
+        // EOS EVPN MAC-VRF blocks: layer 2, no IPv4 routes of their own.
+        ["vlan-aware-bundle", ..] | ["vlan", _] => return Step::Push(Ctx::Opaque),
         ["no", "neighbor", "interface", range, ..] => bgp.remove_interface_neighbors(vrf, range),
         ["no", "neighbor", id, "activate"] => bgp.deactivate(vrf, af, id, no),
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
@@ -438,6 +452,21 @@ fn bgp_line(
             common::redistribute(dev, w, "bgp redistribute route-map", no)
         }
         ["aggregate-address", ..] => bgp.origination(vrf, w),
+        ["maximum-paths", rest @ ..] => bgp.maximum_paths(vrf, rest),
+        ["distance", rest @ ..] => bgp.distance(vrf, rest),
+        // Olav breaks the last tie by router id already (it knows no path's age).
+        ["bgp", "bestpath", "tie-break", "router-id"] | ["bgp", "bestpath", "compare-routerid"] => {
+        }
+        // What changes routes and is not computed: the routes of the VRF are incomplete.
+        ["bgp", "bestpath" | "always-compare-med" | "redistribute-internal", ..]
+        | ["bgp", "default", "local-preference", ..]
+        | ["default-information", ..]
+        | ["default-metric", ..]
+        | ["table-map", ..]
+        | ["auto-summary", ..]
+        | ["route-target", ..]
+        | ["import", ..]
+        | ["export", ..] => bgp.unmodelled(vrf, w),
         _ => {}
     }
     Step::Known

@@ -3,7 +3,10 @@
 //! resolved into one neighbor per peer.
 
 use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
-use crate::model::{BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, StructureKind};
+use crate::model::{
+    BgpAggregate, BgpNeighbor, BgpNeighborRouting, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig,
+    StructureKind,
+};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
@@ -24,6 +27,7 @@ struct Settings {
     dual_as: bool,
     shutdown: bool,
     address_families: Vec<String>,
+    routing: BgpNeighborRouting,
 }
 
 impl Settings {
@@ -53,6 +57,26 @@ impl Settings {
             self.dual_as = g.dual_as;
         }
         self.shutdown |= g.shutdown;
+        let (r, gr) = (&mut self.routing, &g.routing);
+        r.route_reflector_client |= gr.route_reflector_client;
+        r.next_hop_self |= gr.next_hop_self;
+        r.allowas_in = r.allowas_in.or(gr.allowas_in);
+        r.send_community |= gr.send_community;
+        r.weight = r.weight.or(gr.weight);
+        if r.remove_private_as.is_none() {
+            r.remove_private_as.clone_from(&gr.remove_private_as);
+        }
+        r.default_originate |= gr.default_originate;
+        r.disable_peer_as_check |= gr.disable_peer_as_check;
+        if self.local_as.is_none() {
+            r.local_as_no_prepend = gr.local_as_no_prepend;
+            r.local_as_replace_as = gr.local_as_replace_as;
+        }
+        for u in &gr.unmodelled {
+            if !r.unmodelled.contains(u) {
+                r.unmodelled.push(u.clone());
+            }
+        }
         for af in &g.address_families {
             if !self.address_families.contains(af) {
                 self.address_families.push(af.clone());
@@ -71,6 +95,9 @@ pub struct BgpBuilder {
     /// Neighbors a later `no neighbor X` removed.
     removed: std::collections::HashSet<usize>,
     no_default_ipv4: bool,
+    /// `route-target …` of VRF definitions (IOS `vrf definition`, NX-OS `vrf context`):
+    /// (VRF, statement).
+    route_targets: Vec<(String, String)>,
 }
 
 /// Where a BGP line sits: its VRF and address family (None: default VRF, no family).
@@ -152,11 +179,13 @@ impl BgpBuilder {
         }
     }
 
-    /// `redistribute <protocol> … [route-map M]` and `aggregate-address` in the default VRF.
+    /// `redistribute <protocol> … [route-map M]` and `aggregate-address`, every VRF (the
+    /// checks' fields keep the default VRF's).
     pub fn origination(&mut self, vrf: Option<&str>, w: &[&str]) {
-        let (Some(p), None) = (&mut self.process, vrf) else {
+        let Some(p) = &mut self.process else {
             return;
         };
+        let owned = vrf.map(str::to_owned);
         match w {
             ["redistribute", proto, rest @ ..] => {
                 let rm = rest
@@ -164,19 +193,119 @@ impl BgpBuilder {
                     .position(|x| *x == "route-map")
                     .and_then(|i| rest.get(i + 1))
                     .map(|x| (*x).to_owned());
-                p.redistribute.push(((*proto).to_owned(), rm));
-            }
-            ["aggregate-address", a, m, ..] if !a.contains('/') => {
-                if let Some(n) = parse_addr_mask(a, m) {
-                    p.aggregates.push(n.trunc());
+                // Options other than the route-map (OSPF `match external`, a metric)
+                // change what is redistributed and how: not computed.
+                let other = rest.iter().enumerate().any(|(i, x)| {
+                    *x != "route-map"
+                        && (i == 0 || rest[i - 1] != "route-map")
+                        && x.parse::<u32>().is_err()
+                });
+                if other && !matches!(*proto, "ospf" | "eigrp" | "isis") {
+                    p.routing
+                        .unmodelled
+                        .push((owned.clone(), format!("redistribute {}", rest.join(" "))));
                 }
-            }
-            ["aggregate-address", a, ..] => {
-                if let Some(n) = parse_prefix(a) {
-                    p.aggregates.push(n.trunc());
+                let proto = if other && matches!(*proto, "ospf" | "eigrp" | "isis") {
+                    format!("{proto} {}", rest.join(" "))
+                } else {
+                    (*proto).to_owned()
+                };
+                if vrf.is_none() {
+                    p.redistribute.push((proto.clone(), rm.clone()));
                 }
+                p.routing.redistribute.push((owned, proto, rm));
+            }
+            ["aggregate-address", a, rest @ ..] => {
+                let (prefix, opts) = match rest {
+                    [m, opts @ ..] if !a.contains('/') => (parse_addr_mask(a, m), opts),
+                    _ => (parse_prefix(a), rest),
+                };
+                let Some(prefix) = prefix.map(|n| n.trunc()) else {
+                    return;
+                };
+                if vrf.is_none() {
+                    p.aggregates.push(prefix);
+                }
+                p.routing.aggregates.push(BgpAggregate {
+                    vrf: owned,
+                    prefix,
+                    summary_only: opts.contains(&"summary-only"),
+                    other: opts
+                        .iter()
+                        .filter(|o| **o != "summary-only")
+                        .map(|o| (*o).to_owned())
+                        .collect(),
+                });
             }
             _ => {}
+        }
+    }
+
+    /// `maximum-paths N [ecmp M]` / `maximum-paths ibgp N`.
+    pub fn maximum_paths(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let Some(p) = &mut self.process else {
+            return;
+        };
+        let owned = vrf.map(str::to_owned);
+        match w {
+            ["ibgp", n, ..] => {
+                if let Ok(n) = n.parse() {
+                    p.routing.maximum_paths_ibgp.push((owned, n));
+                }
+            }
+            // eBGP and iBGP paths together: olav keeps them apart, each up to N.
+            ["eibgp", n, ..] => {
+                if let Ok(n) = n.parse() {
+                    p.routing.maximum_paths_ibgp.push((owned.clone(), n));
+                    p.routing.maximum_paths.push((owned, n));
+                }
+            }
+            [n, ..] => match n.parse() {
+                Ok(n) => p.routing.maximum_paths.push((owned, n)),
+                Err(_) => p
+                    .routing
+                    .unmodelled
+                    .push((owned, format!("maximum-paths {}", w.join(" ")))),
+            },
+            [] => {}
+        }
+    }
+
+    /// `distance bgp E I L` (IOS, EOS) / `distance E I L` (NX-OS); another form is not
+    /// computed.
+    pub fn distance(&mut self, vrf: Option<&str>, w: &[&str]) {
+        let Some(p) = &mut self.process else {
+            return;
+        };
+        let nums = match w {
+            ["bgp", rest @ ..] => rest,
+            rest => rest,
+        };
+        let parsed: Option<Vec<u32>> = nums.iter().map(|n| n.parse().ok()).collect();
+        match parsed.as_deref() {
+            Some([e, i, l]) => p
+                .routing
+                .distances
+                .push((vrf.map(str::to_owned), *e, *i, *l)),
+            _ => p
+                .routing
+                .unmodelled
+                .push((vrf.map(str::to_owned), format!("distance {}", w.join(" ")))),
+        }
+    }
+
+    /// A VRF's `route-target …` (outside `router bgp`): routes leak between VRFs through
+    /// BGP, which olav does not compute.
+    pub fn route_target(&mut self, vrf: &str, w: &[&str]) {
+        self.route_targets.push((vrf.to_owned(), w.join(" ")));
+    }
+
+    /// A process statement that changes routes and that olav does not compute.
+    pub fn unmodelled(&mut self, vrf: Option<&str>, w: &[&str]) {
+        if let Some(p) = &mut self.process {
+            p.routing
+                .unmodelled
+                .push((vrf.map(str::to_owned), w.join(" ")));
         }
     }
 
@@ -209,6 +338,11 @@ impl BgpBuilder {
                 vrf: vrf.map(str::to_owned),
                 prefix: prefix.trunc(),
                 line,
+                route_map: w
+                    .iter()
+                    .position(|x| *x == "route-map")
+                    .and_then(|i| w.get(i + 1))
+                    .map(|x| (*x).to_owned()),
             }),
             (None, _) => dev.warn(line, format!("network: cannot read '{}'", w.join(" "))),
             _ => {}
@@ -463,6 +597,8 @@ impl BgpBuilder {
                 Some(a) => {
                     s.local_as = Some(a);
                     s.dual_as = rest.contains(&"dual-as");
+                    s.routing.local_as_no_prepend = rest.contains(&"no-prepend");
+                    s.routing.local_as_replace_as = rest.contains(&"replace-as");
                 }
                 None => dev.warn(
                     line,
@@ -478,6 +614,37 @@ impl BgpBuilder {
                 ),
             },
             ["shutdown", ..] => s.shutdown = true,
+            ["route-reflector-client", ..] => s.routing.route_reflector_client = true,
+            ["next-hop-self", ..] => s.routing.next_hop_self = true,
+            ["allowas-in"] => s.routing.allowas_in = Some(3),
+            ["allowas-in", n, ..] => s.routing.allowas_in = Some(n.parse().unwrap_or(3)),
+            ["send-community", ..] => s.routing.send_community = true,
+            ["weight", n] => match n.parse() {
+                Ok(n) => s.routing.weight = Some(n),
+                Err(_) => dev.warn(line, format!("neighbor {id} weight: '{n}' is not a number")),
+            },
+            ["default-originate"] => s.routing.default_originate = true,
+            ["remove-private-as", rest @ ..] => {
+                s.routing.remove_private_as = Some(rest.iter().map(|x| (*x).to_owned()).collect())
+            }
+            ["disable-peer-as-check"] => s.routing.disable_peer_as_check = true,
+            ["default-originate"
+            | "as-override"
+            | "filter-list"
+            | "unsuppress-map"
+            | "attribute-unchanged"
+            | "next-hop-unchanged"
+            | "next-hop-peer"
+            | "as-path"
+            | "advertise-map"
+            | "weight"
+            | "local-v6-addr"
+            | "next-hop-third-party", ..] => {
+                let u = attr.join(" ");
+                if !s.routing.unmodelled.contains(&u) {
+                    s.routing.unmodelled.push(u);
+                }
+            }
             ["activate"] => {
                 let af = af.unwrap_or("ipv4 unicast").to_owned();
                 if !s.address_families.contains(&af) {
@@ -524,6 +691,10 @@ impl BgpBuilder {
                 s.local_as = None;
                 s.dual_as = false;
             }
+            ["route-reflector-client", ..] => s.routing.route_reflector_client = false,
+            ["next-hop-self", ..] => s.routing.next_hop_self = false,
+            ["allowas-in", ..] => s.routing.allowas_in = None,
+            ["send-community", ..] => s.routing.send_community = false,
             ["prefix-list", _, dir] if *dir == "out" => s.prefix_list_out = None,
             ["prefix-list", _, _] => s.prefix_list_in = None,
             ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
@@ -549,6 +720,9 @@ impl BgpBuilder {
         let Some(mut process) = self.process.take() else {
             return;
         };
+        for (vrf, rt) in std::mem::take(&mut self.route_targets) {
+            process.routing.unmodelled.push((Some(vrf), rt));
+        }
         for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
             if self.removed.contains(&i) {
                 continue;
@@ -576,6 +750,7 @@ impl BgpBuilder {
             n.dual_as = s.dual_as;
             n.shutdown = s.shutdown;
             n.address_families = s.address_families;
+            n.routing = s.routing;
             process.neighbors.push(n);
         }
         dev.bgp = Some(process);

@@ -2,7 +2,11 @@
 //! other blocks a config defines, their entries and clauses.
 
 use super::{define, parse_prefix, reference};
-use crate::model::{DeviceConfig, PrefixListEntry, RouteMapClause, StructureKind};
+use crate::model::{
+    AccessListEntry, CommunityListEntry, DeviceConfig, PrefixListEntry, RouteMapClause,
+    RouteMapMatch, RouteMapSet, StructureKind,
+};
+use std::net::Ipv4Addr;
 
 /// What a top-level structure line opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +39,8 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
                 prefix_lists: Vec::new(),
                 other: Vec::new(),
                 line,
+                sets: Vec::new(),
+                matches: Vec::new(),
             });
             Some(StructureBlock::RouteMap)
         }
@@ -63,24 +69,102 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
             define(dev, StructureKind::AccessList, name, line);
             Some(StructureBlock::Entries)
         }
-        ["access-list", name, ..] => {
+        ["access-list", name, rest @ ..] => {
             define(dev, StructureKind::AccessList, name, line);
+            access_list_entry(dev, name, rest);
             Some(StructureBlock::None)
         }
-        ["ip", "community-list", kind, name, ..] if matches!(*kind, "standard" | "expanded") => {
+        ["ip", "as-path", "access-list", name, action @ ("permit" | "deny"), expr @ ..] => {
+            // EOS appends the origin it matches (`any`, `igp`, …): only `any` is the
+            // plain list.
+            let expr = match expr {
+                [e @ .., "any"] => e,
+                e => e,
+            };
+            dev.route_lists.as_path_lists.push((
+                (*name).to_owned(),
+                *action == "permit",
+                expr.join(" "),
+            ));
+            Some(StructureBlock::None)
+        }
+        ["ip", "community-list", kind, name, rest @ ..]
+            if matches!(*kind, "standard" | "expanded") =>
+        {
             define(dev, StructureKind::CommunityList, name, line);
+            community_list_entry(dev, name, *kind == "expanded", rest);
             Some(StructureBlock::None)
         }
         ["ip", "community-list", kind, name, ..] if matches!(*kind, "regexp") => {
             define(dev, StructureKind::CommunityList, name, line);
             Some(StructureBlock::None)
         }
-        ["ip", "community-list", name, ..] => {
+        ["ip", "community-list", name, rest @ ..] => {
             define(dev, StructureKind::CommunityList, name, line);
+            // Numbered lists: 1-99 standard, 100-500 expanded.
+            if let Ok(n) = name.parse::<u32>() {
+                community_list_entry(dev, name, n >= 100, rest);
+            }
             Some(StructureBlock::None)
         }
         _ => None,
     }
+}
+
+/// An address and wildcard from `host A`, `any` or `A W`, and the words after it.
+fn address_wildcard<'a, 'b>(w: &'a [&'b str]) -> Option<((Ipv4Addr, Ipv4Addr), &'a [&'b str])> {
+    match w {
+        ["any", rest @ ..] => Some(((Ipv4Addr::UNSPECIFIED, Ipv4Addr::BROADCAST), rest)),
+        ["host", a, rest @ ..] => Some(((a.parse().ok()?, Ipv4Addr::UNSPECIFIED), rest)),
+        [a, wild, rest @ ..] if wild.parse::<Ipv4Addr>().is_ok() => {
+            Some(((a.parse().ok()?, wild.parse().ok()?), rest))
+        }
+        [a, rest @ ..] => Some(((a.parse().ok()?, Ipv4Addr::UNSPECIFIED), rest)),
+        [] => None,
+    }
+}
+
+/// `access-list N permit|deny …` (numbered IPv4 lists: standard `A [W]`, `host A`, `any`;
+/// extended `ip SRC DST`). Other forms are not entries a route-map can be evaluated with.
+fn access_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str]) {
+    let (permit, rest) = match w {
+        ["permit", rest @ ..] => (true, rest),
+        ["deny", rest @ ..] => (false, rest),
+        _ => return,
+    };
+    let entry = match rest {
+        ["ip", spec @ ..] => address_wildcard(spec)
+            .and_then(|(src, tail)| address_wildcard(tail).map(|(dst, _)| (src, Some(dst)))),
+        spec => address_wildcard(spec).map(|(src, _)| (src, None)),
+    };
+    if let Some((source, destination)) = entry {
+        dev.route_lists.access_lists.push(AccessListEntry {
+            name: name.to_owned(),
+            permit,
+            source,
+            destination,
+        });
+    }
+}
+
+/// `ip community-list [standard|expanded] NAME permit|deny …`.
+fn community_list_entry(dev: &mut DeviceConfig, name: &str, expanded: bool, w: &[&str]) {
+    let (permit, values) = match w {
+        ["permit", v @ ..] => (true, v),
+        ["deny", v @ ..] => (false, v),
+        _ => return,
+    };
+    let values: Vec<String> = if expanded {
+        vec![values.join(" ")]
+    } else {
+        values.iter().map(|v| (*v).to_owned()).collect()
+    };
+    dev.route_lists.community_lists.push(CommunityListEntry {
+        name: name.to_owned(),
+        permit,
+        expanded,
+        values,
+    });
 }
 
 /// `[seq N] permit|deny P [ge X] [le Y]` of prefix-list `name` (IOS and NX-OS on one
@@ -130,6 +214,35 @@ pub fn prefix_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str], line: u
     });
 }
 
+/// A route-map `set` statement (the words after `set`).
+fn route_map_set(w: &[&str]) -> RouteMapSet {
+    let num = |x: &str| x.parse::<u32>().ok();
+    let set = match w {
+        ["local-preference", n] => num(n).map(RouteMapSet::LocalPreference),
+        ["metric", n] => num(n).map(RouteMapSet::Metric),
+        ["weight", n] => num(n).map(RouteMapSet::Weight),
+        ["as-path", "prepend", asns @ ..] if !asns.is_empty() => asns
+            .iter()
+            .map(|a| super::parse_asn(a))
+            .collect::<Option<Vec<u32>>>()
+            .map(RouteMapSet::Prepend),
+        ["community", values @ ..] if !values.is_empty() => {
+            let additive = values.contains(&"additive");
+            Some(RouteMapSet::Community {
+                values: values
+                    .iter()
+                    .filter(|v| **v != "additive")
+                    .map(|v| (*v).to_owned())
+                    .collect(),
+                additive,
+            })
+        }
+        ["ip", "next-hop", a] => a.parse().ok().map(RouteMapSet::NextHop),
+        _ => None,
+    };
+    set.unwrap_or_else(|| RouteMapSet::Other(format!("set {}", w.join(" "))))
+}
+
 /// Handles a line inside a route-map clause. Returns false when not recognised.
 pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
     // What the clause matches on: prefix-lists are evaluated, anything else is recorded
@@ -137,9 +250,47 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
     if let Some(c) = dev.route_map_clauses.last_mut() {
         match w {
             ["match", "ip", "address", "prefix-list", names @ ..] => {
-                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()))
+                c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()));
+                c.matches.push(RouteMapMatch::PrefixList(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
             }
-            ["match", ..] | ["continue", ..] => c.other.push(w.join(" ")),
+            ["match", "ip", "address", names @ ..]
+                if !names.is_empty() && names[0] != "prefix-list" =>
+            {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::AccessList(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", "as-path", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::AsPath(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", "community", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Community {
+                    names: names
+                        .iter()
+                        .filter(|n| **n != "exact-match")
+                        .map(|n| (*n).to_owned())
+                        .collect(),
+                    exact: names.contains(&"exact-match"),
+                });
+            }
+            ["match", "interface", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Interface(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
+            }
+            ["match", ..] | ["continue", ..] => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Other(w.join(" ")));
+            }
+            ["set", rest @ ..] => c.sets.push(route_map_set(rest)),
             _ => {}
         }
     }

@@ -41,6 +41,18 @@ struct Level {
     description: Option<String>,
     families: Vec<String>,
     shutdown: bool,
+    /// `cluster ID`: the group's neighbors are route-reflector clients.
+    cluster: bool,
+    /// `multipath`.
+    multipath: bool,
+    /// `advertise-peer-as`.
+    advertise_peer_as: bool,
+    /// `family inet unicast loops N`: the own AS may appear N − 1 times.
+    loops: Option<u32>,
+    /// `remove-private [all] [replace]`.
+    remove_private: Option<Vec<String>>,
+    /// Statements that change routes and that olav does not compute.
+    unmodelled: Vec<String>,
 }
 
 impl Level {
@@ -64,6 +76,12 @@ impl Level {
                 .map(|l| l.families.clone())
                 .unwrap_or_default(),
             shutdown: levels.iter().any(|l| l.shutdown),
+            cluster: levels.iter().any(|l| l.cluster),
+            multipath: levels.iter().any(|l| l.multipath),
+            advertise_peer_as: levels.iter().any(|l| l.advertise_peer_as),
+            loops: levels.iter().rev().find_map(|l| l.loops),
+            remove_private: levels.iter().rev().find_map(|l| l.remove_private.clone()),
+            unmodelled: levels.iter().flat_map(|l| l.unmodelled.clone()).collect(),
         }
     }
 }
@@ -151,12 +169,36 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
         }
         ["description", d @ ..] => l.description = Some(d.join(" ")),
         ["family", family, rest @ ..] => {
+            if let Some(i) = rest.iter().position(|x| *x == "loops") {
+                l.loops = rest.get(i + 1).and_then(|n| n.parse().ok());
+            }
             let name = family_name(family, rest.first().copied());
             if !l.families.contains(&name) {
                 l.families.push(name);
             }
         }
         ["shutdown", ..] => l.shutdown = true,
+        ["cluster", ..] => l.cluster = true,
+        ["multipath", ..] => l.multipath = true,
+        ["advertise-peer-as"] => l.advertise_peer_as = true,
+        ["remove-private", rest @ ..] => {
+            l.remove_private = Some(rest.iter().map(|x| (*x).to_owned()).collect())
+        }
+        ["local-preference"
+        | "metric-out"
+        | "as-override"
+        | "advertise-inactive"
+        | "advertise-external"
+        | "preference"
+        | "accept-remote-nexthop"
+        | "keep"
+        | "no-advertise-peer-as"
+        | "default-originate", ..] => {
+            let u = w.join(" ");
+            if !l.unmodelled.contains(&u) {
+                l.unmodelled.push(u);
+            }
+        }
         // `passive` only waits for the peer to open the session; it changes nothing olav
         // checks. Other statements (timers, authentication, BFD, …) are not modelled.
         _ => {}
@@ -266,6 +308,7 @@ impl Junos {
             line,
             ..BgpProcess::default()
         };
+        process.routing.unmodelled = std::mem::take(&mut self.bgp_unmodelled);
         for bi in &self.bgp {
             let instance_as = bi
                 .vrf
@@ -305,6 +348,20 @@ impl Junos {
                         .and_then(|ip| self.owner_of(ip, bi.vrf.as_deref()));
                     n.route_map_in = eff.import.names.first().cloned();
                     n.route_map_out = eff.export.names.first().cloned();
+                    n.routing.import_chain = eff.import.names.clone();
+                    n.routing.export_chain = eff.export.names.clone();
+                    n.routing.route_reflector_client = eff.cluster && eff.internal == Some(true);
+                    n.routing.unmodelled = eff.unmodelled.clone();
+                    n.routing.advertise_peer_as = eff.advertise_peer_as;
+                    n.routing.allowas_in = eff.loops.map(|l| l.saturating_sub(1));
+                    n.routing.remove_private_as = eff.remove_private.clone();
+                    if eff.multipath {
+                        process.routing.maximum_paths.push((bi.vrf.clone(), 64));
+                        process
+                            .routing
+                            .maximum_paths_ibgp
+                            .push((bi.vrf.clone(), 64));
+                    }
                     n.ebgp_multihop = eff.multihop;
                     n.shutdown = eff.shutdown;
                     n.address_families = if eff.families.is_empty() {

@@ -181,6 +181,9 @@ struct Junos {
     router_id: Option<IpAddr>,
     confederation: Option<u32>,
     confederation_members: Vec<u32>,
+    /// Routing options that change what BGP announces or resolves and that olav does not
+    /// compute (resolution policies, aggregate and generated routes): (instance, what).
+    bgp_unmodelled: Vec<(Option<String>, String)>,
     statics: Vec<StaticBlock>,
     /// Static prefixes (per VRF) configured with `resolve`.
     resolving: HashSet<(Option<String>, IpNet)>,
@@ -298,6 +301,8 @@ impl Junos {
                     "no term matched: the chain's next policy or the default policy decides".into(),
                 ],
                 line,
+                sets: Vec::new(),
+                matches: Vec::new(),
             });
         }
         for (name, line, has_entries) in std::mem::take(&mut self.prefix_lists) {

@@ -4,7 +4,11 @@
 use super::statements::Statement;
 use super::{parse_net, Junos};
 use crate::import::parse::common::reference;
-use crate::model::{PrefixListEntry, RouteMapClause, StructureKind};
+use crate::model::{
+    PolicyAction, PolicyMatch, PolicyStatement, PolicyTerm, PrefixListEntry, RouteMapClause,
+    StructureKind,
+};
+use ipnet::IpNet;
 
 /// Policy names of a chain or expression (`( A && B )` names A and B), each with the
 /// line it is written on.
@@ -69,6 +73,7 @@ impl Junos {
                     tail => ("", tail),
                 };
                 self.term(name, term, rest, st);
+                self.policy_term(name, term, rest);
                 self.policy_clause(rest, st);
             }
             ["prefix-list", name, rest @ ..] => {
@@ -97,8 +102,32 @@ impl Junos {
                     }
                 }
             }
-            ["community", name, ..] => self.define(StructureKind::Community, name, at),
-            ["as-path", name, ..] => self.define(StructureKind::AsPath, name, at),
+            ["community", name, rest @ ..] => {
+                self.define(StructureKind::Community, name, at);
+                if let ["members", members @ ..] = rest {
+                    let members: Vec<String> = members
+                        .iter()
+                        .map(|m| m.trim_matches('"'))
+                        .filter(|m| !matches!(*m, "[" | "]" | ""))
+                        .map(str::to_owned)
+                        .collect();
+                    let c = &mut self.dev.policy_options.communities;
+                    match c.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, m)) => m.extend(members),
+                        None => c.push(((*name).to_owned(), members)),
+                    }
+                }
+            }
+            ["as-path", name, rest @ ..] => {
+                self.define(StructureKind::AsPath, name, at);
+                if !rest.is_empty() {
+                    let regex = rest.join(" ").trim_matches('"').to_owned();
+                    self.dev
+                        .policy_options
+                        .as_paths
+                        .push(((*name).to_owned(), regex));
+                }
+            }
             ["as-path-group", name, ..] => self.define(StructureKind::AsPathGroup, name, at),
             _ => {}
         }
@@ -129,6 +158,8 @@ impl Junos {
                     prefix_lists: Vec::new(),
                     other: Vec::new(),
                     line: st.line_of(w),
+                    sets: Vec::new(),
+                    matches: Vec::new(),
                 });
                 self.dev.route_map_clauses.len() - 1
             }
@@ -150,6 +181,82 @@ impl Junos {
             ["then", "next" | "default-action", ..] | ["from" | "to", ..] => {
                 clause.other.push(w.join(" "))
             }
+            _ => {}
+        }
+    }
+
+    /// A policy-statement's `from` or `then` statement, for the routing model
+    /// (`model::PolicyOptions`).
+    fn policy_term(&mut self, policy: &str, term: &str, w: &[&str]) {
+        let st = &mut self.dev.policy_options.statements;
+        let si = match st.iter().position(|s| s.name == policy) {
+            Some(i) => i,
+            None => {
+                st.push(PolicyStatement {
+                    name: policy.to_owned(),
+                    terms: Vec::new(),
+                });
+                st.len() - 1
+            }
+        };
+        let terms = &mut st[si].terms;
+        // The statements outside any term are its last, unnamed term.
+        let ti = match terms.iter().position(|t| t.name == term) {
+            Some(i) => i,
+            None if term.is_empty() => {
+                terms.push(PolicyTerm::default());
+                terms.len() - 1
+            }
+            None => {
+                let at = terms
+                    .iter()
+                    .position(|t| t.name.is_empty())
+                    .unwrap_or(terms.len());
+                terms.insert(
+                    at,
+                    PolicyTerm {
+                        name: term.to_owned(),
+                        ..PolicyTerm::default()
+                    },
+                );
+                at
+            }
+        };
+        let t = &mut terms[ti];
+        let values = |v: &[&str]| -> Vec<String> {
+            v.iter()
+                .map(|x| x.trim_matches('"'))
+                .filter(|x| !matches!(*x, "[" | "]" | ""))
+                .map(str::to_owned)
+                .collect()
+        };
+        match w {
+            ["from", rest @ ..] => {
+                let m = from_condition(rest, &values);
+                // Values of one kind add up (`from protocol a` then `from protocol b`).
+                let merged = t.from.iter_mut().any(|x| match (x, &m) {
+                    (PolicyMatch::Protocol(a), PolicyMatch::Protocol(b))
+                    | (PolicyMatch::Community(a), PolicyMatch::Community(b))
+                    | (PolicyMatch::Interface(a), PolicyMatch::Interface(b)) => {
+                        a.extend(b.iter().cloned());
+                        true
+                    }
+                    (PolicyMatch::AsPath(a), PolicyMatch::AsPath(b)) => {
+                        a.extend(b.iter().cloned());
+                        true
+                    }
+                    (PolicyMatch::Neighbor(a), PolicyMatch::Neighbor(b)) => {
+                        a.extend(b.iter().copied());
+                        true
+                    }
+                    _ => false,
+                });
+                if !merged {
+                    t.from.push(m);
+                }
+            }
+            ["then", rest @ ..] => t.then.push(then_action(rest, &values)),
+            ["to", ..] => t.from.push(PolicyMatch::Other(w.join(" "))),
             _ => {}
         }
     }
@@ -212,5 +319,103 @@ impl Junos {
             };
             self.ref_one(StructureKind::PrefixList, &rest[4..], context, st);
         }
+    }
+}
+
+/// A `from` condition (the words after `from`).
+fn from_condition(w: &[&str], values: &dyn Fn(&[&str]) -> Vec<String>) -> PolicyMatch {
+    let other = || PolicyMatch::Other(format!("from {}", w.join(" ")));
+    match w {
+        ["protocol", v @ ..] => PolicyMatch::Protocol(values(v)),
+        ["prefix-list", name] => PolicyMatch::PrefixList((*name).to_owned()),
+        ["prefix-list-filter", name, m @ ("exact" | "orlonger" | "longer")] => {
+            PolicyMatch::PrefixListFilter {
+                name: (*name).to_owned(),
+                modifier: (*m).to_owned(),
+            }
+        }
+        ["community", v @ ..] => PolicyMatch::Community(values(v)),
+        ["interface", v @ ..] => PolicyMatch::Interface(values(v)),
+        ["as-path", v @ ..] => PolicyMatch::AsPath(values(v)),
+        ["local-preference", n] => n
+            .parse()
+            .map_or_else(|_| other(), PolicyMatch::LocalPreference),
+        ["neighbor", v @ ..] => {
+            let addrs: Option<Vec<std::net::IpAddr>> =
+                values(v).iter().map(|a| a.parse().ok()).collect();
+            addrs.map_or_else(other, PolicyMatch::Neighbor)
+        }
+        ["route-filter", p, m @ ..] => {
+            let Some(prefix) = parse_net(p).map(|n| n.trunc()) else {
+                return other();
+            };
+            route_filter(prefix, m).unwrap_or_else(other)
+        }
+        _ => other(),
+    }
+}
+
+/// A route-filter's lengths from its modifier (no action after it: that is not
+/// evaluated).
+fn route_filter(prefix: IpNet, m: &[&str]) -> Option<PolicyMatch> {
+    let len = prefix.prefix_len();
+    let max = prefix.max_prefix_len();
+    let slash = |s: &str| s.trim_start_matches('/').parse::<u8>().ok();
+    let lengths = match m {
+        ["exact"] => (len, len),
+        ["orlonger"] => (len, max),
+        ["longer"] => (len.checked_add(1)?, max),
+        ["upto", n] => (len, slash(n)?),
+        ["prefix-length-range", r] => {
+            let (a, b) = r.split_once('-')?;
+            (slash(a)?, slash(b)?)
+        }
+        _ => return None,
+    };
+    Some(PolicyMatch::RouteFilter { prefix, lengths })
+}
+
+/// A `then` action (the words after `then`).
+fn then_action(w: &[&str], values: &dyn Fn(&[&str]) -> Vec<String>) -> PolicyAction {
+    let other = || PolicyAction::Other(format!("then {}", w.join(" ")));
+    match w {
+        ["accept"] => PolicyAction::Accept,
+        ["reject"] => PolicyAction::Reject,
+        ["next", "term"] => PolicyAction::NextTerm,
+        ["next", "policy"] => PolicyAction::NextPolicy,
+        ["local-preference", n] => n
+            .parse()
+            .map_or_else(|_| other(), PolicyAction::LocalPreference),
+        ["metric", n] => n.parse().map_or_else(|_| other(), PolicyAction::Metric),
+        ["local-preference" | "metric", op @ ("add" | "subtract"), n] => {
+            let Ok(v) = n.parse::<i64>() else {
+                return other();
+            };
+            let v = if *op == "add" { v } else { -v };
+            if w[0] == "metric" {
+                PolicyAction::MetricAdd(v)
+            } else {
+                PolicyAction::LocalPreferenceAdd(v)
+            }
+        }
+        ["validation-state", state] => PolicyAction::ValidationState((*state).to_owned()),
+        ["community", op @ ("add" | "set" | "delete"), name] => PolicyAction::Community {
+            op: (*op).to_owned(),
+            name: (*name).to_owned(),
+        },
+        ["next-hop", "self"] => PolicyAction::NextHopSelf,
+        ["next-hop", a] => a.parse().map_or_else(|_| other(), PolicyAction::NextHop),
+        ["as-path-prepend", v @ ..] => {
+            let asns: Option<Vec<u32>> = values(v)
+                .iter()
+                .flat_map(|x| x.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+                .map(|a| crate::import::parse::common::parse_asn(&a))
+                .collect();
+            asns.filter(|a| !a.is_empty())
+                .map_or_else(other, PolicyAction::Prepend)
+        }
+        // Forwarding-table export only: no effect on routes.
+        ["load-balance", ..] => PolicyAction::Other("then load-balance".into()),
+        _ => other(),
     }
 }

@@ -129,6 +129,11 @@ impl Junos {
                 }
             }
             [kind @ ("aggregate" | "generated"), rest @ ..] => {
+                let what = format!("routing-options {kind} routes");
+                let at = (inst.map(str::to_owned), what);
+                if !self.bgp_unmodelled.contains(&at) {
+                    self.bgp_unmodelled.push(at);
+                }
                 if let Some(i) = rest.iter().position(|x| *x == "policy") {
                     let context = if *kind == "aggregate" {
                         "aggregate route policy"
@@ -142,6 +147,13 @@ impl Junos {
                 self.policy_refs(ps, "forwarding-table export policy-statement", st)
             }
             ["resolution", "rib", _, "import", ps @ ..] => {
+                let at = (
+                    inst.map(str::to_owned),
+                    "routing-options resolution (next-hop resolution policy)".to_owned(),
+                );
+                if !self.bgp_unmodelled.contains(&at) {
+                    self.bgp_unmodelled.push(at);
+                }
                 self.policy_refs(ps, "routing-instance resolution rib import", st)
             }
             ["instance-import", ps @ ..] => self.policy_refs(ps, "instance import policy", st),

@@ -1,0 +1,273 @@
+//! What the routing model reads of BGP beyond the session checks' view: per-neighbor
+//! route handling (reflection, next-hop-self, allowas-in, communities, weight),
+//! multipath, aggregates, redistribution per VRF, route-map `set` statements, and the
+//! statements olav reads but does not compute (so that the routes they touch are marked
+//! incomplete, never guessed).
+
+use ipnet::IpNet;
+use serde::{Deserialize, Serialize};
+use std::net::IpAddr;
+
+/// A BGP process's route-handling settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpRouting {
+    /// `maximum-paths N` (eBGP; EOS: both kinds), per VRF (None: default).
+    pub maximum_paths: Vec<(Option<String>, u32)>,
+    /// `maximum-paths ibgp N`, per VRF.
+    pub maximum_paths_ibgp: Vec<(Option<String>, u32)>,
+    /// `aggregate-address` statements, every VRF.
+    pub aggregates: Vec<BgpAggregate>,
+    /// `redistribute <protocol> [route-map M]`, every VRF: (VRF, protocol, route-map).
+    pub redistribute: Vec<(Option<String>, String, Option<String>)>,
+    /// Statements that change routes and that olav does not compute: (VRF, statement).
+    pub unmodelled: Vec<(Option<String>, String)>,
+    /// `distance bgp E I L` (NX-OS `distance E I L`): (VRF, eBGP, iBGP, local).
+    pub distances: Vec<(Option<String>, u32, u32, u32)>,
+}
+
+/// One `aggregate-address`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpAggregate {
+    /// VRF (None: default).
+    pub vrf: Option<String>,
+    /// The aggregate prefix.
+    pub prefix: IpNet,
+    /// `summary-only`: the contributing routes are not advertised.
+    pub summary_only: bool,
+    /// Options olav does not compute (`as-set`, `attribute-map`, …).
+    pub other: Vec<String>,
+}
+
+/// A BGP neighbor's route-handling settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpNeighborRouting {
+    /// `route-reflector-client`.
+    pub route_reflector_client: bool,
+    /// `next-hop-self`.
+    pub next_hop_self: bool,
+    /// `allowas-in [N]`: how often the own AS may appear in a received path (3 unwritten).
+    pub allowas_in: Option<u32>,
+    /// `send-community` (any form).
+    pub send_community: bool,
+    /// `weight N`.
+    pub weight: Option<u32>,
+    /// `local-as … no-prepend`: received paths do not get the local AS prepended.
+    pub local_as_no_prepend: bool,
+    /// `local-as … replace-as`: sent paths carry the local AS only.
+    pub local_as_replace_as: bool,
+    /// `remove-private-as [all] [replace-as]` (Junos `remove-private`): the words after it
+    /// (`all`, `replace-as`), None when not configured.
+    pub remove_private_as: Option<Vec<String>>,
+    /// `default-originate` (without a route-map).
+    pub default_originate: bool,
+    /// NX-OS `disable-peer-as-check`: paths holding the peer's AS are sent to it.
+    pub disable_peer_as_check: bool,
+    /// Junos `advertise-peer-as`: routes learned from the peer's AS are sent back to it
+    /// (Junos holds them back by default).
+    pub advertise_peer_as: bool,
+    /// Junos import policy chain, in order.
+    pub import_chain: Vec<String>,
+    /// Junos export policy chain, in order.
+    pub export_chain: Vec<String>,
+    /// Settings that change routes and that olav does not compute (`default-originate`,
+    /// `remove-private-as`, `filter-list`, …).
+    pub unmodelled: Vec<String>,
+}
+
+/// One `match` (or `continue`) statement of a route-map clause, as the routing model
+/// evaluates it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouteMapMatch {
+    /// `match ip address prefix-list L…` (any of them).
+    PrefixList(Vec<String>),
+    /// `match interface I…` (any of them): the interface a redistributed route leaves by.
+    Interface(Vec<String>),
+    /// `match ip address N…` (access lists, any of them).
+    AccessList(Vec<String>),
+    /// `match as-path N…` (any of the lists).
+    AsPath(Vec<String>),
+    /// `match community C… [exact-match]` (any of the lists).
+    Community {
+        /// The lists.
+        names: Vec<String>,
+        /// `exact-match` (not evaluated).
+        exact: bool,
+    },
+    /// Any other statement, as written (not evaluated).
+    Other(String),
+}
+
+/// One `set` statement of a route-map clause.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouteMapSet {
+    /// `set local-preference N`.
+    LocalPreference(u32),
+    /// `set metric N`.
+    Metric(u32),
+    /// `set weight N`.
+    Weight(u32),
+    /// `set as-path prepend A B …`.
+    Prepend(Vec<u32>),
+    /// `set community C … [additive]`.
+    Community {
+        /// The communities as written (`65000:1`, `no-export`).
+        values: Vec<String>,
+        /// Added to the route's communities (else they replace them).
+        additive: bool,
+    },
+    /// `set ip next-hop A`.
+    NextHop(IpAddr),
+    /// Any other `set` (olav does not evaluate it), as written.
+    Other(String),
+}
+
+/// Junos `policy-options`: policy-statements and communities, as the routing model
+/// evaluates them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyOptions {
+    /// Policy-statements, each its terms in order.
+    pub statements: Vec<PolicyStatement>,
+    /// `community NAME members […]`: (name, members as written).
+    pub communities: Vec<(String, Vec<String>)>,
+    /// `as-path NAME "regex"`: (name, regular expression as written).
+    #[serde(default)]
+    pub as_paths: Vec<(String, String)>,
+}
+
+/// One Junos policy-statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyStatement {
+    /// Its name.
+    pub name: String,
+    /// Its terms in order (statements outside a term form the unnamed last term).
+    pub terms: Vec<PolicyTerm>,
+}
+
+/// One term of a policy-statement.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyTerm {
+    /// Its name (empty: the statements outside any term).
+    pub name: String,
+    /// Its `from` conditions (all must hold; values of one condition are alternatives).
+    pub from: Vec<PolicyMatch>,
+    /// Its `then` actions, in order.
+    pub then: Vec<PolicyAction>,
+}
+
+/// A `from` condition of a Junos term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PolicyMatch {
+    /// `from protocol P…` (Junos names: `direct`, `static`, `bgp`, `ospf`, …).
+    Protocol(Vec<String>),
+    /// `from prefix-list L` (its prefixes exactly).
+    PrefixList(String),
+    /// `from prefix-list-filter L exact|orlonger|longer`.
+    PrefixListFilter {
+        /// The list.
+        name: String,
+        /// The modifier.
+        modifier: String,
+    },
+    /// `from route-filter P M`: the prefixes within `prefix` whose length is in
+    /// `lengths`.
+    RouteFilter {
+        /// The prefix.
+        prefix: IpNet,
+        /// Lengths matched (inclusive).
+        lengths: (u8, u8),
+    },
+    /// `from community C…` (any of them).
+    Community(Vec<String>),
+    /// `from neighbor A…` (the peer a route came from).
+    Neighbor(Vec<IpAddr>),
+    /// `from interface I…` (the interface a route leaves by: a direct route's own).
+    Interface(Vec<String>),
+    /// `from as-path NAME…` (any of them).
+    AsPath(Vec<String>),
+    /// `from local-preference N`.
+    LocalPreference(u32),
+    /// Any other condition, as written (not evaluated).
+    Other(String),
+}
+
+/// A `then` action of a Junos term.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PolicyAction {
+    /// `accept`.
+    Accept,
+    /// `reject`.
+    Reject,
+    /// `next term`.
+    NextTerm,
+    /// `next policy`.
+    NextPolicy,
+    /// `local-preference N`.
+    LocalPreference(u32),
+    /// `local-preference add|subtract N` (subtract: negative).
+    LocalPreferenceAdd(i64),
+    /// `metric N`.
+    Metric(u32),
+    /// `metric add|subtract N` (subtract: negative).
+    MetricAdd(i64),
+    /// `validation-state S`: the RPKI state, which only an RPKI condition reads (none is
+    /// evaluated): no effect on the route.
+    ValidationState(String),
+    /// `community add|set|delete C`.
+    Community {
+        /// `add`, `set` or `delete`.
+        op: String,
+        /// The community's name.
+        name: String,
+    },
+    /// `next-hop self`.
+    NextHopSelf,
+    /// `next-hop A`.
+    NextHop(IpAddr),
+    /// `as-path-prepend "A B"`.
+    Prepend(Vec<u32>),
+    /// Any other action, as written (not evaluated).
+    Other(String),
+}
+
+/// The lists route-maps match routes against beyond prefix-lists: numbered IPv4 access
+/// lists and community lists (IOS, NX-OS, EOS).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteLists {
+    /// Numbered access-list entries, in file order.
+    pub access_lists: Vec<AccessListEntry>,
+    /// Community-list entries, in file order.
+    pub community_lists: Vec<CommunityListEntry>,
+    /// `ip as-path access-list N permit|deny EXPR` entries, in file order: (list, permit,
+    /// expression).
+    #[serde(default)]
+    pub as_path_lists: Vec<(String, bool, String)>,
+}
+
+/// One entry of a numbered IPv4 access list, as a route-map reads it: a standard entry
+/// matches the route's network address; an extended one its network address (source)
+/// and its mask (destination).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessListEntry {
+    /// The list's number.
+    pub name: String,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// Source address and wildcard (`any`: 0.0.0.0 255.255.255.255).
+    pub source: (std::net::Ipv4Addr, std::net::Ipv4Addr),
+    /// Destination address and wildcard (extended entries).
+    pub destination: Option<(std::net::Ipv4Addr, std::net::Ipv4Addr)>,
+}
+
+/// One entry of a community list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommunityListEntry {
+    /// The list's name or number.
+    pub name: String,
+    /// Permit (else deny).
+    pub permit: bool,
+    /// Expanded (a regular expression over the communities), else standard (every value
+    /// present).
+    pub expanded: bool,
+    /// The values (standard) or the expression (expanded, one element).
+    pub values: Vec<String>,
+}

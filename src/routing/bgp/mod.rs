@@ -1,0 +1,683 @@
+//! BGP (IPv4 unicast) over the whole network, after connected, static and OSPF routes:
+//! the sessions that come up ([`sessions`]), what each device originates
+//! ([`originate`]), the exchange to a fixed point ([`exchange`]) with policy
+//! ([`policy`]) and best-path selection ([`select`]); each device's BGP routes for its
+//! main RIB (protocols `bgp`, `ibgp`, `aggregate`) and its BGP RIB (`--rib bgp`).
+//!
+//! A **BGP domain** is the tables (a device's VRF) joined by sessions. What a table of a
+//! domain configures that olav does not compute (a policy it does not evaluate, a
+//! statement it does not model) makes every table of the domain incomplete, named with
+//! the device, since its routes may reach all of them (`docs/routing.md`).
+
+mod exchange;
+mod expression;
+mod junos;
+mod lookup;
+mod originate;
+pub mod policy;
+pub mod select;
+pub mod sessions;
+
+use super::connected::vrf_name;
+use super::dynamic::Incomplete;
+use super::rib::DeviceInput;
+use super::route::{NextHop, Protocol, Route};
+use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Vendor};
+use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::{IpAddr, Ipv4Addr};
+
+/// A domain of more (tables and session ends) × (originated prefixes) than this is not
+/// computed: its devices are marked incomplete instead. Every session end may hold a
+/// path for every prefix; this bounds the exchange's memory (a few hundred MB) and time.
+pub const MAX_DOMAIN_ROWS: usize = 500_000;
+
+/// A path's ORIGIN attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Origin {
+    /// From a `network` statement or an aggregate (`i`).
+    Igp,
+    /// EGP (`e`).
+    Egp,
+    /// Redistributed (`?`).
+    Incomplete,
+}
+
+impl Origin {
+    /// Batfish's `Origin_Type` name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Igp => "igp",
+            Origin::Egp => "egp",
+            Origin::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// Where a path comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Originated here (`network`, redistribution).
+    Local,
+    /// An aggregate made here.
+    Aggregate {
+        /// `summary-only`: its more specific routes are not advertised.
+        summary_only: bool,
+    },
+    /// Received over a session.
+    Peer {
+        /// The receiving end (index into the sessions' ends).
+        end: usize,
+        /// Over eBGP.
+        ebgp: bool,
+        /// The sender's router id.
+        router_id: Ipv4Addr,
+        /// The sender's address.
+        peer_ip: Ipv4Addr,
+        /// The sender is a route-reflector client of this device.
+        client: bool,
+        /// Received from another member AS of the confederation.
+        confed: bool,
+    },
+}
+
+impl Source {
+    /// Whether the path was received.
+    pub fn is_peer(&self) -> bool {
+        matches!(self, Source::Peer { .. })
+    }
+}
+
+/// One BGP path of one prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path {
+    /// The prefix.
+    pub prefix: Ipv4Net,
+    /// NEXT_HOP (0.0.0.0 when originated here).
+    pub next_hop: Ipv4Addr,
+    /// AS_PATH, nearest AS first.
+    pub as_path: Vec<u32>,
+    /// AS_CONFED_SEQUENCE (member ASes crossed inside the confederation), nearest first;
+    /// not counted in the path's length.
+    pub confed: Vec<u32>,
+    /// LOCAL_PREF.
+    pub local_pref: u32,
+    /// MED (the main RIB's metric).
+    pub med: u32,
+    /// Weight (local to the device).
+    pub weight: u32,
+    /// ORIGIN.
+    pub origin: Origin,
+    /// Communities as written.
+    pub communities: Vec<String>,
+    /// Where it comes from.
+    pub source: Source,
+    /// ORIGINATOR_ID, once reflected.
+    pub originator: Option<Ipv4Addr>,
+    /// CLUSTER_LIST.
+    pub cluster_list: Vec<Ipv4Addr>,
+    /// The IGP cost to the next hop (the metric of the route resolving it).
+    pub igp_cost: u32,
+    /// The interface of the route it was originated from (`match interface`).
+    pub via: Option<String>,
+}
+
+impl Path {
+    /// Whether it was received over eBGP.
+    pub fn ebgp(&self) -> bool {
+        matches!(self.source, Source::Peer { ebgp: true, .. })
+    }
+}
+
+/// A device's VRF running BGP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// The device (index into the network's devices).
+    pub dev: usize,
+    /// The VRF.
+    pub vrf: String,
+}
+
+/// A device as BGP reads it.
+pub struct Speaker<'a> {
+    /// Its vendor.
+    pub vendor: Vendor,
+    /// Its configuration.
+    pub config: &'a DeviceConfig,
+    /// Its BGP process.
+    pub bgp: &'a BgpProcess,
+    /// Its router id (configured, else its highest loopback address, else its highest
+    /// address).
+    pub router_id: Ipv4Addr,
+    /// Its RIB before BGP.
+    pub rib: &'a [Route],
+    /// That RIB indexed (empty for a device without BGP).
+    pub lookup: lookup::Lookup<'a>,
+}
+
+impl Speaker<'_> {
+    /// `maximum-paths` for eBGP and iBGP in `vrf` (1 unless configured; EOS's one
+    /// number covers both).
+    pub fn maximum_paths(&self, vrf: &str) -> (u32, u32) {
+        let r = &self.bgp.routing;
+        let of = |v: &[(Option<String>, u32)]| {
+            v.iter()
+                .rev()
+                .find(|(x, _)| vrf_name(x) == vrf)
+                .map(|(_, n)| *n)
+        };
+        let e = of(&r.maximum_paths).unwrap_or(1);
+        let i = match self.vendor {
+            Vendor::AristaEos => e,
+            _ => of(&r.maximum_paths_ibgp).unwrap_or(1),
+        };
+        (e, i)
+    }
+
+    /// Whether it reflects routes (a neighbor is its route-reflector client).
+    pub fn is_reflector(&self) -> bool {
+        self.bgp
+            .neighbors
+            .iter()
+            .any(|n| n.routing.route_reflector_client)
+    }
+
+    /// Whether it sends communities to `n` (Junos always; the others with
+    /// `send-community`).
+    pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
+        self.vendor == Vendor::JuniperJunos || n.routing.send_community
+    }
+
+    /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
+    /// configured.
+    pub fn distances(&self, vrf: &str) -> (u32, u32, u32) {
+        if let Some((_, e, i, l)) = self
+            .bgp
+            .routing
+            .distances
+            .iter()
+            .rev()
+            .find(|(v, ..)| vrf_name(v) == vrf)
+        {
+            return (*e, *i, *l);
+        }
+        match self.vendor {
+            Vendor::CiscoIos => (20, 200, 200),
+            Vendor::CiscoNxos => (20, 200, 220),
+            Vendor::AristaEos => (200, 200, 200),
+            Vendor::JuniperJunos => (170, 170, 130),
+        }
+    }
+}
+
+fn router_id(config: &DeviceConfig, bgp: &BgpProcess) -> Ipv4Addr {
+    if let Some(IpAddr::V4(id)) = bgp.router_id {
+        return id;
+    }
+    let addrs = |lo: bool| {
+        config
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && (!lo || i.name.to_lowercase().starts_with("lo")))
+            .flat_map(|i| i.addresses.iter())
+            .filter_map(|a| match a.address.addr() {
+                IpAddr::V4(ip) => Some(ip),
+                IpAddr::V6(_) => None,
+            })
+            .max()
+    };
+    addrs(true)
+        .or_else(|| addrs(false))
+        .unwrap_or(Ipv4Addr::UNSPECIFIED)
+}
+
+/// One row of a device's BGP RIB (`olav routes --rib bgp`): Batfish's `bgpRib` columns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BgpRoute {
+    /// The VRF.
+    pub vrf: String,
+    /// The prefix.
+    pub network: Ipv4Net,
+    /// The next hop (None: originated here).
+    pub next_hop: Option<Ipv4Addr>,
+    /// `bgp`, `ibgp`, `aggregate`, or the protocol it was originated from (`local`).
+    pub protocol: String,
+    /// AS path, nearest first.
+    pub as_path: Vec<u32>,
+    /// Local preference.
+    pub local_pref: u32,
+    /// MED.
+    pub med: u32,
+    /// Weight.
+    pub weight: u32,
+    /// Origin type.
+    pub origin: Origin,
+    /// Communities.
+    pub communities: Vec<String>,
+    /// Whether it is the best path (else a backup, or an equal one multipath installs:
+    /// `installed`).
+    pub best: bool,
+    /// Whether the main RIB holds it (the best path and its multipath equals).
+    pub installed: bool,
+}
+
+/// Batfish's `bgpRib` columns olav gives, in order.
+pub const BGP_COLUMNS: [&str; 12] = [
+    "Node",
+    "VRF",
+    "Network",
+    "Status",
+    "Next_Hop",
+    "Protocol",
+    "AS_Path",
+    "Metric",
+    "Local_Pref",
+    "Communities",
+    "Origin_Type",
+    "Weight",
+];
+
+impl BgpRoute {
+    /// The row as Batfish's `routes(rib=bgp)` answer gives it: `Status` BEST for the
+    /// installed paths, else BACKUP; `Next_Hop` the received next hop, discard for an
+    /// aggregate, null for a path originated here.
+    pub fn to_json(&self, node: &str) -> serde_json::Value {
+        let node = node.to_lowercase();
+        let next_hop = match (self.next_hop, self.protocol.as_str()) {
+            (Some(ip), _) => NextHop::Ip(ip).to_json(),
+            (None, "aggregate") => NextHop::Discard.to_json(),
+            (None, _) => serde_json::Value::Null,
+        };
+        serde_json::json!({
+            "Node": {"id": format!("node-{node}"), "name": node},
+            "VRF": self.vrf,
+            "Network": self.network.to_string(),
+            "Status": [if self.installed { "BEST" } else { "BACKUP" }],
+            "Next_Hop": next_hop,
+            "Protocol": self.protocol,
+            "AS_Path": self.as_path.iter().map(u32::to_string).collect::<Vec<_>>().join(" "),
+            "Metric": self.med,
+            "Local_Pref": self.local_pref,
+            "Communities": self.communities,
+            "Origin_Type": self.origin.as_str(),
+            "Weight": self.weight,
+        })
+    }
+}
+
+/// Every device's BGP routes, what BGP leaves incomplete, and the BGP RIBs.
+#[derive(Debug, Default)]
+pub struct Learned {
+    routes: Vec<Vec<Route>>,
+    incomplete: Vec<Vec<Incomplete>>,
+    ribs: Vec<Vec<BgpRoute>>,
+}
+
+impl Learned {
+    /// Device `d`'s BGP main-RIB routes, its incomplete parts and its BGP RIB; taken
+    /// out (a second call gives nothing).
+    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>) {
+        fn t<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
+            v.get_mut(d).map(std::mem::take).unwrap_or_default()
+        }
+        (
+            t(&mut self.routes, d),
+            t(&mut self.incomplete, d),
+            t(&mut self.ribs, d),
+        )
+    }
+}
+
+/// Separates an outside peer's address from its reason in a device's notes.
+const PEER: &str = "\u{0}";
+
+/// A domain's reasons: each with the devices (and outside peers) it comes from.
+type Reasons = BTreeMap<String, BTreeSet<String>>;
+
+/// What a device configures that olav does not compute, per VRF (None: every VRF).
+fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
+    let mut out: Vec<(Option<String>, String)> = Vec::new();
+    for (v, s) in &bgp.routing.unmodelled {
+        out.push((Some(vrf_name(v)), format!("BGP `{s}`")));
+    }
+    for a in bgp
+        .routing
+        .aggregates
+        .iter()
+        .filter(|a| !a.other.is_empty())
+    {
+        out.push((
+            Some(vrf_name(&a.vrf)),
+            format!("BGP aggregate-address {} {}", a.prefix, a.other.join(" ")),
+        ));
+    }
+    // Only neighbors exchanging IPv4 unicast routes matter (an EVPN overlay's do not).
+    for n in bgp
+        .neighbors
+        .iter()
+        .filter(|n| !n.shutdown && sessions::ipv4_unicast(vendor, n))
+    {
+        let vrf = Some(vrf_name(&n.vrf));
+        for u in &n.routing.unmodelled {
+            out.push((vrf.clone(), format!("BGP neighbor {} {u}", n.peer)));
+        }
+        match &n.peer {
+            BgpPeer::Interface(_) => {
+                out.push((vrf.clone(), "BGP unnumbered (interface) sessions".into()))
+            }
+            BgpPeer::ListenRange(_) | BgpPeer::Address(_) => {}
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP.
+pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
+    let n = devices.len();
+    let mut learned = Learned {
+        routes: vec![Vec::new(); n],
+        incomplete: vec![Vec::new(); n],
+        ribs: vec![Vec::new(); n],
+    };
+    let empty = BgpProcess::default();
+    let speakers: Vec<Speaker<'_>> = devices
+        .iter()
+        .enumerate()
+        .map(|(d, dev)| {
+            let bgp = dev.config.bgp.as_ref().unwrap_or(&empty);
+            let rib: &[Route] = ribs.get(d).copied().unwrap_or(&[]);
+            Speaker {
+                vendor: dev.vendor,
+                config: dev.config,
+                bgp,
+                router_id: router_id(dev.config, bgp),
+                rib,
+                lookup: if dev.config.bgp.is_some() {
+                    lookup::Lookup::new(rib)
+                } else {
+                    lookup::Lookup::default()
+                },
+            }
+        })
+        .collect();
+    // Tables: every VRF where a device runs BGP (a neighbor, a network, an aggregate, a
+    // redistribution).
+    let mut tables: Vec<Table> = Vec::new();
+    let mut notes: Vec<Vec<(Option<String>, String)>> = vec![Vec::new(); n];
+    for (d, dev) in devices.iter().enumerate() {
+        let Some(bgp) = &dev.config.bgp else {
+            continue;
+        };
+        let r = &bgp.routing;
+        let vrfs: BTreeSet<String> = bgp
+            .neighbors
+            .iter()
+            .filter(|n| !n.shutdown)
+            .map(|n| vrf_name(&n.vrf))
+            .chain(bgp.networks.iter().map(|x| vrf_name(&x.vrf)))
+            .chain(r.aggregates.iter().map(|a| vrf_name(&a.vrf)))
+            .chain(r.redistribute.iter().map(|(v, _, _)| vrf_name(v)))
+            .collect();
+        if bgp.local_as.is_none() {
+            for v in vrfs {
+                notes[d].push((Some(v), "BGP without a local AS".into()));
+            }
+            continue;
+        }
+        tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
+        notes[d] = unmodelled(dev.vendor, bgp);
+    }
+    let sessions::Established {
+        ends,
+        outside,
+        configured,
+    } = sessions::established(&speakers, &tables);
+    for (t, peer) in outside {
+        let table = &tables[t];
+        notes[table.dev].push((
+            Some(table.vrf.clone()),
+            format!("BGP routes from peers outside the network{PEER}{peer}"),
+        ));
+    }
+    // Domains: tables joined by sessions (union-find).
+    let mut parent: Vec<usize> = (0..tables.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    // Joined by sessions, and by peerings configured that do not come up (what one
+    // side leaves incomplete may be why).
+    let links: Vec<(usize, usize)> = ends
+        .iter()
+        .map(|e| (e.table, ends[e.far].table))
+        .chain(configured)
+        .collect();
+    for (x, y) in links {
+        let (a, b) = (root(&mut parent, x), root(&mut parent, y));
+        parent[a] = b;
+    }
+    let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();
+    // The domain's reasons, each with the devices it comes from.
+    let mut reasons: BTreeMap<usize, Reasons> = BTreeMap::new();
+    let mut size: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
+    let mut ends_of = vec![0usize; tables.len()];
+    for e in &ends {
+        ends_of[e.table] += 1;
+    }
+    for (t, table) in tables.iter().enumerate() {
+        let host = devices[table.dev].hostname;
+        for (v, why) in &notes[table.dev] {
+            if v.as_ref().is_none_or(|v| *v == table.vrf) {
+                // An outside peer is named with its device: `r1 peer 203.0.113.1`.
+                let (why, at) = match why.split_once(PEER) {
+                    Some((w, peer)) => (w.to_owned(), format!("{host} peer {peer}")),
+                    None => (why.clone(), host.to_owned()),
+                };
+                reasons
+                    .entry(domain[t])
+                    .or_default()
+                    .entry(why)
+                    .or_default()
+                    .insert(at);
+            }
+        }
+        let s = &speakers[table.dev];
+        // Redistribution and Junos export policies may announce the whole RIB.
+        let origins = s.bgp.networks.len()
+            + s.bgp.routing.aggregates.len()
+            + if s.bgp.routing.redistribute.is_empty() && s.vendor != Vendor::JuniperJunos {
+                0
+            } else {
+                s.rib.len()
+            };
+        let e = size.entry(domain[t]).or_default();
+        e.0 += 1;
+        e.1 += origins;
+        e.2 += 1 + ends_of[t];
+    }
+    let too_large: BTreeSet<usize> = size
+        .iter()
+        .filter(|(_, (_, p, holders))| holders.saturating_mul(*p) > MAX_DOMAIN_ROWS)
+        .map(|(d, _)| *d)
+        .collect();
+    // The exchange runs over the domains small enough (their tables and ends only).
+    let keep: Vec<bool> = domain.iter().map(|d| !too_large.contains(d)).collect();
+    let mut index = vec![usize::MAX; tables.len()];
+    let mut kept_tables = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        if keep[t] {
+            index[t] = kept_tables.len();
+            kept_tables.push(table.clone());
+        }
+    }
+    let mut end_index = vec![usize::MAX; ends.len()];
+    let mut kept_ends: Vec<sessions::End> = Vec::new();
+    for (e, end) in ends.iter().enumerate() {
+        if keep[end.table] {
+            end_index[e] = kept_ends.len();
+            kept_ends.push(end.clone());
+        }
+    }
+    for e in &mut kept_ends {
+        e.table = index[e.table];
+        e.far = end_index[e.far];
+    }
+    let outcome = exchange::run(&speakers, &kept_tables, &kept_ends);
+    // Policies not evaluated anywhere in a domain.
+    for (t, table) in tables.iter().enumerate() {
+        if keep[t] {
+            for x in &outcome.unknown[index[t]] {
+                reasons
+                    .entry(domain[t])
+                    .or_default()
+                    .entry(format!("BGP policy not evaluated: {}", x.0))
+                    .or_default()
+                    .insert(devices[table.dev].hostname.to_owned());
+            }
+        }
+    }
+    // Each reason once, with its first devices: a domain of thousands of devices names
+    // a few.
+    let said: BTreeMap<usize, BTreeSet<String>> = reasons
+        .iter()
+        .map(|(d, rs)| {
+            let lines = rs
+                .iter()
+                .map(|(why, at)| {
+                    let mut names: Vec<&str> = at.iter().take(3).map(String::as_str).collect();
+                    let more = at.len().saturating_sub(3);
+                    let more = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    names.sort_unstable();
+                    format!("{why} ({}{more})", names.join(", "))
+                })
+                .collect();
+            (*d, lines)
+        })
+        .collect();
+    for (t, table) in tables.iter().enumerate() {
+        let d = table.dev;
+        let dom = domain[t];
+        let mut why: BTreeSet<String> = said.get(&dom).cloned().unwrap_or_default();
+        if too_large.contains(&dom) {
+            why.insert(format!(
+                "BGP domain of {} tables and {} originated prefixes (over {MAX_DOMAIN_ROWS} session × prefix rows) is too large to compute",
+                size[&dom].0, size[&dom].1
+            ));
+        }
+        if keep[t] {
+            let k = index[t];
+            if outcome.cut_off {
+                why.insert(format!(
+                    "BGP did not converge: cut off after {} updates of one table",
+                    exchange::MAX_VISITS
+                ));
+            }
+            install(
+                &speakers[d],
+                &table.vrf,
+                &outcome.selected[k],
+                &outcome.candidates[k],
+                &mut learned.routes[d],
+                &mut learned.ribs[d],
+            );
+        }
+        for w in why {
+            let i = Incomplete {
+                vrf: Some(table.vrf.clone()),
+                reason: format!("{w}: not computed yet"),
+            };
+            if !learned.incomplete[d].contains(&i) {
+                learned.incomplete[d].push(i);
+            }
+        }
+    }
+    for (d, ns) in notes.iter().enumerate() {
+        if devices[d]
+            .config
+            .bgp
+            .as_ref()
+            .is_some_and(|b| b.local_as.is_none())
+        {
+            for (v, w) in ns {
+                learned.incomplete[d].push(Incomplete {
+                    vrf: v.clone(),
+                    reason: format!("{w}: not computed"),
+                });
+            }
+        }
+    }
+    learned
+}
+
+/// The main-RIB routes and BGP-RIB rows of one table.
+fn install(
+    s: &Speaker<'_>,
+    vrf: &str,
+    selected: &BTreeMap<Ipv4Net, Vec<Path>>,
+    candidates: &BTreeMap<Ipv4Net, Vec<Path>>,
+    routes: &mut Vec<Route>,
+    rib: &mut Vec<BgpRoute>,
+) {
+    let (ebgp, ibgp, aggregate) = s.distances(vrf);
+    for (prefix, paths) in selected {
+        for p in paths {
+            let (protocol, next_hop, distance) = match p.source {
+                Source::Local => continue,
+                Source::Aggregate { .. } => (Protocol::Aggregate, NextHop::Discard, aggregate),
+                Source::Peer { ebgp: true, .. } => (Protocol::Bgp, NextHop::Ip(p.next_hop), ebgp),
+                Source::Peer { .. } => (Protocol::Ibgp, NextHop::Ip(p.next_hop), ibgp),
+            };
+            // NX-OS tags a BGP route with the AS it came from (its own for a local one).
+            let tag = (s.vendor == Vendor::CiscoNxos && protocol != Protocol::Aggregate)
+                .then(|| p.as_path.first().copied().or(s.bgp.local_as))
+                .flatten();
+            routes.push(Route {
+                vrf: vrf.to_owned(),
+                network: *prefix,
+                next_hop,
+                protocol,
+                metric: p.med,
+                admin_distance: distance,
+                tag,
+            });
+        }
+    }
+    for (prefix, paths) in candidates {
+        let installed = selected.get(prefix).map(Vec::as_slice).unwrap_or(&[]);
+        for (i, p) in paths.iter().enumerate() {
+            rib.push(BgpRoute {
+                vrf: vrf.to_owned(),
+                network: *prefix,
+                next_hop: p.source.is_peer().then_some(p.next_hop),
+                protocol: match p.source {
+                    Source::Local => "local",
+                    Source::Aggregate { .. } => "aggregate",
+                    Source::Peer { ebgp: true, .. } => "bgp",
+                    Source::Peer { .. } => "ibgp",
+                }
+                .to_owned(),
+                as_path: p.as_path.clone(),
+                local_pref: p.local_pref,
+                med: p.med,
+                weight: p.weight,
+                origin: p.origin,
+                communities: p.communities.clone(),
+                best: i == 0,
+                installed: installed.contains(p),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

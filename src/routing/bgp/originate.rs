@@ -1,0 +1,128 @@
+//! The paths a device originates into BGP in one VRF: `network` statements whose prefix
+//! its RIB holds (IOS, NX-OS and EOS require the exact prefix), and `redistribute
+//! connected | static | ospf` (OSPF: its internal routes, as IOS and EOS take them by
+//! default), each through its route-map. Aggregates depend on what BGP selects; they are
+//! made in [`super::exchange`].
+
+use super::lookup::Lookup;
+use super::policy::{self, Unknown};
+use super::{Origin, Path, Source};
+use crate::model::{BgpProcess, DeviceConfig, Vendor};
+use crate::routing::route::{NextHop, Protocol, Route};
+use std::net::Ipv4Addr;
+
+/// The weight of a locally originated path (Cisco: 32768; EOS and Junos have none).
+pub fn local_weight(vendor: Vendor) -> u32 {
+    match vendor {
+        Vendor::CiscoIos | Vendor::CiscoNxos => 32768,
+        _ => 0,
+    }
+}
+
+fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
+    Path {
+        prefix: r.network,
+        next_hop: Ipv4Addr::UNSPECIFIED,
+        as_path: Vec::new(),
+        confed: Vec::new(),
+        local_pref: 100,
+        med: r.metric,
+        weight: local_weight(vendor),
+        origin,
+        communities: Vec::new(),
+        source: Source::Local,
+        originator: None,
+        cluster_list: Vec::new(),
+        igp_cost: 0,
+        via: match &r.next_hop {
+            NextHop::Interface { interface, .. } => Some(interface.clone()),
+            _ => None,
+        },
+    }
+}
+
+/// Which RIB routes a `redistribute` names, when olav computes it: the protocols, or
+/// Unknown for another protocol or option.
+fn redistributed(vendor: Vendor, spec: &str) -> Result<&'static [Protocol], Unknown> {
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    let plain = words.iter().skip(1).all(|w| w.parse::<u32>().is_ok());
+    match (words.first().copied(), plain) {
+        (Some("connected" | "direct"), true) => Ok(&[Protocol::Connected]),
+        (Some("static"), true) => Ok(&[Protocol::Static]),
+        (Some("ospf"), true) if matches!(vendor, Vendor::CiscoIos | Vendor::AristaEos) => {
+            Ok(&[Protocol::Ospf, Protocol::OspfIA])
+        }
+        _ => Err(Unknown(format!("redistribute {spec}"))),
+    }
+}
+
+/// What the device originates in `vrf`, and what it cannot compute there.
+pub fn paths(
+    vendor: Vendor,
+    config: &DeviceConfig,
+    bgp: &BgpProcess,
+    vrf: &str,
+    rib: &[Route],
+    lookup: &Lookup<'_>,
+) -> (Vec<Path>, Vec<Unknown>) {
+    let mut out = Vec::new();
+    let mut unknown = Vec::new();
+    let in_vrf = |v: &Option<String>| crate::routing::connected::vrf_name(v) == vrf;
+    let push = |p: Path, rm: Option<&str>, out: &mut Vec<Path>, unknown: &mut Vec<Unknown>| match rm
+    {
+        Some(rm) => match policy::route_map(vendor, config, rm, &p) {
+            Ok(Some(p)) => out.push(p),
+            Ok(None) => {}
+            Err(u) => unknown.push(u),
+        },
+        None => out.push(p),
+    };
+    for n in bgp.networks.iter().filter(|n| in_vrf(&n.vrf)) {
+        let ipnet::IpNet::V4(prefix) = n.prefix else {
+            continue;
+        };
+        // The route the RIB holds for exactly that prefix (the lowest distance wins there).
+        if let Some(r) = lookup.exact(vrf, prefix).first() {
+            push(
+                local_path(vendor, r, Origin::Igp),
+                n.route_map.as_deref(),
+                &mut out,
+                &mut unknown,
+            );
+        }
+    }
+    // EOS marks redistributed routes IGP (its `show ip bgp` shows `i`); Cisco incomplete.
+    let origin = if vendor == Vendor::AristaEos {
+        Origin::Igp
+    } else {
+        Origin::Incomplete
+    };
+    for (v, spec, rm) in &bgp.routing.redistribute {
+        if !in_vrf(v) {
+            continue;
+        }
+        match redistributed(vendor, spec) {
+            Ok(protocols) => {
+                let mut seen = std::collections::BTreeSet::new();
+                for r in rib
+                    .iter()
+                    .filter(|r| r.vrf == vrf && protocols.contains(&r.protocol))
+                {
+                    if seen.insert(r.network) {
+                        push(
+                            local_path(vendor, r, origin),
+                            rm.as_deref(),
+                            &mut out,
+                            &mut unknown,
+                        );
+                    }
+                }
+            }
+            Err(u) => unknown.push(u),
+        }
+    }
+    // A prefix originated twice (network and redistribution): the first.
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|p| seen.insert(p.prefix));
+    (out, unknown)
+}

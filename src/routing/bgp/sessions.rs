@@ -1,0 +1,290 @@
+//! The BGP sessions that come up: both ends configured towards each other (the rules of
+//! `checks::bgp`: the peer address owned by the far device, its neighbor statement
+//! naming our source address, the AS numbers agreeing through `presented_as`), IPv4
+//! unicast active on both, and each end's peer address reachable through its RIB before
+//! BGP (a connected subnet for single-hop eBGP, any route for iBGP and multihop).
+
+use super::{Speaker, Table};
+use crate::model::{AddressKind, BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, Vendor};
+use crate::routing::connected::vrf_name;
+use crate::routing::route::{NextHop, Protocol};
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
+
+/// One end of an established session, as its device sees it.
+#[derive(Debug, Clone)]
+pub struct End {
+    /// The device's table (device, VRF) it belongs to.
+    pub table: usize,
+    /// The neighbor statement (index into the device's `bgp.neighbors`).
+    pub neighbor: usize,
+    /// The address this end speaks from (its next hop when it sets itself).
+    pub local_ip: Ipv4Addr,
+    /// The peer's address.
+    pub peer_ip: Ipv4Addr,
+    /// Whether the session is eBGP (outside the confederation, if any).
+    pub ebgp: bool,
+    /// Whether it joins two member ASes of one confederation (confederation eBGP: iBGP's
+    /// attributes, the member AS in AS_CONFED_SEQUENCE).
+    pub confed: bool,
+    /// The far end (index into the ends).
+    pub far: usize,
+}
+
+/// Whether the neighbor exchanges IPv4 unicast routes.
+pub fn ipv4_unicast(vendor: Vendor, n: &BgpNeighbor) -> bool {
+    if n.address_families.is_empty() {
+        // Outside the default VRF IOS and EOS activate IPv4 with the neighbor; NX-OS
+        // needs its address family.
+        return n.vrf.is_some() && vendor != Vendor::CiscoNxos;
+    }
+    n.address_families
+        .iter()
+        .any(|a| a == "ipv4 unicast" || a == "ipv4" || a == "inet unicast" || a == "inet")
+}
+
+/// The source address of a peering (update-source, `local-address`, else the interface
+/// whose subnet holds the peer), in the neighbor's VRF.
+fn local_ip(config: &DeviceConfig, n: &BgpNeighbor, peer: Ipv4Addr) -> Option<Ipv4Addr> {
+    let v4 = |a: IpAddr| match a {
+        IpAddr::V4(a) => Some(a),
+        IpAddr::V6(_) => None,
+    };
+    if let Some(a) = n.local_address {
+        return v4(a);
+    }
+    let in_vrf = |i: &&crate::model::Interface| i.admin_up && i.vrf == n.vrf;
+    if let Some(src) = &n.update_source {
+        let i = config
+            .interfaces
+            .iter()
+            .filter(in_vrf)
+            .find(|i| crate::ifname::same(src, &i.name))?;
+        return i
+            .addresses
+            .iter()
+            .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+            .and_then(|a| v4(a.address.addr()));
+    }
+    config
+        .interfaces
+        .iter()
+        .filter(in_vrf)
+        .flat_map(|i| i.addresses.iter())
+        .find(|a| {
+            a.kind != AddressKind::Virtual
+                && a.address.contains(&IpAddr::V4(peer))
+                && a.address.addr() != IpAddr::V4(peer)
+        })
+        .and_then(|a| v4(a.address.addr()))
+}
+
+/// Whether the device reaches `ip` in `vrf` before BGP: by a connected subnet only
+/// (`connected`), else by any route but a discard one (longest match).
+fn reaches(s: &Speaker<'_>, vrf: &str, ip: Ipv4Addr, connected: bool) -> bool {
+    let rows = s.lookup.longest(vrf, ip, |_| true);
+    rows.iter().any(|r| {
+        if connected {
+            matches!(r.protocol, Protocol::Connected | Protocol::Local)
+        } else {
+            r.next_hop != NextHop::Discard
+        }
+    })
+}
+
+/// The sessions between tables and what else their configuration says.
+pub struct Established {
+    /// The established sessions' ends, each pointing at the other.
+    pub ends: Vec<End>,
+    /// Peerings towards an address no device owns (table, peer): a router outside the
+    /// network whose routes olav cannot know.
+    pub outside: Vec<(usize, Ipv4Addr)>,
+    /// Tables configured towards each other, whether their session comes up or not.
+    pub configured: Vec<(usize, usize)>,
+}
+
+/// The established sessions between `tables` (one per device and VRF running BGP).
+pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
+    let table_of: HashMap<(usize, &str), usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ((t.dev, t.vrf.as_str()), i))
+        .collect();
+    // Address → (device, VRF name) owning it on an up interface.
+    let mut owners: HashMap<Ipv4Addr, Vec<(usize, String)>> = HashMap::new();
+    for (d, dev) in devices.iter().enumerate() {
+        for i in dev.config.interfaces.iter().filter(|i| i.admin_up) {
+            for a in i
+                .addresses
+                .iter()
+                .filter(|a| a.kind != AddressKind::Virtual)
+            {
+                if let IpAddr::V4(ip) = a.address.addr() {
+                    owners.entry(ip).or_default().push((d, vrf_name(&i.vrf)));
+                }
+            }
+        }
+    }
+    // Every configured IPv4 peering with its source address: (device, neighbor, local, peer).
+    struct Half<'a> {
+        dev: usize,
+        idx: usize,
+        n: &'a BgpNeighbor,
+        bgp: &'a BgpProcess,
+        local: Ipv4Addr,
+        peer: Ipv4Addr,
+    }
+    let mut halves: Vec<Half<'_>> = Vec::new();
+    for (d, dev) in devices.iter().enumerate() {
+        let Some(bgp) = &dev.config.bgp else { continue };
+        for (idx, n) in bgp.neighbors.iter().enumerate() {
+            let BgpPeer::Address(IpAddr::V4(peer)) = n.peer else {
+                continue;
+            };
+            if n.shutdown || !ipv4_unicast(dev.vendor, n) || n.peer_asn.is_none() {
+                continue;
+            }
+            if let Some(local) = local_ip(dev.config, n, peer) {
+                halves.push(Half {
+                    dev: d,
+                    idx,
+                    n,
+                    bgp,
+                    local,
+                    peer,
+                });
+            }
+        }
+    }
+    // (device, VRF, local, peer): the same address pair may be reused once per VRF (MLAG
+    // peers peering per VRF over per-VRF SVIs).
+    let mut by_addr: HashMap<(usize, String, Ipv4Addr, Ipv4Addr), usize> = halves
+        .iter()
+        .enumerate()
+        .map(|(i, h)| ((h.dev, vrf_name(&h.n.vrf), h.local, h.peer), i))
+        .collect();
+    // Dynamic neighbors: a listen range of the peer's device holding our source address
+    // answers a peering no neighbor statement of its names.
+    let mut dynamic: Vec<Half<'_>> = Vec::new();
+    for a in &halves {
+        for (bd, bvrf) in owners.get(&a.peer).into_iter().flatten() {
+            if by_addr.contains_key(&(*bd, bvrf.clone(), a.peer, a.local)) {
+                continue;
+            }
+            let Some(bgp) = &devices[*bd].config.bgp else {
+                continue;
+            };
+            let range = bgp.neighbors.iter().enumerate().find(|(_, n)| {
+                !n.shutdown
+                    && vrf_name(&n.vrf) == *bvrf
+                    && matches!(n.peer, BgpPeer::ListenRange(r) if r.contains(&IpAddr::V4(a.local)))
+            });
+            if let Some((idx, n)) = range {
+                by_addr.insert(
+                    (*bd, bvrf.clone(), a.peer, a.local),
+                    halves.len() + dynamic.len(),
+                );
+                dynamic.push(Half {
+                    dev: *bd,
+                    idx,
+                    n,
+                    bgp,
+                    local: a.peer,
+                    peer: a.local,
+                });
+            }
+        }
+    }
+    halves.extend(dynamic);
+    let mut ends: Vec<End> = Vec::new();
+    let mut outside = Vec::new();
+    let mut configured = Vec::new();
+    for (hi, a) in halves.iter().enumerate() {
+        let Some(own) = owners.get(&a.peer) else {
+            // A router outside the network matters only where the session could come up:
+            // its address reachable as the session's kind requires.
+            if let Some(&t) = table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())) {
+                let external =
+                    a.n.peer_asn
+                        .is_some_and(|x| !a.bgp.presented_as(a.n).contains(&x));
+                let single = external && a.n.ebgp_multihop.is_none();
+                if reaches(&devices[a.dev], &tables[t].vrf, a.peer, single) {
+                    outside.push((t, a.peer));
+                }
+            }
+            continue;
+        };
+        // An address reused once per VRF: the copy in the same-named VRF is the peer.
+        let avrf = vrf_name(&a.n.vrf);
+        let same: Vec<&(usize, String)> = own.iter().filter(|(_, v)| *v == avrf).collect();
+        let own: Vec<&(usize, String)> = if same.is_empty() {
+            own.iter().collect()
+        } else {
+            same
+        };
+        for (bd, bvrf) in own {
+            // Configured towards the device, up or not: its incomplete parts reach us.
+            if let (Some(&ta), Some(&tb)) = (
+                table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())),
+                table_of.get(&(*bd, bvrf.as_str())),
+            ) {
+                configured.push((ta, tb));
+            }
+            let Some(&bi) = by_addr.get(&(*bd, bvrf.clone(), a.peer, a.local)) else {
+                continue;
+            };
+            // Each session once, from its lower half.
+            if bi <= hi {
+                continue;
+            }
+            let b = &halves[bi];
+            let (a_as, b_as) = (a.bgp.presented_as(a.n), b.bgp.presented_as(b.n));
+            let agree = a.n.peer_asn.is_some_and(|x| b_as.contains(&x))
+                && b.n.peer_asn.is_some_and(|x| a_as.contains(&x));
+            let (Some(&ta), Some(&tb)) = (
+                table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())),
+                table_of.get(&(b.dev, vrf_name(&b.n.vrf).as_str())),
+            ) else {
+                continue;
+            };
+            let external = a.n.peer_asn.is_some_and(|x| !a_as.contains(&x));
+            let confed = external
+                && a.bgp.confederation_id.is_some()
+                && a.n
+                    .peer_asn
+                    .is_some_and(|x| a.bgp.confederation_peers.contains(&x));
+            let ebgp = external && !confed;
+            let reach = |h: &Half<'_>, t: usize| {
+                let single = external && h.n.ebgp_multihop.is_none();
+                reaches(&devices[h.dev], &tables[t].vrf, h.peer, single)
+            };
+            if !agree || a.dev == b.dev || !reach(a, ta) || !reach(b, tb) {
+                continue;
+            }
+            let k = ends.len();
+            ends.push(End {
+                table: ta,
+                neighbor: a.idx,
+                local_ip: a.local,
+                peer_ip: a.peer,
+                ebgp,
+                confed,
+                far: k + 1,
+            });
+            ends.push(End {
+                table: tb,
+                neighbor: b.idx,
+                local_ip: b.local,
+                peer_ip: b.peer,
+                ebgp,
+                confed,
+                far: k,
+            });
+        }
+    }
+    Established {
+        ends,
+        outside,
+        configured,
+    }
+}

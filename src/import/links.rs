@@ -6,6 +6,10 @@
 //!   management VRF) never make inferred links; nor do two interfaces sharing an address.
 //!   Every device's management port sits in one out-of-band subnet; inferring from it
 //!   would join every device to every other and hide all single points of failure.
+//! - Loopbacks (`Loopback0`, NX-OS `loopback0`, Junos `lo0` and its units) never make
+//!   inferred links, whatever their length: Batfish never infers a layer-3 edge on one,
+//!   and six routers with `Loopback123` in one /24 (lab `ospf_lab_validation`) would
+//!   otherwise be a full mesh of 15 links that do not exist — false redundancy.
 //! - Two interfaces in one subnet are adjacent only on the same VLAN (`vlan_compatible`):
 //!   two SVIs on the same VLAN, a tagged subinterface with the SVI of its tag or a
 //!   subinterface with the same tag; an untagged routed port meets SVIs (through an access
@@ -74,9 +78,12 @@ fn linkable(a: &crate::model::InterfaceAddress) -> bool {
 }
 
 /// Whether an interface can make an inferred link: administratively up, not management,
-/// holding a linkable address.
+/// not a loopback, holding a linkable address.
 pub fn may_link(i: &Interface) -> bool {
-    i.admin_up && !is_management(i) && i.addresses.iter().any(linkable)
+    i.admin_up
+        && !is_management(i)
+        && !crate::routing::igp::is_loopback(&i.name)
+        && i.addresses.iter().any(linkable)
 }
 
 /// Whether an interface can give its device's management address.
@@ -180,7 +187,7 @@ pub fn build(
     let mut by_subnet: Vec<(IpNet, usize, usize)> = Vec::new();
     for (di, d) in devices.iter().enumerate() {
         for (ii, i) in d.config.interfaces.iter().enumerate() {
-            if !i.admin_up || is_management(i) {
+            if !may_link(i) {
                 continue;
             }
             for a in i.addresses.iter().filter(|a| linkable(a)) {

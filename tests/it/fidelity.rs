@@ -494,3 +494,41 @@ fn stored_batfish_files_are_the_ones_sent_to_batfish() {
     let l1 = std::fs::read(fixture("layer1").join("batfish/layer1_topology.json")).expect("read");
     assert_eq!(sent[2].1, l1);
 }
+
+/// Real labs of issue #27 (`fixtures/real-networks/`).
+fn real(lab: &str) -> ParsedSnapshot {
+    common::parsed(&common::fixture("real-networks").join(lab))
+}
+
+/// Loopbacks never form links (lab `ospf_lab_validation`): six routers with `Loopback123`
+/// (NX-OS `loopback123`) in one /24 were a full mesh of 15 links; the devices' OSPF
+/// neighbours are the six physical links, which stay.
+#[test]
+fn loopbacks_never_form_links() {
+    let p = real("ospf_lab_validation");
+    assert_eq!(
+        links(&p),
+        [
+            "R1-ios:Ethernet1/0-R3-iosxe:GigabitEthernet1",
+            "R1-ios:Ethernet1/1-R5-nxos:Ethernet1/1",
+            "R1-ios:Ethernet2/0-R4-ios:Ethernet2/0",
+            "R1-ios:Ethernet2/7-R6-ios:Ethernet2/7",
+            "R1-ios:GigabitEthernet0/0-R2-ios:GigabitEthernet0/0",
+            "R3-iosxe:GigabitEthernet2-R7-iosxe:GigabitEthernet2",
+        ]
+    );
+    // Every vendor's loopback naming.
+    let lo = |name: &str| {
+        let mut i = olav::model::Interface::new(name.to_owned(), 1);
+        i.addresses.push(olav::model::InterfaceAddress {
+            address: "192.168.123.2/24".parse().expect("net"),
+            kind: AddressKind::Primary,
+            line: 2,
+        });
+        olav::import::links::may_link(&i)
+    };
+    for name in ["Loopback123", "loopback0", "lo0", "lo0.5"] {
+        assert!(!lo(name), "{name}");
+    }
+    assert!(lo("GigabitEthernet1"));
+}

@@ -6,6 +6,9 @@
 //!   management VRF) never make inferred links; nor do two interfaces sharing an address.
 //!   Every device's management port sits in one out-of-band subnet; inferring from it
 //!   would join every device to every other and hide all single points of failure.
+//! - An SVI autostate holds down (no active port carries its VLAN:
+//!   [`crate::routing::autostate::down_svis`]) makes no inferred link, and a declared or
+//!   LLDP link on it is `down`, as the devices show it (lab `nxos_l3_vlan_no_active_member`).
 //! - Loopbacks (`Loopback0`, NX-OS `loopback0`, Junos `lo0` and its units) never make
 //!   inferred links, whatever their length: Batfish never infers a layer-3 edge on one,
 //!   and six routers with `Loopback123` in one /24 (lab `ospf_lab_validation`) would
@@ -60,7 +63,8 @@ pub struct Link {
     pub b: (String, String),
     /// Where it came from.
     pub source: LinkSource,
-    /// `up` when both interfaces are administratively up, else `down`.
+    /// `up` when both interfaces are up (administratively; SVIs also by autostate), else
+    /// `down`.
     pub status: &'static str,
     /// The shared subnet, for inferred links.
     pub subnet: Option<IpNet>,
@@ -98,12 +102,14 @@ fn find<'a>(devices: &'a [ParsedDevice], host: &str) -> Option<&'a ParsedDevice>
         .map(|i| &devices[i])
 }
 
+/// Whether an interface is up: administratively, and for an SVI by autostate.
 fn admin_up(d: &ParsedDevice, ifname: &str) -> bool {
-    d.config
-        .interfaces
-        .iter()
-        .find(|i| i.name == ifname)
-        .is_none_or(|i| i.admin_up)
+    !d.down_svis.contains(ifname)
+        && d.config
+            .interfaces
+            .iter()
+            .find(|i| i.name == ifname)
+            .is_none_or(|i| i.admin_up)
 }
 
 /// Resolves `typed` against a device's interfaces; unknown names are kept as typed.
@@ -187,7 +193,7 @@ pub fn build(
     let mut by_subnet: Vec<(IpNet, usize, usize)> = Vec::new();
     for (di, d) in devices.iter().enumerate() {
         for (ii, i) in d.config.interfaces.iter().enumerate() {
-            if !may_link(i) {
+            if !may_link(i) || d.down_svis.contains(&i.name) {
                 continue;
             }
             for a in i.addresses.iter().filter(|a| linkable(a)) {

@@ -532,3 +532,43 @@ fn loopbacks_never_form_links() {
     }
     assert!(lo("GigabitEthernet1"));
 }
+
+/// An SVI is up only while an active port carries its VLAN (lab
+/// `nxos_l3_vlan_no_active_member`: VLANs 10 and 2000's only members are a shut
+/// port-channel and a shut port; the devices show `Vlan2000 is down (VLAN/BD is down)` and
+/// the iBGP session over it Idle). No link on the down SVIs, with or without the layer-1
+/// file, and the session is not UNIQUE_MATCH.
+#[test]
+fn an_svi_without_an_active_member_is_down() {
+    let lab = common::fixture("real-networks").join("nxos_l3_vlan_no_active_member");
+    for host in ["nxos1", "nxos2"] {
+        let shown =
+            std::fs::read_to_string(lab.join(format!("show/{host}/show_interface_vlans.txt")))
+                .expect("show");
+        assert!(shown.contains("Vlan2000 is down (VLAN/BD is down)"));
+        let sessions =
+            std::fs::read_to_string(lab.join(format!("show/{host}/show_ip_bgp_all_neighbor.txt")))
+                .expect("show");
+        assert!(sessions.contains("BGP state = Idle"));
+    }
+    let p = common::parsed(&lab);
+    for d in &p.devices {
+        let mut down: Vec<&str> = d.down_svis.iter().map(String::as_str).collect();
+        down.sort_unstable();
+        assert_eq!(down, ["Vlan10", "Vlan2000"], "{}", d.hostname);
+    }
+    assert!(links(&p).is_empty(), "{:?}", links(&p));
+    // Without the cabling, subnet inference would pair the SVIs too: autostate keeps them
+    // apart (the routed ports' shared `192.168.122.0/24` remains).
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(&lab.join("configs"), &dir.path().join("snap/configs"));
+    let bare = common::parsed(&dir.path().join("snap"));
+    assert_eq!(links(&bare), ["nxos1:Ethernet1/4-nxos2:Ethernet1/4"]);
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    assert_eq!(f.bgp.len(), 2);
+    for s in &f.bgp {
+        assert!(s.is_problem(), "{s:?}");
+        assert_ne!(s.configured_status.as_str(), "UNIQUE_MATCH");
+    }
+}

@@ -9,6 +9,10 @@
 //! - An SVI autostate holds down (no active port carries its VLAN:
 //!   [`crate::routing::autostate::down_svis`]) makes no inferred link, and a declared or
 //!   LLDP link on it is `down`, as the devices show it (lab `nxos_l3_vlan_no_active_member`).
+//! - An unnumbered interface (`ip unnumbered Loopback0`) has no subnet of its own: it
+//!   links through LLDP, a declared link or a cable of the layer-1 file between two routed
+//!   ports (as BGP unnumbered peerings do), never by subnet; without any of these it makes
+//!   no link, and says nothing false.
 //! - Loopbacks (`Loopback0`, NX-OS `loopback0`, Junos `lo0` and its units) never make
 //!   inferred links, whatever their length: Batfish never infers a layer-3 edge on one,
 //!   and six routers with `Loopback123` in one /24 (lab `ospf_lab_validation`) would
@@ -259,8 +263,9 @@ pub fn build(
             }
         }
     }
-    // BGP unnumbered: a cable between two routed ports, one of which peers over it,
-    // carries a layer-3 adjacency of link-local addresses.
+    // A cable between two routed ports carries a layer-3 adjacency without a shared
+    // subnet when one end borrows its address (`ip unnumbered Loopback0`) or peers BGP
+    // unnumbered over it (IPv6 link-local addresses).
     if let Some(l2) = &layer2 {
         for &((da, pa), (db, pb)) in &l2.cables {
             let (dev_a, dev_b) = (&devices[da], &devices[db]);
@@ -271,8 +276,11 @@ pub fn build(
             }
             let (ia, ib) = (&dev_a.config.interfaces[pa], &dev_b.config.interfaces[pb]);
             let routed = switched(ia).is_none() && switched(ib).is_none();
+            let borrowed = ia.unnumbered.is_some() || ib.unnumbered.is_some();
             if routed
-                && (peers_over(&dev_a.config, &ia.name) || peers_over(&dev_b.config, &ib.name))
+                && (borrowed
+                    || peers_over(&dev_a.config, &ia.name)
+                    || peers_over(&dev_b.config, &ib.name))
             {
                 push(
                     (dev_a.hostname.clone(), ia.name.clone()),

@@ -13,9 +13,13 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The labs: the shared corpus, or `OLAV_CORPUS` (a folder of labs laid out alike, such
+/// as the held-out labs `benches/routing_held_out.sh` extracts) to measure elsewhere.
 fn corpus() -> Option<PathBuf> {
-    let p =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    let p = std::env::var_os("OLAV_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation"),
+        PathBuf::from,
+    );
     if p.is_dir() {
         Some(p)
     } else {
@@ -530,6 +534,20 @@ struct CiscoCounts {
     local_as: usize,
 }
 
+/// The address an unnumbered interface borrows, as the device shows it: its source
+/// interface's primary IPv4 address as a /32.
+fn borrowed(d: &ParsedDevice, i: &olav::model::Interface) -> Option<String> {
+    let source = i.unnumbered.as_deref()?;
+    d.config
+        .interfaces
+        .iter()
+        .find(|s| olav::ifname::same(source, &s.name))?
+        .addresses
+        .iter()
+        .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+        .map(|a| format!("{}/32", a.address.addr()))
+}
+
 /// Compares an IOS, EOS or NX-OS device's model with its own show output: primary IPv4
 /// addresses with their length, every physical interface shown, BGP neighbors with remote
 /// AS and VRF, the local AS where shown.
@@ -551,6 +569,7 @@ fn compare_cisco(
                     .iter()
                     .filter(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
                     .map(|a| (i.name.clone(), a.address.to_string()))
+                    .chain(borrowed(d, i).map(|a| (i.name.clone(), a)))
             })
             .collect();
         let shown_here: BTreeSet<(String, String)> = shown

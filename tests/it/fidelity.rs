@@ -572,3 +572,68 @@ fn an_svi_without_an_active_member_is_down() {
         assert_ne!(s.configured_status.as_str(), "UNIQUE_MATCH");
     }
 }
+
+/// Unnumbered interfaces (lab `eos_ospf_unnumbered`: EOS `ip address unnumbered Loopback0`
+/// on every spine–leaf port) borrow their loopback's address, read without a warning and
+/// as the devices show it (`primaryIp` the loopback's /32, `unnumberedIntf` Loopback0);
+/// their links come from the cabling, and the spine's blast radius isolates both leaves.
+#[test]
+fn unnumbered_interfaces_link_by_their_cables() {
+    let lab = common::fixture("real-networks").join("eos_ospf_unnumbered");
+    let p = common::parsed(&lab);
+    for d in &p.devices {
+        assert!(
+            d.config
+                .warnings
+                .iter()
+                .all(|w| !w.message.contains("cannot read")),
+            "{:?}",
+            d.config.warnings
+        );
+        let show = lab.join(format!("show/{}/show_interfaces_pipe_json.txt", d.hostname));
+        let shown: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(show).expect("show")).expect("json");
+        let loopback = d
+            .config
+            .interfaces
+            .iter()
+            .find(|i| i.name == "Loopback0")
+            .and_then(|i| i.addresses.first())
+            .map(|a| a.address.addr().to_string())
+            .expect("Loopback0");
+        let mut unnumbered = 0;
+        for i in d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| i.name.starts_with("Ethernet"))
+        {
+            let a = &shown["interfaces"][&i.name]["interfaceAddress"][0];
+            assert_eq!(
+                a["unnumberedIntf"].as_str(),
+                i.unnumbered.as_deref(),
+                "{}",
+                i.name
+            );
+            assert_eq!(a["primaryIp"]["address"].as_str(), Some(loopback.as_str()));
+            assert_eq!(a["primaryIp"]["maskLen"].as_u64(), Some(32));
+            // Modelled as borrowed, never as an address of its own.
+            assert!(i.addresses.is_empty(), "{:?}", i.addresses);
+            unnumbered += 1;
+        }
+        assert!(unnumbered > 0, "{}", d.hostname);
+    }
+    assert_eq!(
+        links(&p),
+        [
+            "leaf1:Ethernet1-spine:Ethernet1",
+            "leaf2:Ethernet1-spine:Ethernet2"
+        ]
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::import(dir.path(), &lab);
+    common::olav(dir.path())
+        .args(["blast-radius", "--device", "spine"])
+        .assert()
+        .stdout(predicates::str::contains("isolated       leaf1, leaf2"));
+}

@@ -637,3 +637,54 @@ fn unnumbered_interfaces_link_by_their_cables() {
         .assert()
         .stdout(predicates::str::contains("isolated       leaf1, leaf2"));
 }
+
+/// A line Junos refuses at commit is a warning naming it, never normalised (lab
+/// `junos_commit_check`: one config per prefix context, each loaded with `192.168.1.111/24`
+/// or `2001:db8::1/32`, named after what `commit check` did with it).
+#[test]
+fn prefixes_junos_refuses_at_commit_are_warnings_never_normalised() {
+    let p = real("junos_commit_check");
+    assert_eq!(p.devices.len(), 24);
+    let mut named = Vec::new();
+    for d in &p.devices {
+        let refused: Vec<_> = d
+            .config
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("Junos refuses this at commit"))
+            .collect();
+        if d.hostname.starts_with("accepts-") {
+            assert!(refused.is_empty(), "{}: {refused:?}", d.hostname);
+            continue;
+        }
+        let set_line = d
+            .text
+            .lines()
+            .position(|l| l.contains("192.168.1.111/24") || l.contains("2001:db8::1/32"))
+            .map(|i| i as u32 + 1);
+        for w in &refused {
+            assert_eq!(Some(w.line), set_line, "{}: {w:?}", d.hostname);
+        }
+        if !refused.is_empty() {
+            named.push(d.hostname.as_str());
+        }
+        // The refused route is not read as another prefix.
+        assert!(d.config.static_routes.is_empty(), "{}", d.hostname);
+    }
+    named.sort_unstable();
+    // Firewall filters and policy conditions are read by the policy parser, which does
+    // not check yet.
+    assert_eq!(
+        named,
+        [
+            "rejects-aggregate",
+            "rejects-aggregate-v6",
+            "rejects-generate",
+            "rejects-generate-v6",
+            "rejects-ospf-area-range",
+            "rejects-ospf3-area-range",
+            "rejects-static",
+            "rejects-static-v6",
+        ]
+    );
+}

@@ -688,3 +688,50 @@ fn prefixes_junos_refuses_at_commit_are_warnings_never_normalised() {
         ]
     );
 }
+
+/// Confederations (lab `iosxe_bgp_confederation`: members 65112 and 65134 of confederation
+/// 65100, external peers 65105 and 65106): a peer outside the confederation sees the
+/// identifier (it is configured `remote-as 65100`), members peer with their member AS;
+/// every session the devices show Established is UNIQUE_MATCH.
+#[test]
+fn peers_outside_a_confederation_see_its_identifier() {
+    let lab = common::fixture("real-networks").join("iosxe_bgp_confederation");
+    let p = common::parsed(&lab);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    let row = |node: &str, remote: &str| {
+        f.bgp
+            .iter()
+            .find(|s| s.node == node && s.remote_ip == remote)
+            .unwrap_or_else(|| panic!("no row {node} → {remote}: {:#?}", f.bgp))
+    };
+    // D2 (member 65112) towards D5 (AS 65105, outside): the identifier.
+    assert_eq!(row("D2", "10.25.31.2").local_as, Some(65100));
+    // D2 towards D4 (member 65134): its member AS, an eBGP-like session.
+    assert_eq!(row("D2", "192.168.123.4").local_as, Some(65112));
+    // Every session the devices show Established (all of them) matches uniquely.
+    let mut shown = 0;
+    for d in &p.devices {
+        let text = std::fs::read_to_string(
+            lab.join(format!("show/{}/show_ip_bgp_all_neighbor.txt", d.hostname)),
+        )
+        .expect("show");
+        let mut peer = None;
+        for l in text.lines() {
+            if let Some(rest) = l.strip_prefix("BGP neighbor is ") {
+                peer = rest.split(',').next().map(str::to_owned);
+            } else if l.contains("BGP state = Established") {
+                let peer = peer.take().expect("a neighbor before its state");
+                shown += 1;
+                assert_eq!(
+                    row(&d.hostname, &peer).configured_status.as_str(),
+                    "UNIQUE_MATCH",
+                    "{} → {peer}",
+                    d.hostname
+                );
+            }
+        }
+    }
+    assert_eq!(shown, 12);
+}

@@ -213,6 +213,7 @@ mod tests {
                         source_file: format!("configs/{h}.cfg"),
                         vtep: Vec::new(),
                         config: parser_for(Vendor::from_os("ios")).parse(text),
+                        down_svis: Vec::new(),
                     })
                 })
                 .collect(),

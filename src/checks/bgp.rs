@@ -3,7 +3,7 @@
 //! Batfish's columns, session types and status names.
 
 use super::model::Model;
-use crate::model::{AddressKind, BgpNeighbor, BgpPeer};
+use crate::model::{AddressKind, BgpNeighbor, BgpPeer, Interface};
 use serde::{Deserialize, Serialize};
 use std::net::IpAddr;
 
@@ -151,10 +151,27 @@ impl<'a> Owners<'a> {
     }
 }
 
-fn owners(m: &Model) -> Owners<'_> {
+/// Each device's SVIs autostate holds down (no active port carries their VLAN,
+/// [`crate::routing::autostate::down_svis`]): while down they own no address, as on the
+/// device (`nxos_l3_vlan_no_active_member`: the iBGP session over such a `Vlan2000` is
+/// Idle).
+struct Down<'a>(Vec<&'a [String]>);
+
+impl<'a> Down<'a> {
+    fn of(m: &'a Model) -> Down<'a> {
+        Down(m.devices.iter().map(|d| d.down_svis.as_slice()).collect())
+    }
+
+    /// Whether device `dev`'s interface `i` is up: administratively, and by autostate.
+    fn up(&self, dev: usize, i: &Interface) -> bool {
+        i.admin_up && !self.0[dev].contains(&i.name)
+    }
+}
+
+fn owners<'a>(m: &'a Model, down: &Down<'_>) -> Owners<'a> {
     let mut o: Vec<(IpAddr, Owner<'_>)> = Vec::with_capacity(m.devices.len() * 8);
     for (di, d) in m.devices.iter().enumerate() {
-        for i in d.config.interfaces.iter().filter(|i| i.admin_up) {
+        for i in d.config.interfaces.iter().filter(|i| down.up(di, i)) {
             for a in i
                 .addresses
                 .iter()
@@ -188,6 +205,7 @@ fn local_end(
     n: &BgpNeighbor,
     stype: SessionType,
     own: &Owners<'_>,
+    down: &Down<'_>,
 ) -> Result<(Option<String>, IpAddr), Status> {
     let d = &m.devices[di];
     let vrf = n.vrf.clone().unwrap_or_else(|| "default".into());
@@ -211,7 +229,7 @@ fn local_end(
             .interfaces
             .iter()
             .find(|i| crate::ifname::same(src, &i.name));
-        let addr = iface.filter(|i| i.admin_up).and_then(|i| {
+        let addr = iface.filter(|i| down.up(di, i)).and_then(|i| {
             i.addresses
                 .iter()
                 .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4() == peer_v4)
@@ -223,11 +241,10 @@ fn local_end(
     }
     // No update-source: the interface whose subnet holds the peer, as Batfish infers it.
     if let BgpPeer::Address(peer) = &n.peer {
-        for i in d
-            .config
-            .interfaces
-            .iter()
-            .filter(|i| i.admin_up && i.vrf.clone().unwrap_or_else(|| "default".into()) == vrf)
+        for i in
+            d.config.interfaces.iter().filter(|i| {
+                down.up(di, i) && i.vrf.clone().unwrap_or_else(|| "default".into()) == vrf
+            })
         {
             if let Some(a) = i.addresses.iter().find(|a| {
                 a.kind != AddressKind::Virtual
@@ -246,7 +263,7 @@ fn local_end(
 
 /// The far end of device `di`'s interface `ifname` when a point-to-point link joins them:
 /// each end's only link leads to the other, and the far interface is up.
-fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)> {
+fn point_to_point(m: &Model, di: usize, ifname: &str, down: &Down<'_>) -> Option<(usize, String)> {
     let host = &m.devices[di].hostname;
     let (far_host, far_if) = *m.devices[di]
         .config
@@ -265,7 +282,7 @@ fn point_to_point(m: &Model, di: usize, ifname: &str) -> Option<(usize, String)>
         .iter()
         .any(|i| {
             i.name == far_if
-                && i.admin_up
+                && down.up(fd, i)
                 && i.linked_to
                     .as_deref()
                     .is_some_and(|(h, n)| h == host && n == ifname)
@@ -285,7 +302,8 @@ fn session_type(local_as: &[u32], remote_as: u32, n: &BgpNeighbor) -> SessionTyp
 
 /// Every configured peering with its status.
 pub fn compatibility(m: &Model) -> Vec<Session> {
-    let own = owners(m);
+    let down = Down::of(m);
+    let own = owners(m, &down);
     // Every active peering's local end, to match remotes against.
     let mut ends: Vec<End<'_>> = Vec::new();
     for (di, d) in m.devices.iter().enumerate() {
@@ -294,7 +312,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
             let local_as = bgp.presented_as(n);
             let local_ip = match n.peer_asn {
                 Some(ra) if !local_as.is_empty() => {
-                    local_end(m, di, n, session_type(&local_as, ra, n), &own)
+                    local_end(m, di, n, session_type(&local_as, ra, n), &own, &down)
                         .ok()
                         .map(|(_, ip)| ip)
                 }
@@ -366,8 +384,8 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         Some(local.map_or_else(|| name.clone(), |i| i.name.clone()));
                     row.remote_ip = String::new();
                     let far = local
-                        .filter(|i| i.admin_up)
-                        .and_then(|i| point_to_point(m, di, &i.name));
+                        .filter(|i| down.up(di, i))
+                        .and_then(|i| point_to_point(m, di, &i.name, &down));
                     let compatible = far.as_ref().map_or(0, |(fd, fi)| {
                         ends_of(*fd)
                             .iter()
@@ -416,7 +434,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     }
                 }
                 BgpPeer::Address(peer) => {
-                    let (lif, lip) = match local_end(m, di, n, stype, &own) {
+                    let (lif, lip) = match local_end(m, di, n, stype, &own, &down) {
                         Ok(v) => v,
                         Err(status) => {
                             row.configured_status = status;

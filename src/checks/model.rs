@@ -76,8 +76,13 @@ impl Model {
             };
             let stored = db.config_text(&d.hostname)?.unwrap_or_default();
             let text = crate::dialect::candidate_text(Vendor::from_os(&d.os), &stored, lines);
-            let mut config = parser_for(Vendor::from_os(&d.os)).parse(&text);
+            let vendor = Vendor::from_os(&d.os);
+            let mut config = parser_for(vendor).parse(&text);
             config.warnings = Vec::new();
+            let mut down_svis: Vec<String> = crate::routing::autostate::down_svis(&config, vendor)
+                .into_iter()
+                .collect();
+            down_svis.sort_unstable();
             // The cabling stays as imported; a port the plan shuts is down in its config.
             for i in config.interfaces.iter_mut() {
                 if let Some(old) = d.config.interfaces.iter().find(|o| o.name == i.name) {
@@ -92,6 +97,7 @@ impl Model {
                 source_file: format!("{} as the plan leaves it", d.source_file),
                 vtep: crate::network::vtep_interfaces(&text),
                 config,
+                down_svis,
             });
         }
         Ok(Model { devices })

@@ -112,6 +112,7 @@ pub(super) fn assemble(
             site: None,
             status: "active".to_owned(),
             management_address: None,
+            down_svis: r.down_svis,
             file: e.file,
         });
     }

@@ -6,6 +6,17 @@
 //!   management VRF) never make inferred links; nor do two interfaces sharing an address.
 //!   Every device's management port sits in one out-of-band subnet; inferring from it
 //!   would join every device to every other and hide all single points of failure.
+//! - An SVI autostate holds down (no active port carries its VLAN:
+//!   [`crate::routing::autostate::down_svis`]) makes no inferred link, and a declared or
+//!   LLDP link on it is `down`, as the devices show it (lab `nxos_l3_vlan_no_active_member`).
+//! - An unnumbered interface (`ip unnumbered Loopback0`) has no subnet of its own: it
+//!   links through LLDP, a declared link or a cable of the layer-1 file between two routed
+//!   ports (as BGP unnumbered peerings do), never by subnet; without any of these it makes
+//!   no link, and says nothing false.
+//! - Loopbacks (`Loopback0`, NX-OS `loopback0`, Junos `lo0` and its units) never make
+//!   inferred links, whatever their length: Batfish never infers a layer-3 edge on one,
+//!   and six routers with `Loopback123` in one /24 (lab `ospf_lab_validation`) would
+//!   otherwise be a full mesh of 15 links that do not exist — false redundancy.
 //! - Two interfaces in one subnet are adjacent only on the same VLAN (`vlan_compatible`):
 //!   two SVIs on the same VLAN, a tagged subinterface with the SVI of its tag or a
 //!   subinterface with the same tag; an untagged routed port meets SVIs (through an access
@@ -56,7 +67,8 @@ pub struct Link {
     pub b: (String, String),
     /// Where it came from.
     pub source: LinkSource,
-    /// `up` when both interfaces are administratively up, else `down`.
+    /// `up` when both interfaces are up (administratively; SVIs also by autostate), else
+    /// `down`.
     pub status: &'static str,
     /// The shared subnet, for inferred links.
     pub subnet: Option<IpNet>,
@@ -74,9 +86,12 @@ fn linkable(a: &crate::model::InterfaceAddress) -> bool {
 }
 
 /// Whether an interface can make an inferred link: administratively up, not management,
-/// holding a linkable address.
+/// not a loopback, holding a linkable address.
 pub fn may_link(i: &Interface) -> bool {
-    i.admin_up && !is_management(i) && i.addresses.iter().any(linkable)
+    i.admin_up
+        && !is_management(i)
+        && !crate::routing::igp::is_loopback(&i.name)
+        && i.addresses.iter().any(linkable)
 }
 
 /// Whether an interface can give its device's management address.
@@ -91,12 +106,14 @@ fn find<'a>(devices: &'a [ParsedDevice], host: &str) -> Option<&'a ParsedDevice>
         .map(|i| &devices[i])
 }
 
+/// Whether an interface is up: administratively, and for an SVI by autostate.
 fn admin_up(d: &ParsedDevice, ifname: &str) -> bool {
-    d.config
-        .interfaces
-        .iter()
-        .find(|i| i.name == ifname)
-        .is_none_or(|i| i.admin_up)
+    !d.down_svis.contains(ifname)
+        && d.config
+            .interfaces
+            .iter()
+            .find(|i| i.name == ifname)
+            .is_none_or(|i| i.admin_up)
 }
 
 /// Resolves `typed` against a device's interfaces; unknown names are kept as typed.
@@ -180,7 +197,7 @@ pub fn build(
     let mut by_subnet: Vec<(IpNet, usize, usize)> = Vec::new();
     for (di, d) in devices.iter().enumerate() {
         for (ii, i) in d.config.interfaces.iter().enumerate() {
-            if !i.admin_up || is_management(i) {
+            if !may_link(i) || d.down_svis.contains(&i.name) {
                 continue;
             }
             for a in i.addresses.iter().filter(|a| linkable(a)) {
@@ -246,8 +263,9 @@ pub fn build(
             }
         }
     }
-    // BGP unnumbered: a cable between two routed ports, one of which peers over it,
-    // carries a layer-3 adjacency of link-local addresses.
+    // A cable between two routed ports carries a layer-3 adjacency without a shared
+    // subnet when one end borrows its address (`ip unnumbered Loopback0`) or peers BGP
+    // unnumbered over it (IPv6 link-local addresses).
     if let Some(l2) = &layer2 {
         for &((da, pa), (db, pb)) in &l2.cables {
             let (dev_a, dev_b) = (&devices[da], &devices[db]);
@@ -258,8 +276,11 @@ pub fn build(
             }
             let (ia, ib) = (&dev_a.config.interfaces[pa], &dev_b.config.interfaces[pb]);
             let routed = switched(ia).is_none() && switched(ib).is_none();
+            let borrowed = ia.unnumbered.is_some() || ib.unnumbered.is_some();
             if routed
-                && (peers_over(&dev_a.config, &ia.name) || peers_over(&dev_b.config, &ib.name))
+                && (borrowed
+                    || peers_over(&dev_a.config, &ia.name)
+                    || peers_over(&dev_b.config, &ib.name))
             {
                 push(
                     (dev_a.hostname.clone(), ia.name.clone()),

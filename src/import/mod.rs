@@ -130,6 +130,9 @@ pub struct ParsedDevice {
     pub model: Option<String>,
     /// Management address.
     pub management_address: Option<String>,
+    /// The SVIs autostate holds down ([`crate::routing::autostate::down_svis`]), from the
+    /// whole configuration: links do not use them, though the outline may keep no port.
+    pub down_svis: HashSet<String>,
     /// Index of its config among the snapshot's config files.
     file: usize,
 }
@@ -215,8 +218,14 @@ impl Keep {
         }
     }
 
-    /// What of `config` is kept for the device named `names` (configured, from the path).
-    fn apply(&self, config: DeviceConfig, names: [&str; 2]) -> DeviceConfig {
+    /// What of `config` is kept for the device named `names` (configured, from the path);
+    /// `down` are its SVIs autostate holds down, which make no link.
+    fn apply(
+        &self,
+        config: DeviceConfig,
+        names: [&str; 2],
+        down: &HashSet<String>,
+    ) -> DeviceConfig {
         let Keep::Outline {
             all_interfaces,
             named,
@@ -228,7 +237,11 @@ impl Keep {
         let interfaces = config
             .interfaces
             .into_iter()
-            .filter(|i| whole || links::may_link(i) || links::gives_management_address(i))
+            .filter(|i| {
+                whole
+                    || (links::may_link(i) && !down.contains(&i.name))
+                    || links::gives_management_address(i)
+            })
             .map(|mut i| {
                 i.description = None;
                 i
@@ -280,6 +293,7 @@ struct Read {
     bare: bool,
     whole: bool,
     config: DeviceConfig,
+    down_svis: HashSet<String>,
     text: String,
     config_hash: String,
 }

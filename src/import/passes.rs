@@ -27,6 +27,7 @@ fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
         let vendor = parse::detect(&text).map_err(|e| e.to_string())?;
         let mut config = parse::parser_for(vendor).parse(&text);
         let configured = config.hostname.take();
+        let down_svis = crate::routing::autostate::down_svis(&config, vendor);
         let read = Read {
             vendor,
             model: config.model.take(),
@@ -41,7 +42,12 @@ fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
                 Keep::Everything => text.into_owned(),
                 Keep::Outline { .. } => String::new(),
             },
-            config: keep.apply(config, [configured.as_deref().unwrap_or(""), &f.name_hint]),
+            config: keep.apply(
+                config,
+                [configured.as_deref().unwrap_or(""), &f.name_hint],
+                &down_svis,
+            ),
+            down_svis,
             configured,
         };
         Ok(read)
@@ -265,6 +271,7 @@ fn reparse<F: ConfigFiles + ?Sized>(
         status: outline.status.clone(),
         model: outline.model.clone(),
         management_address: outline.management_address.clone(),
+        down_svis: outline.down_svis.clone(),
         file: outline.file,
     })
 }

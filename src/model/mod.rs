@@ -235,6 +235,10 @@ pub struct Interface {
     pub linked_to: Option<Box<(String, String)>>,
     /// Addresses in file order.
     pub addresses: Vec<InterfaceAddress>,
+    /// The interface whose address this one borrows (IOS and NX-OS `ip unnumbered
+    /// Loopback0`, EOS `ip address unnumbered Loopback0`): the loopback's address, as a
+    /// /32, with no subnet of its own, so its links come from the cabling only.
+    pub unnumbered: Option<String>,
     /// Line of the `interface` stanza.
     pub line: u32,
 }
@@ -256,6 +260,7 @@ impl Interface {
             encapsulation_vlan: None,
             linked_to: None,
             addresses: Vec::new(),
+            unnumbered: None,
             line,
         }
     }

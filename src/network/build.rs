@@ -342,10 +342,16 @@ impl ParsedConfigs {
                             part.iter()
                                 .zip(texts)
                                 .map(|((h, os, file), text)| {
-                                    let mut config = for_checks(
-                                        parser_for(Vendor::from_os(os)).parse(text),
-                                        |i| far_of.contains_key(&(h.as_str(), i)),
-                                    );
+                                    let vendor = Vendor::from_os(os);
+                                    let whole = parser_for(vendor).parse(text);
+                                    let mut down_svis: Vec<String> =
+                                        crate::routing::autostate::down_svis(&whole, vendor)
+                                            .into_iter()
+                                            .collect();
+                                    down_svis.sort_unstable();
+                                    let mut config = for_checks(whole, |i| {
+                                        far_of.contains_key(&(h.as_str(), i))
+                                    });
                                     crate::checks::model::link_interfaces(h, &mut config, far_of);
                                     let d = ParsedDevice {
                                         hostname: h.clone(),
@@ -353,6 +359,7 @@ impl ParsedConfigs {
                                         source_file: file.clone(),
                                         vtep: super::vtep_interfaces(text),
                                         config,
+                                        down_svis,
                                     };
                                     // Kept encoded: the parsed form of every device
                                     // at once is what made this build large.

@@ -212,6 +212,9 @@ pub struct ParsedDevice {
     pub vtep: Vec<String>,
     /// The parsed configuration (its warnings dropped: the import reported them).
     pub config: DeviceConfig,
+    /// The SVIs autostate holds down ([`crate::routing::autostate::down_svis`]), read from
+    /// the whole configuration: `config` keeps too few ports to tell.
+    pub down_svis: Vec<String>,
 }
 
 /// Every device's configuration, parsed once per state version and kept encoded, a

@@ -13,9 +13,13 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The labs: the shared corpus, or `OLAV_CORPUS` (a folder of labs laid out alike, such
+/// as the held-out labs `benches/routing_held_out.sh` extracts) to measure elsewhere.
 fn corpus() -> Option<PathBuf> {
-    let p =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation");
+    let p = std::env::var_os("OLAV_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/configs/lab-validation"),
+        PathBuf::from,
+    );
     if p.is_dir() {
         Some(p)
     } else {
@@ -530,6 +534,20 @@ struct CiscoCounts {
     local_as: usize,
 }
 
+/// The address an unnumbered interface borrows, as the device shows it: its source
+/// interface's primary IPv4 address as a /32.
+fn borrowed(d: &ParsedDevice, i: &olav::model::Interface) -> Option<String> {
+    let source = i.unnumbered.as_deref()?;
+    d.config
+        .interfaces
+        .iter()
+        .find(|s| olav::ifname::same(source, &s.name))?
+        .addresses
+        .iter()
+        .find(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
+        .map(|a| format!("{}/32", a.address.addr()))
+}
+
 /// Compares an IOS, EOS or NX-OS device's model with its own show output: primary IPv4
 /// addresses with their length, every physical interface shown, BGP neighbors with remote
 /// AS and VRF, the local AS where shown.
@@ -551,6 +569,7 @@ fn compare_cisco(
                     .iter()
                     .filter(|a| a.kind == AddressKind::Primary && a.address.addr().is_ipv4())
                     .map(|a| (i.name.clone(), a.address.to_string()))
+                    .chain(borrowed(d, i).map(|a| (i.name.clone(), a)))
             })
             .collect();
         let shown_here: BTreeSet<(String, String)> = shown
@@ -711,7 +730,17 @@ fn shown_macs(show: &Path) -> BTreeMap<String, String> {
 
 /// (vrf, peer) of every session the device's own show output reports Established.
 fn established(show: &Path) -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
+    bgp_states(show)
+        .into_iter()
+        .filter(|(_, up)| *up)
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// (vrf, peer) → whether the device shows the session Established, for every neighbor it
+/// shows a state for (EOS JSON, IOS and NX-OS text).
+fn bgp_states(show: &Path) -> BTreeMap<(String, String), bool> {
+    let mut out = BTreeMap::new();
     for file in [
         "show_ip_bgp_neighbors_vrf_all_pipe_json.txt",
         "show_ip_bgp_neighbors_vrf_all_pipe_json.json",
@@ -720,11 +749,14 @@ fn established(show: &Path) -> BTreeSet<(String, String)> {
             let v: serde_json::Value = serde_json::from_str(&text).expect("bgp json");
             for (vrf, body) in v["vrfs"].as_object().into_iter().flatten() {
                 for p in body["peerList"].as_array().into_iter().flatten() {
-                    if p["state"] == "Established" {
-                        out.insert((
-                            vrf.clone(),
-                            p["peerAddress"].as_str().unwrap_or("").to_owned(),
-                        ));
+                    if let Some(state) = p["state"].as_str() {
+                        out.insert(
+                            (
+                                vrf.clone(),
+                                p["peerAddress"].as_str().unwrap_or("").to_owned(),
+                            ),
+                            state == "Established",
+                        );
                     }
                 }
             }
@@ -753,11 +785,13 @@ fn established(show: &Path) -> BTreeSet<(String, String)> {
             if let Some(c) = current.as_mut() {
                 c.0 = line[pos + 6..].trim().to_owned();
             }
-        } else if line.contains("BGP state = Established")
-            || line.contains("BGP state is Established")
+        } else if let Some(pos) = line
+            .find("BGP state = ")
+            .map(|p| p + 12)
+            .or_else(|| line.find("BGP state is ").map(|p| p + 13))
         {
             if let Some(c) = current.take() {
-                out.insert(c);
+                out.insert(c, line[pos..].starts_with("Established"));
             }
         }
     }
@@ -821,6 +855,57 @@ fn check_established(
         }
     }
     (checked, junos)
+}
+
+/// The sessions of a lab the devices show down (not Established), none of which `olav
+/// check` may call UNIQUE_MATCH (a false pass): how many were compared.
+fn check_down(
+    lab: &Path,
+    parsed: &olav::import::ParsedSnapshot,
+    f: &olav::checks::Findings,
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut checked = 0;
+    for d in &parsed.devices {
+        let folder = d.source_file.split('/').nth(1).unwrap_or_default();
+        let show = lab.join("show").join(folder);
+        let down: Vec<(String, String)> = if d.vendor == Vendor::JuniperJunos {
+            junos_peers(&show)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| !p.established)
+                .map(|p| (p.vrf, p.peer))
+                .collect()
+        } else {
+            bgp_states(&show)
+                .into_iter()
+                .filter(|(_, up)| !*up)
+                .map(|(k, _)| k)
+                .collect()
+        };
+        for (vrf, peer) in down {
+            let rows: Vec<_> = f
+                .bgp
+                .iter()
+                .filter(|s| s.node == d.hostname && s.vrf == vrf && s.remote_ip == peer)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            checked += 1;
+            if rows
+                .iter()
+                .any(|s| s.configured_status == olav::checks::bgp::Status::UniqueMatch)
+            {
+                failures.push(format!(
+                    "{}: {} → {peer} (vrf {vrf}) is down on the device but UNIQUE_MATCH",
+                    lab.file_name().unwrap_or_default().to_string_lossy(),
+                    d.hostname
+                ));
+            }
+        }
+    }
+    checked
 }
 
 #[test]
@@ -1614,6 +1699,9 @@ struct Row {
     neighbors: (usize, usize),
     /// Sessions the devices show Established, and those `olav check` flags.
     established: (usize, usize),
+    /// Sessions the devices show down (Idle, Active, Connect…), and those `olav check`
+    /// calls UNIQUE_MATCH.
+    down_sessions: (usize, usize),
     /// Virtual addresses the devices show (EOS anycast, NX-OS HSRP), found configured.
     virtuals: (usize, usize),
     admin: (usize, usize),
@@ -1698,6 +1786,7 @@ fn compare_links(
             .interfaces
             .iter()
             .filter(|i| i.admin_up && !olav::import::links::is_management(i))
+            .filter(|i| !d.down_svis.contains(&i.name))
             .filter(|i| physical_ports(d, &i.name).contains(port))
             .filter(|i| {
                 i.addresses.iter().any(|a| {
@@ -1798,6 +1887,9 @@ fn fidelity_table() {
             let before = failures.len();
             row.established.0 = check_established(&lab, &parsed, &f, &mut failures).0;
             row.established.1 = failures.len() - before;
+            let before = failures.len();
+            row.down_sessions.0 = check_down(&lab, &parsed, &f, &mut failures);
+            row.down_sessions.1 = failures.len() - before;
         }
         for d in &parsed.devices {
             let folder = d.source_file.split('/').nth(1).unwrap_or_default();
@@ -1919,6 +2011,7 @@ fn fidelity_table() {
         "addresses",
         "BGP neighbors",
         "Established",
+        "shown down",
         "virtual addresses",
         "admin states",
         "static routes",
@@ -1930,7 +2023,7 @@ fn fidelity_table() {
         "shown adjacencies",
         "links shown down",
     ];
-    let table: Vec<[String; 15]> = rows
+    let table: Vec<[String; 16]> = rows
         .iter()
         .map(|(lab, r)| {
             let cabled = |x: (usize, usize)| r.cables.map_or("-".to_owned(), |_| cell(x));
@@ -1940,6 +2033,7 @@ fn fidelity_table() {
                 cell(r.addresses),
                 cell(r.neighbors),
                 cell(r.established),
+                cell(r.down_sessions),
                 cell(r.virtuals),
                 cell(r.admin),
                 cell(r.statics),

@@ -494,3 +494,244 @@ fn stored_batfish_files_are_the_ones_sent_to_batfish() {
     let l1 = std::fs::read(fixture("layer1").join("batfish/layer1_topology.json")).expect("read");
     assert_eq!(sent[2].1, l1);
 }
+
+/// Real labs of issue #27 (`fixtures/real-networks/`).
+fn real(lab: &str) -> ParsedSnapshot {
+    common::parsed(&common::fixture("real-networks").join(lab))
+}
+
+/// Loopbacks never form links (lab `ospf_lab_validation`): six routers with `Loopback123`
+/// (NX-OS `loopback123`) in one /24 were a full mesh of 15 links; the devices' OSPF
+/// neighbours are the six physical links, which stay.
+#[test]
+fn loopbacks_never_form_links() {
+    let p = real("ospf_lab_validation");
+    assert_eq!(
+        links(&p),
+        [
+            "R1-ios:Ethernet1/0-R3-iosxe:GigabitEthernet1",
+            "R1-ios:Ethernet1/1-R5-nxos:Ethernet1/1",
+            "R1-ios:Ethernet2/0-R4-ios:Ethernet2/0",
+            "R1-ios:Ethernet2/7-R6-ios:Ethernet2/7",
+            "R1-ios:GigabitEthernet0/0-R2-ios:GigabitEthernet0/0",
+            "R3-iosxe:GigabitEthernet2-R7-iosxe:GigabitEthernet2",
+        ]
+    );
+    // Every vendor's loopback naming.
+    let lo = |name: &str| {
+        let mut i = olav::model::Interface::new(name.to_owned(), 1);
+        i.addresses.push(olav::model::InterfaceAddress {
+            address: "192.168.123.2/24".parse().expect("net"),
+            kind: AddressKind::Primary,
+            line: 2,
+        });
+        olav::import::links::may_link(&i)
+    };
+    for name in ["Loopback123", "loopback0", "lo0", "lo0.5"] {
+        assert!(!lo(name), "{name}");
+    }
+    assert!(lo("GigabitEthernet1"));
+}
+
+/// An SVI is up only while an active port carries its VLAN (lab
+/// `nxos_l3_vlan_no_active_member`: VLANs 10 and 2000's only members are a shut
+/// port-channel and a shut port; the devices show `Vlan2000 is down (VLAN/BD is down)` and
+/// the iBGP session over it Idle). No link on the down SVIs, with or without the layer-1
+/// file, and the session is not UNIQUE_MATCH.
+#[test]
+fn an_svi_without_an_active_member_is_down() {
+    let lab = common::fixture("real-networks").join("nxos_l3_vlan_no_active_member");
+    for host in ["nxos1", "nxos2"] {
+        let shown =
+            std::fs::read_to_string(lab.join(format!("show/{host}/show_interface_vlans.txt")))
+                .expect("show");
+        assert!(shown.contains("Vlan2000 is down (VLAN/BD is down)"));
+        let sessions =
+            std::fs::read_to_string(lab.join(format!("show/{host}/show_ip_bgp_all_neighbor.txt")))
+                .expect("show");
+        assert!(sessions.contains("BGP state = Idle"));
+    }
+    let p = common::parsed(&lab);
+    for d in &p.devices {
+        let mut down: Vec<&str> = d.down_svis.iter().map(String::as_str).collect();
+        down.sort_unstable();
+        assert_eq!(down, ["Vlan10", "Vlan2000"], "{}", d.hostname);
+    }
+    assert!(links(&p).is_empty(), "{:?}", links(&p));
+    // Without the cabling, subnet inference would pair the SVIs too: autostate keeps them
+    // apart (the routed ports' shared `192.168.122.0/24` remains).
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_dir(&lab.join("configs"), &dir.path().join("snap/configs"));
+    let bare = common::parsed(&dir.path().join("snap"));
+    assert_eq!(links(&bare), ["nxos1:Ethernet1/4-nxos2:Ethernet1/4"]);
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    assert_eq!(f.bgp.len(), 2);
+    for s in &f.bgp {
+        assert!(s.is_problem(), "{s:?}");
+        assert_ne!(s.configured_status.as_str(), "UNIQUE_MATCH");
+    }
+}
+
+/// Unnumbered interfaces (lab `eos_ospf_unnumbered`: EOS `ip address unnumbered Loopback0`
+/// on every spine–leaf port) borrow their loopback's address, read without a warning and
+/// as the devices show it (`primaryIp` the loopback's /32, `unnumberedIntf` Loopback0);
+/// their links come from the cabling, and the spine's blast radius isolates both leaves.
+#[test]
+fn unnumbered_interfaces_link_by_their_cables() {
+    let lab = common::fixture("real-networks").join("eos_ospf_unnumbered");
+    let p = common::parsed(&lab);
+    for d in &p.devices {
+        assert!(
+            d.config
+                .warnings
+                .iter()
+                .all(|w| !w.message.contains("cannot read")),
+            "{:?}",
+            d.config.warnings
+        );
+        let show = lab.join(format!("show/{}/show_interfaces_pipe_json.txt", d.hostname));
+        let shown: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(show).expect("show")).expect("json");
+        let loopback = d
+            .config
+            .interfaces
+            .iter()
+            .find(|i| i.name == "Loopback0")
+            .and_then(|i| i.addresses.first())
+            .map(|a| a.address.addr().to_string())
+            .expect("Loopback0");
+        let mut unnumbered = 0;
+        for i in d
+            .config
+            .interfaces
+            .iter()
+            .filter(|i| i.name.starts_with("Ethernet"))
+        {
+            let a = &shown["interfaces"][&i.name]["interfaceAddress"][0];
+            assert_eq!(
+                a["unnumberedIntf"].as_str(),
+                i.unnumbered.as_deref(),
+                "{}",
+                i.name
+            );
+            assert_eq!(a["primaryIp"]["address"].as_str(), Some(loopback.as_str()));
+            assert_eq!(a["primaryIp"]["maskLen"].as_u64(), Some(32));
+            // Modelled as borrowed, never as an address of its own.
+            assert!(i.addresses.is_empty(), "{:?}", i.addresses);
+            unnumbered += 1;
+        }
+        assert!(unnumbered > 0, "{}", d.hostname);
+    }
+    assert_eq!(
+        links(&p),
+        [
+            "leaf1:Ethernet1-spine:Ethernet1",
+            "leaf2:Ethernet1-spine:Ethernet2"
+        ]
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::import(dir.path(), &lab);
+    common::olav(dir.path())
+        .args(["blast-radius", "--device", "spine"])
+        .assert()
+        .stdout(predicates::str::contains("isolated       leaf1, leaf2"));
+}
+
+/// A line Junos refuses at commit is a warning naming it, never normalised (lab
+/// `junos_commit_check`: one config per prefix context, each loaded with `192.168.1.111/24`
+/// or `2001:db8::1/32`, named after what `commit check` did with it).
+#[test]
+fn prefixes_junos_refuses_at_commit_are_warnings_never_normalised() {
+    let p = real("junos_commit_check");
+    assert_eq!(p.devices.len(), 24);
+    let mut named = Vec::new();
+    for d in &p.devices {
+        let refused: Vec<_> = d
+            .config
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("Junos refuses this at commit"))
+            .collect();
+        if d.hostname.starts_with("accepts-") {
+            assert!(refused.is_empty(), "{}: {refused:?}", d.hostname);
+            continue;
+        }
+        let set_line = d
+            .text
+            .lines()
+            .position(|l| l.contains("192.168.1.111/24") || l.contains("2001:db8::1/32"))
+            .map(|i| i as u32 + 1);
+        for w in &refused {
+            assert_eq!(Some(w.line), set_line, "{}: {w:?}", d.hostname);
+        }
+        if !refused.is_empty() {
+            named.push(d.hostname.as_str());
+        }
+        // The refused route is not read as another prefix.
+        assert!(d.config.static_routes.is_empty(), "{}", d.hostname);
+    }
+    named.sort_unstable();
+    // Firewall filters and policy conditions are read by the policy parser, which does
+    // not check yet.
+    assert_eq!(
+        named,
+        [
+            "rejects-aggregate",
+            "rejects-aggregate-v6",
+            "rejects-generate",
+            "rejects-generate-v6",
+            "rejects-ospf-area-range",
+            "rejects-ospf3-area-range",
+            "rejects-static",
+            "rejects-static-v6",
+        ]
+    );
+}
+
+/// Confederations (lab `iosxe_bgp_confederation`: members 65112 and 65134 of confederation
+/// 65100, external peers 65105 and 65106): a peer outside the confederation sees the
+/// identifier (it is configured `remote-as 65100`), members peer with their member AS;
+/// every session the devices show Established is UNIQUE_MATCH.
+#[test]
+fn peers_outside_a_confederation_see_its_identifier() {
+    let lab = common::fixture("real-networks").join("iosxe_bgp_confederation");
+    let p = common::parsed(&lab);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    let row = |node: &str, remote: &str| {
+        f.bgp
+            .iter()
+            .find(|s| s.node == node && s.remote_ip == remote)
+            .unwrap_or_else(|| panic!("no row {node} → {remote}: {:#?}", f.bgp))
+    };
+    // D2 (member 65112) towards D5 (AS 65105, outside): the identifier.
+    assert_eq!(row("D2", "10.25.31.2").local_as, Some(65100));
+    // D2 towards D4 (member 65134): its member AS, an eBGP-like session.
+    assert_eq!(row("D2", "192.168.123.4").local_as, Some(65112));
+    // Every session the devices show Established (all of them) matches uniquely.
+    let mut shown = 0;
+    for d in &p.devices {
+        let text = std::fs::read_to_string(
+            lab.join(format!("show/{}/show_ip_bgp_all_neighbor.txt", d.hostname)),
+        )
+        .expect("show");
+        let mut peer = None;
+        for l in text.lines() {
+            if let Some(rest) = l.strip_prefix("BGP neighbor is ") {
+                peer = rest.split(',').next().map(str::to_owned);
+            } else if l.contains("BGP state = Established") {
+                let peer = peer.take().expect("a neighbor before its state");
+                shown += 1;
+                assert_eq!(
+                    row(&d.hostname, &peer).configured_status.as_str(),
+                    "UNIQUE_MATCH",
+                    "{} → {peer}",
+                    d.hostname
+                );
+            }
+        }
+    }
+    assert_eq!(shown, 12);
+}

@@ -74,6 +74,18 @@ pub fn interface_line(
             Ok(n) => iface.channel_group = Some(format!("Port-channel{n}")),
             Err(_) => dev.warn(line, format!("channel-group: '{n}' is not a number")),
         },
+        // The interface borrows another's address (modelled as such, never copied: it has
+        // no subnet of its own). IOS and NX-OS `ip unnumbered`, EOS `ip address unnumbered`;
+        // it replaces the interface's own IPv4 address, as on the device.
+        ["ip", "unnumbered", source] | ["ip", "address", "unnumbered", source] => {
+            iface
+                .addresses
+                .retain(|a| a.kind != AddressKind::Primary || !a.address.addr().is_ipv4());
+            iface.unnumbered = Some((*source).to_owned());
+        }
+        ["no", "ip", "unnumbered", ..] | ["no", "ip", "address", "unnumbered", ..] => {
+            iface.unnumbered = None;
+        }
         // Later lines amend (a plan or rollback appended to a running config).
         ["no", "ip", "address"] => iface
             .addresses
@@ -96,6 +108,9 @@ pub fn interface_line(
                 tail => (parse_prefix(addr), tail.first() == Some(&"secondary")),
             };
             if let (Some(new), false) = (net, secondary) {
+                if new.addr().is_ipv4() {
+                    iface.unnumbered = None;
+                }
                 // A new primary address replaces the old one, as on the device.
                 iface.addresses.retain(|a| {
                     a.kind != AddressKind::Primary
@@ -206,5 +221,33 @@ pub fn push_virtual(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
             kind: AddressKind::Virtual,
             line,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::parse::parser_for;
+    use crate::model::Vendor;
+
+    /// IOS `ip unnumbered`, NX-OS `medium p2p` + `ip unnumbered`, and their removal: the
+    /// interface borrows the loopback's address, no own address and no warning.
+    #[test]
+    fn unnumbered_interfaces_borrow_without_a_warning() {
+        // Test input, read by the IOS and NX-OS parsers.
+        let ios = "hostname r1\ninterface Loopback0\n ip address 10.0.0.1 255.255.255.255\ninterface GigabitEthernet1\n ip address 10.9.0.1 255.255.255.252\n ip unnumbered Loopback0\ninterface GigabitEthernet2\n ip unnumbered Loopback0\n no ip unnumbered\n";
+        let nxos = "hostname n1\ninterface loopback0\n  ip address 10.0.0.2/32\ninterface Ethernet1/1\n  no switchport\n  medium p2p\n  ip unnumbered loopback0\n  no shutdown\n";
+        for (vendor, text, port, source) in [
+            (Vendor::CiscoIos, ios, "GigabitEthernet1", "Loopback0"),
+            (Vendor::CiscoNxos, nxos, "Ethernet1/1", "loopback0"),
+        ] {
+            let c = parser_for(vendor).parse(text);
+            assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+            let i = c.interfaces.iter().find(|i| i.name == port).expect("port");
+            assert_eq!(i.unnumbered.as_deref(), Some(source));
+            assert!(i.addresses.is_empty(), "{:?}", i.addresses);
+        }
+        let c = parser_for(Vendor::CiscoIos).parse(ios);
+        let gi2 = c.interfaces.iter().find(|i| i.name == "GigabitEthernet2");
+        assert_eq!(gi2.and_then(|i| i.unnumbered.clone()), None);
     }
 }

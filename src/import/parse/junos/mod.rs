@@ -223,6 +223,12 @@ impl Junos {
             ["routing-instances", name, rest @ ..] => self.routing_instance(name, rest, st),
             ["protocols", "bgp", rest @ ..] => self.bgp(None, rest, st),
             ["protocols", "ospf", rest @ ..] => self.ospf(None, rest, st),
+            // OSPFv3 is not modelled; an area range Junos refuses at commit is still named.
+            ["protocols", "ospf3", "area", _, "area-range", p, ..] => {
+                if let Some(net) = parse_net(p) {
+                    self.refused_at_commit("OSPFv3 area-range", net, st.line_of(&w[5..]));
+                }
+            }
             ["protocols", "isis", rest @ ..] => self.isis(None, rest, st),
             ["policy-options", rest @ ..] => self.policy_options(rest, st),
             ["firewall", rest @ ..] => self.firewall(rest, st),

@@ -128,7 +128,13 @@ impl Junos {
                     _ => self.routing_options(inst, rest, st),
                 }
             }
-            [kind @ ("aggregate" | "generated"), rest @ ..] => {
+            [kind @ ("aggregate" | "generate" | "generated"), rest @ ..] => {
+                if let ["route", p, ..] = rest {
+                    if let Some(net) = parse_net(p) {
+                        let what = format!("{kind} route");
+                        self.refused_at_commit(&what, net, st.line_of(&rest[1..]));
+                    }
+                }
                 let what = format!("routing-options {kind} routes");
                 let at = (inst.map(str::to_owned), what);
                 if !self.bgp_unmodelled.contains(&at) {
@@ -159,6 +165,23 @@ impl Junos {
             ["instance-import", ps @ ..] => self.policy_refs(ps, "instance import policy", st),
             _ => {}
         }
+    }
+
+    /// Whether `net`, as written, has host bits set (`192.168.1.111/24`): Junos refuses
+    /// such a prefix at commit in routes and area ranges (lab `junos_commit_check`), so a
+    /// device cannot run the line. Warns, naming it; never normalised into another prefix.
+    pub(super) fn refused_at_commit(&mut self, what: &str, net: IpNet, line: u32) -> bool {
+        if net.addr() == net.network() {
+            return false;
+        }
+        self.dev.warn(
+            line,
+            format!(
+                "{what} {net}: host bits set — Junos refuses this at commit ({} intended?); not read",
+                net.trunc()
+            ),
+        );
+        true
     }
 
     fn static_line(&mut self, inst: Option<&str>, inet6: bool, w: &[&str], st: &Statement) {
@@ -205,13 +228,16 @@ impl Junos {
                 ),
             },
             ["route", p, tail @ ..] => {
-                let Some(prefix) = parse_net(p).map(|n| n.trunc()) else {
+                let Some(prefix) = parse_net(p) else {
                     self.dev.warn(
                         st.line_of(&w[1..]),
                         format!("static route: cannot read the prefix '{p}'"),
                     );
                     return;
                 };
+                if self.refused_at_commit("static route", prefix, st.line_of(&w[1..])) {
+                    return;
+                }
                 let block = &mut self.statics[b];
                 let routes = &mut block.routes;
                 let r = match block.index.get(&prefix) {
@@ -313,7 +339,12 @@ impl Junos {
                     format!("ospf reference-bandwidth: cannot read '{b}'"),
                 ),
             },
-            ["area", _, kind, ..] => {
+            ["area", _, kind, rest @ ..] => {
+                if let ("area-range", [p, ..]) = (*kind, rest) {
+                    if let Some(net) = parse_net(p) {
+                        self.refused_at_commit("OSPF area-range", net, st.line_of(rest));
+                    }
+                }
                 let what = match *kind {
                     "stub" => "stub areas",
                     "nssa" => "NSSA areas",

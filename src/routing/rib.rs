@@ -67,7 +67,7 @@ fn select(mut routes: Vec<Route>) -> Vec<Route> {
 
 /// A device's RIB before the network-wide protocols: its connected and local routes,
 /// its static routes waiting for resolution, what is not computed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Prepared {
     /// The device.
     pub hostname: String,
@@ -178,12 +178,12 @@ pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
         .map(|(d, p)| speaker(*d, p))
         .collect();
     let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
-    let mut learned = ospf::routes(&names, &speakers);
+    let learned = ospf::routes(&names, &speakers);
     prepared
         .iter()
         .enumerate()
         .map(|(d, p)| {
-            let (routes, inc) = learned.take(d);
+            let (routes, inc) = learned.device(d);
             finish(p, &routes, &inc)
         })
         .collect()
@@ -199,6 +199,6 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         text,
     };
     let p = prepare(input);
-    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).take(0);
+    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).device(0);
     finish(&p, &routes, &inc)
 }

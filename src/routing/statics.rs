@@ -28,7 +28,7 @@ pub fn default_distance(vendor: Vendor) -> u32 {
 }
 
 /// What a static route needs before it installs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Needs {
     /// Nothing: it installs as it is.
     Nothing,
@@ -43,7 +43,7 @@ pub enum Needs {
 }
 
 /// A configured static route as a candidate for the RIB.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Candidate {
     /// The route it installs.
     pub route: Route,

@@ -1,7 +1,10 @@
 //! The routing model of a state version, stored with it as the `routing` part: each
-//! device's RIB encoded on its own, so that asking for one device decodes one.
+//! device's routes before the network-wide protocols, encoded on its own, and the
+//! network's OSPF as every router shares it (areas, ABR summaries). Asking for one
+//! device decodes that device and computes its OSPF routes and RIB then: no device's
+//! full table is made before it is asked for.
 
-use super::ospf::Speaker;
+use super::ospf::{Learned, Speaker};
 use super::rib::{finish, prepare, speaker, DeviceInput, DeviceRib, Prepared};
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
@@ -11,16 +14,18 @@ use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// Every device's RIB of one state version, by hostname.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Every device's RIB of one state version, by hostname, made when asked for.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct RoutingModel {
     /// The state version.
     pub state_version: i64,
-    /// Hostnames, sorted; device `i`'s RIB is `rows[starts[i]..starts[i + 1]]`.
+    /// Hostnames, sorted; device `i`'s routes before OSPF are `rows[starts[i]..starts[i +
+    /// 1]]`, and it is device `i` of `ospf`.
     hostnames: Vec<String>,
-    starts: Vec<u32>,
+    starts: Vec<u64>,
     #[serde(with = "serde_bytes")]
     rows: Vec<u8>,
+    ospf: Learned,
 }
 
 /// Which rows of which RIBs to give.
@@ -51,15 +56,15 @@ impl RoutingModel {
         crate::network::store::shared(db, "routing", RoutingModel::build, |_| {})
     }
 
-    /// Computes every device's RIB from the stored configurations.
+    /// Prepares every device's RIB from the stored configurations and computes what
+    /// the network's OSPF shares.
     pub fn build(db: &StateDb) -> Result<RoutingModel, StateError> {
         let mut m = RoutingModel {
             state_version: db.state_version()?,
             ..RoutingModel::default()
         };
-        // Each configuration parsed once; only what OSPF needs of it is kept until the
-        // network's OSPF routes are known.
-        let mut prepared: Vec<Prepared> = Vec::new();
+        // Each configuration parsed once; only what OSPF needs of it is kept, and the
+        // device's routes before OSPF, encoded.
         let mut speakers: Vec<Speaker> = Vec::new();
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);
@@ -72,24 +77,19 @@ impl RoutingModel {
             };
             let p = prepare(input);
             speakers.push(speaker(input, &p));
-            prepared.push(p);
+            m.push(&p);
         })?;
-        let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
-        let mut learned = super::ospf::routes(&names, &speakers);
-        drop(speakers);
-        for (d, p) in prepared.iter().enumerate() {
-            let (routes, incomplete) = learned.take(d);
-            m.push(&finish(p, &routes, &incomplete));
-        }
+        let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
+        m.ospf = super::ospf::routes(&names, &speakers);
         Ok(m)
     }
 
-    /// Adds a device's RIB (hostnames in order).
-    pub fn push(&mut self, rib: &DeviceRib) {
-        self.hostnames.push(rib.hostname.clone());
-        self.starts.push(self.rows.len() as u32);
+    /// Adds a prepared device (hostnames in order).
+    fn push(&mut self, p: &Prepared) {
+        self.hostnames.push(p.hostname.clone());
+        self.starts.push(self.rows.len() as u64);
         // Encoding plain rows into a vector cannot fail.
-        if let Ok(bytes) = postcard::to_stdvec(rib) {
+        if let Ok(bytes) = postcard::to_stdvec(p) {
             self.rows.extend_from_slice(&bytes);
         }
     }
@@ -99,7 +99,8 @@ impl RoutingModel {
         &self.hostnames
     }
 
-    /// One device's RIB, decoded.
+    /// One device's RIB: its prepared routes decoded, its OSPF routes computed, its
+    /// static next hops resolved through them.
     pub fn device(&self, hostname: &str) -> Option<DeviceRib> {
         let i = self
             .hostnames
@@ -110,8 +111,11 @@ impl RoutingModel {
             .starts
             .get(i + 1)
             .map_or(self.rows.len(), |&e| e as usize);
-        match postcard::from_bytes(self.rows.get(s..e)?) {
-            Ok(r) => Some(r),
+        match postcard::from_bytes::<Prepared>(self.rows.get(s..e)?) {
+            Ok(p) => {
+                let (routes, incomplete) = self.ospf.device(i);
+                Some(finish(&p, &routes, &incomplete))
+            }
             Err(err) => {
                 tracing::warn!("routing model: the RIB of {hostname} does not decode ({err})");
                 None

@@ -1,8 +1,9 @@
 //! OSPF (IPv4), network-wide: each device's OSPF speaker ([`Speaker::of`]: its OSPF
-//! interfaces, what it redistributes, what olav does not model), then adjacencies and
-//! shortest paths over every device at once ([`routes`]), giving each device its
-//! `ospf`, `ospfIA`, `ospfE1` and `ospfE2` routes and the reasons they may be
-//! incomplete (`docs/routing.md`, "OSPF").
+//! interfaces, what it redistributes, what olav does not model), then adjacencies, areas
+//! and what the ABRs summarise over every device at once ([`routes`]); each device's
+//! `ospf`, `ospfIA`, `ospfE1` and `ospfE2` routes are computed from that when they are
+//! asked for ([`Learned::device`]), with the reasons they may be incomplete
+//! (`docs/routing.md`, "OSPF").
 
 pub mod spf;
 pub mod topology;
@@ -14,14 +15,17 @@ use super::dynamic::Incomplete;
 use super::route::{NextHop, Protocol, Route};
 use crate::model::{DeviceConfig, Vendor};
 use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
 use spf::{External, Kind};
 use std::collections::{BTreeSet, HashMap};
 use topology::OspfIf;
 
-/// Above this many (routers × prefixes) in one OSPF domain, its routes are not computed
-/// (each device's table is materialised: the rows grow with the square of its size); the
-/// domain's devices are marked incomplete instead.
-pub const MAX_DOMAIN_ROWS: u64 = 1_000_000;
+/// Above this much shortest-path work in one OSPF domain — every ABR's runs over each of
+/// its areas (routers, interfaces and advertisements of the area), which the network's
+/// OSPF costs before any router's routes are asked for — its routes are not computed and
+/// its devices are marked incomplete instead. A router's own routes cost one run per area
+/// it is in, whatever the domain's size.
+pub const MAX_DOMAIN_WORK: u64 = 50_000_000;
 
 /// What one device brings to OSPF (default VRF), read from its configuration and its
 /// RIB before OSPF.
@@ -201,25 +205,10 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
     }
     let root: Vec<usize> = (0..n).map(|d| find(&mut parent, d)).collect();
     let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
-    let mut prefixes: HashMap<usize, u64> = HashMap::new();
     for d in (0..n).filter(|d| speakers[*d].runs()) {
         members.entry(root[d]).or_default().push(d);
-        let p = speakers[d].ifs.len() + speakers[d].externals.len();
-        *prefixes.entry(root[d]).or_default() += p as u64;
     }
-    let too_big: HashMap<usize, String> = members
-        .iter()
-        .filter_map(|(r, m)| {
-            let rows = (m.len() as u64).saturating_mul(prefixes.get(r).copied().unwrap_or(0));
-            (rows > MAX_DOMAIN_ROWS).then(|| {
-                (*r, format!(
-                    "OSPF is not computed in a domain this large ({} routers, {} prefixes: over {MAX_DOMAIN_ROWS} routes)",
-                    m.len(),
-                    prefixes.get(r).copied().unwrap_or(0)
-                ))
-            })
-        })
-        .collect();
+    let too_big = too_big(speakers, &root, &members);
     let keep = |d: usize| !too_big.contains_key(&root[d]);
     let ifs: Vec<OspfIf> = ifs.into_iter().filter(|i| keep(i.device)).collect();
     let segs = topology::segments(&ifs);
@@ -236,7 +225,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
             })
         })
         .collect();
-    let computed = spf::routes(n, &ifs, &segs, &externals);
+    let net = spf::Net::build(n, &ifs, &segs, &externals);
     // What each domain does not model, named on every device of the domain.
     let mut domain_reasons: HashMap<usize, BTreeSet<String>> = HashMap::new();
     for (r, m) in &members {
@@ -276,37 +265,70 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
             .map(|s| s.vendor == Some(Vendor::JuniperJunos))
             .collect(),
         ifs,
-        routes: computed,
+        net,
         incomplete,
     }
 }
 
-/// The network's OSPF routes, compact until each device's are taken
-/// ([`Learned::take`]): a device's rows are made only when its RIB is.
-#[derive(Debug, Default)]
+/// The domains (by their root device) whose OSPF would cost more than
+/// [`MAX_DOMAIN_WORK`] to build, with the reason in words. The work of an area is its
+/// routers, interfaces and redistributed prefixes; an ABR runs over each of its areas.
+fn too_big(
+    speakers: &[Speaker],
+    root: &[usize],
+    members: &HashMap<usize, Vec<usize>>,
+) -> HashMap<usize, String> {
+    let mut size: HashMap<(usize, u32), u64> = HashMap::new();
+    let mut areas: Vec<Vec<u32>> = vec![Vec::new(); speakers.len()];
+    for (d, s) in speakers.iter().enumerate() {
+        for i in &s.ifs {
+            *size.entry((root[d], i.area)).or_default() += 1 + i.secondaries.len() as u64;
+            if !areas[d].contains(&i.area) {
+                areas[d].push(i.area);
+                *size.entry((root[d], i.area)).or_default() += 1 + s.externals.len() as u64;
+            }
+        }
+    }
+    members
+        .iter()
+        .filter_map(|(r, m)| {
+            let work: u64 = m
+                .iter()
+                .filter(|d| areas[**d].len() > 1 && areas[**d].contains(&0))
+                .flat_map(|d| &areas[*d])
+                .map(|a| size.get(&(*r, *a)).copied().unwrap_or(0))
+                .fold(0u64, u64::saturating_add);
+            (work > MAX_DOMAIN_WORK).then(|| {
+                (*r, format!(
+                    "OSPF is not computed in a domain this large ({} routers; its area border routers' shortest paths would cost {work} steps, over {MAX_DOMAIN_WORK})",
+                    m.len()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The network's OSPF: what every router shares ([`spf::Net`]) and what each device
+/// leaves incomplete; a device's rows are made when its RIB is ([`Learned::device`]).
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Learned {
     junos: Vec<bool>,
     ifs: Vec<OspfIf>,
-    routes: Vec<Vec<spf::OspfRoute>>,
+    net: spf::Net,
     incomplete: Vec<Vec<Incomplete>>,
 }
 
 impl Learned {
     /// Device `d`'s OSPF routes (one row per next hop) and what OSPF leaves incomplete
-    /// there; taken out (a second call gives nothing).
-    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
+    /// there.
+    pub fn device(&self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
         let (internal, external) = if self.junos.get(d).copied().unwrap_or(false) {
             (10, 150)
         } else {
             (110, 110)
         };
-        let rs = self
-            .routes
-            .get_mut(d)
-            .map(std::mem::take)
-            .unwrap_or_default();
         let mut out = Vec::new();
-        for r in rs {
+        for r in self.net.routes_of(d) {
             let (protocol, ad) = match r.kind {
                 Kind::Intra => (Protocol::Ospf, internal),
                 Kind::Inter => (Protocol::OspfIA, internal),
@@ -332,11 +354,7 @@ impl Learned {
                 });
             }
         }
-        let inc = self
-            .incomplete
-            .get_mut(d)
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let inc = self.incomplete.get(d).cloned().unwrap_or_default();
         (out, inc)
     }
 }

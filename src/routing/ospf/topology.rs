@@ -12,6 +12,7 @@
 
 use crate::model::{DeviceConfig, OspfNetworkType, Vendor};
 use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
@@ -23,7 +24,7 @@ pub fn area_number(area: &str) -> Option<u32> {
 }
 
 /// One interface running OSPF.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OspfIf {
     /// The device (index in the network).
     pub device: usize,

@@ -128,11 +128,11 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
 /// (`learned`) and what they leave incomplete: static next hops resolved to a fixed point
 /// through everything installed, the lowest administrative distance kept per prefix.
 pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib {
-    let base: Vec<Route> = p.base.iter().chain(learned).cloned().collect();
     let mut waiting = p.waiting.clone();
-    let mut installed = select(base.clone());
-    let mut taken: Vec<Route> = Vec::new();
+    let mut installed = select(p.base.iter().chain(learned).cloned().collect());
     // Each round installs at least one route or stops: at most one round per route.
+    // (Choosing among the installed routes and the new ones is choosing among all: a
+    // route the first choice dropped loses to what it kept.)
     loop {
         let (now, later): (Vec<Candidate>, Vec<Candidate>) = waiting
             .into_iter()
@@ -141,8 +141,8 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
         if now.is_empty() {
             break;
         }
-        taken.extend(now.into_iter().map(|c| c.route));
-        installed = select(base.iter().chain(&taken).cloned().collect());
+        installed.extend(now.into_iter().map(|c| c.route));
+        installed = select(installed);
     }
     let mut incomplete = p.incomplete.clone();
     for i in more {
@@ -178,7 +178,7 @@ pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
         .map(|(d, p)| speaker(*d, p))
         .collect();
     let names: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
-    let learned = ospf::routes(&names, &speakers);
+    let learned = ospf::routes(&names, speakers);
     prepared
         .iter()
         .enumerate()
@@ -199,6 +199,6 @@ pub fn compute(hostname: &str, vendor: Vendor, config: &DeviceConfig, text: &str
         text,
     };
     let p = prepare(input);
-    let (routes, inc) = ospf::routes(&[hostname], &[speaker(input, &p)]).device(0);
+    let (routes, inc) = ospf::routes(&[hostname], vec![speaker(input, &p)]).device(0);
     finish(&p, &routes, &inc)
 }

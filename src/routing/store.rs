@@ -12,7 +12,7 @@ use crate::model::Vendor;
 use crate::state::{StateDb, StateError};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Every device's RIB of one state version, by hostname, made when asked for.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -25,7 +25,12 @@ pub struct RoutingModel {
     starts: Vec<u64>,
     #[serde(with = "serde_bytes")]
     rows: Vec<u8>,
-    ospf: Learned,
+    /// The network's OSPF, encoded: kept so while the part is written (decoded it is
+    /// twice the size), decoded once when a device's routes are first asked for.
+    #[serde(with = "serde_bytes")]
+    ospf: Vec<u8>,
+    #[serde(skip)]
+    learned: OnceLock<Option<Learned>>,
 }
 
 /// Which rows of which RIBs to give.
@@ -79,8 +84,13 @@ impl RoutingModel {
             speakers.push(speaker(input, &p));
             m.push(&p);
         })?;
+        // The rows' spare capacity (up to half of it) is given back before OSPF's peak.
+        m.rows.shrink_to_fit();
         let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
-        m.ospf = super::ospf::routes(&names, &speakers);
+        let learned = super::ospf::routes(&names, speakers);
+        // Encoding plain data into a vector cannot fail.
+        m.ospf = postcard::to_stdvec(&learned).unwrap_or_default();
+        m.ospf.shrink_to_fit();
         Ok(m)
     }
 
@@ -111,15 +121,26 @@ impl RoutingModel {
             .starts
             .get(i + 1)
             .map_or(self.rows.len(), |&e| e as usize);
-        match postcard::from_bytes::<Prepared>(self.rows.get(s..e)?) {
-            Ok(p) => {
-                let (routes, incomplete) = self.ospf.device(i);
+        let learned = self.learned.get_or_init(|| {
+            postcard::from_bytes(&self.ospf)
+                .map_err(|err| {
+                    tracing::warn!("routing model: its OSPF part does not decode ({err})")
+                })
+                .ok()
+        });
+        match (
+            postcard::from_bytes::<Prepared>(self.rows.get(s..e)?),
+            learned,
+        ) {
+            (Ok(p), Some(learned)) => {
+                let (routes, incomplete) = learned.device(i);
                 Some(finish(&p, &routes, &incomplete))
             }
-            Err(err) => {
+            (Err(err), _) => {
                 tracing::warn!("routing model: the RIB of {hostname} does not decode ({err})");
                 None
             }
+            (_, None) => None,
         }
     }
 

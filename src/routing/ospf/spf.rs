@@ -91,8 +91,9 @@ fn offer(t: &mut Table, d: Dest, cost: u64, hops: &[Hop]) {
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Edge {
-    to: usize,
-    cost: u64,
+    /// The node it leads to (u32 and the cost's u32 halve the graphs' memory).
+    to: u32,
+    cost: u32,
     local: u32,
     remote: u32,
 }
@@ -107,30 +108,33 @@ struct Area {
 }
 
 impl Area {
-    fn build(area: u32, ifs: &[OspfIf], segs: &[Segment], asbr: &HashSet<usize>) -> Area {
-        let mut routers: Vec<usize> = ifs
-            .iter()
-            .filter(|i| i.area == area)
-            .map(|i| i.device)
-            .collect();
+    /// The graph of the area whose interfaces are `ifs[k]` for `mine` and segments
+    /// `segs[k]` for `its_segs`.
+    fn build(
+        (ifs, mine): (&[OspfIf], &[usize]),
+        (segs, its_segs): (&[Segment], &[usize]),
+        asbr: &HashSet<usize>,
+    ) -> Area {
+        let mut routers: Vec<usize> = mine.iter().map(|&k| ifs[k].device).collect();
         routers.sort_unstable();
         routers.dedup();
         let node_of: HashMap<usize, usize> =
             routers.iter().enumerate().map(|(n, d)| (*d, n)).collect();
-        let transit: Vec<&Segment> = segs.iter().filter(|s| s.area == area && !s.p2p).collect();
+        let area_segs = || its_segs.iter().map(|&k| &segs[k]);
+        let transit: Vec<&Segment> = area_segs().filter(|s| !s.p2p).collect();
         let n = routers.len() + transit.len();
         let mut edges: Vec<Vec<Edge>> = (0..n).map(|_| Vec::new()).collect();
         let mut adverts: Vec<Vec<(Dest, u64)>> = vec![Vec::new(); n];
         let mut on_transit: HashSet<usize> = HashSet::new();
-        for s in segs.iter().filter(|s| s.area == area && s.p2p) {
+        for s in area_segs().filter(|s| s.p2p) {
             let (a, b) = (s.members[0], s.members[1]);
             for (x, y) in [(a, b), (b, a)] {
                 if let (Some(&nx), Some(&ny)) =
                     (node_of.get(&ifs[x].device), node_of.get(&ifs[y].device))
                 {
                     edges[nx].push(Edge {
-                        to: ny,
-                        cost: u64::from(ifs[x].cost),
+                        to: ny as u32,
+                        cost: ifs[x].cost,
                         local: x as u32,
                         remote: y as u32,
                     });
@@ -144,13 +148,13 @@ impl Area {
                 on_transit.insert(m);
                 if let Some(&r) = node_of.get(&ifs[m].device) {
                     edges[r].push(Edge {
-                        to: tn,
-                        cost: u64::from(ifs[m].cost),
+                        to: tn as u32,
+                        cost: ifs[m].cost,
                         local: m as u32,
                         remote: NONE,
                     });
                     edges[tn].push(Edge {
-                        to: r,
+                        to: r as u32,
                         cost: 0,
                         local: NONE,
                         remote: m as u32,
@@ -158,7 +162,7 @@ impl Area {
                 }
             }
         }
-        for (k, i) in ifs.iter().enumerate().filter(|(_, i)| i.area == area) {
+        for (k, i) in mine.iter().map(|&k| (k, &ifs[k])) {
             let Some(&r) = node_of.get(&i.device) else {
                 continue;
             };
@@ -198,10 +202,11 @@ impl Area {
                 continue;
             }
             for e in &self.edges[u] {
-                if e.to == s {
+                let to = e.to as usize;
+                if to == s {
                     continue;
                 }
-                let nd = d.saturating_add(e.cost);
+                let nd = d.saturating_add(u64::from(e.cost));
                 let via: Vec<Hop> = if u == s {
                     vec![(e.local, e.remote)]
                 } else {
@@ -210,19 +215,19 @@ impl Area {
                         .map(|&(l, r)| if r == NONE { (l, e.remote) } else { (l, r) })
                         .collect()
                 };
-                if nd < dist[e.to] {
-                    dist[e.to] = nd;
-                    hops[e.to] = via;
-                    heap.push(Reverse((nd, e.to)));
-                } else if nd == dist[e.to] {
-                    let before = hops[e.to].len();
-                    hops[e.to].extend(via);
-                    hops[e.to].sort_unstable();
-                    hops[e.to].dedup();
+                if nd < dist[to] {
+                    dist[to] = nd;
+                    hops[to] = via;
+                    heap.push(Reverse((nd, to)));
+                } else if nd == dist[to] {
+                    let before = hops[to].len();
+                    hops[to].extend(via);
+                    hops[to].sort_unstable();
+                    hops[to].dedup();
                     // Hops learned late (equal-cost paths through zero-cost edges)
                     // propagate again.
-                    if hops[e.to].len() != before {
-                        heap.push(Reverse((nd, e.to)));
+                    if hops[to].len() != before {
+                        heap.push(Reverse((nd, to)));
                     }
                 }
             }
@@ -321,15 +326,20 @@ impl Net {
                 areas_of[i.device].push(i.area);
             }
         }
-        let mut area_ids: Vec<u32> = ifs.iter().map(|i| i.area).collect();
-        area_ids.sort_unstable();
-        area_ids.dedup();
+        // Each area's interfaces and segments, listed once (not filtered per area).
+        let mut by_area: BTreeMap<u32, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+        for (k, i) in ifs.iter().enumerate() {
+            by_area.entry(i.area).or_default().0.push(k);
+        }
+        for (k, s) in segs.iter().enumerate() {
+            by_area.entry(s.area).or_default().1.push(k);
+        }
         let abrs: Vec<usize> = (0..devices)
             .filter(|d| areas_of[*d].len() > 1 && areas_of[*d].contains(&0))
             .collect();
-        let graphs = area_ids
+        let graphs = by_area
             .iter()
-            .map(|a| (*a, Area::build(*a, ifs, segs, &asbr)))
+            .map(|(a, (mine, its_segs))| (*a, Area::build((ifs, mine), (segs, its_segs), &asbr)))
             .collect();
         let stub_of = ifs
             .iter()
@@ -416,24 +426,17 @@ impl Net {
         }
     }
 
-    /// What ABR `b` summarises into `area`: into the backbone its other areas'
-    /// intra-area routes; into another area what it reaches except that area's own (a
-    /// stub area: a default route instead of externals, with no-summary only that).
-    fn summary_into(&self, b: usize, area: u32, wanted: &HashSet<usize>) -> HashMap<Dest, u64> {
-        if area == 0 {
-            return self
-                .into_backbone
-                .get(&b)
-                .map(|v| v.iter().copied().collect())
-                .unwrap_or_default();
-        }
+    /// What ABR `b` summarises into `area`, not the backbone (that is
+    /// `into_backbone`): what it reaches except that area's own (a stub area: a default
+    /// route instead of externals, with no-summary only that).
+    fn summary_into(&self, b: usize, area: u32, wanted: &HashSet<usize>) -> Vec<(Dest, u64)> {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         let stub = self.stub_of.get(&(b, area)).copied();
         if let Some(no_summary) = stub {
             // IOS `default-cost` 1.
             m.insert(Dest::Net(Ipv4Net::default()), 1);
             if no_summary {
-                return m;
+                return m.into_iter().collect();
             }
         }
         let st = self.abr_state(b, wanted);
@@ -455,7 +458,7 @@ impl Net {
             // No boundary routers (type 4) into a stub area: no externals there.
             m.retain(|d, _| matches!(d, Dest::Net(_)));
         }
-        m
+        m.into_iter().collect()
     }
 
     /// Router `s`'s OSPF routes, sorted by prefix and kind.
@@ -488,9 +491,16 @@ impl Net {
             for (a, v) in views {
                 for (r, (c, h)) in &v.to {
                     let Dest::Router(b) = r else { continue };
-                    for (d, sc) in self.summary_into(*b, *a, &wanted) {
-                        if !intra_t.contains_key(&d) && !mine.contains(&d) {
-                            offer(&mut inter_t, d, c.saturating_add(sc), h);
+                    let other;
+                    let summary: &[(Dest, u64)] = if *a == 0 {
+                        self.into_backbone.get(b).map_or(&[], Vec::as_slice)
+                    } else {
+                        other = self.summary_into(*b, *a, &wanted);
+                        &other
+                    };
+                    for (d, sc) in summary {
+                        if !intra_t.contains_key(d) && !mine.contains(d) {
+                            offer(&mut inter_t, *d, c.saturating_add(*sc), h);
                         }
                     }
                 }

@@ -108,7 +108,7 @@ pub fn routes(
             );
         }
     }
-    let ribs = model.select(&q);
+    let ribs = model.select(&db, &q)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match cli.format {
         Format::Json => write_json(&mut out, model.state_version, &ribs)?,

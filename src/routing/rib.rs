@@ -9,7 +9,6 @@ use super::route::Route;
 use super::statics::{self, Candidate, Skipped};
 use crate::model::{DeviceConfig, Vendor};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A device's computed main RIB.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,17 +41,8 @@ impl DeviceRib {
 /// Keeps, per (VRF, network), the routes with the lowest administrative distance;
 /// sorted, duplicates removed.
 fn select(mut routes: Vec<Route>) -> Vec<Route> {
-    let mut best: BTreeMap<(&str, ipnet::Ipv4Net), u32> = BTreeMap::new();
-    for r in &routes {
-        let e = best.entry((&r.vrf, r.network)).or_insert(r.admin_distance);
-        *e = (*e).min(r.admin_distance);
-    }
-    let keep: Vec<bool> = routes
-        .iter()
-        .map(|r| best.get(&(r.vrf.as_str(), r.network)) == Some(&r.admin_distance))
-        .collect();
-    let mut k = keep.into_iter();
-    routes.retain(|_| k.next().unwrap_or(false));
+    // Sorted first (stable: equal rows keep their order), so that each (VRF, network)
+    // is one run: no map of a border router's 470,000 prefixes.
     routes.sort_by(|a, b| {
         (&a.vrf, a.network, a.protocol, &a.next_hop).cmp(&(
             &b.vrf,
@@ -61,13 +51,20 @@ fn select(mut routes: Vec<Route>) -> Vec<Route> {
             &b.next_hop,
         ))
     });
+    let mut keep = Vec::with_capacity(routes.len());
+    for run in routes.chunk_by(|a, b| a.vrf == b.vrf && a.network == b.network) {
+        let best = run.iter().map(|r| r.admin_distance).min();
+        keep.extend(run.iter().map(|r| Some(r.admin_distance) == best));
+    }
+    let mut k = keep.into_iter();
+    routes.retain(|_| k.next().unwrap_or(false));
     routes.dedup();
     routes
 }
 
 /// A device's RIB before the network-wide protocols: its connected and local routes,
 /// its static routes waiting for resolution, what is not computed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Prepared {
     /// The device.
     pub hostname: String,

@@ -28,7 +28,7 @@ pub fn default_distance(vendor: Vendor) -> u32 {
 }
 
 /// What a static route needs before it installs.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Needs {
     /// Nothing: it installs as it is.
     Nothing,
@@ -43,7 +43,7 @@ pub enum Needs {
 }
 
 /// A configured static route as a candidate for the RIB.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Candidate {
     /// The route it installs.
     pub route: Route,

@@ -343,8 +343,9 @@ impl Learned {
         } else {
             (110, 110)
         };
-        let mut out = Vec::new();
-        for r in self.net.routes_of(d) {
+        let routes = self.net.routes_of(d);
+        let mut out = Vec::with_capacity(routes.iter().map(|r| r.hops.len()).sum());
+        for r in routes {
             let (protocol, ad) = match r.kind {
                 Kind::Intra => (Protocol::Ospf, internal),
                 Kind::Inter => (Protocol::OspfIA, internal),

@@ -131,20 +131,33 @@ impl RoutingModel {
             .and_then(|(os, text)| self.rib(hostname, &os, &text)))
     }
 
-    /// The RIBs the query asks for, with only the rows it asks for.
+    /// The RIBs the query asks for, with only the rows it asks for, made one at a time
+    /// in hostname order (a whole network's tables at once may not fit in memory: a
+    /// 10,000-device network's are 50 million rows).
+    pub fn ribs<'a>(
+        &'a self,
+        db: &'a StateDb,
+        q: &'a Query,
+    ) -> impl Iterator<Item = Result<DeviceRib, StateError>> + 'a {
+        self.hostnames
+            .iter()
+            .filter(|h| q.device.as_ref().is_none_or(|d| d == *h))
+            .filter_map(move |h| match self.device(db, h) {
+                Ok(Some(mut rib)) => {
+                    rib.routes.retain(|r| q.matches(r));
+                    if let Some(v) = &q.vrf {
+                        rib.incomplete
+                            .retain(|i| i.vrf.as_deref().is_none_or(|x| x == v));
+                    }
+                    Some(Ok(rib))
+                }
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            })
+    }
+
+    /// The RIBs the query asks for, with only the rows it asks for, all at once.
     pub fn select(&self, db: &StateDb, q: &Query) -> Result<Vec<DeviceRib>, StateError> {
-        let mut ribs = Vec::new();
-        match &q.device {
-            Some(d) => ribs.extend(self.device(db, d)?),
-            None => db.each_config(|h, os, text| ribs.extend(self.rib(h, os, text)))?,
-        }
-        for rib in &mut ribs {
-            rib.routes.retain(|r| q.matches(r));
-            if let Some(v) = &q.vrf {
-                rib.incomplete
-                    .retain(|i| i.vrf.as_deref().is_none_or(|x| x == v));
-            }
-        }
-        Ok(ribs)
+        self.ribs(db, q).collect()
     }
 }

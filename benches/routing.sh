@@ -33,7 +33,13 @@ time_it() {
     printf '%-36s %8s s %8s MB\n' "$label" "$med" "$(( rss / 1024 ))"
 }
 
-drop_routing="import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM network_model WHERE part = 'routing'\"); c.commit()"
+# Deletes the stored routing part of a DB (the next `olav routes` builds it).
+cat > "$WORK/drop_routing.py" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("DELETE FROM network_model WHERE part = 'routing'")
+c.commit()
+PY
 
 for n in "$@"; do
     snap=$WORK/syn$n db=$WORK/s$n.db
@@ -41,7 +47,7 @@ for n in "$@"; do
     [ -f "$db" ] || "$OLAV" state import "$snap" --db "$db" -q >/dev/null
     echo "== $n devices"
     # The stored routing part is deleted before each run: the run builds it.
-    time_it "model built (+ routes --device access)" bash -c "python3 -c \"$drop_routing\" '$db' && '$OLAV' --db '$db' routes --device '$ACCESS'"
+    time_it "model built (+ routes --device access)" bash -c "python3 '$WORK/drop_routing.py' '$db' && '$OLAV' --db '$db' routes --device '$ACCESS'"
     time_it "routes --device $ACCESS" "$OLAV" --db "$db" routes --device "$ACCESS"
     time_it "routes --device $ACCESS --format json" "$OLAV" --db "$db" routes --device "$ACCESS" --format json
     time_it "routes --device $BORDER" "$OLAV" --db "$db" routes --device "$BORDER"

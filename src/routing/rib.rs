@@ -42,7 +42,7 @@ impl DeviceRib {
 /// sorted, duplicates removed.
 fn select(mut routes: Vec<Route>) -> Vec<Route> {
     // Sorted first (stable: equal rows keep their order), so that each (VRF, network)
-    // is one run: no map of a border router's 470,000 prefixes.
+    // is one run: no map of a border router's 350,000 prefixes.
     routes.sort_by(|a, b| {
         (&a.vrf, a.network, a.protocol, &a.next_hop).cmp(&(
             &b.vrf,

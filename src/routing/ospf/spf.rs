@@ -507,7 +507,7 @@ impl Net {
             }
         }
         inter_t.retain(|d, _| !intra_t.contains_key(d) && !mine.contains(d));
-        // Sized at once: a backbone router's 470,000 routes at 50,000 devices.
+        // Sized at once: a backbone router's 350,000 routes at 50,000 devices.
         routes.reserve_exact(intra_t.len() + inter_t.len());
         for (t, kind) in [(&intra_t, Kind::Intra), (&inter_t, Kind::Inter)] {
             for (d, (c, h)) in t {

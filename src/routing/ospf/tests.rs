@@ -342,3 +342,77 @@ fn stub_areas_get_a_default_instead_of_externals() {
     // The ABR not configured stub: the flags disagree, no adjacency.
     assert!(ospf(&run(&net(""))[0]).is_empty());
 }
+
+/// `olav synth`'s routing is computed whole: each site a totally stubby area (its
+/// routers hold their site and the cores' default), the backbone routers every site's
+/// prefixes, and nothing marked incomplete for OSPF.
+#[test]
+fn synth_sites_are_totally_stubby_areas_under_a_backbone() {
+    let g = crate::synth::generate(250, 1);
+    let devices: Vec<(String, Vendor, &str)> = g
+        .configs
+        .iter()
+        .map(|(path, text)| {
+            let host = path.trim_start_matches("configs/").trim_end_matches(".cfg");
+            let vendor = if text.starts_with("! Command: show running-config") {
+                Vendor::AristaEos
+            } else {
+                Vendor::CiscoIos
+            };
+            (host.to_owned(), vendor, text.as_str())
+        })
+        .collect();
+    let configs: Vec<_> = devices
+        .iter()
+        .map(|(_, v, t)| parser_for(*v).parse(t))
+        .collect();
+    let inputs: Vec<DeviceInput> = devices
+        .iter()
+        .zip(&configs)
+        .map(|((h, v, t), c)| DeviceInput {
+            hostname: h,
+            vendor: *v,
+            config: c,
+            text: t,
+        })
+        .collect();
+    let ribs = network(&inputs);
+    for r in &ribs {
+        assert!(
+            r.incomplete.iter().all(|i| !i.reason.contains("OSPF")),
+            "{}: {:?}",
+            r.hostname,
+            r.incomplete
+        );
+    }
+    let rib = |h: &str| ribs.iter().find(|r| r.hostname == h).expect(h);
+    let access = rib("s001-acc-0005");
+    let inter: Vec<String> = access
+        .routes
+        .iter()
+        .filter(|r| r.protocol.as_str() == "ospfIA")
+        .map(|r| r.network.to_string())
+        .collect();
+    assert!(
+        !inter.is_empty() && inter.iter().all(|n| n == "0.0.0.0/0"),
+        "{inter:?}"
+    );
+    // Site 2's user VLANs: not in site 1's area, in the backbone as summaries.
+    let vlan = rib("s002-acc-0001")
+        .routes
+        .iter()
+        .find(|r| r.protocol.as_str() == "connected" && r.network.prefix_len() == 26)
+        .map(|r| r.network)
+        .expect("a user VLAN");
+    assert!(access.routes.iter().all(|r| r.network != vlan));
+    let border = rib("s001-border-1");
+    assert!(border
+        .routes
+        .iter()
+        .any(|r| r.network == vlan && r.protocol.as_str() == "ospfIA"));
+    // The borders originate the default: the cores learn it as an external.
+    assert!(rib("s002-core-1")
+        .routes
+        .iter()
+        .any(|r| r.network.prefix_len() == 0 && r.protocol.as_str() == "ospfE2"));
+}

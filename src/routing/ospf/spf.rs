@@ -15,6 +15,7 @@ use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::sync::OnceLock;
 
 /// A first hop: (this router's interface, the neighbour's interface), indexes into the
 /// interface list. `NONE` as the neighbour: a transit network the source is on.
@@ -295,7 +296,7 @@ pub struct Net {
     /// Each device's areas, in the order its interfaces name them.
     areas_of: Vec<Vec<u32>>,
     /// Each area's graph, by area number.
-    graphs: BTreeMap<u32, Area>,
+    graphs: BTreeMap<u32, Packed>,
     /// The area border routers (devices), sorted.
     abrs: Vec<usize>,
     /// (device, area) where the area is a stub area: its no-summary flag.
@@ -305,6 +306,27 @@ pub struct Net {
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
     /// Every redistributed prefix.
     externals: Vec<External>,
+}
+
+/// An area's graph, stored encoded and decoded when a query needs it: a router's routes
+/// need its own areas' graphs (and the backbone's), not the other sites'.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Packed {
+    #[serde(with = "serde_bytes")]
+    bytes: Vec<u8>,
+    #[serde(skip)]
+    area: OnceLock<Option<Area>>,
+}
+
+impl Packed {
+    /// A graph, encoded, and kept decoded for the build's ABR runs.
+    fn new(g: Area) -> Packed {
+        Packed {
+            // Encoding plain data into a vector cannot fail.
+            bytes: postcard::to_stdvec(&g).unwrap_or_default(),
+            area: OnceLock::from(Some(g)),
+        }
+    }
 }
 
 /// An ABR's own tables: its view of each of its areas, its best intra-area route per
@@ -339,7 +361,10 @@ impl Net {
             .collect();
         let graphs = by_area
             .iter()
-            .map(|(a, (mine, its_segs))| (*a, Area::build((ifs, mine), (segs, its_segs), &asbr)))
+            .map(|(a, (mine, its_segs))| {
+                let g = Area::build((ifs, mine), (segs, its_segs), &asbr);
+                (*a, Packed::new(g))
+            })
             .collect();
         let stub_of = ifs
             .iter()
@@ -368,6 +393,20 @@ impl Net {
         net
     }
 
+    /// Area `a`'s graph, decoded the first time it is needed.
+    fn graph(&self, a: u32) -> Option<&Area> {
+        let p = self.graphs.get(&a)?;
+        p.area
+            .get_or_init(|| {
+                postcard::from_bytes(&p.bytes)
+                    .map_err(|e| {
+                        tracing::warn!("OSPF area {a}: its stored graph does not decode ({e})")
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+
     fn abr_set(&self) -> HashSet<usize> {
         self.abrs.iter().copied().collect()
     }
@@ -384,7 +423,7 @@ impl Net {
     fn views(&self, d: usize, wanted: &HashSet<usize>) -> Vec<(u32, View)> {
         self.areas(d)
             .iter()
-            .filter_map(|a| self.graphs.get(a).map(|g| (*a, g.intra(d, wanted))))
+            .filter_map(|a| self.graph(*a).map(|g| (*a, g.intra(d, wanted))))
             .collect()
     }
 

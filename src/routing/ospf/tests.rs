@@ -416,3 +416,49 @@ fn synth_sites_are_totally_stubby_areas_under_a_backbone() {
         .iter()
         .any(|r| r.network.prefix_len() == 0 && r.protocol.as_str() == "ospfE2"));
 }
+
+/// A pathological domain — thousands of ABRs, each in the one huge backbone and the
+/// one huge other area — is cut off with the reason, before any shortest path.
+#[test]
+fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
+    use super::topology::OspfIf;
+    use super::Speaker;
+    use ipnet::Ipv4Net;
+    use std::net::Ipv4Addr;
+    let n = 4_000u32;
+    let iface = |name: &str, base: [u8; 4], k: u32, area: u32| OspfIf {
+        device: 0,
+        name: name.to_owned(),
+        address: Ipv4Net::new(Ipv4Addr::from(u32::from(Ipv4Addr::from(base)) + k + 1), 18)
+            .expect("prefix"),
+        secondaries: Vec::new(),
+        area,
+        cost: 1,
+        passive: false,
+        loopback: false,
+        p2p: false,
+        mtu: Some(1500),
+        stub: None,
+    };
+    let speakers: Vec<Speaker> = (0..n)
+        .map(|k| Speaker {
+            vendor: Some(Vendor::CiscoIos),
+            ifs: vec![
+                iface("Ethernet1", [10, 0, 0, 0], k, 0),
+                iface("Ethernet2", [10, 1, 0, 0], k, 1),
+            ],
+            ..Speaker::default()
+        })
+        .collect();
+    let names: Vec<String> = (0..n).map(|k| format!("r{k}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let learned = super::routes(&names, speakers);
+    let (routes, incomplete) = learned.device(7);
+    assert!(routes.is_empty());
+    assert!(
+        incomplete.iter().any(|i| i
+            .reason
+            .contains("OSPF is not computed in a domain this large (4000 routers")),
+        "{incomplete:?}"
+    );
+}

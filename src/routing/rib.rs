@@ -125,8 +125,16 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
 /// (`learned`) and what they leave incomplete: static next hops resolved to a fixed point
 /// through everything installed, the lowest administrative distance kept per prefix.
 pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib {
+    finish_owned(p, learned.to_vec(), more)
+}
+
+/// [`finish`] taking the learned routes (not copying a backbone router's 350,000).
+pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> DeviceRib {
     let mut waiting = p.waiting.clone();
-    let mut installed = select(p.base.iter().chain(learned).cloned().collect());
+    let mut all = Vec::with_capacity(p.base.len() + learned.len());
+    all.extend(p.base.iter().cloned());
+    all.extend(learned);
+    let mut installed = select(all);
     // Each round installs at least one route or stops: at most one round per route.
     // (Choosing among the installed routes and the new ones is choosing among all: a
     // route the first choice dropped loses to what it kept.)

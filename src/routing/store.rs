@@ -5,7 +5,7 @@
 //! RIB then: no device's full table is made or stored before it is asked for.
 
 use super::ospf::{Learned, Speaker};
-use super::rib::{finish, prepare, speaker, DeviceInput, DeviceRib};
+use super::rib::{finish_owned, prepare, speaker, DeviceInput, DeviceRib};
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
@@ -121,7 +121,7 @@ impl RoutingModel {
             text,
         });
         let (routes, incomplete) = learned.device(i);
-        Some(finish(&p, &routes, &incomplete))
+        Some(finish_owned(&p, routes, &incomplete))
     }
 
     /// One device's RIB (None: not in the model).

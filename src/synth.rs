@@ -6,6 +6,17 @@
 //! links each side, some single-homed, each paired sideways with a neighbor. Links are
 //! routed /31s, so the importer infers them from shared subnets. Vendors mix IOS and
 //! EOS. Same `devices` and `seed`, same bytes.
+//!
+//! Routing as a large enterprise runs it: OSPF area 0 is the backbone (borders, cores,
+//! the ring between sites); each site is its own totally stubby area (`area N stub
+//! no-summary`) whose ABRs are its two cores, so a site's routers hold their site's
+//! routes and a default, and the user VLANs are advertised (passive); the borders
+//! originate the default route. iBGP: each site's cores reflect for its borders and
+//! distribution switches; the first site's first core reflects between the sites'
+//! first cores (a hierarchy, not a ring: a route crosses at most two reflectors). The
+//! borders announce 100.64.0.0/10 (held up by a discard route) to their ISPs and accept
+//! their default route and prefixes up to /24 at local preference 200; what the ISPs
+//! announce is not in the snapshot (they are not devices of it).
 
 use crate::fsutil::write_atomic;
 use rand::{Rng, SeedableRng};
@@ -53,6 +64,10 @@ struct Dev {
     ifaces: Vec<String>,
     bgp: Vec<String>,
     next_port: u32,
+    /// The OSPF area of its site (0 for borders, and in a site without cores).
+    area: u32,
+    /// The first site's first core: it reflects iBGP routes between the sites.
+    reflects_sites: bool,
 }
 
 impl Dev {
@@ -97,7 +112,9 @@ const ISPS: &[(u32, &str)] = &[
 const LOCAL_AS: u32 = 65000;
 
 impl Net {
-    fn link(&mut self, a: usize, b: usize) {
+    /// A routed /31 between `a` and `b`; a core (whose interfaces are in two areas) runs
+    /// OSPF on it in `area`, the other devices by their `network` statements.
+    fn link(&mut self, a: usize, b: usize, area: u32) {
         let base = u32::from(Ipv4Addr::new(10, 0, 0, 0)) + self.next_p2p * 2;
         self.next_p2p += 1;
         self.links += 1;
@@ -115,7 +132,11 @@ impl Net {
                 let _ = writeln!(s, "{i}no switchport");
             }
             let _ = writeln!(s, "{i}mtu 9000\n{i}{}", dev.addr(ip, 31));
-            let _ = writeln!(s, "{i}ip ospf network point-to-point\n!");
+            let _ = writeln!(s, "{i}ip ospf network point-to-point");
+            if dev.role == "core" {
+                let _ = writeln!(s, "{i}ip ospf area {}", Ipv4Addr::from(area));
+            }
+            s.push_str("!\n");
             self.devs[d].ifaces.push(s);
         }
     }
@@ -139,6 +160,10 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
     for s in 0..sites {
         let site = format!("s{:03}", s + 1);
         let this_size = (devices - s * site_size).min(site_size);
+        let n_core = if this_size >= 6 { 2 } else { 0 };
+        // One OSPF area per site, totally stubby, its cores the ABRs; a site without
+        // cores joins the backbone.
+        let site_area = if n_core > 0 { s as u32 + 1 } else { 0 };
         let new_dev = |net: &mut Net, host: String, role: &'static str, os: Os| {
             let idx = net.devs.len();
             net.devs.push(Dev {
@@ -150,11 +175,12 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
                 ifaces: Vec::new(),
                 bgp: Vec::new(),
                 next_port: 0,
+                area: if role == "border" { 0 } else { site_area },
+                reflects_sites: false,
             });
             idx
         };
         let n_border = if this_size < 4 || s % 7 == 3 { 1 } else { 2 };
-        let n_core = if this_size >= 6 { 2 } else { 0 };
         let borders: Vec<usize> = (0..n_border)
             .map(|i| {
                 new_dev(
@@ -231,46 +257,46 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
         // Border ↔ core, core ↔ core.
         for &b in &borders {
             for &c in &cores {
-                net.link(b, c);
+                net.link(b, c, 0);
             }
             if cores.is_empty() {
                 for &(da, _) in dists.iter().take(1) {
-                    net.link(b, da);
+                    net.link(b, da, 0);
                 }
             }
         }
         if cores.len() == 2 {
-            net.link(cores[0], cores[1]);
-            net.link(cores[0], cores[1]);
+            net.link(cores[0], cores[1], 0);
+            net.link(cores[0], cores[1], 0);
         }
         for &(da, db) in &dists {
-            net.link(da, db);
+            net.link(da, db, site_area);
             for &c in &cores {
-                net.link(da, c);
-                net.link(db, c);
+                net.link(da, c, site_area);
+                net.link(db, c, site_area);
             }
             if cores.is_empty() {
                 if let Some(&b) = borders.first() {
-                    net.link(db, b);
+                    net.link(db, b, 0);
                 }
             }
         }
         for (k, &a) in access.iter().enumerate() {
             let Some(&(da, db)) = dists.get(k % dists.len().max(1)) else {
                 if let Some(&b) = borders.first() {
-                    net.link(a, b);
+                    net.link(a, b, 0);
                 }
                 continue;
             };
             let single = k % 20 == 19;
-            net.link(a, da);
-            net.link(a, da);
+            net.link(a, da, site_area);
+            net.link(a, da, site_area);
             if !single {
-                net.link(a, db);
-                net.link(a, db);
+                net.link(a, db, site_area);
+                net.link(a, db, site_area);
             }
             if k % 2 == 1 {
-                net.link(access[k - 1], a);
+                net.link(access[k - 1], a, site_area);
             }
             // User VLANs: data and voice SVIs.
             let dev = &mut net.devs[a];
@@ -323,7 +349,9 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
         }
         site_cores.push(cores);
     }
-    // Sites' cores in a ring: link and iBGP.
+    // Sites' first cores in a ring of backbone (area 0) links. iBGP between sites:
+    // the first site's first core reflects for every other site's first core (a ring of
+    // plain iBGP sessions would not carry a route past the next site).
     if site_cores.len() > 1 {
         for s in 0..site_cores.len() {
             let next = (s + 1) % site_cores.len();
@@ -331,14 +359,19 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
                 continue;
             }
             if let (Some(&a), Some(&b)) = (site_cores[s].first(), site_cores[next].first()) {
-                net.link(a, b);
-                let (la, lb) = (net.devs[a].loopback, net.devs[b].loopback);
-                net.devs[a]
+                net.link(a, b, 0);
+            }
+        }
+        if let Some(&top) = site_cores[0].first() {
+            net.devs[top].reflects_sites = true;
+            for &c in site_cores.iter().skip(1).filter_map(|c| c.first()) {
+                let (lt, lc) = (net.devs[top].loopback, net.devs[c].loopback);
+                net.devs[top]
                     .bgp
-                    .push(format!("   neighbor {lb} peer group CORE-MESH\n"));
-                net.devs[b]
+                    .push(format!("   neighbor {lc} peer group CORE-MESH\n"));
+                net.devs[c]
                     .bgp
-                    .push(format!("   neighbor {la} peer group CORE-MESH\n"));
+                    .push(format!("   neighbor {lt} peer group CORE-MESH\n"));
             }
         }
     }
@@ -380,6 +413,61 @@ pub fn generate(devices: usize, seed: u64) -> Generated {
     }
 }
 
+/// The OSPF process: a core runs it per interface (backbone and its site's area, a
+/// totally stubby area whose ABR it is), the others by `network` statements in their
+/// site's area (a stub area); access switches advertise their user VLANs, passive; the
+/// borders originate the default route.
+fn render_ospf(s: &mut String, d: &Dev) {
+    let i = d.indent();
+    let _ = write!(
+        s,
+        "router ospf 1\n{i}router-id {}\n{i}passive-interface Loopback0\n",
+        d.loopback
+    );
+    let area = |a: u32| match d.os {
+        Os::Ios => a.to_string(),
+        Os::Eos => Ipv4Addr::from(a).to_string(),
+    };
+    let a = area(d.area);
+    if d.role == "access" {
+        let _ = write!(
+            s,
+            "{i}passive-interface Vlan10\n{i}passive-interface Vlan20\n"
+        );
+    }
+    if d.role == "core" {
+        if d.area != 0 {
+            let _ = writeln!(s, "{i}area {a} stub no-summary");
+        }
+    } else {
+        match d.os {
+            Os::Ios => {
+                let _ = write!(s, " network 10.0.0.0 0.127.255.255 area {a}\n network 100.64.0.0 0.63.255.255 area {a}\n");
+            }
+            Os::Eos => {
+                let _ = write!(
+                    s,
+                    "   network 10.0.0.0/9 area {a}\n   network 100.64.0.0/10 area {a}\n"
+                );
+            }
+        }
+        if d.role == "access" {
+            let net = match d.os {
+                Os::Ios => "10.128.0.0 0.127.255.255",
+                Os::Eos => "10.128.0.0/9",
+            };
+            let _ = writeln!(s, "{i}network {net} area {a}");
+        }
+        if d.area != 0 {
+            let _ = writeln!(s, "{i}area {a} stub");
+        }
+    }
+    if d.role == "border" {
+        s.push_str(" default-information originate\n");
+    }
+    s.push_str("!\n");
+}
+
 fn render(d: &Dev) -> String {
     let i = d.indent();
     let mut s = String::with_capacity(4096);
@@ -397,9 +485,13 @@ fn render(d: &Dev) -> String {
     }
     let _ = write!(
         s,
-        "interface Loopback0\n{i}description router-id\n{i}{}\n!\n",
+        "interface Loopback0\n{i}description router-id\n{i}{}\n",
         d.addr(d.loopback, 32)
     );
+    if d.role == "core" {
+        let _ = writeln!(s, "{i}ip ospf area 0.0.0.0");
+    }
+    s.push_str("!\n");
     for f in &d.ifaces {
         s.push_str(f);
     }
@@ -417,22 +509,7 @@ fn render(d: &Dev) -> String {
         "{i}{}\n!\n",
         d.addr(Ipv4Addr::from(u32::from(d.loopback) + (1 << 20)), 16)
     );
-    let _ = write!(
-        s,
-        "router ospf 1\n{i}router-id {}\n{i}passive-interface Loopback0\n",
-        d.loopback
-    );
-    match d.os {
-        Os::Ios => {
-            s.push_str(
-                " network 10.0.0.0 0.127.255.255 area 0\n network 100.64.0.0 0.63.255.255 area 0\n",
-            );
-        }
-        Os::Eos => s.push_str(
-            "   network 10.0.0.0/9 area 0.0.0.0\n   network 100.64.0.0/10 area 0.0.0.0\n",
-        ),
-    }
-    s.push_str("!\n");
+    render_ospf(&mut s, d);
     if !d.bgp.is_empty() {
         let _ = writeln!(s, "router bgp {LOCAL_AS}");
         match d.os {
@@ -447,6 +524,9 @@ fn render(d: &Dev) -> String {
                 let _ = writeln!(s, "   router-id {}", d.loopback);
                 if d.role == "core" {
                     let _ = write!(s, "   neighbor RR-CLIENTS peer group\n   neighbor RR-CLIENTS remote-as {LOCAL_AS}\n   neighbor RR-CLIENTS update-source Loopback0\n   neighbor RR-CLIENTS route-reflector-client\n   neighbor CORE-MESH peer group\n   neighbor CORE-MESH remote-as {LOCAL_AS}\n   neighbor CORE-MESH update-source Loopback0\n");
+                    if d.reflects_sites {
+                        s.push_str("   neighbor CORE-MESH route-reflector-client\n");
+                    }
                 }
             }
         }
@@ -460,7 +540,8 @@ fn render(d: &Dev) -> String {
         if d.role == "border" {
             for (_, name) in ISPS {
                 let n = name.to_uppercase();
-                let _ = write!(s, "ip prefix-list {n}-IN seq 5 deny 0.0.0.0/0 le 7\nip prefix-list {n}-IN seq 10 permit 0.0.0.0/0 le 24\n");
+                // The ISP's default route and its prefixes up to /24.
+                let _ = write!(s, "ip prefix-list {n}-IN seq 5 permit 0.0.0.0/0\nip prefix-list {n}-IN seq 10 deny 0.0.0.0/0 le 7\nip prefix-list {n}-IN seq 15 permit 0.0.0.0/0 le 24\n");
                 let _ = write!(s, "route-map {n}-IN permit 10\n match ip address prefix-list {n}-IN\n set local-preference 200\n!\nroute-map {n}-OUT permit 10\n match ip address prefix-list OUR-PREFIXES\n!\n");
             }
             s.push_str("ip prefix-list OUR-PREFIXES seq 10 permit 100.64.0.0/10\n!\n");
@@ -470,6 +551,11 @@ fn render(d: &Dev) -> String {
         Os::Ios => "ip route 0.0.0.0 0.0.0.0 Null0 250\n",
         Os::Eos => "ip route 0.0.0.0/0 Null0 250\n",
     });
+    if d.role == "border" {
+        // The announced aggregate needs a route of its own (`network` takes only what
+        // the RIB holds).
+        s.push_str("ip route 100.64.0.0 255.192.0.0 Null0\n");
+    }
     match d.os {
         Os::Ios => s.push_str("ip access-list standard MGMT-ACL\n permit 192.0.2.0 0.0.0.255\n deny any log\n!\nline vty 0 4\n access-class MGMT-ACL in\n transport input ssh\n!\n"),
         Os::Eos => s.push_str("ip access-list standard MGMT-ACL\n   10 permit 192.0.2.0/24\n!\nmanagement ssh\n   ip access-group MGMT-ACL in\n!\n"),

@@ -339,7 +339,11 @@ impl ConfigReader {
                         let std::net::IpAddr::V4(p) = peer else {
                             return None;
                         };
-                        crate::routing::trace::egress(&routing.device(host)?, vrf, p)
+                        crate::routing::trace::egress(
+                            &routing.device(&db, host).ok().flatten()?,
+                            vrf,
+                            p,
+                        )
                     };
                     let isp_base = crate::batfish::snapshot::isp_config(&base, &egress);
                     let isp_candidate = crate::batfish::snapshot::isp_config(

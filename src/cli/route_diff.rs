@@ -24,7 +24,7 @@ pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {
         super::routes::known_vrf(&db, v, q.device.as_deref())?;
     }
     let after = ribs(&db, &parsed)?;
-    let mut changes = diff(&before, &after, &|r| q.matches(r));
+    let mut changes = diff(&db, &before, &after, &|r| q.matches(r))?;
     if let Some(d) = &q.device {
         changes.retain(|c| &c.node == d);
     }

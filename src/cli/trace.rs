@@ -73,7 +73,7 @@ pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
         }
         return Ok(Exit::Partial);
     }
-    let lookup = |h: &str| model.device(h);
+    let lookup = |h: &str| model.device(&db, h).ok().flatten();
     let branches = trace(&lookup, &addresses, &source, &vrf, dst_ip);
     match cli.format {
         Format::Json => println!(

@@ -68,17 +68,18 @@ pub struct RouteChange {
 /// static routes left uninstalled by the plan), in hostname order; `keep` filters the
 /// rows compared.
 pub fn diff(
+    db: &StateDb,
     before: &RoutingModel,
     after: &[DeviceRib],
     keep: &dyn Fn(&Route) -> bool,
-) -> Vec<RouteChange> {
+) -> Result<Vec<RouteChange>, StateError> {
     let mut names: BTreeSet<&str> = before.hostnames().iter().map(String::as_str).collect();
     names.extend(after.iter().map(|r| r.hostname.as_str()));
     let by_name: HashMap<&str, &DeviceRib> =
         after.iter().map(|r| (r.hostname.as_str(), r)).collect();
     let mut out = Vec::new();
     for name in names {
-        let old = before.device(name);
+        let old = before.device(db, name)?;
         let new = by_name.get(name).copied();
         let rows = |r: Option<&DeviceRib>| -> BTreeSet<Route> {
             r.map(|r| r.routes.iter().filter(|x| keep(x)).cloned().collect())
@@ -100,5 +101,5 @@ pub fn diff(
             unresolved,
         });
     }
-    out
+    Ok(out)
 }

@@ -10,7 +10,6 @@ use super::statics::{self, Candidate, Skipped};
 use super::{eigrp, isis, ospf};
 use crate::model::{DeviceConfig, Vendor};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A device's computed main RIB.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,17 +45,8 @@ impl DeviceRib {
 /// Keeps, per (VRF, network), the routes with the lowest administrative distance;
 /// sorted, duplicates removed.
 fn select(mut routes: Vec<Route>) -> Vec<Route> {
-    let mut best: BTreeMap<(&str, ipnet::Ipv4Net), u32> = BTreeMap::new();
-    for r in &routes {
-        let e = best.entry((&r.vrf, r.network)).or_insert(r.admin_distance);
-        *e = (*e).min(r.admin_distance);
-    }
-    let keep: Vec<bool> = routes
-        .iter()
-        .map(|r| best.get(&(r.vrf.as_str(), r.network)) == Some(&r.admin_distance))
-        .collect();
-    let mut k = keep.into_iter();
-    routes.retain(|_| k.next().unwrap_or(false));
+    // Sorted first (stable: equal rows keep their order), so that each (VRF, network)
+    // is one run: no map of a border router's 350,000 prefixes.
     routes.sort_by(|a, b| {
         (&a.vrf, a.network, a.protocol, &a.next_hop).cmp(&(
             &b.vrf,
@@ -65,6 +55,13 @@ fn select(mut routes: Vec<Route>) -> Vec<Route> {
             &b.next_hop,
         ))
     });
+    let mut keep = Vec::with_capacity(routes.len());
+    for run in routes.chunk_by(|a, b| a.vrf == b.vrf && a.network == b.network) {
+        let best = run.iter().map(|r| r.admin_distance).min();
+        keep.extend(run.iter().map(|r| Some(r.admin_distance) == best));
+    }
+    let mut k = keep.into_iter();
+    routes.retain(|_| k.next().unwrap_or(false));
     routes.dedup();
     routes
 }
@@ -82,7 +79,7 @@ pub struct Prepared {
     /// What is not computed (the dynamic protocols other than OSPF).
     pub incomplete: Vec<Incomplete>,
     /// What BGP reads of the configuration, kept when the device runs BGP.
-    bgp: Option<Box<DeviceConfig>>,
+    pub(crate) bgp: Option<Box<DeviceConfig>>,
 }
 
 /// One device as the network computation takes it.
@@ -146,11 +143,19 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
 /// (`learned`) and what they leave incomplete: static next hops resolved to a fixed point
 /// through everything installed, the lowest administrative distance kept per prefix.
 pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib {
-    let base: Vec<Route> = p.base.iter().chain(learned).cloned().collect();
+    finish_owned(p, learned.to_vec(), more)
+}
+
+/// [`finish`] taking the learned routes (not copying a backbone router's 350,000).
+pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> DeviceRib {
     let mut waiting = p.waiting.clone();
-    let mut installed = select(base.clone());
-    let mut taken: Vec<Route> = Vec::new();
+    let mut all = Vec::with_capacity(p.base.len() + learned.len());
+    all.extend(p.base.iter().cloned());
+    all.extend(learned);
+    let mut installed = select(all);
     // Each round installs at least one route or stops: at most one round per route.
+    // (Choosing among the installed routes and the new ones is choosing among all: a
+    // route the first choice dropped loses to what it kept.)
     loop {
         let (now, later): (Vec<Candidate>, Vec<Candidate>) = waiting
             .into_iter()
@@ -159,8 +164,8 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
         if now.is_empty() {
             break;
         }
-        taken.extend(now.into_iter().map(|c| c.route));
-        installed = select(base.iter().chain(&taken).cloned().collect());
+        installed.extend(now.into_iter().map(|c| c.route));
+        installed = select(installed);
     }
     let mut incomplete = p.incomplete.clone();
     for i in more {
@@ -181,7 +186,7 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
 
 /// The reasons [`dynamic`] gives from the configuration text for the IGPs that
 /// [`network`] computes (EIGRP, IS-IS): dropped there, replaced by what they leave out.
-fn computed_here(i: &Incomplete) -> bool {
+pub fn computed_here(i: &Incomplete) -> bool {
     i.reason == dynamic::not_computed("EIGRP") || i.reason == dynamic::not_computed("IS-IS")
 }
 
@@ -232,8 +237,7 @@ pub fn complete_each(
         p.incomplete.retain(|i| !computed_here(i));
     }
     let names: Vec<&str> = prepared.iter().map(|p| p.hostname.as_str()).collect();
-    let mut learned = ospf::routes(&names, &o);
-    drop(o);
+    let learned = ospf::routes(&names, o);
     let mut igps: Vec<(Vec<Route>, Vec<Incomplete>)> = eigrp::routes(&names, &e);
     drop(e);
     for (k, (r, inc)) in isis::routes(&names, &i).into_iter().enumerate() {
@@ -245,7 +249,7 @@ pub fn complete_each(
         .into_iter()
         .enumerate()
         .map(|(d, (mut routes, mut inc))| {
-            let (r, i) = learned.take(d);
+            let (r, i) = learned.device(d);
             routes.extend(r);
             inc.extend(i);
             (routes, inc)
@@ -268,20 +272,14 @@ pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<Devic
 /// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
 /// all of them: each device prepared, its RIB without them computed (what they
 /// redistribute), then [`complete`]. In `devices`' order.
-/// Every device's RIB from its prepared part and what the IGPs gave it (`ospf[d]`:
-/// routes, incomplete parts): each RIB with the IGP routes, then BGP over those RIBs (its
-/// next hops resolved through them), and each BGP device's RIB finished again with its
-/// BGP routes merged by administrative distance.
-pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)]) -> Vec<DeviceRib> {
-    let none = (Vec::new(), Vec::new());
-    let ospf_of = |d: usize| ospf.get(d).unwrap_or(&none);
-    let mut ribs: Vec<DeviceRib> = prepared
-        .iter()
-        .enumerate()
-        .map(|(d, p)| finish(p, &ospf_of(d).0, &ospf_of(d).1))
-        .collect();
+/// What BGP gives one device: its BGP routes, what BGP leaves incomplete, its BGP RIB.
+pub type BgpLearned = (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>);
+
+/// BGP over devices whose RIBs with the IGPs are `ribs` (in `prepared`'s order): what it
+/// gives each device that runs BGP (None for the others).
+pub fn bgp_over(prepared: &[Prepared], ribs: &[&[Route]]) -> Vec<Option<BgpLearned>> {
     if prepared.iter().all(|p| p.bgp.is_none()) {
-        return ribs;
+        return vec![None; prepared.len()];
     }
     let empty = DeviceConfig::default();
     let inputs: Vec<DeviceInput<'_>> = prepared
@@ -293,37 +291,61 @@ pub fn finish_all(prepared: &[Prepared], ospf: &[(Vec<Route>, Vec<Incomplete>)])
             text: "",
         })
         .collect();
-    let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
-    let mut bgp = bgp::routes(&inputs, &before);
-    for (d, p) in prepared.iter().enumerate() {
-        if p.bgp.is_none() {
-            continue;
-        }
-        let (routes, inc, table) = bgp.take(d);
-        if routes.is_empty() {
-            // No BGP route: the RIB stands; only what is incomplete changes.
-            let r = &mut ribs[d];
-            r.incomplete.retain(|i| !dynamic::bgp_pending(i));
-            for i in inc {
-                if !r.incomplete.contains(&i) {
-                    r.incomplete.push(i);
-                }
-            }
-            r.incomplete.sort();
-            r.bgp = table;
-            continue;
-        }
-        let (o_routes, o_inc) = ospf_of(d);
-        let all: Vec<Route> = o_routes.iter().cloned().chain(routes).collect();
-        let why: Vec<Incomplete> = o_inc.iter().cloned().chain(inc).collect();
-        let mut p = p.clone();
-        p.incomplete.retain(|i| !dynamic::bgp_pending(i));
-        ribs[d] = finish(&p, &all, &why);
-        ribs[d].bgp = table;
-    }
-    ribs
+    let mut bgp = bgp::routes(&inputs, ribs);
+    prepared
+        .iter()
+        .enumerate()
+        .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
+        .collect()
 }
 
+/// A device's RIB from its prepared part, what the IGPs gave it and what BGP gave it:
+/// BGP's routes merged by administrative distance, its "BGP not computed" mark replaced
+/// by what BGP leaves incomplete.
+pub fn finish_with(
+    p: &Prepared,
+    igp: &(Vec<Route>, Vec<Incomplete>),
+    bgp: Option<BgpLearned>,
+) -> DeviceRib {
+    let Some((routes, inc, table)) = bgp else {
+        return finish(p, &igp.0, &igp.1);
+    };
+    let mut p = p.clone();
+    p.incomplete.retain(|i| !dynamic::bgp_pending(i));
+    let all: Vec<Route> = igp.0.iter().cloned().chain(routes).collect();
+    let why: Vec<Incomplete> = igp.1.iter().cloned().chain(inc).collect();
+    let mut rib = finish(&p, &all, &why);
+    rib.bgp = table;
+    rib
+}
+
+/// Every device's RIB from its prepared part and what the IGPs gave it (`igp[d]`: routes,
+/// incomplete parts): each RIB with the IGP routes, then BGP over those RIBs (its next
+/// hops resolved through them), each BGP device's RIB finished with its BGP routes.
+pub fn finish_all(prepared: &[Prepared], igp: &[(Vec<Route>, Vec<Incomplete>)]) -> Vec<DeviceRib> {
+    let none = (Vec::new(), Vec::new());
+    let igp_of = |d: usize| igp.get(d).unwrap_or(&none);
+    let ribs: Vec<DeviceRib> = prepared
+        .iter()
+        .enumerate()
+        .map(|(d, p)| finish(p, &igp_of(d).0, &igp_of(d).1))
+        .collect();
+    let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
+    let bgp = bgp_over(prepared, &before);
+    drop(before);
+    ribs.into_iter()
+        .zip(bgp)
+        .enumerate()
+        .map(|(d, (rib, b))| match b {
+            Some(b) => finish_with(&prepared[d], igp_of(d), Some(b)),
+            None => rib,
+        })
+        .collect()
+}
+
+/// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS, then BGP)
+/// computed over all of them: each device prepared, its RIB without them computed (what
+/// they redistribute), then [`complete`]. In `devices`' order.
 pub fn network(devices: &[DeviceInput<'_>]) -> Vec<DeviceRib> {
     let mut prepared: Vec<Prepared> = devices.iter().map(|d| prepare(*d)).collect();
     let speakers: Vec<Speakers> = devices

@@ -1,25 +1,50 @@
-//! The routing model of a state version, stored with it as the `routing` part: each
-//! device's RIB encoded on its own, so that asking for one device decodes one.
+//! The routing model of a state version, stored with it as the `routing` part: the
+//! network's OSPF as every router shares it (areas, what the ABRs summarise), and per
+//! device what EIGRP, IS-IS and BGP gave it — what needs the whole network. Asking for
+//! one device parses that device's stored configuration again (a fraction of a
+//! millisecond) and computes its OSPF routes and RIB then: no device's full table is made
+//! or stored before it is asked for.
 
-use super::rib::{complete_each, prepare, speakers, DeviceInput, DeviceRib, Prepared, Speakers};
+use super::dynamic::Incomplete;
+use super::ospf::Learned;
+use super::rib::{
+    bgp_over, computed_here, finish, finish_with, prepare, speakers, BgpLearned, DeviceInput,
+    DeviceRib, Prepared,
+};
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
 use crate::state::{StateDb, StateError};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// Every device's RIB of one state version, by hostname.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// The routing model of one state version: each device's RIB made when asked for.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct RoutingModel {
     /// The state version.
     pub state_version: i64,
-    /// Hostnames, sorted; device `i`'s RIB is `rows[starts[i]..starts[i + 1]]`.
+    /// Hostnames, sorted; device `i` is device `i` of the OSPF part.
     hostnames: Vec<String>,
+    /// The network's OSPF, encoded: kept so while the part is written (decoded it is
+    /// four times the size), decoded once when a device's routes are first asked for.
+    #[serde(with = "serde_bytes")]
+    ospf: Vec<u8>,
+    #[serde(skip)]
+    learned: OnceLock<Option<Learned>>,
+    /// Device `i`'s [`Extra`], encoded, is `extra[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,
     #[serde(with = "serde_bytes")]
-    rows: Vec<u8>,
+    extra: Vec<u8>,
+}
+
+/// What the network-wide protocols other than OSPF gave one device.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Extra {
+    /// EIGRP and IS-IS: routes and what they leave incomplete.
+    igp: (Vec<Route>, Vec<Incomplete>),
+    /// BGP, when the device runs it.
+    bgp: Option<BgpLearned>,
 }
 
 /// Which rows of which RIBs to give.
@@ -50,16 +75,16 @@ impl RoutingModel {
         crate::network::store::shared(db, "routing", RoutingModel::build, |_| {})
     }
 
-    /// Computes every device's RIB from the stored configurations.
+    /// Computes what the network's OSPF shares from the stored configurations.
     pub fn build(db: &StateDb) -> Result<RoutingModel, StateError> {
         let mut m = RoutingModel {
             state_version: db.state_version()?,
             ..RoutingModel::default()
         };
-        // Each configuration parsed once; only what the IGPs need of it is kept until the
-        // network's IGP routes are known.
-        let mut prepared: Vec<Prepared> = Vec::new();
-        let mut kept: Vec<Speakers> = Vec::new();
+        // Each configuration parsed once; only what the network-wide protocols need of it
+        // is kept (a BGP speaker's prepared RIB, for BGP over the IGP routes).
+        let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bgp_prepared: Vec<(usize, Prepared)> = Vec::new();
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);
             let config = parser_for(vendor).parse(text);
@@ -69,22 +94,67 @@ impl RoutingModel {
                 config: &config,
                 text,
             };
-            let p = prepare(input);
-            kept.push(speakers(input, &p));
-            prepared.push(p);
+            let mut p = prepare(input);
+            p.incomplete.retain(|x| !computed_here(x));
+            let s = speakers(input, &p);
+            o.push(s.ospf);
+            e.push(s.eigrp);
+            i.push(s.isis);
+            if p.bgp.is_some() {
+                bgp_prepared.push((m.hostnames.len(), p));
+            }
+            m.hostnames.push(hostname.to_owned());
         })?;
-        complete_each(&mut prepared, kept, |rib| m.push(&rib));
-        Ok(m)
-    }
-
-    /// Adds a device's RIB (hostnames in order).
-    pub fn push(&mut self, rib: &DeviceRib) {
-        self.hostnames.push(rib.hostname.clone());
-        self.starts.push(self.rows.len() as u32);
-        // Encoding plain rows into a vector cannot fail.
-        if let Ok(bytes) = postcard::to_stdvec(rib) {
-            self.rows.extend_from_slice(&bytes);
+        let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
+        let learned = super::ospf::routes(&names, o);
+        let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
+        drop(e);
+        for (k, (r, inc)) in super::isis::routes(&names, &i).into_iter().enumerate() {
+            igp[k].0.extend(r);
+            igp[k].1.extend(inc);
         }
+        drop(i);
+        // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs).
+        let with_igp = |d: usize| {
+            let (mut routes, mut inc) = learned.device(d);
+            routes.extend(igp[d].0.iter().cloned());
+            inc.extend(igp[d].1.iter().cloned());
+            (routes, inc)
+        };
+        let ribs: Vec<DeviceRib> = bgp_prepared
+            .iter()
+            .map(|(d, p)| {
+                let (routes, inc) = with_igp(*d);
+                finish(p, &routes, &inc)
+            })
+            .collect();
+        let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
+        let speakers_only: Vec<Prepared> = bgp_prepared.into_iter().map(|(_, p)| p).collect();
+        let mut bgp: Vec<Option<BgpLearned>> = bgp_over(&speakers_only, &before);
+        drop(before);
+        drop(ribs);
+        let mut by_device: std::collections::HashMap<&str, BgpLearned> = Default::default();
+        for (p, b) in speakers_only.iter().zip(bgp.iter_mut()) {
+            if let Some(b) = b.take() {
+                by_device.insert(p.hostname.as_str(), b);
+            }
+        }
+        for (d, name) in names.iter().enumerate() {
+            let extra = Extra {
+                igp: std::mem::take(&mut igp[d]),
+                bgp: by_device.remove(name),
+            };
+            m.starts.push(m.extra.len() as u32);
+            // Encoding plain data into a vector cannot fail.
+            if let Ok(bytes) = postcard::to_stdvec(&extra) {
+                m.extra.extend_from_slice(&bytes);
+            }
+        }
+        // Encoding plain data into a vector cannot fail.
+        m.ospf = postcard::to_stdvec(&learned).unwrap_or_default();
+        m.ospf.shrink_to_fit();
+        m.extra.shrink_to_fit();
+        Ok(m)
     }
 
     /// The hostnames, sorted.
@@ -92,43 +162,94 @@ impl RoutingModel {
         &self.hostnames
     }
 
-    /// One device's RIB, decoded.
-    pub fn device(&self, hostname: &str) -> Option<DeviceRib> {
-        let i = self
-            .hostnames
-            .binary_search_by(|h| h.as_str().cmp(hostname))
-            .ok()?;
-        let s = *self.starts.get(i)? as usize;
+    /// The network's OSPF, decoded on first use (None: the stored part does not decode).
+    fn learned(&self) -> Option<&Learned> {
+        self.learned
+            .get_or_init(|| {
+                postcard::from_bytes(&self.ospf)
+                    .map_err(|err| {
+                        tracing::warn!("routing model: its OSPF part does not decode ({err})")
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// What EIGRP, IS-IS and BGP gave device `i`.
+    fn extra(&self, i: usize) -> Extra {
+        let s = self.starts.get(i).map_or(0, |&s| s as usize);
         let e = self
             .starts
             .get(i + 1)
-            .map_or(self.rows.len(), |&e| e as usize);
-        match postcard::from_bytes(self.rows.get(s..e)?) {
-            Ok(r) => Some(r),
-            Err(err) => {
-                tracing::warn!("routing model: the RIB of {hostname} does not decode ({err})");
-                None
+            .map_or(self.extra.len(), |&e| e as usize);
+        match self.extra.get(s..e).map(postcard::from_bytes::<Extra>) {
+            Some(Ok(x)) => x,
+            _ => {
+                tracing::warn!("routing model: device {i}'s protocols part does not decode");
+                Extra::default()
             }
         }
     }
 
-    /// The RIBs the query asks for, with only the rows it asks for.
-    pub fn select(&self, q: &Query) -> Vec<DeviceRib> {
-        let names: Vec<&String> = match &q.device {
-            Some(d) => self.hostnames.iter().filter(|h| *h == d).collect(),
-            None => self.hostnames.iter().collect(),
-        };
-        names
-            .into_iter()
-            .filter_map(|h| self.device(h))
-            .map(|mut rib| {
-                rib.routes.retain(|r| q.matches(r));
-                if let Some(v) = &q.vrf {
-                    rib.incomplete
-                        .retain(|i| i.vrf.as_deref().is_none_or(|x| x == v));
+    /// The RIB of device `hostname` from its configuration `(os, text)`: its
+    /// connected, local and static routes, its OSPF, EIGRP, IS-IS and BGP routes, its
+    /// static next hops resolved through them.
+    fn rib(&self, hostname: &str, os: &str, text: &str) -> Option<DeviceRib> {
+        let i = self
+            .hostnames
+            .binary_search_by(|h| h.as_str().cmp(hostname))
+            .ok()?;
+        let learned = self.learned()?;
+        let vendor = Vendor::from_os(os);
+        let config = parser_for(vendor).parse(text);
+        let mut p = prepare(DeviceInput {
+            hostname,
+            vendor,
+            config: &config,
+            text,
+        });
+        p.incomplete.retain(|x| !computed_here(x));
+        let (mut routes, mut incomplete) = learned.device(i);
+        let extra = self.extra(i);
+        routes.extend(extra.igp.0);
+        incomplete.extend(extra.igp.1);
+        Some(finish_with(&p, &(routes, incomplete), extra.bgp))
+    }
+
+    /// One device's RIB (None: not in the model).
+    pub fn device(&self, db: &StateDb, hostname: &str) -> Result<Option<DeviceRib>, StateError> {
+        Ok(db
+            .os_and_config(hostname)?
+            .and_then(|(os, text)| self.rib(hostname, &os, &text)))
+    }
+
+    /// The RIBs the query asks for, with only the rows it asks for, made one at a time
+    /// in hostname order (a whole network's tables at once may not fit in memory: a
+    /// 10,000-device network's are 50 million rows).
+    pub fn ribs<'a>(
+        &'a self,
+        db: &'a StateDb,
+        q: &'a Query,
+    ) -> impl Iterator<Item = Result<DeviceRib, StateError>> + 'a {
+        self.hostnames
+            .iter()
+            .filter(|h| q.device.as_ref().is_none_or(|d| d == *h))
+            .filter_map(move |h| match self.device(db, h) {
+                Ok(Some(mut rib)) => {
+                    rib.routes.retain(|r| q.matches(r));
+                    if let Some(v) = &q.vrf {
+                        rib.incomplete
+                            .retain(|i| i.vrf.as_deref().is_none_or(|x| x == v));
+                    }
+                    Some(Ok(rib))
                 }
-                rib
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
             })
-            .collect()
+    }
+
+    /// The RIBs the query asks for, with only the rows it asks for, all at once.
+    pub fn select(&self, db: &StateDb, q: &Query) -> Result<Vec<DeviceRib>, StateError> {
+        self.ribs(db, q).collect()
     }
 }

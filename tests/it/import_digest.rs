@@ -136,7 +136,7 @@ const PART_PINS: &[(&str, &str)] = &[
     ("checks/bgp-fidelity", "device=7c4643bb device_config=169db679 interface=06ec7df8 ip_address=1e666d03 link=c8022095 bgp_session=5c9f0b57 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=acc3c027 import_run=08bc1ec7"),
     ("checks/junos", "device=ff20223a device_config=2f947f15 interface=dd294783 ip_address=d232b847 link=a7b6efd4 bgp_session=8c651618 bgp_network=e3b0c442 static_route=f632822f ospf_network=e3b0c442 structure_def=9804343e structure_ref=d2816400 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=d1d2c5e0 import_run=8f2c8402"),
     ("checks/bgp", "device=bc95391e device_config=929c304f interface=b5f2fefe ip_address=7ffdc04e link=40e141f7 bgp_session=b28ea5ab bgp_network=e3b0c442 static_route=df336bcb ospf_network=e3b0c442 structure_def=b6c19399 structure_ref=17cc468a service=e3b0c442 service_endpoint=e3b0c442 import_warning=c15d9339 batfish_file=e3b0c442 device_version=87226dc7 import_run=d5a5737e"),
-    ("synth300", "device=24bbfdbd device_config=3f8241b7 interface=5b6b59ed ip_address=3941227a link=30aa2fa8 bgp_session=f167b1e9 bgp_network=11866f41 static_route=91daece8 ospf_network=a95d9eb3 structure_def=f5932d28 structure_ref=8c746c49 service=6960a0c7 service_endpoint=bedf2392 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=49063ab1 import_run=229726fd"),
+    ("synth300", "device=24bbfdbd device_config=5f943da5 interface=3c855db3 ip_address=2ddc117a link=30aa2fa8 bgp_session=ffc3d497 bgp_network=aac8c359 static_route=860d4e20 ospf_network=2d7139bb structure_def=e642a1f2 structure_ref=af14a92c service=6960a0c7 service_endpoint=bedf2392 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=abb0303c import_run=9ce54778"),
 ];
 
 /// Row counts and a digest of every state table of the DB at `db`, plus the last
@@ -335,6 +335,8 @@ fn fixtures_import_unchanged() {
     );
 }
 
+// Pinned again when `olav synth` gained areas per site and route reflection between
+// sites (issue #24): the generator's output changed, not the import.
 #[test]
 fn generated_network_imports_unchanged() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -342,7 +344,7 @@ fn generated_network_imports_unchanged() {
     olav::synth::write(&dir, 300, 1).expect("synth");
     assert_eq!(
         digest_every_way(&dir),
-        "d733bac935a408358cfbcf4f device=300 device_config=300 interface=4702 ip_address=3638 link=1251 bgp_session=126 bgp_network=4 static_route=300 ospf_network=600 structure_def=360 structure_ref=333 service=31 service_endpoint=31 import_warning=0 batfish_file=0",
+        "25511e86ff4317407ca81cac device=300 device_config=300 interface=4702 ip_address=3638 link=1251 bgp_session=126 bgp_network=4 static_route=304 ospf_network=932 structure_def=360 structure_ref=333 service=31 service_endpoint=31 import_warning=0 batfish_file=0",
         "\n{}",
         changed_parts("synth300", &dir)
     );

@@ -123,3 +123,68 @@ proptest! {
         }
     }
 }
+
+/// The stored model (the network's OSPF kept shared, each RIB made when asked for) gives
+/// every device the same RIB as computing the whole network at once, on every
+/// developed-against lab and the demo.
+#[test]
+fn the_stored_model_answers_as_the_whole_network_computed_at_once() {
+    let mut snaps: Vec<PathBuf> = std::fs::read_dir(common::fixture("lab-validation"))
+        .expect("labs")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("configs").is_dir())
+        .collect();
+    snaps.sort();
+    snaps.push(common::demo_dir());
+    let (mut devices, mut bgp_rows) = (0usize, 0usize);
+    for snap in snaps {
+        let parsed = parse_snapshot(&Snapshot::from_dir(&snap).expect("snapshot")).expect("parses");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut db = olav::state::StateDb::open(&dir.path().join("state.db")).expect("db");
+        db.import(&parsed).expect("import");
+        let model = olav::routing::RoutingModel::build(&db).expect("model");
+        let inputs: Vec<DeviceInput> = parsed
+            .devices
+            .iter()
+            .map(|d| DeviceInput {
+                hostname: &d.hostname,
+                vendor: d.vendor,
+                config: &d.config,
+                text: &d.text,
+            })
+            .collect();
+        for rib in network(&inputs) {
+            let stored = model
+                .device(&db, &rib.hostname)
+                .expect("reads")
+                .expect("the device is in the model");
+            assert_eq!(
+                stored.routes,
+                rib.routes,
+                "{} in {}",
+                rib.hostname,
+                snap.display()
+            );
+            assert_eq!(
+                stored.incomplete,
+                rib.incomplete,
+                "{} in {}",
+                rib.hostname,
+                snap.display()
+            );
+            assert_eq!(
+                stored.bgp,
+                rib.bgp,
+                "{} in {}",
+                rib.hostname,
+                snap.display()
+            );
+            devices += 1;
+            bgp_rows += rib.bgp.len();
+        }
+    }
+    // Not vacuous: every lab device and the demo's, BGP among them.
+    assert!(devices >= 70, "{devices} devices compared");
+    assert!(bgp_rows > 0);
+}

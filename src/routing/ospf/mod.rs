@@ -1,8 +1,9 @@
 //! OSPF (IPv4), network-wide: each device's OSPF speaker ([`Speaker::of`]: its OSPF
-//! interfaces, what it redistributes, what olav does not model), then adjacencies and
-//! shortest paths over every device at once ([`routes`]), giving each device its
-//! `ospf`, `ospfIA`, `ospfE1` and `ospfE2` routes and the reasons they may be
-//! incomplete (`docs/routing.md`, "OSPF").
+//! interfaces, what it redistributes, what olav does not model), then adjacencies, areas
+//! and what the ABRs summarise over every device at once ([`routes`]); each device's
+//! `ospf`, `ospfIA`, `ospfE1` and `ospfE2` routes are computed from that when they are
+//! asked for ([`Learned::device`]), with the reasons they may be incomplete
+//! (`docs/routing.md`, "OSPF").
 
 pub mod spf;
 pub mod topology;
@@ -14,14 +15,18 @@ use super::dynamic::Incomplete;
 use super::route::{NextHop, Protocol, Route};
 use crate::model::{DeviceConfig, Vendor};
 use ipnet::Ipv4Net;
+use serde::{Deserialize, Serialize};
 use spf::{External, Kind};
 use std::collections::{BTreeSet, HashMap};
+use std::net::Ipv4Addr;
 use topology::OspfIf;
 
-/// Above this many (routers × prefixes) in one OSPF domain, its routes are not computed
-/// (each device's table is materialised: the rows grow with the square of its size); the
-/// domain's devices are marked incomplete instead.
-pub const MAX_DOMAIN_ROWS: u64 = 1_000_000;
+/// Above this much shortest-path work in one OSPF domain — every ABR's runs over each of
+/// its areas (routers, interfaces and advertisements of the area), which the network's
+/// OSPF costs before any router's routes are asked for — its routes are not computed and
+/// its devices are marked incomplete instead. A router's own routes cost one run per area
+/// it is in, whatever the domain's size.
+pub const MAX_DOMAIN_WORK: u64 = 50_000_000;
 
 /// What one device brings to OSPF (default VRF), read from its configuration and its
 /// RIB before OSPF.
@@ -170,12 +175,16 @@ impl Speaker {
     }
 }
 
-/// The OSPF routes and incomplete parts of every device (in `speakers`' order).
-pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
+/// The OSPF routes and incomplete parts of every device (in `speakers`' order); the
+/// speakers' interfaces are taken, not copied (at 50,000 devices they are 40 MB).
+pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
     let n = speakers.len();
-    let mut ifs: Vec<OspfIf> = Vec::new();
-    for (d, s) in speakers.iter().enumerate() {
-        ifs.extend(s.ifs.iter().cloned().map(|mut i| {
+    let runs: Vec<bool> = speakers.iter().map(Speaker::runs).collect();
+    // Sized at once: grown by doubling, the vector and its copies were 140 MB at 50,000
+    // devices.
+    let mut ifs: Vec<OspfIf> = Vec::with_capacity(speakers.iter().map(|s| s.ifs.len()).sum());
+    for (d, s) in speakers.iter_mut().enumerate() {
+        ifs.extend(std::mem::take(&mut s.ifs).into_iter().map(|mut i| {
             i.device = d;
             i
         }));
@@ -201,32 +210,22 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
     }
     let root: Vec<usize> = (0..n).map(|d| find(&mut parent, d)).collect();
     let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
-    let mut prefixes: HashMap<usize, u64> = HashMap::new();
-    for d in (0..n).filter(|d| speakers[*d].runs()) {
+    for d in (0..n).filter(|d| runs[*d]) {
         members.entry(root[d]).or_default().push(d);
-        let p = speakers[d].ifs.len() + speakers[d].externals.len();
-        *prefixes.entry(root[d]).or_default() += p as u64;
     }
-    let too_big: HashMap<usize, String> = members
-        .iter()
-        .filter_map(|(r, m)| {
-            let rows = (m.len() as u64).saturating_mul(prefixes.get(r).copied().unwrap_or(0));
-            (rows > MAX_DOMAIN_ROWS).then(|| {
-                (*r, format!(
-                    "OSPF is not computed in a domain this large ({} routers, {} prefixes: over {MAX_DOMAIN_ROWS} routes)",
-                    m.len(),
-                    prefixes.get(r).copied().unwrap_or(0)
-                ))
-            })
-        })
-        .collect();
+    let too_big = too_big(&speakers, &ifs, &root, &members);
     let keep = |d: usize| !too_big.contains_key(&root[d]);
-    let ifs: Vec<OspfIf> = ifs.into_iter().filter(|i| keep(i.device)).collect();
-    let segs = topology::segments(&ifs);
+    let segs = if too_big.is_empty() {
+        segs
+    } else {
+        drop(segs);
+        ifs.retain(|i| keep(i.device));
+        topology::segments(&ifs)
+    };
     let externals: Vec<External> = speakers
         .iter()
         .enumerate()
-        .filter(|(d, s)| keep(*d) && s.runs())
+        .filter(|(d, _)| keep(*d) && runs[*d])
         .flat_map(|(d, s)| {
             s.externals.iter().map(move |(p, m, t1)| External {
                 device: d,
@@ -236,7 +235,15 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
             })
         })
         .collect();
-    let computed = spf::routes(n, &ifs, &segs, &externals);
+    let net = spf::Net::build(n, &ifs, &segs, &externals);
+    drop(segs);
+    let mut hops = HopIfs::default();
+    for i in &ifs {
+        hops.names.push_str(&i.name);
+        hops.ends.push(hops.names.len() as u32);
+        hops.addrs.push(i.address.addr());
+    }
+    drop(ifs);
     // What each domain does not model, named on every device of the domain.
     let mut domain_reasons: HashMap<usize, BTreeSet<String>> = HashMap::new();
     for (r, m) in &members {
@@ -254,7 +261,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
         .map(|d| {
             let sp = &speakers[d];
             let mut inc: Vec<Incomplete> = sp.vrf_incomplete.clone();
-            let reasons = if sp.runs() {
+            let reasons = if runs[d] {
                 domain_reasons.get(&root[d]).cloned().unwrap_or_default()
             } else {
                 // Not running in the default VRF, yet configured there.
@@ -275,38 +282,98 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Learned {
             .iter()
             .map(|s| s.vendor == Some(Vendor::JuniperJunos))
             .collect(),
-        ifs,
-        routes: computed,
+        hops,
+        net,
         incomplete,
     }
 }
 
-/// The network's OSPF routes, compact until each device's are taken
-/// ([`Learned::take`]): a device's rows are made only when its RIB is.
-#[derive(Debug, Default)]
+/// The domains (by their root device) whose OSPF would cost more than
+/// [`MAX_DOMAIN_WORK`] to build, with the reason in words. The work of an area is its
+/// routers, interfaces and redistributed prefixes; an ABR runs over each of its areas.
+fn too_big(
+    speakers: &[Speaker],
+    ifs: &[OspfIf],
+    root: &[usize],
+    members: &HashMap<usize, Vec<usize>>,
+) -> HashMap<usize, String> {
+    let mut size: HashMap<(usize, u32), u64> = HashMap::new();
+    let mut areas: Vec<Vec<u32>> = vec![Vec::new(); speakers.len()];
+    for i in ifs {
+        let d = i.device;
+        *size.entry((root[d], i.area)).or_default() += 1 + i.secondaries.len() as u64;
+        if !areas[d].contains(&i.area) {
+            areas[d].push(i.area);
+            *size.entry((root[d], i.area)).or_default() += 1 + speakers[d].externals.len() as u64;
+        }
+    }
+    members
+        .iter()
+        .filter_map(|(r, m)| {
+            let work: u64 = m
+                .iter()
+                .filter(|d| areas[**d].len() > 1 && areas[**d].contains(&0))
+                .flat_map(|d| &areas[*d])
+                .map(|a| size.get(&(*r, *a)).copied().unwrap_or(0))
+                .fold(0u64, u64::saturating_add);
+            (work > MAX_DOMAIN_WORK).then(|| {
+                (*r, format!(
+                    "OSPF is not computed in a domain this large ({} routers; its area border routers' shortest paths would cost {work} steps, over {MAX_DOMAIN_WORK})",
+                    m.len()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Each OSPF interface's name and address, as a route's first hop names them: the
+/// names in one string (not one allocation per interface: 560,000 at 50,000 devices).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct HopIfs {
+    names: String,
+    /// Where each name ends in `names`.
+    ends: Vec<u32>,
+    addrs: Vec<Ipv4Addr>,
+}
+
+impl HopIfs {
+    fn name(&self, k: u32) -> Option<&str> {
+        let k = k as usize;
+        let start = match k {
+            0 => 0,
+            _ => *self.ends.get(k - 1)? as usize,
+        };
+        self.names.get(start..*self.ends.get(k)? as usize)
+    }
+
+    fn addr(&self, k: u32) -> Option<Ipv4Addr> {
+        self.addrs.get(k as usize).copied()
+    }
+}
+
+/// The network's OSPF: what every router shares ([`spf::Net`]) and what each device
+/// leaves incomplete; a device's rows are made when its RIB is ([`Learned::device`]).
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Learned {
     junos: Vec<bool>,
-    ifs: Vec<OspfIf>,
-    routes: Vec<Vec<spf::OspfRoute>>,
+    /// Each OSPF interface's name and address, which a route's first hop names.
+    hops: HopIfs,
+    net: spf::Net,
     incomplete: Vec<Vec<Incomplete>>,
 }
 
 impl Learned {
     /// Device `d`'s OSPF routes (one row per next hop) and what OSPF leaves incomplete
-    /// there; taken out (a second call gives nothing).
-    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
+    /// there.
+    pub fn device(&self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
         let (internal, external) = if self.junos.get(d).copied().unwrap_or(false) {
             (10, 150)
         } else {
             (110, 110)
         };
-        let rs = self
-            .routes
-            .get_mut(d)
-            .map(std::mem::take)
-            .unwrap_or_default();
-        let mut out = Vec::new();
-        for r in rs {
+        let routes = self.net.routes_of(d);
+        let mut out = Vec::with_capacity(routes.iter().map(|r| r.hops.len()).sum());
+        for r in routes {
             let (protocol, ad) = match r.kind {
                 Kind::Intra => (Protocol::Ospf, internal),
                 Kind::Inter => (Protocol::OspfIA, internal),
@@ -314,16 +381,15 @@ impl Learned {
                 Kind::E2 => (Protocol::OspfE2, external),
             };
             for (l, nbr) in &r.hops {
-                let (Some(l), Some(nbr)) = (self.ifs.get(*l as usize), self.ifs.get(*nbr as usize))
-                else {
+                let (Some(l), Some(nbr)) = (self.hops.name(*l), self.hops.addr(*nbr)) else {
                     continue;
                 };
                 out.push(Route {
                     vrf: "default".to_owned(),
                     network: r.prefix,
                     next_hop: NextHop::Interface {
-                        interface: l.name.clone(),
-                        ip: Some(nbr.address.addr()),
+                        interface: l.to_owned(),
+                        ip: Some(nbr),
                     },
                     protocol,
                     metric: u32::try_from(r.metric).unwrap_or(u32::MAX),
@@ -332,11 +398,7 @@ impl Learned {
                 });
             }
         }
-        let inc = self
-            .incomplete
-            .get_mut(d)
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let inc = self.incomplete.get(d).cloned().unwrap_or_default();
         (out, inc)
     }
 }

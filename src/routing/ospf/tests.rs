@@ -1,7 +1,8 @@
 //! OSPF on small hand-made networks, each device read by its vendor's parser and the
 //! network computed at once.
 
-use crate::routing::testkit::{rows, run_ios};
+use crate::model::Vendor;
+use crate::routing::testkit::{self, rows, run_ios};
 use crate::routing::DeviceRib;
 
 /// An IOS router: loopback `10.255.0.N/32`, the given interfaces (name, address, mask
@@ -317,4 +318,110 @@ fn stub_areas_get_a_default_instead_of_externals() {
     );
     // The ABR not configured stub: the flags disagree, no adjacency.
     assert!(ospf(&run(&net(""))[0]).is_empty());
+}
+
+/// `olav synth`'s routing is computed whole: each site a totally stubby area (its
+/// routers hold their site and the cores' default), the backbone routers every site's
+/// prefixes, and nothing marked incomplete for OSPF.
+#[test]
+fn synth_sites_are_totally_stubby_areas_under_a_backbone() {
+    let g = crate::synth::generate(250, 1);
+    let devices: Vec<(&str, Vendor, String)> = g
+        .configs
+        .iter()
+        .map(|(path, text)| {
+            let host = path.trim_start_matches("configs/").trim_end_matches(".cfg");
+            let vendor = if text.starts_with("! Command: show running-config") {
+                Vendor::AristaEos
+            } else {
+                Vendor::CiscoIos
+            };
+            (host, vendor, text.clone())
+        })
+        .collect();
+    let ribs = testkit::run(&devices);
+    for r in &ribs {
+        assert!(
+            r.incomplete.iter().all(|i| !i.reason.contains("OSPF")),
+            "{}: {:?}",
+            r.hostname,
+            r.incomplete
+        );
+    }
+    let rib = |h: &str| ribs.iter().find(|r| r.hostname == h).expect(h);
+    let access = rib("s001-acc-0005");
+    let inter: Vec<String> = access
+        .routes
+        .iter()
+        .filter(|r| r.protocol.as_str() == "ospfIA")
+        .map(|r| r.network.to_string())
+        .collect();
+    assert!(
+        !inter.is_empty() && inter.iter().all(|n| n == "0.0.0.0/0"),
+        "{inter:?}"
+    );
+    // Site 2's user VLANs: not in site 1's area, in the backbone as summaries.
+    let vlan = rib("s002-acc-0001")
+        .routes
+        .iter()
+        .find(|r| r.protocol.as_str() == "connected" && r.network.prefix_len() == 26)
+        .map(|r| r.network)
+        .expect("a user VLAN");
+    assert!(access.routes.iter().all(|r| r.network != vlan));
+    let border = rib("s001-border-1");
+    assert!(border
+        .routes
+        .iter()
+        .any(|r| r.network == vlan && r.protocol.as_str() == "ospfIA"));
+    // The borders originate the default: the cores learn it as an external.
+    assert!(rib("s002-core-1")
+        .routes
+        .iter()
+        .any(|r| r.network.prefix_len() == 0 && r.protocol.as_str() == "ospfE2"));
+}
+
+/// A pathological domain — thousands of ABRs, each in the one huge backbone and the
+/// one huge other area — is cut off with the reason, before any shortest path.
+#[test]
+fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
+    use super::topology::OspfIf;
+    use super::Speaker;
+    use ipnet::Ipv4Net;
+    use std::net::Ipv4Addr;
+    let n = 4_000u32;
+    let iface = |name: &str, base: [u8; 4], k: u32, area: u32| OspfIf {
+        device: 0,
+        name: name.to_owned(),
+        address: Ipv4Net::new(Ipv4Addr::from(u32::from(Ipv4Addr::from(base)) + k + 1), 18)
+            .expect("prefix"),
+        secondaries: Vec::new(),
+        area,
+        cost: 1,
+        passive: false,
+        loopback: false,
+        p2p: false,
+        mtu: Some(1500),
+        stub: None,
+    };
+    let speakers: Vec<Speaker> = (0..n)
+        .map(|k| Speaker {
+            vendor: Some(Vendor::CiscoIos),
+            ifs: vec![
+                iface("Ethernet1", [10, 0, 0, 0], k, 0),
+                iface("Ethernet2", [10, 1, 0, 0], k, 1),
+            ],
+            ..Speaker::default()
+        })
+        .collect();
+    let names: Vec<String> = (0..n).map(|k| format!("r{k}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let learned = super::routes(&names, speakers);
+    let (routes, incomplete) = learned.device(7);
+    assert!(routes.is_empty());
+    assert!(
+        incomplete.iter().any(|i| i
+            .reason
+            .contains("OSPF is not computed in a domain this large (4000 routers")),
+        "{incomplete:?}"
+    );
 }

@@ -281,6 +281,9 @@ pub fn bgp_over(prepared: &[Prepared], ribs: &[&[Route]]) -> Vec<Option<BgpLearn
     if prepared.iter().all(|p| p.bgp.is_none()) {
         return vec![None; prepared.len()];
     }
+    if let Some(why) = bgp_too_large(prepared.iter()) {
+        return bgp_not_computed(prepared, &why);
+    }
     let empty = DeviceConfig::default();
     let inputs: Vec<DeviceInput<'_>> = prepared
         .iter()
@@ -296,6 +299,42 @@ pub fn bgp_over(prepared: &[Prepared], ribs: &[&[Route]]) -> Vec<Option<BgpLearn
         .iter()
         .enumerate()
         .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
+        .collect()
+}
+
+/// Why BGP over these devices is not computed at all, when every speaker's table times
+/// every prefix they originate passes the BGP cap ([`bgp::MAX_DOMAIN_ROWS`]): decided
+/// before the speakers' RIBs are made, which at 10,000 devices would take gigabytes. The
+/// whole network counts as one domain here (an upper bound of any domain's size).
+pub fn bgp_too_large<'a>(prepared: impl Iterator<Item = &'a Prepared>) -> Option<String> {
+    let (mut speakers, mut origins) = (0usize, 0usize);
+    for p in prepared {
+        if let Some(b) = p.bgp.as_ref().and_then(|c| c.bgp.as_ref()) {
+            speakers += 1;
+            origins += b.networks.len() + b.aggregates.len();
+        }
+    }
+    (speakers.saturating_mul(origins) > bgp::MAX_DOMAIN_ROWS).then(|| {
+        format!(
+            "BGP over {speakers} speakers originating {origins} prefixes (over {} speaker × prefix rows) is too large to compute",
+            bgp::MAX_DOMAIN_ROWS
+        )
+    })
+}
+
+/// What BGP gives each speaker when it is not computed: nothing, and why.
+pub fn bgp_not_computed(prepared: &[Prepared], why: &str) -> Vec<Option<BgpLearned>> {
+    prepared
+        .iter()
+        .map(|p| {
+            p.bgp.as_ref().map(|_| {
+                let i = Incomplete {
+                    vrf: None,
+                    reason: format!("{why}: not computed yet"),
+                };
+                (Vec::new(), vec![i], Vec::new())
+            })
+        })
         .collect()
 }
 

@@ -120,8 +120,6 @@ impl RoutingModel {
         drop(i);
         // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
         // unless it is too large to compute (then their RIBs are not made at all).
-        let speakers_only: Vec<Prepared>;
-        let mut bgp: Vec<Option<BgpLearned>>;
         let too_large = bgp_too_large(bgp_prepared.iter().map(|(_, p)| p));
         let with_igp = |d: usize| {
             let (mut routes, mut inc) = learned.device(d);
@@ -150,14 +148,14 @@ impl RoutingModel {
                 }
             }
         }
-        speakers_only = bgp_prepared.into_iter().map(|(_, p)| p).collect();
-        match why {
-            Some(why) => bgp = bgp_not_computed(&speakers_only, &why),
+        let speakers_only: Vec<Prepared> = bgp_prepared.into_iter().map(|(_, p)| p).collect();
+        let mut bgp: Vec<Option<BgpLearned>> = match why {
+            Some(why) => bgp_not_computed(&speakers_only, &why),
             None => {
                 let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
-                bgp = bgp_over(&speakers_only, &before);
+                bgp_over(&speakers_only, &before)
             }
-        }
+        };
         drop(ribs);
         let mut by_device: std::collections::HashMap<&str, BgpLearned> = Default::default();
         for (p, b) in speakers_only.iter().zip(bgp.iter_mut()) {

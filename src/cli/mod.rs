@@ -140,10 +140,11 @@ enum Command {
         #[arg(long)]
         plan: Option<PathBuf>,
     },
-    /// Each device's main routing table: connected, local, static, OSPF and BGP routes so
-    /// far (a RIB whose device runs a protocol or feature olav does not compute yet is
-    /// marked incomplete, with why, and the exit status is then 3, a partial result); with
-    /// --format json, rows with Batfish's `routes` columns; with --rib bgp, the BGP RIB.
+    /// Each device's main routing table: connected, local, static, OSPF, EIGRP, IS-IS and
+    /// BGP routes (a RIB that needs what olav does not compute or could not read is marked
+    /// incomplete, with why, and the exit status is then 3, a partial result); with
+    /// --format json, rows with Batfish's `routes` columns; --rib bgp, the BGP RIB;
+    /// --trace, one address's forwarding path; --plan, the routes a plan would change.
     Routes {
         /// Only this device.
         #[arg(long)]

@@ -136,11 +136,32 @@ fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
 /// names one, protocol).
 fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> {
     let mut out = Vec::new();
+    // Junos brace form: the routing instance the lines are in.
+    let (mut in_instances, mut instance): (bool, Option<String>) = (false, None);
     for line in text.lines() {
         let t = line.trim();
         let words: Vec<&str> = t.split_whitespace().collect();
         match vendor {
             Vendor::JuniperJunos => {
+                let indent = line.len() - line.trim_start().len();
+                match (indent, words.as_slice()) {
+                    (0, ["routing-instances", "{"]) => in_instances = true,
+                    (0, ["}"]) => (in_instances, instance) = (false, None),
+                    (4, [name, "{"]) if in_instances => instance = Some((*name).to_owned()),
+                    _ => {}
+                }
+                // A VRF importing routes by route target (an L3VPN): they come over BGP
+                // VPN families, which olav does not compute.
+                let vpn = match words.as_slice() {
+                    ["set", "routing-instances", v, "vrf-target" | "vrf-import", ..] => {
+                        Some((*v).to_owned())
+                    }
+                    ["vrf-target" | "vrf-import", ..] if in_instances => instance.clone(),
+                    _ => None,
+                };
+                if let Some(v) = vpn {
+                    out.push((Some(v), VPN));
+                }
                 let set = match words.as_slice() {
                     ["set", "protocols", p, ..] => Some((None, *p)),
                     ["set", "routing-instances", v, "protocols", p, ..] => {
@@ -178,6 +199,9 @@ fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> 
     }
     out
 }
+
+/// The routes a VRF imports by route target, by the name people use.
+const VPN: &str = "BGP VPN (route-target import)";
 
 fn junos_protocol(word: &str) -> Option<&'static str> {
     match word {

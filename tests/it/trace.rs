@@ -225,3 +225,35 @@ fn a_discard_in_an_incomplete_rib_is_not_a_verdict() {
         assert!(!text.contains("NULL_ROUTED at alpha-border-1"), "{text}");
     }
 }
+
+/// A Junos VRF importing routes by route target (an L3VPN) is never "complete": its
+/// remote routes come over BGP VPN families olav does not compute (junos_l3vpn, a real
+/// lab: the device's own CUSTOMERS table holds pe2's 10.100.2.0/24).
+#[test]
+fn a_vpn_vrf_is_incomplete_not_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["state", "import"])
+        .arg(common::fixture("lab-validation/junos_l3vpn"))
+        .assert()
+        .success();
+    common::olav(dir.path())
+        .args(["routes", "--device", "pe1", "--vrf", "CUSTOMERS"])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::contains(
+            "BGP VPN (route-target import) routes are not computed yet — VRF CUSTOMERS: pe1",
+        ));
+    common::olav(dir.path())
+        .args([
+            "routes",
+            "--trace",
+            "pe1",
+            "10.100.2.5",
+            "--vrf",
+            "CUSTOMERS",
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::contains("INSUFFICIENT_INFO"));
+}

@@ -43,7 +43,13 @@ pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
     let (source, src_vrf) = match src.parse::<Ipv4Addr>() {
         Ok(ip) => match addresses.device_of(ip) {
             Some((h, v)) => (h.to_owned(), v.to_owned()),
-            None => bail!("--trace source {src}: no device of the state holds this address"),
+            None => match addresses.holders(ip).as_slice() {
+                [] => bail!("--trace source {src}: no device of the state holds this address"),
+                many => bail!(
+                    "--trace source {src}: held by {} (a shared, first-hop redundancy address): give one of them as SRC",
+                    many.join(", ")
+                ),
+            },
         },
         Err(_) if model.hostnames().iter().any(|h| h == src) => (src.to_owned(), "default".into()),
         Err(_) => {

@@ -86,6 +86,17 @@ impl Addresses {
             .map(|o| o.interface.clone())
     }
 
+    /// The devices that hold `address` on an up interface, in order, each once.
+    pub fn holders(&self, address: Ipv4Addr) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for o in self.owners(address) {
+            if !out.contains(&o.hostname) {
+                out.push(o.hostname.clone());
+            }
+        }
+        out
+    }
+
     /// The device and VRF an address belongs to, when one device holds it.
     pub fn device_of(&self, address: Ipv4Addr) -> Option<(&str, &str)> {
         let o = self.owners(address);

@@ -257,3 +257,19 @@ fn a_vpn_vrf_is_incomplete_not_empty() {
         .code(3)
         .stdout(predicates::str::contains("INSUFFICIENT_INFO"));
 }
+
+/// A first-hop redundancy address as the source names the devices sharing it.
+#[test]
+fn a_shared_address_as_source_names_its_holders() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["state", "import"])
+        .arg(common::fixture("lab-validation/ios_basic_vrrp"))
+        .assert()
+        .success();
+    common::olav(dir.path())
+        .args(["routes", "--trace", "192.168.1.254", "10.0.0.1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("held by BR1, BR2"));
+}

@@ -190,6 +190,25 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         }));
     }
     let segs = topology::segments(&ifs);
+    // Adjacencies the devices would stop on an MTU mismatch: named on both ends, since
+    // the routes that would cross them are missing from the tables (as on the devices,
+    // unless they are up there after all).
+    let mut mtu_notes: HashMap<usize, Vec<String>> = HashMap::new();
+    for (a, b) in topology::mtu_mismatches(&ifs) {
+        let (ia, ib) = (&ifs[a], &ifs[b]);
+        let note = format!(
+            "no OSPF adjacency {} {} ↔ {} {}: IP MTU {} ≠ {} (the devices stop before exchanging routes; `ip ospf mtu-ignore` lifts the check) — if it is up on the network, routes across it are missing here",
+            hostnames[ia.device],
+            ia.name,
+            hostnames[ib.device],
+            ib.name,
+            ia.mtu.unwrap_or_default(),
+            ib.mtu.unwrap_or_default()
+        );
+        for d in [ia.device, ib.device] {
+            mtu_notes.entry(d).or_default().push(note.clone());
+        }
+    }
     // Domains: devices joined by adjacencies (union-find).
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], mut x: usize) -> usize {
@@ -274,6 +293,16 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
                 vrf: Some("default".to_owned()),
                 reason,
             }));
+            inc.extend(
+                mtu_notes
+                    .get(&d)
+                    .into_iter()
+                    .flatten()
+                    .map(|reason| Incomplete {
+                        vrf: Some("default".to_owned()),
+                        reason: reason.clone(),
+                    }),
+            );
             inc
         })
         .collect();

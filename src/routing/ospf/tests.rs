@@ -161,6 +161,16 @@ fn mtu_mismatch_blocks_the_adjacency() {
     ];
     let ribs = run(&net);
     assert!(ospf(&ribs[0]).is_empty() && ospf(&ribs[1]).is_empty());
+    // Said on both ends: the routes across it are missing, as on the devices.
+    for r in &ribs {
+        assert!(
+            r.incomplete_in("default").iter().any(|i| i.starts_with(
+                "no OSPF adjacency r1 GigabitEthernet0/1 ↔ r2 GigabitEthernet0/1: IP MTU 9000 ≠ 1500"
+            )),
+            "{:?}",
+            r.incomplete
+        );
+    }
     let mut ignore = net.clone();
     ignore[0].1 = ignore[0]
         .1
@@ -170,6 +180,7 @@ fn mtu_mismatch_blocks_the_adjacency() {
         ospf(&ribs[1]),
         ["10.255.0.1/32 ospf [110/2] 10.0.12.1 via GigabitEthernet0/1"]
     );
+    assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
 }
 
 /// What olav does not model marks every device of the OSPF domain incomplete, by name.

@@ -312,3 +312,33 @@ pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
     }
     out
 }
+
+/// The OSPF interfaces that share a subnet and area and would be neighbours but compare
+/// different IP MTUs (neither side `mtu-ignore`): (interface, interface) index pairs. The
+/// devices stop such an adjacency before exchanging routes (EXSTART/EXCHANGE), so
+/// [`segments`] leaves them out; these say so.
+pub fn mtu_mismatches(ifs: &[OspfIf]) -> Vec<(usize, usize)> {
+    let mut keyed: Vec<((Ipv4Net, u32, bool), usize)> = ifs
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !(i.passive || i.loopback || i.address.prefix_len() >= 32))
+        .map(|(k, i)| ((i.address.trunc(), i.area, i.p2p), k))
+        .collect();
+    keyed.sort_unstable();
+    let mut out = Vec::new();
+    for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+        for (x, (_, a)) in group.iter().enumerate() {
+            for (_, b) in &group[x + 1..] {
+                let (ia, ib) = (&ifs[*a], &ifs[*b]);
+                if ia.device != ib.device
+                    && ia.mtu.is_some()
+                    && ib.mtu.is_some()
+                    && ia.mtu != ib.mtu
+                {
+                    out.push((*a, *b));
+                }
+            }
+        }
+    }
+    out
+}

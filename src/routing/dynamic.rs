@@ -55,6 +55,7 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
         add(&mut out, vrf, protocol);
     }
     out.extend(unread(config, vendor));
+    out.extend(tracked(vendor, text));
     // A protocol on every VRF makes its per-VRF entries redundant.
     let every: Vec<String> = out
         .iter()
@@ -63,6 +64,34 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
         .collect();
     out.into_iter()
         .filter(|i| i.vrf.is_none() || !every.contains(&i.reason))
+        .collect()
+}
+
+/// IOS-style static routes with `track N`: installed only while the tracked object (an
+/// IP SLA probe, an interface) is up, which the configuration does not tell — olav
+/// installs them, and says the VRF's table may differ.
+fn tracked(vendor: Vendor, text: &str) -> Vec<Incomplete> {
+    if vendor == Vendor::JuniperJunos {
+        return Vec::new();
+    }
+    let mut vrfs: BTreeSet<Option<String>> = BTreeSet::new();
+    for line in text.lines().filter(|l| !l.starts_with(' ')) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if let ["ip", "route", rest @ ..] = w.as_slice() {
+            if rest.contains(&"track") {
+                let vrf = match rest {
+                    ["vrf", v, ..] => Some(vrf_name(&Some((*v).to_owned()))),
+                    _ => Some("default".to_owned()),
+                };
+                vrfs.insert(vrf);
+            }
+        }
+    }
+    vrfs.into_iter()
+        .map(|vrf| Incomplete {
+            vrf,
+            reason: "static routes with `track` are installed as if their object is up: whether it is, only the device knows".to_owned(),
+        })
         .collect()
 }
 

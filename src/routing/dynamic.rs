@@ -124,29 +124,25 @@ const ROUTING_WARNINGS: &[&str] = &[
 /// routes of what is missing are not known.
 fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
     let mut out = Vec::new();
-    if let Some(w) = config.warnings.iter().find(|w| {
-        let m = w.message.to_ascii_lowercase();
-        ROUTING_WARNINGS.iter().any(|p| m.starts_with(p))
-    }) {
-        let more = config
-            .warnings
-            .iter()
-            .filter(|x| {
-                let m = x.message.to_ascii_lowercase();
-                ROUTING_WARNINGS.iter().any(|p| m.starts_with(p))
-            })
-            .count()
-            - 1;
+    let routing: Vec<&crate::model::LineWarning> = config
+        .warnings
+        .iter()
+        .filter(|w| {
+            let m = w.message.to_ascii_lowercase();
+            ROUTING_WARNINGS.iter().any(|p| m.starts_with(p))
+        })
+        .collect();
+    if let [w, rest @ ..] = routing.as_slice() {
         out.push(Incomplete {
             vrf: None,
             reason: format!(
                 "a routing line olav could not read (line {}: {}{})",
                 w.line,
                 w.message,
-                if more > 0 {
-                    format!("; and {more} more")
-                } else {
+                if rest.is_empty() {
                     String::new()
+                } else {
+                    format!("; and {} more", rest.len())
                 }
             ),
         });

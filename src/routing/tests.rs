@@ -359,7 +359,10 @@ set routing-instances RED routing-options static route 0.0.0.0/0 next-table inet
 fn a_tracked_static_route_makes_its_vrf_incomplete() {
     let r = rib(
         Vendor::CiscoIos,
-        &format!("{IOS}ip route 10.98.0.0 255.255.0.0 10.0.0.2 track 5\nend\n"),
+        &format!(
+            "{IOS}{}\nend\n",
+            crate::dialect::cisco::sample::ip_route("10.98.0.0 255.255.0.0 10.0.0.2 track 5")
+        ),
     );
     assert!(
         r.incomplete_in("default")

@@ -30,6 +30,19 @@ fn parse_status(ctx: &AnswerCtx<'_>, host: &str, status: &str) -> Value {
     answer(ctx.class, rows)
 }
 
+/// An iBGP session `node` → `peer` established in the base and not in the candidate.
+fn lost_session(ctx: &AnswerCtx<'_>, node: &str, peer: &str) -> Value {
+    let st = if ctx.snapshot.starts_with("olav-cand-") {
+        "NOT_ESTABLISHED"
+    } else {
+        "ESTABLISHED"
+    };
+    answer(
+        ctx.class,
+        vec![session_row(node, peer, "IBGP", "Established_Status", st)],
+    )
+}
+
 fn with_parse_status(status: &'static str) -> StandIn {
     StandIn::with(Options {
         answers: Some(Box::new(move |ctx| {
@@ -124,21 +137,7 @@ fn a_session_between_devices_the_plan_never_names_is_seen() {
     let bf = StandIn::with(Options {
         answers: Some(Box::new(|ctx| {
             if ctx.class.ends_with("BgpSessionStatusQuestion") {
-                let st = if ctx.snapshot.starts_with("olav-cand-") {
-                    "NOT_ESTABLISHED"
-                } else {
-                    "ESTABLISHED"
-                };
-                return Some(answer(
-                    ctx.class,
-                    vec![session_row(
-                        "beta-core-1",
-                        "10.255.2.1",
-                        "IBGP",
-                        "Established_Status",
-                        st,
-                    )],
-                ));
+                return Some(lost_session(ctx, "beta-core-1", "10.255.2.1"));
             }
             ctx.class
                 .ends_with("DifferentialReachabilityQuestion")
@@ -162,21 +161,7 @@ fn a_decommission_whose_only_losses_are_declared_passes() {
     let bf = StandIn::with(Options {
         answers: Some(Box::new(|ctx| {
             if ctx.class.ends_with("BgpSessionStatusQuestion") {
-                let st = if ctx.snapshot.starts_with("olav-cand-") {
-                    "NOT_ESTABLISHED"
-                } else {
-                    "ESTABLISHED"
-                };
-                return Some(answer(
-                    ctx.class,
-                    vec![session_row(
-                        "alpha-br-3560",
-                        "10.0.1.41",
-                        "IBGP",
-                        "Established_Status",
-                        st,
-                    )],
-                ));
+                return Some(lost_session(ctx, "alpha-br-3560", "10.0.1.41"));
             }
             if ctx.class.ends_with("DifferentialReachabilityQuestion") {
                 let mut row = crate::standin::flow_row();

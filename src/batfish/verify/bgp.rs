@@ -7,7 +7,6 @@ use crate::batfish::client::TableAnswer;
 use crate::batfish::{node_spec, Finding};
 use crate::checks::bgp::{Session, SessionType, Status};
 use crate::engine::breaker::ToolError;
-use crate::import::parse::parser_for;
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -88,18 +87,14 @@ pub(super) fn session_key(r: &[(String, String)]) -> (String, String, String) {
     )
 }
 
-/// The addresses of the interfaces the plan takes down, per lowercase node.
+/// The addresses of the interfaces the plan takes down, per lowercase node (a Junos
+/// port's units with it: `covers`).
 fn down_addresses(a: &Asker<'_>) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
     for (node, iface) in &a.cand.down {
-        let Some((_, text)) = a.configs.iter().find(|(h, _)| h.eq_ignore_ascii_case(node)) else {
+        let Some(config) = a.stored_config(node) else {
             continue;
         };
-        let Ok(vendor) = crate::import::parse::detect(text) else {
-            continue;
-        };
-        let config = parser_for(vendor).parse(text);
-        // Junos keeps a port's addresses on its units: `covers` takes them with it.
         for i in config
             .interfaces
             .iter()

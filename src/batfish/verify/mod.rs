@@ -13,6 +13,8 @@ mod routes;
 use super::client::{question, Client, TableAnswer};
 use super::{tool, Candidate, Configs, Finding, Inputs};
 use crate::engine::breaker::{ToolError, Tools};
+use crate::import::parse::{detect, parser_for};
+use crate::model::DeviceConfig;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 
@@ -26,6 +28,11 @@ pub(super) struct Ask {
 /// Severity of a finding that says Batfish did not model part of the plan: the
 /// verification cannot vouch for it (the verdict is UNVERIFIED unless something fails).
 pub const UNVERIFIED: &str = "unverified";
+
+/// A configuration text parsed by its vendor's parser (None: no vendor olav reads).
+fn parsed(text: &str) -> Option<DeviceConfig> {
+    detect(text).ok().map(|v| parser_for(v).parse(text))
+}
 
 /// One verification's questions: the client, the two snapshots, the names people see.
 pub(super) struct Asker<'a> {
@@ -43,6 +50,9 @@ pub(super) struct Asker<'a> {
     configs: &'a Configs,
     /// Whether olav generated the providers' model (`isp_config.json`) for the base.
     isp_generated: bool,
+    /// Each changed device (lowercase) with its configuration before and after the plan,
+    /// parsed once for every question that reads them.
+    changed: Vec<(String, DeviceConfig, DeviceConfig)>,
 }
 
 impl Asker<'_> {
@@ -61,6 +71,15 @@ impl Asker<'_> {
             json!({"question": q.name, "snapshot": ss}),
             || self.c.ask(self.net, ss, reference, &question),
         )
+    }
+
+    /// A node's stored configuration, parsed (None: not stored, or no vendor olav reads).
+    fn stored_config(&self, node: &str) -> Option<DeviceConfig> {
+        let (_, text) = self
+            .configs
+            .iter()
+            .find(|(h, _)| h.eq_ignore_ascii_case(node))?;
+        parsed(text)
     }
 
     /// A node as people know it (answers name nodes in lowercase).
@@ -103,6 +122,14 @@ pub(super) fn ask_all(
         cand,
         configs: &inputs.configs,
         isp_generated: inputs.isp_base.is_some(),
+        changed: cand
+            .touched
+            .iter()
+            .filter_map(|(h, after)| {
+                let (_, before) = inputs.configs.iter().find(|(x, _)| x == h)?;
+                Some((h.to_lowercase(), parsed(before)?, parsed(after)?))
+            })
+            .collect(),
     };
     let mut out = Vec::new();
     if let Some(isp) = &inputs.isp_candidate {

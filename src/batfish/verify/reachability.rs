@@ -11,7 +11,6 @@ use super::{Ask, Asker};
 use crate::batfish::client::TableAnswer;
 use crate::batfish::Finding;
 use crate::engine::breaker::ToolError;
-use crate::import::parse::{detect, parser_for};
 use serde_json::json;
 use std::collections::BTreeSet;
 
@@ -74,26 +73,21 @@ pub(super) fn flow_ends(flow: &str) -> (String, String) {
 
 /// The addresses of the devices the plan decommissions.
 fn removed_addresses(a: &Asker<'_>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for node in &a.cand.nodes {
-        let Some((_, text)) = a.configs.iter().find(|(h, _)| h.eq_ignore_ascii_case(node)) else {
-            continue;
-        };
-        let Ok(vendor) = detect(text) else { continue };
-        for i in parser_for(vendor).parse(text).interfaces {
-            for addr in i.addresses {
-                out.insert(addr.address.addr().to_string());
-            }
-        }
-    }
-    out
+    a.cand
+        .nodes
+        .iter()
+        .filter_map(|node| a.stored_config(node))
+        .flat_map(|c| c.interfaces)
+        .flat_map(|i| i.addresses)
+        .map(|addr| addr.address.addr().to_string())
+        .collect()
 }
 
 /// The static prefixes the plan changes, per device (lowercase): (VRF, prefix, whether
 /// the plan adds a route that forwards, not a discard).
 fn changed_statics(a: &Asker<'_>) -> Vec<(String, String, String, bool)> {
     let mut out = Vec::new();
-    for (host, before, after) in super::routes::before_after(a) {
+    for (host, before, after) in &a.changed {
         let key = |r: &crate::model::StaticRoute| {
             (
                 r.vrf.clone().unwrap_or_else(|| "default".into()),

@@ -1,6 +1,7 @@
 //! Traces over small hand-made IOS networks, their RIBs computed by the routing model.
 
 use super::{trace, Addresses, Branch};
+use crate::dialect::cisco::sample::ip_route;
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
 use crate::routing::testkit::run_ios;
@@ -20,6 +21,11 @@ fn ios(n: u8, ifs: &[(&str, &str)], extra: &str) -> (String, String) {
         "router ospf 1\n network 10.0.0.0 0.255.255.255 area 0\n{extra}end\n"
     ));
     (format!("r{n}"), s)
+}
+
+/// A global static route line (the dialect writes the syntax).
+fn route(spec: &str) -> String {
+    format!("{}\n", ip_route(spec))
 }
 
 /// The network's RIBs and addresses.
@@ -93,10 +99,10 @@ fn the_source_owning_the_address_accepts_it() {
 #[test]
 fn no_route_discard_and_exit_are_told_apart() {
     assert_eq!(paths(&run(&square(""), "r2", "192.0.2.1")), ["r2 NO_ROUTE"]);
-    let null = square("ip route 192.0.2.0 255.255.255.0 Null0\n");
+    let null = square(&route("192.0.2.0 255.255.255.0 Null0"));
     assert_eq!(paths(&run(&null, "r1", "192.0.2.1")), ["r1 NULL_ROUTED"]);
     // A static route to an address on r1's link that no device owns: out of the network.
-    let out = square("ip route 198.51.100.0 255.255.255.0 10.0.12.3\n");
+    let out = square(&route("198.51.100.0 255.255.255.0 10.0.12.3"));
     let b = run(&out, "r1", "198.51.100.7");
     assert_eq!(paths(&b), ["r1 EXITS_NETWORK"]);
     // r1 does not redistribute it: r2 has no route.
@@ -106,12 +112,13 @@ fn no_route_discard_and_exit_are_told_apart() {
 #[test]
 fn a_recursive_static_route_follows_the_igp_path() {
     // r1 sends 203.0.113.0/24 to r4's loopback, resolved through OSPF (ECMP); r4 drops it.
-    let mut devices = square("ip route 203.0.113.0 255.255.255.0 10.255.0.4\n");
+    let mut devices = square(&route("203.0.113.0 255.255.255.0 10.255.0.4"));
     // Without redistribution r2 and r3 have no route for it: dropped there, as the
     // devices would.
-    devices[3].1 = devices[3]
-        .1
-        .replace("end\n", "ip route 203.0.113.0 255.255.255.0 Null0\nend\n");
+    devices[3].1 = devices[3].1.replace(
+        "end\n",
+        &format!("{}end\n", route("203.0.113.0 255.255.255.0 Null0")),
+    );
     let b = run(&devices, "r1", "203.0.113.9");
     assert_eq!(paths(&b), ["r1>r2 NO_ROUTE", "r1>r3 NO_ROUTE"]);
     assert_eq!(b[0].hops[0].protocol.as_deref(), Some("static"));
@@ -128,10 +135,10 @@ fn a_recursive_static_route_follows_the_igp_path() {
 #[test]
 fn a_routing_loop_is_caught() {
     // r1 sends 203.0.113.0/24 to r2, r2 sends it back to r1.
-    let mut devices = square("ip route 203.0.113.0 255.255.255.0 10.0.12.2\n");
+    let mut devices = square(&route("203.0.113.0 255.255.255.0 10.0.12.2"));
     devices[1].1 = devices[1].1.replace(
         "end\n",
-        "ip route 203.0.113.0 255.255.255.0 10.0.12.1\nend\n",
+        &format!("{}end\n", route("203.0.113.0 255.255.255.0 10.0.12.1")),
     );
     let b = run(&devices, "r1", "203.0.113.9");
     assert_eq!(paths(&b), ["r1>r2>r1 LOOP"]);
@@ -153,7 +160,7 @@ fn an_incomplete_rib_says_it_cannot_know() {
 #[test]
 fn an_interface_route_to_an_address_off_the_subnet_is_not_delivered_for_sure() {
     // Out of Ethernet0/1 (10.0.12.0/30) towards 10.203.9.9: only proxy ARP delivers it.
-    let net = square("ip route 10.203.0.0 255.255.0.0 Ethernet0/1\n");
+    let net = square(&route("10.203.0.0 255.255.0.0 Ethernet0/1"));
     let b = run(&net, "r1", "10.203.9.9");
     assert_eq!(paths(&b), ["r1 INSUFFICIENT_INFO"]);
     assert!(b[0].caveats[0].contains("proxy ARP"), "{b:?}");

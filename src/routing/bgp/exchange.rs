@@ -547,16 +547,19 @@ fn accept(
     let Some(mut p) = verdict else {
         return Ok(None);
     };
-    // A next hop inside the path's own prefix would resolve through the route itself:
-    // the devices do not install it.
-    if p.prefix.contains(&p.next_hop) {
-        return Ok(None);
-    }
     // The longest match that is not a discard route resolves the next hop.
     let via = s
         .lookup
         .longest(&table.vrf, p.next_hop, |r| r.next_hop != NextHop::Discard);
     match via.first() {
+        // A next hop that the path's own prefix would match more specifically than the
+        // route resolving it would resolve through the route itself: the devices do not
+        // install it (a default route from a neighbor on a connected subnet is fine).
+        Some(r)
+            if p.prefix.contains(&p.next_hop) && r.network.prefix_len() < p.prefix.prefix_len() =>
+        {
+            return Ok(None)
+        }
         Some(r) => p.igp_cost = r.metric,
         None => return Ok(None),
     }

@@ -286,14 +286,21 @@ fn access_lists_and_community_lists_are_evaluated() {
     );
     let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
     // 1.1.1.1 carries 1:2 and 101 permits it: clause 5 denies it. 1.1.1.3: 101 denies
-    // it and it has no community: no clause matches. 1.1.1.2: clause 20.
+    // it and it has no community: no clause matches. 1.1.1.2: clause 20 (as is the
+    // link's subnet, a BGP path the connected route keeps out of the main RIB).
     let got: Vec<(String, u32)> = ribs[1]
         .bgp
         .iter()
         .filter(|p| p.best)
         .map(|p| (p.network.to_string(), p.local_pref))
         .collect();
-    assert_eq!(got, [("1.1.1.2/32".to_owned(), 100)]);
+    assert_eq!(
+        got,
+        [
+            ("1.1.1.2/32".to_owned(), 100),
+            ("10.0.12.0/24".to_owned(), 100)
+        ]
+    );
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
     // An as-path access list: the paths from AS 65001 alone get local preference 200.
     let r2 = ios(
@@ -306,7 +313,8 @@ fn access_lists_and_community_lists_are_evaluated() {
         "{:?}",
         ribs[1].bgp
     );
-    assert_eq!(ribs[1].bgp.len(), 3);
+    // The three loopbacks and the link's subnet.
+    assert_eq!(ribs[1].bgp.len(), 4);
 }
 
 /// An outbound `set as-path prepend` goes behind the AS the session prepends.
@@ -537,4 +545,19 @@ proptest! {
         let ribs = run(&input);
         prop_assert_eq!(ribs.len(), routers);
     }
+}
+
+#[test]
+fn default_originate_sends_a_default_route_the_rib_does_not_hold() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n address-family ipv4\n  neighbor 10.0.12.2 activate\n  neighbor 10.0.12.2 default-originate\n exit-address-family\n",
+    );
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    assert_eq!(bgp(&ribs[1]), ["0.0.0.0/0 bgp [20/0] 10.0.12.1"]);
+    assert!(bgp(&ribs[0]).is_empty());
 }

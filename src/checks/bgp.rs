@@ -360,17 +360,18 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                 out.push(row);
                 continue;
             };
-            let Some(ra) = n.peer_asn else {
+            // A listen range with a peer filter accepts a set of AS numbers: the remote
+            // AS (and the session's type) is each dynamic peer's own.
+            let filtered = n.peer_asn.is_none() && n.peer_filter.is_some();
+            if n.peer_asn.is_none() && !filtered {
                 row.configured_status = Status::NoRemoteAs;
                 out.push(row);
                 continue;
-            };
-            let stype = session_type(&la, ra, n);
+            }
+            let stype = n.peer_asn.map(|ra| session_type(&la, ra, n));
             // Both ends agree on each other's AS numbers.
-            let as_compatible = |e: &End<'_>| {
-                e.n.peer_asn.is_some_and(|a| la.contains(&a)) && e.local_as.contains(&ra)
-            };
-            row.session_type = Some(stype);
+            let as_compatible = |e: &End<'_>| e.n.accepts_as(&la) && n.accepts_as(&e.local_as);
+            row.session_type = stype;
             match &n.peer {
                 BgpPeer::Interface(name) => {
                     // Unnumbered: the peer on the far end of a point-to-point link whose
@@ -421,6 +422,10 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         if e.dev != di && range.contains(&rip) && points_back && as_compatible(e) {
                             any = true;
                             let mut r = row.clone();
+                            if filtered {
+                                r.remote_as = e.local_as.first().copied();
+                                r.session_type = r.remote_as.map(|ra| session_type(&la, ra, n));
+                            }
                             r.remote_node = Some(m.devices[e.dev].hostname.clone());
                             r.remote_ip = rip.to_string();
                             r.local_ip = Some(back.to_string());
@@ -434,6 +439,8 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     }
                 }
                 BgpPeer::Address(peer) => {
+                    // An address neighbor has its remote AS (a filter is a range's).
+                    let Some(stype) = stype else { continue };
                     let (lif, lip) = match local_end(m, di, n, stype, &own, &down) {
                         Ok(v) => v,
                         Err(status) => {

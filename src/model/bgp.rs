@@ -26,6 +26,17 @@ pub struct BgpRouting {
 }
 
 /// One `aggregate-address`.
+/// One rule of an EOS `peer-filter`: `SEQ match as-range LOW[-HIGH] result accept|reject`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsRange {
+    /// Lowest AS number matched.
+    pub low: u32,
+    /// Highest AS number matched.
+    pub high: u32,
+    /// `result accept` (else `reject`).
+    pub accept: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BgpAggregate {
     /// VRF (None: default).

@@ -17,7 +17,7 @@ pub use eigrp::{
 };
 pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 
-pub use bgp::{AccessListEntry, CommunityListEntry};
+pub use bgp::{AccessListEntry, AsRange, CommunityListEntry};
 pub use bgp::{
     BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
     PolicyStatement, PolicyTerm, RouteLists, RouteMapMatch, RouteMapSet,
@@ -363,6 +363,10 @@ pub struct BgpNeighbor {
     pub address_families: Vec<String>,
     /// Line where the neighbor first appears.
     pub line: u32,
+    /// A listen range's EOS `peer-filter`, in order: the remote AS numbers it accepts
+    /// instead of one `remote-as` (an undefined filter is empty and accepts none).
+    #[serde(default)]
+    pub peer_filter: Option<Vec<AsRange>>,
     /// What the routing model needs beyond the checks' view (`model::bgp`).
     #[serde(default)]
     pub routing: BgpNeighborRouting,
@@ -389,8 +393,25 @@ impl BgpNeighbor {
             shutdown: false,
             address_families: Vec::new(),
             line,
+            peer_filter: None,
             routing: BgpNeighborRouting::default(),
         }
+    }
+
+    /// Whether a peer presenting one of `asns` is accepted: its `remote-as`, or the first
+    /// rule of its `peer-filter` that matches (no rule matching: rejected).
+    pub fn accepts_as(&self, asns: &[u32]) -> bool {
+        if let Some(a) = self.peer_asn {
+            return asns.contains(&a);
+        }
+        self.peer_filter.as_ref().is_some_and(|rules| {
+            asns.iter().any(|a| {
+                rules
+                    .iter()
+                    .find(|r| (r.low..=r.high).contains(a))
+                    .is_some_and(|r| r.accept)
+            })
+        })
     }
 }
 

@@ -88,6 +88,54 @@ fn every_bgp_status_is_produced_by_its_fixture() {
     assert!(problems.contains(&"10.255.0.99"), "{problems:?}");
 }
 
+/// A session row as (node, remote, status, remote AS, session type).
+type Row<'a> = (&'a str, &'a str, Status, Option<u32>, Option<SessionType>);
+
+/// EOS `peer-filter`: the listen range's remote AS comes from the filter (#27 item 3).
+#[test]
+fn a_peer_filter_gives_a_listen_range_its_remote_as() {
+    let f = findings(&fixture("peer-filter"));
+    let rows: Vec<Row<'_>> = f
+        .bgp
+        .iter()
+        .map(|s| {
+            (
+                s.node.as_str(),
+                s.remote_ip.as_str(),
+                s.configured_status,
+                s.remote_as,
+                s.session_type,
+            )
+        })
+        .collect();
+    assert!(
+        rows.contains(&(
+            "spine",
+            "10.0.0.1",
+            Status::DynamicMatch,
+            Some(65001),
+            Some(SessionType::EbgpSinglehop)
+        )),
+        "{rows:#?}"
+    );
+    assert!(
+        rows.contains(&(
+            "leaf1",
+            "10.0.0.0",
+            Status::UniqueMatch,
+            Some(65100),
+            Some(SessionType::EbgpSinglehop)
+        )),
+        "{rows:#?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.0 == "leaf2" && r.2 == Status::HalfOpen),
+        "{rows:#?}"
+    );
+    assert!(!rows.iter().any(|r| r.2 == Status::NoRemoteAs), "{rows:#?}");
+}
+
 #[test]
 fn every_reference_kind_is_caught_without_false_positives() {
     let f = findings(&fixture("references"));

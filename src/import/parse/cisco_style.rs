@@ -32,6 +32,8 @@ enum Ctx {
     },
     RouteMap,
     PrefixList(String),
+    /// EOS `peer-filter NAME`: the AS ranges a listen range accepts.
+    PeerFilter(String),
     Ospf(String),
     Eigrp(common::eigrp::Block),
     Isis(String),
@@ -227,6 +229,10 @@ fn top_level(
             Step::Push(Ctx::Opaque)
         }
         ["line", ..] => Step::Push(Ctx::Line),
+        ["peer-filter", name] => {
+            bgp.define_peer_filter(name);
+            Step::Push(Ctx::PeerFilter((*name).to_owned()))
+        }
         _ => match common::structure_line(dev, w, no) {
             Some(StructureBlock::RouteMap) => Step::Push(Ctx::RouteMap),
             Some(StructureBlock::PrefixList(name)) => Step::Push(Ctx::PrefixList(name)),
@@ -309,6 +315,10 @@ fn nested(
         Ctx::RouteMap => known(common::route_map_line(dev, w, no)),
         Ctx::PrefixList(name) => {
             common::prefix_list_entry(dev, name, w, no);
+            Step::Known
+        }
+        Ctx::PeerFilter(name) => {
+            bgp.peer_filter_rule(dev, name, w, no);
             Step::Known
         }
         Ctx::Ospf(process) => {

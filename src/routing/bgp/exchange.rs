@@ -273,10 +273,11 @@ fn advertise(
             // A `local-as` is sent in front of the process AS, alone with `replace-as`
             // (the confederation identifier outside a confederation is not computed).
             let presented = s.bgp.presented_as(n).first().copied().unwrap_or(0);
-            // NX-OS does not send a peer a path holding its AS.
+            // NX-OS does not send a peer a path learned from the peer's AS (its first AS:
+            // `nxos_ebgp_loop_prevention` d2 sends d4 `222 65001`, prepended inbound).
             if s.vendor == Vendor::CiscoNxos
                 && !n.routing.disable_peer_as_check
-                && n.peer_asn.is_some_and(|a| p.as_path.contains(&a))
+                && n.peer_asn.is_some_and(|a| p.as_path.first() == Some(&a))
             {
                 continue;
             }
@@ -301,7 +302,10 @@ fn advertise(
             if end.confed {
                 p.confed.insert(0, s.bgp.local_as.unwrap_or(0));
             }
-            if local || (n.routing.next_hop_self && best.ebgp()) {
+            // `next-hop-self` rewrites what came from outside the AS, a confederation
+            // peer included (IOS: `iosxe_bgp_confederation` D2 to D1).
+            let outside = best.ebgp() || matches!(best.source, Source::Peer { confed: true, .. });
+            if local || (n.routing.next_hop_self && outside) {
                 p.next_hop = end.local_ip;
             }
         }

@@ -178,6 +178,7 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
                 !n.shutdown
                     && vrf_name(&n.vrf) == *bvrf
                     && matches!(n.peer, BgpPeer::ListenRange(r) if r.contains(&IpAddr::V4(a.local)))
+                    && n.accepts_as(&a.bgp.presented_as(a.n))
             });
             if let Some((idx, n)) = range {
                 by_addr.insert(
@@ -239,8 +240,7 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
             }
             let b = &halves[bi];
             let (a_as, b_as) = (a.bgp.presented_as(a.n), b.bgp.presented_as(b.n));
-            let agree = a.n.peer_asn.is_some_and(|x| b_as.contains(&x))
-                && b.n.peer_asn.is_some_and(|x| a_as.contains(&x));
+            let agree = a.n.accepts_as(&b_as) && b.n.accepts_as(&a_as);
             let (Some(&ta), Some(&tb)) = (
                 table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())),
                 table_of.get(&(b.dev, vrf_name(&b.n.vrf).as_str())),

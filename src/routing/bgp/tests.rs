@@ -561,3 +561,30 @@ fn default_originate_sends_a_default_route_the_rib_does_not_hold() {
     assert_eq!(bgp(&ribs[1]), ["0.0.0.0/0 bgp [20/0] 10.0.12.1"]);
     assert!(bgp(&ribs[0]).is_empty());
 }
+
+/// EOS dynamic peers through a `peer-filter`: the listen range accepts the AS numbers
+/// its filter's first matching rule accepts (AS 65001 here), and no other.
+#[test]
+fn a_peer_filter_decides_which_dynamic_peers_come_up() {
+    let eos = |name: &str, body: &str| format!("hostname {name}\n{body}end\n");
+    let spine = eos(
+        "spine",
+        "interface Ethernet1\n   no switchport\n   ip address 10.0.0.0/31\ninterface Ethernet2\n   no switchport\n   ip address 10.0.0.2/31\ninterface Loopback0\n   ip address 1.1.1.1/32\npeer-filter LEAVES\n   20 match as-range 65300 result reject\n   10 match as-range 65000-65099 result accept\nrouter bgp 65100\n   bgp listen range 10.0.0.0/16 peer-group FABRIC peer-filter LEAVES\n   network 1.1.1.1/32\n",
+    );
+    let leaf = |name: &str, addr: &str, peer: &str, asn: u32, lo: &str| {
+        eos(
+            name,
+            &format!("interface Ethernet1\n   no switchport\n   ip address {addr}/31\ninterface Loopback0\n   ip address {lo}/32\nrouter bgp {asn}\n   neighbor {peer} remote-as 65100\n   network {lo}/32\n"),
+        )
+    };
+    let good = leaf("leaf1", "10.0.0.1", "10.0.0.0", 65001, "2.2.2.2");
+    let bad = leaf("leaf2", "10.0.0.3", "10.0.0.2", 65300, "3.3.3.3");
+    let ribs = run(&[
+        (Vendor::AristaEos, &spine),
+        (Vendor::AristaEos, &good),
+        (Vendor::AristaEos, &bad),
+    ]);
+    assert_eq!(bgp(&ribs[0]), ["2.2.2.2/32 bgp [200/0] 10.0.0.1"]);
+    assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [200/0] 10.0.0.0"]);
+    assert!(bgp(&ribs[2]).is_empty());
+}

@@ -4,8 +4,8 @@
 
 use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
 use crate::model::{
-    BgpAggregate, BgpNeighbor, BgpNeighborRouting, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig,
-    StructureKind,
+    AsRange, BgpAggregate, BgpNeighbor, BgpNeighborRouting, BgpNetwork, BgpPeer, BgpProcess,
+    DeviceConfig, StructureKind,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
@@ -27,6 +27,8 @@ struct Settings {
     dual_as: bool,
     shutdown: bool,
     address_families: Vec<String>,
+    /// EOS `peer-filter` named by a listen range.
+    peer_filter: Option<String>,
     routing: BgpNeighborRouting,
 }
 
@@ -98,6 +100,8 @@ pub struct BgpBuilder {
     /// `route-target …` of VRF definitions (IOS `vrf definition`, NX-OS `vrf context`):
     /// (VRF, statement).
     route_targets: Vec<(String, String)>,
+    /// EOS `peer-filter` definitions: their rules by sequence number.
+    peer_filters: HashMap<String, Vec<(u32, AsRange)>>,
 }
 
 /// Where a BGP line sits: its VRF and address family (None: default VRF, no family).
@@ -363,6 +367,45 @@ impl BgpBuilder {
         }
     }
 
+    /// EOS `peer-filter NAME` (defined, even with no rule).
+    pub fn define_peer_filter(&mut self, name: &str) {
+        self.peer_filters.entry(name.to_owned()).or_default();
+    }
+
+    /// A rule of EOS `peer-filter NAME`: `SEQ match as-range LOW[-HIGH] result
+    /// accept|reject` (rules kept in sequence order).
+    pub fn peer_filter_rule(&mut self, dev: &mut DeviceConfig, name: &str, w: &[&str], line: u32) {
+        let rule = match w {
+            [seq, "match", "as-range", range, "result", result] => {
+                let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+                match (seq.parse::<u32>(), parse_asn(lo), parse_asn(hi), *result) {
+                    (Ok(seq), Some(low), Some(high), "accept" | "reject") if low <= high => Some((
+                        seq,
+                        AsRange {
+                            low,
+                            high,
+                            accept: *result == "accept",
+                        },
+                    )),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some((seq, rule)) = rule else {
+            dev.warn(
+                line,
+                format!("peer-filter {name}: cannot read '{}'", w.join(" ")),
+            );
+            return;
+        };
+        // Rules apply in sequence order; a sequence written again replaces its rule.
+        let rules = self.peer_filters.entry(name.to_owned()).or_default();
+        rules.retain(|(s, _)| *s != seq);
+        let pos = rules.partition_point(|(s, _)| *s < seq);
+        rules.insert(pos, (seq, rule));
+    }
+
     /// `bgp listen range P peer-group G [remote-as N]`.
     pub fn listen_range(
         &mut self,
@@ -386,6 +429,10 @@ impl BgpBuilder {
                 ("peer", Some(&"group"), Some(g)) => {
                     s.peer_group = Some((*g).to_owned());
                     i += 3;
+                }
+                ("peer-filter", Some(f), _) => {
+                    s.peer_filter = Some((*f).to_owned());
+                    i += 2;
                 }
                 ("remote-as", Some(a), _) => {
                     s.peer_asn = parse_asn(a);
@@ -751,6 +798,20 @@ impl BgpBuilder {
             n.shutdown = s.shutdown;
             n.address_families = s.address_families;
             n.routing = s.routing;
+            if let Some(f) = &s.peer_filter {
+                let rules = self.peer_filters.get(f);
+                if rules.is_none() {
+                    dev.warn(
+                        line,
+                        format!("bgp listen range {}: peer-filter {f} is not defined; no peer is accepted", n.peer),
+                    );
+                }
+                n.peer_filter = Some(
+                    rules
+                        .map(|r| r.iter().map(|(_, a)| *a).collect())
+                        .unwrap_or_default(),
+                );
+            }
             process.neighbors.push(n);
         }
         dev.bgp = Some(process);

@@ -302,10 +302,13 @@ fn advertise(
             if end.confed {
                 p.confed.insert(0, s.bgp.local_as.unwrap_or(0));
             }
-            // `next-hop-self` rewrites what came from outside the AS, a confederation
-            // peer included (IOS: `iosxe_bgp_confederation` D2 to D1).
-            let outside = best.ebgp() || matches!(best.source, Source::Peer { confed: true, .. });
-            if local || (n.routing.next_hop_self && outside) {
+            // `next-hop-self` rewrites every path sent but a reflected iBGP one: what came
+            // from outside the AS or from a confederation peer, and anything sent to a
+            // confederation peer (`iosxe_bgp_confederation`: D2 to D1 and to D4).
+            let reflected = !best.ebgp()
+                && !end.confed
+                && matches!(best.source, Source::Peer { confed: false, .. });
+            if local || (n.routing.next_hop_self && !reflected) {
                 p.next_hop = end.local_ip;
             }
         }

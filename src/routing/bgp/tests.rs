@@ -588,3 +588,28 @@ fn a_peer_filter_decides_which_dynamic_peers_come_up() {
     assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [200/0] 10.0.0.0"]);
     assert!(bgp(&ribs[2]).is_empty());
 }
+
+/// `next-hop-self` towards a confederation peer rewrites an iBGP-learned path too (only a
+/// reflected iBGP path keeps its next hop): r3 reaches r1's loopback through r2.
+#[test]
+fn next_hop_self_to_a_confederation_peer_rewrites_ibgp_paths() {
+    let confed = "bgp confederation identifier 65100\n bgp confederation peers 65001 65002\n";
+    let r1 = ios(
+        "r1",
+        &format!("interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nrouter bgp 65001\n {confed} neighbor 10.0.12.2 remote-as 65001\n network 1.1.1.1 mask 255.255.255.255\n"),
+    );
+    let r2 = ios(
+        "r2",
+        &format!("interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\ninterface Gi0/1\n ip address 10.0.23.2 255.255.255.0\nrouter bgp 65001\n {confed} neighbor 10.0.12.1 remote-as 65001\n neighbor 10.0.23.3 remote-as 65002\n neighbor 10.0.23.3 next-hop-self\n"),
+    );
+    let r3 = ios(
+        "r3",
+        &format!("interface Gi0/1\n ip address 10.0.23.3 255.255.255.0\nrouter bgp 65002\n {confed} neighbor 10.0.23.2 remote-as 65001\n"),
+    );
+    let ribs = run(&[
+        (Vendor::CiscoIos, &r1),
+        (Vendor::CiscoIos, &r2),
+        (Vendor::CiscoIos, &r3),
+    ]);
+    assert_eq!(bgp(&ribs[2]), ["1.1.1.1/32 ibgp [200/0] 10.0.23.2"]);
+}

@@ -442,6 +442,31 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
             format!("BGP routes from peers outside the network{PEER}{peer}"),
         ));
     }
+    // One neighbor address answered by several devices (the same address on separate
+    // links, which only the cabling tells apart): which of them the session reaches is
+    // not known from the configurations.
+    let mut answered: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for e in &ends {
+        let n = &speakers[tables[e.table].dev].bgp.neighbors[e.neighbor];
+        if matches!(n.peer, BgpPeer::Address(_)) {
+            answered
+                .entry((e.table, e.neighbor))
+                .or_default()
+                .push(tables[ends[e.far].table].dev);
+        }
+    }
+    for ((t, nb), far) in answered.into_iter().filter(|(_, f)| f.len() > 1) {
+        let table = &tables[t];
+        let names: Vec<&str> = far.iter().map(|d| devices[*d].hostname).collect();
+        notes[table.dev].push((
+            Some(table.vrf.clone()),
+            format!(
+                "BGP sessions to an address several devices own ({} on {})",
+                speakers[table.dev].bgp.neighbors[nb].peer,
+                names.join(", ")
+            ),
+        ));
+    }
     // Domains: tables joined by sessions (union-find).
     let mut parent: Vec<usize> = (0..tables.len()).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {

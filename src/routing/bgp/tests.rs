@@ -613,3 +613,31 @@ fn next_hop_self_to_a_confederation_peer_rewrites_ibgp_paths() {
     ]);
     assert_eq!(bgp(&ribs[2]), ["1.1.1.1/32 ibgp [200/0] 10.0.23.2"]);
 }
+
+/// Two separate pairs reusing one subnet: each neighbor address is owned by two devices
+/// and only the cabling says which one is on the link — marked incomplete, not guessed.
+#[test]
+fn a_peer_address_owned_by_several_devices_is_incomplete() {
+    let pair = |name: &str, own: &str, peer: &str, asn: u32, peer_as: u32| {
+        ios(
+            name,
+            &format!("interface Gi0/0\n ip address {own} 255.255.255.252\nrouter bgp {asn}\n neighbor {peer} remote-as {peer_as}\n redistribute connected\n"),
+        )
+    };
+    let a1 = pair("a1", "10.1.1.1", "10.1.1.2", 100, 200);
+    let a2 = pair("a2", "10.1.1.2", "10.1.1.1", 200, 100);
+    let ribs = run(&[
+        (Vendor::CiscoIos, &a1),
+        (Vendor::CiscoIos, &a2),
+        (Vendor::CiscoIos, &a1),
+        (Vendor::CiscoIos, &a2),
+    ]);
+    assert!(
+        ribs[0]
+            .incomplete
+            .iter()
+            .any(|i| i.reason.contains("several devices own (10.1.1.2 on r2, r4)")),
+        "{:?}",
+        ribs[0].incomplete
+    );
+}

@@ -104,6 +104,9 @@ pub enum RouteMapMatch {
         /// `exact-match` (not evaluated).
         exact: bool,
     },
+    /// `continue [N]`: after the clause permits, evaluation goes on at clause N (None:
+    /// the next clause) with the clause's sets applied.
+    Continue(Option<u32>),
     /// Any other statement, as written (not evaluated).
     Other(String),
 }

@@ -55,7 +55,15 @@ pub fn route_map(
         };
     }
     clauses.sort_by_key(|c| c.seq);
-    for c in clauses {
+    // Where evaluation starts, and the path as the clauses that permitted with `continue`
+    // changed it (then a route no later clause matches is permitted as changed).
+    let mut start = 0;
+    let mut carried: Option<Path> = None;
+    'clauses: while start < clauses.len() {
+        let current = carried.as_ref().unwrap_or(path);
+        let i = start;
+        let c = clauses[i];
+        let path = current;
         // One condition per kind, its values alternatives; every kind must hold. A
         // condition olav does not evaluate decides only when the others all hold.
         let mut prefix: Option<bool> = None;
@@ -133,6 +141,7 @@ pub fn route_map(
                 RouteMapMatch::Other(o) => {
                     unknown.get_or_insert(Unknown(format!("route-map {name}: {o}")));
                 }
+                RouteMapMatch::Continue(_) => {}
             }
         }
         let matched = [prefix, interface, access, community, as_path]
@@ -142,6 +151,7 @@ pub fn route_map(
             return Err(u);
         }
         if !matched {
+            start = i + 1;
             continue;
         }
         if !c.permit {
@@ -177,9 +187,30 @@ pub fn route_map(
                 RouteMapSet::Other(o) => return Err(Unknown(format!("route-map {name}: {o}"))),
             }
         }
-        return Ok(Some(out));
+        let next = c.matches.iter().find_map(|m| match m {
+            RouteMapMatch::Continue(to) => Some(*to),
+            _ => None,
+        });
+        match next {
+            None => return Ok(Some(out)),
+            Some(None) => start = i + 1,
+            // A sequence number that is not a later clause: EOS stops there, the route
+            // permitted as changed (batfish/lab-validation `eos_rm_undefined_continue`);
+            // what the others do is not known.
+            Some(Some(seq)) => match clauses.iter().position(|x| x.seq == seq) {
+                Some(at) if at > i => start = at,
+                _ if vendor == Vendor::AristaEos => return Ok(Some(out)),
+                _ => {
+                    return Err(Unknown(format!(
+                        "route-map {name}: continue {seq} (no later clause {seq})"
+                    )))
+                }
+            },
+        }
+        carried = Some(out);
+        continue 'clauses;
     }
-    Ok(None)
+    Ok(carried)
 }
 
 /// Whether numbered access list `name` permits `path`'s prefix (a standard entry matches
@@ -282,6 +313,14 @@ pub fn neighbor(
         }
     }
     match route_map_name {
+        // A neighbor's reference to a route-map that does not exist
+        // (batfish/lab-validation's `*_undefined_route_map` labs, in and out): NX-OS
+        // denies every route, as IOS does (`route_map`), EOS lets every route through.
+        Some(rm) if !config.route_map_clauses.iter().any(|c| c.name == rm) => match vendor {
+            Vendor::CiscoNxos => Ok(None),
+            Vendor::AristaEos => Ok(Some(path)),
+            _ => route_map(vendor, config, rm, &path),
+        },
         Some(rm) => route_map(vendor, config, rm, &path),
         None => Ok(Some(path)),
     }

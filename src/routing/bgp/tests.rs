@@ -229,10 +229,10 @@ fn an_unevaluated_match_marks_the_domain_incomplete() {
     }
 }
 
-/// IOS denies every route through an undefined route-map; EOS's behaviour is not known:
-/// incomplete.
+/// IOS denies every route through an undefined neighbor route-map; EOS lets every route
+/// through.
 #[test]
-fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
+fn an_undefined_neighbor_route_map_denies_on_ios_and_permits_on_eos() {
     let r1 = |vendor_word: &str| {
         ios(
             "r1",
@@ -247,11 +247,10 @@ fn an_undefined_route_map_denies_on_ios_and_is_unknown_on_eos() {
     let ribs = run(&[(Vendor::CiscoIos, &a), (Vendor::CiscoIos, &r2)]);
     assert!(bgp(&ribs[1]).is_empty());
     assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
+    // EOS lets every route through (NX-OS, like IOS, denies them).
     let ribs = run(&[(Vendor::AristaEos, &a), (Vendor::CiscoIos, &r2)]);
-    assert_eq!(
-        ribs[1].incomplete_in("default"),
-        ["BGP policy not evaluated: route-map NOWHERE is not defined (r1): not computed yet"]
-    );
+    assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [20/0] 10.0.12.1"]);
+    assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
 }
 
 /// `redistribute connected route-map` with `match interface`: only that interface's
@@ -633,11 +632,53 @@ fn a_peer_address_owned_by_several_devices_is_incomplete() {
         (Vendor::CiscoIos, &a2),
     ]);
     assert!(
-        ribs[0]
-            .incomplete
-            .iter()
-            .any(|i| i.reason.contains("several devices own (10.1.1.2 on r2, r4)")),
+        ribs[0].incomplete.iter().any(|i| i
+            .reason
+            .contains("several devices own (10.1.1.2 on r2, r4)")),
         "{:?}",
         ribs[0].incomplete
     );
+}
+
+/// `continue`: the clause's sets apply and evaluation goes on at the named clause (a
+/// clause that does not match is passed over; none matching keeps the path as changed).
+/// EOS stops at a `continue` to a sequence number no clause has.
+#[test]
+fn route_map_continue_carries_the_sets_on() {
+    let eos = |name: &str, body: &str| format!("hostname {name}\n{body}end\n");
+    let sender = eos(
+        "r1",
+        "interface Ethernet1\n   no switchport\n   ip address 10.0.12.1/24\ninterface Loopback0\n   ip address 1.1.1.1/32\nrouter bgp 65001\n   neighbor 10.0.12.2 remote-as 65002\n   network 1.1.1.1/32\n",
+    );
+    let receiver = |maps: &str| {
+        eos(
+            "r2",
+            &format!("interface Ethernet1\n   no switchport\n   ip address 10.0.12.2/24\nip prefix-list OTHER seq 10 permit 9.9.9.9/32\n{maps}router bgp 65002\n   neighbor 10.0.12.1 remote-as 65001\n   neighbor 10.0.12.1 route-map IN in\n"),
+        )
+    };
+    let path_of = |maps: &str| {
+        let r2 = receiver(maps);
+        let ribs = run(&[(Vendor::AristaEos, &sender), (Vendor::AristaEos, &r2)]);
+        assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
+        ribs[1]
+            .bgp
+            .iter()
+            .map(|p| p.as_path.clone())
+            .collect::<Vec<_>>()
+    };
+    // 10 continues to 30, which does not match; 40 does.
+    assert_eq!(
+        path_of("route-map IN permit 10\n   continue 30\n   set as-path prepend 10\nroute-map IN permit 20\n   set as-path prepend 20\nroute-map IN permit 30\n   match ip address prefix-list OTHER\n   set as-path prepend 30\nroute-map IN permit 40\n   set as-path prepend 40\n"),
+        [vec![40, 10, 65001]]
+    );
+    // No clause 30: EOS stops with clause 10's sets.
+    assert_eq!(
+        path_of("route-map IN permit 10\n   continue 30\n   set as-path prepend 10\nroute-map IN permit 20\n   set as-path prepend 20\nroute-map IN permit 40\n   set as-path prepend 40\n"),
+        [vec![10, 65001]]
+    );
+    // A deny after a continue denies.
+    assert!(path_of(
+        "route-map IN permit 10\n   continue\n   set as-path prepend 10\nroute-map IN deny 20\n"
+    )
+    .is_empty());
 }

@@ -286,6 +286,14 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
                     names.iter().map(|n| (*n).to_owned()).collect(),
                 ));
             }
+            ["continue"] => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Continue(None));
+            }
+            ["continue", n] if n.parse::<u32>().is_ok() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Continue(n.parse().ok()));
+            }
             ["match", ..] | ["continue", ..] => {
                 c.other.push(w.join(" "));
                 c.matches.push(RouteMapMatch::Other(w.join(" ")));

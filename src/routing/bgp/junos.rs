@@ -75,14 +75,45 @@ fn community_members<'a>(config: &'a DeviceConfig, name: &str) -> Result<&'a [St
         .find(|(n, _)| n == name)
         .map(|(_, m)| m.as_slice())
         .ok_or_else(|| Unknown(format!("community {name} is not defined")))?;
-    // Regular expressions and wildcards are not evaluated.
-    if members
-        .iter()
-        .any(|m| m.contains(['*', '.', '^', '$', '[', '(', '+', '?']))
-    {
-        return Err(Unknown(format!("community {name}: a regular expression")));
-    }
     Ok(members)
+}
+
+/// Whether a member is a regular expression rather than one community.
+fn is_expression(member: &str) -> bool {
+    member.contains(['*', '.', '^', '$', '[', '(', '+', '?', '|'])
+}
+
+/// Whether community member `member` (a literal, or a regular expression whose AS part
+/// and value part each match the community's, as Junos matches them) matches community
+/// `c`. None: an expression olav does not evaluate (alternatives, groups).
+fn member_matches(member: &str, c: &str) -> Option<bool> {
+    if !is_expression(member) {
+        return Some(member == c);
+    }
+    if member.contains(['|', '(']) {
+        return None;
+    }
+    let (ma, mv) = member.split_once(':')?;
+    let Some((ca, cv)) = c.split_once(':') else {
+        return Some(false);
+    };
+    Some(
+        super::expression::matches(&format!("^{ma}$"), ca)?
+            && super::expression::matches(&format!("^{mv}$"), cv)?,
+    )
+}
+
+/// Whether any of `communities` matches `member`.
+fn any_matches(name: &str, member: &str, communities: &[String]) -> Result<bool, Unknown> {
+    let mut hit = false;
+    for c in communities {
+        hit |= member_matches(member, c).ok_or_else(|| {
+            Unknown(format!(
+                "community {name}: the regular expression {member} (not evaluated)"
+            ))
+        })?;
+    }
+    Ok(hit)
 }
 
 /// Whether every condition of `t` holds (prefix conditions are alternatives of one
@@ -118,8 +149,12 @@ fn matches(
             PolicyMatch::Community(names) => {
                 let mut any = false;
                 for n in names {
-                    let members = community_members(config, n)?;
-                    any |= members.iter().all(|m| path.communities.contains(m));
+                    // Every member matched by one of the route's communities.
+                    let mut all = true;
+                    for m in community_members(config, n)? {
+                        all &= any_matches(n, m, &path.communities)?;
+                    }
+                    any |= all;
                 }
                 any
             }
@@ -188,9 +223,26 @@ pub fn chain(
                     }
                     PolicyAction::Community { op, name } => {
                         let members = community_members(config, name)?.to_vec();
+                        if op != "delete" && members.iter().any(|m| is_expression(m)) {
+                            return Err(Unknown(format!(
+                                "community {name}: a regular expression to {op}"
+                            )));
+                        }
                         match op.as_str() {
                             "set" => path.communities = members,
-                            "delete" => path.communities.retain(|c| !members.contains(c)),
+                            "delete" => {
+                                let mut keep = Vec::new();
+                                for c in std::mem::take(&mut path.communities) {
+                                    let mut hit = false;
+                                    for m in &members {
+                                        hit |= any_matches(name, m, std::slice::from_ref(&c))?;
+                                    }
+                                    if !hit {
+                                        keep.push(c);
+                                    }
+                                }
+                                path.communities = keep;
+                            }
                             _ => {
                                 for m in members {
                                     if !path.communities.contains(&m) {

@@ -682,3 +682,59 @@ fn route_map_continue_carries_the_sets_on() {
     )
     .is_empty());
 }
+
+/// Junos community members as regular expressions (AS part and value part each): a
+/// `community delete` of `.*:.*` strips every community; `from community` with
+/// `65001:1.*` matches 65001:10 and not 65002:1.
+#[test]
+fn junos_community_expressions_match_and_delete() {
+    let j1 = "set system host-name r1
+set interfaces xe-0/0/0 unit 0 family inet address 10.0.12.1/24
+set interfaces lo0 unit 0 family inet address 1.1.1.1/32
+set interfaces lo0 unit 0 family inet address 1.1.1.2/32
+set routing-options autonomous-system 65001
+set policy-options prefix-list ONE 1.1.1.1/32
+set policy-options community TEN members 65001:10
+set policy-options community OTHER members 65002:1
+set policy-options policy-statement OUT term a from prefix-list ONE
+set policy-options policy-statement OUT term a then community add TEN
+set policy-options policy-statement OUT term a then accept
+set policy-options policy-statement OUT term b from protocol direct
+set policy-options policy-statement OUT term b then community add OTHER
+set policy-options policy-statement OUT term b then accept
+set protocols bgp group EXT type external
+set protocols bgp group EXT peer-as 65002
+set protocols bgp group EXT neighbor 10.0.12.2 export OUT
+";
+    let j2 = |import: &str| {
+        format!(
+            "set system host-name r2
+set interfaces xe-0/0/0 unit 0 family inet address 10.0.12.2/24
+set routing-options autonomous-system 65002
+set policy-options community ANY members .*:.*
+set policy-options community FROM-ONE members 65001:1.*
+{import}set protocols bgp group EXT type external
+set protocols bgp group EXT peer-as 65001
+set protocols bgp group EXT neighbor 10.0.12.1 import IN
+"
+        )
+    };
+    let strip = j2(
+        "set policy-options policy-statement IN term a then community delete ANY
+set policy-options policy-statement IN term a then accept
+",
+    );
+    let ribs = run(&[(Vendor::JuniperJunos, j1), (Vendor::JuniperJunos, &strip)]);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+    assert_eq!(ribs[1].bgp.len(), 3, "{:?}", ribs[1].bgp);
+    assert!(ribs[1].bgp.iter().all(|p| p.communities.is_empty()));
+    let only = j2(
+        "set policy-options policy-statement IN term a from community FROM-ONE
+set policy-options policy-statement IN term a then accept
+set policy-options policy-statement IN term b then reject
+",
+    );
+    let ribs = run(&[(Vendor::JuniperJunos, j1), (Vendor::JuniperJunos, &only)]);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+    assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [170/0] 10.0.12.1"]);
+}

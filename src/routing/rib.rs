@@ -126,6 +126,11 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             route_map_clauses: config.route_map_clauses.clone(),
             policy_options: config.policy_options.clone(),
             route_lists: config.route_lists.clone(),
+            // `redistribute eigrp N` names a process (`originate::redistributed`).
+            eigrp: crate::model::EigrpConfig {
+                processes: config.eigrp.processes.clone(),
+                ..Default::default()
+            },
             ..DeviceConfig::default()
         })
     });

@@ -43,14 +43,35 @@ fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
 
 /// Which RIB routes a `redistribute` names, when olav computes it: the protocols, or
 /// Unknown for another protocol or option.
-fn redistributed(vendor: Vendor, spec: &str) -> Result<&'static [Protocol], Unknown> {
+fn redistributed(
+    vendor: Vendor,
+    config: &DeviceConfig,
+    vrf: &str,
+    spec: &str,
+) -> Result<&'static [Protocol], Unknown> {
     let words: Vec<&str> = spec.split_whitespace().collect();
     let plain = words.iter().skip(1).all(|w| w.parse::<u32>().is_ok());
+    let cisco_style = matches!(
+        vendor,
+        Vendor::CiscoIos | Vendor::CiscoNxos | Vendor::AristaEos
+    );
+    // The RIB does not tell processes apart: one EIGRP process in the VRF is what the
+    // statement names.
+    let eigrp_processes = config
+        .eigrp
+        .processes
+        .iter()
+        .filter(|p| crate::routing::connected::vrf_name(&p.vrf) == vrf)
+        .count();
     match (words.first().copied(), plain) {
         (Some("connected" | "direct"), true) => Ok(&[Protocol::Connected]),
         (Some("static"), true) => Ok(&[Protocol::Static]),
-        (Some("ospf"), true) if matches!(vendor, Vendor::CiscoIos | Vendor::AristaEos) => {
-            Ok(&[Protocol::Ospf, Protocol::OspfIA])
+        // Internal OSPF routes (IOS and NX-OS take externals only when told to).
+        (Some("ospf"), true) if cisco_style => Ok(&[Protocol::Ospf, Protocol::OspfIA]),
+        (Some("eigrp"), true)
+            if matches!(vendor, Vendor::CiscoIos | Vendor::CiscoNxos) && eigrp_processes == 1 =>
+        {
+            Ok(&[Protocol::Eigrp, Protocol::EigrpEx])
         }
         _ => Err(Unknown(format!("redistribute {spec}"))),
     }
@@ -101,7 +122,7 @@ pub fn paths(
         if !in_vrf(v) {
             continue;
         }
-        match redistributed(vendor, spec) {
+        match redistributed(vendor, config, vrf, spec) {
             Ok(protocols) => {
                 let mut seen = std::collections::BTreeSet::new();
                 for r in rib

@@ -125,12 +125,15 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
 /// Whether olav's row and the device's are the same route and next hop.
 /// `junos`: the next-hop address of a static route is not compared; `tags`: tags are
 /// (NX-OS and Junos, as their validators do; none ≡ 0).
-fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
+fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
+    let junos = vendor == Vendor::JuniperJunos;
+    let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
+    // Junos and EOS show a static route's resolved gateway, not the written next hop:
+    // lab-validation compares no address of their static routes (Junos: any route).
+    let resolved = junos || (vendor == Vendor::AristaEos && o.protocol.as_str() == "static");
     let same_hop = match &o.next_hop {
         NextHop::Discard => d.discard,
-        // Junos shows the resolved gateway of a `resolve` route: lab-validation compares
-        // no address of a Junos static route.
-        NextHop::Ip(ip) => !d.discard && (junos || d.next_hop_ip.is_none_or(|x| x == *ip)),
+        NextHop::Ip(ip) => !d.discard && (resolved || d.next_hop_ip.is_none_or(|x| x == *ip)),
         NextHop::Interface { interface, ip } => {
             !d.discard
                 && d.next_hop_interface
@@ -157,12 +160,10 @@ fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
 
 /// The rows left unpaired on each side.
 fn compare(olav: &[Route], device: &[ShownRoute], vendor: Vendor) -> (Vec<String>, Vec<String>) {
-    let junos = vendor == Vendor::JuniperJunos;
-    let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
     let mut taken = vec![false; device.len()];
     let mut only_olav = Vec::new();
     for o in olav {
-        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos, tags)) {
+        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], vendor)) {
             Some(i) => taken[i] = true,
             None => only_olav.push(format!(
                 "{} {} {} [{}/{}] {} tag {:?}",

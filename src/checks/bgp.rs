@@ -482,6 +482,27 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                     if compatible.len() > 1 && compatible.iter().any(|e| e.vrf == vrf) {
                         compatible.retain(|e| e.vrf == vrf);
                     }
+                    // One subnet reused on separate links (the same addresses on several
+                    // devices): the device the local interface's link leads to is the peer.
+                    if compatible.len() > 1 {
+                        // The local interface: named, or the one holding the source
+                        // address (a `local-address`).
+                        let far = d
+                            .config
+                            .interfaces
+                            .iter()
+                            .find(|i| match row.local_interface.as_deref() {
+                                Some(l) => i.name == l,
+                                None => i.addresses.iter().any(|a| a.address.addr() == lip),
+                            })
+                            .and_then(|i| i.linked_to.as_deref())
+                            .map(|(h, _)| h.as_str());
+                        if let Some(far) = far {
+                            if compatible.iter().any(|e| m.devices[e.dev].hostname == far) {
+                                compatible.retain(|e| m.devices[e.dev].hostname == far);
+                            }
+                        }
+                    }
                     let owner = &compatible
                         .first()
                         .and_then(|e| {

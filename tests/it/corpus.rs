@@ -949,8 +949,8 @@ fn static_checks_are_precise_on_the_corpus() {
                 .find(|d| d.hostname == r.node)
                 .map(|d| d.text.clone())
                 .unwrap_or_default();
+            // Definitions start at the margin (an indented `route-map X in` is a use).
             let defines = text.lines().any(|l| {
-                let l = l.trim_start();
                 let w: Vec<&str> = l.split_whitespace().collect();
                 (l.starts_with("route-map ")
                     || l.starts_with("ip prefix-list ")
@@ -1009,7 +1009,15 @@ fn junos_references(
             }
             _ => {}
         }
-        for pair in w.windows(2) {
+        for (at, pair) in w.windows(2).enumerate() {
+            // `then community add|delete|set NAME`: the name follows the operation.
+            let name = match (pair[0], pair[1]) {
+                ("community", "add" | "delete" | "set") => match w.get(at + 2) {
+                    Some(n) => *n,
+                    None => continue,
+                },
+                _ => pair[1],
+            };
             let kind = match pair[0] {
                 "import" | "export" | "vrf-import" | "vrf-export" | "policy"
                     if w.contains(&"bgp")
@@ -1024,7 +1032,7 @@ fn junos_references(
                 "input" | "output" if w.contains(&"filter") => "firewall filter",
                 _ => continue,
             };
-            referenced.insert((kind.to_string(), pair[1].to_string()));
+            referenced.insert((kind.to_string(), name.to_string()));
         }
     }
     let expected: BTreeSet<(String, String)> = referenced.difference(&defined).cloned().collect();

@@ -76,6 +76,10 @@ pub struct BgpNeighborRouting {
     /// Junos `advertise-peer-as`: routes learned from the peer's AS are sent back to it
     /// (Junos holds them back by default).
     pub advertise_peer_as: bool,
+    /// Junos `advertise-inactive`: the best BGP path is sent even where a route of another
+    /// protocol is active.
+    #[serde(default)]
+    pub advertise_inactive: bool,
     /// Junos import policy chain, in order.
     pub import_chain: Vec<String>,
     /// Junos export policy chain, in order.

@@ -200,7 +200,8 @@ fn advertise(
         .collect();
     let mut out = Vec::new();
     let mut unknown = Vec::new();
-    let mut candidates = export_candidates(s, &tables[t].vrf, selected);
+    let mut candidates =
+        export_candidates(s, &tables[t].vrf, selected, n.routing.advertise_inactive);
     // `default-originate`: a default route to this neighbor, whatever the RIB holds.
     if n.routing.default_originate {
         let default = Ipv4Net::default();
@@ -226,8 +227,14 @@ fn advertise(
             None,
         ));
     }
+    // A prefix sent once: the first candidate the policy lets through (Junos
+    // `advertise-inactive` offers the inactive BGP path after the active route).
+    let mut sent: std::collections::HashSet<Ipv4Net> = std::collections::HashSet::new();
     for (best, protocol, interface) in candidates {
         let prefix = &best.prefix;
+        if sent.contains(prefix) {
+            continue;
+        }
         if suppressing
             .iter()
             .any(|a| a.prefix_len() < prefix.prefix_len() && a.contains(prefix))
@@ -343,6 +350,7 @@ fn advertise(
                     own.extend_from_slice(&p.as_path);
                     p.as_path = own;
                 }
+                sent.insert(p.prefix);
                 out.push(p);
             }
             Ok(None) => {}
@@ -390,11 +398,14 @@ fn remove_private(vendor: Vendor, path: &[u32], opts: &[String], own: u32) -> Ve
 /// What a table offers its neighbours, before the propagation rules and policies: its
 /// best BGP path per prefix with the protocol it counts as; on Junos, whose export
 /// policies see the whole routing table, every active route (a route of another
-/// protocol where it beats BGP by preference), local /32s aside.
+/// protocol where it beats BGP by preference), local /32s aside; with Junos
+/// `advertise-inactive`, then the best BGP path of a prefix where another protocol's
+/// route is active.
 fn export_candidates(
     s: &Speaker<'_>,
     vrf: &str,
     selected: &BTreeMap<Ipv4Net, Vec<Path>>,
+    advertise_inactive: bool,
 ) -> Vec<(Path, Protocol, Option<String>)> {
     let bgp_protocol = |p: &Path| match p.source {
         Source::Aggregate { .. } => Protocol::Aggregate,
@@ -432,6 +443,7 @@ fn export_candidates(
     }
     let (ebgp, _, aggregate) = s.distances(vrf);
     let mut other: BTreeMap<Ipv4Net, &Route> = BTreeMap::new();
+    let mut inactive = Vec::new();
     for r in s
         .rib
         .iter()
@@ -452,6 +464,8 @@ fn export_candidates(
         {
             other.remove(prefix);
             out.push((b.clone(), bgp_protocol(b), None));
+        } else if advertise_inactive {
+            inactive.push((b.clone(), bgp_protocol(b), None));
         }
     }
     for (prefix, r) in other {
@@ -480,6 +494,7 @@ fn export_candidates(
             interface,
         ));
     }
+    out.extend(inactive);
     out
 }
 

@@ -421,14 +421,23 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
             .chain(r.aggregates.iter().map(|a| vrf_name(&a.vrf)))
             .chain(r.redistribute.iter().map(|(v, _, _)| vrf_name(v)))
             .collect();
-        if bgp.local_as.is_none() {
-            for v in vrfs {
-                notes[d].push((Some(v), "BGP without a local AS".into()));
+        // Without a process AS a VRF still peers when each of its neighbors has its own
+        // `local-as` (Junos groups in a routing instance with no `autonomous-system`).
+        let (known, unknown): (Vec<String>, Vec<String>) = vrfs.into_iter().partition(|v| {
+            bgp.local_as.is_some() || {
+                let mut ns = bgp
+                    .neighbors
+                    .iter()
+                    .filter(|n| !n.shutdown && vrf_name(&n.vrf) == *v)
+                    .peekable();
+                ns.peek().is_some() && ns.all(|n| n.local_as.is_some())
             }
-            continue;
-        }
-        tables.extend(vrfs.into_iter().map(|vrf| Table { dev: d, vrf }));
+        });
         notes[d] = unmodelled(dev.vendor, bgp);
+        for v in unknown {
+            notes[d].push((Some(v), "BGP without a local AS".into()));
+        }
+        tables.extend(known.into_iter().map(|vrf| Table { dev: d, vrf }));
     }
     let sessions::Established {
         ends,

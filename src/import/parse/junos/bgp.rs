@@ -47,6 +47,8 @@ struct Level {
     multipath: bool,
     /// `advertise-peer-as`.
     advertise_peer_as: bool,
+    /// `advertise-inactive`.
+    advertise_inactive: bool,
     /// `family inet unicast loops N`: the own AS may appear N − 1 times.
     loops: Option<u32>,
     /// `remove-private [all] [replace]`.
@@ -79,6 +81,7 @@ impl Level {
             cluster: levels.iter().any(|l| l.cluster),
             multipath: levels.iter().any(|l| l.multipath),
             advertise_peer_as: levels.iter().any(|l| l.advertise_peer_as),
+            advertise_inactive: levels.iter().any(|l| l.advertise_inactive),
             loops: levels.iter().rev().find_map(|l| l.loops),
             remove_private: levels.iter().rev().find_map(|l| l.remove_private.clone()),
             unmodelled: levels.iter().flat_map(|l| l.unmodelled.clone()).collect(),
@@ -181,13 +184,13 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
         ["cluster", ..] => l.cluster = true,
         ["multipath", ..] => l.multipath = true,
         ["advertise-peer-as"] => l.advertise_peer_as = true,
+        ["advertise-inactive"] => l.advertise_inactive = true,
         ["remove-private", rest @ ..] => {
             l.remove_private = Some(rest.iter().map(|x| (*x).to_owned()).collect())
         }
         ["local-preference"
         | "metric-out"
         | "as-override"
-        | "advertise-inactive"
         | "advertise-external"
         | "preference"
         | "accept-remote-nexthop"
@@ -353,6 +356,7 @@ impl Junos {
                     n.routing.route_reflector_client = eff.cluster && eff.internal == Some(true);
                     n.routing.unmodelled = eff.unmodelled.clone();
                     n.routing.advertise_peer_as = eff.advertise_peer_as;
+                    n.routing.advertise_inactive = eff.advertise_inactive;
                     n.routing.allowas_in = eff.loops.map(|l| l.saturating_sub(1));
                     n.routing.remove_private_as = eff.remove_private.clone();
                     if eff.multipath {

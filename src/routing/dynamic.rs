@@ -122,7 +122,7 @@ const ROUTING_WARNINGS: &[&str] = &[
 /// What the parser could not read that the RIB depends on: a routing line it warned
 /// about, or a configuration that stops before its closing `end` (IOS, EOS) — the
 /// routes of what is missing are not known.
-fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
+pub(crate) fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
     let mut out = Vec::new();
     let routing: Vec<&crate::model::LineWarning> = config
         .warnings

@@ -131,6 +131,10 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
                 processes: config.eigrp.processes.clone(),
                 ..Default::default()
             },
+            // What was not read reaches the device's BGP neighbours too (`dynamic::unread`).
+            warnings: config.warnings.clone(),
+            saw_end: config.saw_end,
+            lines_total: config.lines_total,
             ..DeviceConfig::default()
         })
     });

@@ -323,6 +323,7 @@ fn advertise(
             p.communities.clear();
         }
         p.weight = 0;
+        let before = p.as_path.len();
         let verdict = if s.vendor == Vendor::JuniperJunos {
             let ctx = junos::Context {
                 protocol,
@@ -347,8 +348,17 @@ fn advertise(
         match verdict {
             Ok(Some(mut p)) => {
                 if !own.is_empty() {
-                    own.extend_from_slice(&p.as_path);
-                    p.as_path = own;
+                    // IOS, NX-OS and EOS put their own AS in front of what the outbound
+                    // policy prepends; Junos adds `as-path-prepend` after its own AS
+                    // (`junos_as_path_acl`: the receivers show `65102 65100`).
+                    let at = if s.vendor == Vendor::JuniperJunos {
+                        p.as_path.len().saturating_sub(before)
+                    } else {
+                        0
+                    };
+                    let rest = p.as_path.split_off(at);
+                    p.as_path.extend(own);
+                    p.as_path.extend(rest);
                 }
                 sent.insert(p.prefix);
                 out.push(p);

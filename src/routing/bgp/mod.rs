@@ -434,10 +434,51 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
             }
         });
         notes[d] = unmodelled(dev.vendor, bgp);
+        // A configuration not fully read (a routing line, its end): what it leaves out
+        // may be what its neighbours learn.
+        if !crate::routing::dynamic::unread(dev.config, dev.vendor).is_empty() {
+            for v in &known {
+                notes[d].push((
+                    Some(v.clone()),
+                    "BGP of a configuration olav could not fully read".into(),
+                ));
+            }
+        }
         for v in unknown {
             notes[d].push((Some(v), "BGP without a local AS".into()));
         }
         tables.extend(known.into_iter().map(|vrf| Table { dev: d, vrf }));
+    }
+    // Neighbors on a device whose configuration was not fully read: what it sends them is
+    // not known, whether or not its side of the session was read.
+    let unread: std::collections::HashMap<IpAddr, &str> = devices
+        .iter()
+        .filter(|dev| !crate::routing::dynamic::unread(dev.config, dev.vendor).is_empty())
+        .flat_map(|dev| {
+            dev.config
+                .interfaces
+                .iter()
+                .flat_map(|i| i.addresses.iter().map(|a| (a.address.addr(), dev.hostname)))
+        })
+        .collect();
+    if !unread.is_empty() {
+        for t in &tables {
+            let Some(bgp) = &devices[t.dev].config.bgp else {
+                continue;
+            };
+            for n in bgp.neighbors.iter().filter(|n| vrf_name(&n.vrf) == t.vrf) {
+                if let BgpPeer::Address(a) = n.peer {
+                    if let Some(far) = unread.get(&a).filter(|f| **f != devices[t.dev].hostname) {
+                        notes[t.dev].push((
+                            Some(t.vrf.clone()),
+                            format!(
+                                "BGP peer {far}, whose configuration olav could not fully read"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
     }
     let sessions::Established {
         ends,

@@ -738,3 +738,54 @@ set policy-options policy-statement IN term b then reject
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
     assert_eq!(bgp(&ribs[1]), ["1.1.1.1/32 bgp [170/0] 10.0.12.1"]);
 }
+
+/// Junos adds an export policy's `as-path-prepend` after its own AS (the receivers of
+/// `junos_as_path_acl` show `65102 65100`); IOS puts its own AS in front.
+#[test]
+fn junos_prepends_after_its_own_as() {
+    let j1 = "set system host-name r1
+set interfaces xe-0/0/0 unit 0 family inet address 10.0.12.1/24
+set interfaces lo0 unit 0 family inet address 1.1.1.1/32
+set routing-options autonomous-system 65100
+set policy-options policy-statement OUT term a from protocol direct
+set policy-options policy-statement OUT term a then as-path-prepend 65102
+set policy-options policy-statement OUT term a then accept
+set protocols bgp group EXT type external
+set protocols bgp group EXT peer-as 65002
+set protocols bgp group EXT neighbor 10.0.12.2 export OUT
+";
+    let j2 = "set system host-name r2
+set interfaces xe-0/0/0 unit 0 family inet address 10.0.12.2/24
+set routing-options autonomous-system 65002
+set protocols bgp group EXT type external
+set protocols bgp group EXT peer-as 65100
+set protocols bgp group EXT neighbor 10.0.12.1
+";
+    let ribs = run(&[(Vendor::JuniperJunos, j1), (Vendor::JuniperJunos, j2)]);
+    let b = ribs[1]
+        .bgp
+        .iter()
+        .find(|b| b.network.to_string() == "1.1.1.1/32")
+        .expect("path");
+    assert_eq!(b.as_path, vec![65102, 65100]);
+}
+
+/// A neighbour whose configuration stops before its `end` (truncated): what it would
+/// send is not known, and the device peering with it says so.
+#[test]
+fn a_truncated_neighbour_makes_its_peers_incomplete() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n",
+    );
+    let r2 =
+        "hostname r2\ninterface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n";
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, r2)]);
+    assert!(
+        ribs[0].incomplete.iter().any(|i| i
+            .reason
+            .contains("BGP peer r2, whose configuration olav could not fully read")),
+        "{:?}",
+        ribs[0].incomplete
+    );
+}

@@ -3,6 +3,7 @@
 //! model) and each interface's settings (cost, network type, passive, bandwidth). Which
 //! interfaces run OSPF in which area is [`super::OspfNetwork`].
 
+use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
 use std::net::Ipv4Addr;
 
@@ -63,6 +64,13 @@ pub struct OspfProcess {
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
     pub stub_areas: Vec<(String, bool)>,
+    /// Area ranges (`area A range P …`, Junos `area A area-range P …`).
+    #[serde(default)]
+    pub ranges: Vec<OspfAreaRange>,
+    /// RFC 1583 compatibility turned off (IOS `no compatible rfc1583`, Junos
+    /// `no-rfc-1583`): a range's summary costs its costliest component, not its cheapest.
+    #[serde(default)]
+    pub rfc1583_off: bool,
     /// `shutdown` (the process runs nothing).
     pub shutdown: bool,
     /// What the process configures that olav does not model, in words ("stub areas",
@@ -98,6 +106,23 @@ impl OspfProcess {
             listed(&self.passive)
         }
     }
+}
+
+/// An area range: an ABR advertises one summary for the area's intra-area routes inside
+/// `prefix` instead of each of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OspfAreaRange {
+    /// The area, as written.
+    pub area: String,
+    /// The range.
+    pub prefix: Ipv4Net,
+    /// Advertised (IOS `not-advertise` / Junos `restrict`: the components are suppressed
+    /// and nothing is sent).
+    pub advertise: bool,
+    /// IOS `cost N`, Junos `override-metric N`.
+    pub cost: Option<u32>,
+    /// Junos `exact`: only a route of exactly `prefix` is a component.
+    pub exact: bool,
 }
 
 /// `redistribute connected|static [subnets] [metric N] [metric-type 1|2] [route-map M]`.

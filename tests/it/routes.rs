@@ -108,6 +108,7 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
                         | "ospfIA"
                         | "ospfE1"
                         | "ospfE2"
+                        | "ospfIS"
                         | "eigrp"
                         | "eigrpEX"
                         | "isisL1"
@@ -123,9 +124,10 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
 }
 
 /// Whether olav's row and the device's are the same route and next hop.
-/// `junos`: the next-hop address of a static route is not compared; `tags`: tags are
+/// `junos`: the next-hop address of a static route is not compared; `eos`: an OSPF row
+/// shown without a preference is not compared by distance and metric; `tags`: tags are
 /// (NX-OS and Junos, as their validators do; none ≡ 0).
-fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
+fn pairs(o: &Route, d: &ShownRoute, junos: bool, eos: bool, tags: bool) -> bool {
     let same_hop = match &o.next_hop {
         NextHop::Discard => d.discard,
         // Junos shows the resolved gateway of a `resolve` route: lab-validation compares
@@ -150,19 +152,28 @@ fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
             // aggregate as `B` to Null0) an aggregate.
             || (d.protocol == "bgp"
                 && matches!(o.protocol.as_str(), "bgp" | "ibgp" | "aggregate")))
-        && u64::from(o.metric) == d.metric
-        && o.admin_distance == d.admin_distance
+        // The validators compare no distance or metric of an IOS summary's discard route
+        // (`is a summary, Null0`) nor of an EOS OSPF route shown directly connected
+        // (no preference, metric or next-hop address: a neighbour over an unnumbered link).
+        && (d.protocol == "ospfIS"
+            || (eos
+                && d.protocol == "ospf"
+                && d.admin_distance == 0
+                && d.metric == 0
+                && d.next_hop_ip.is_none())
+            || (u64::from(o.metric) == d.metric && o.admin_distance == d.admin_distance))
         && (!tags || u64::from(o.tag.unwrap_or(0)) == d.tag.unwrap_or(0))
 }
 
 /// The rows left unpaired on each side.
 fn compare(olav: &[Route], device: &[ShownRoute], vendor: Vendor) -> (Vec<String>, Vec<String>) {
     let junos = vendor == Vendor::JuniperJunos;
+    let eos = vendor == Vendor::AristaEos;
     let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
     let mut taken = vec![false; device.len()];
     let mut only_olav = Vec::new();
     for o in olav {
-        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos, tags)) {
+        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos, eos, tags)) {
             Some(i) => taken[i] = true,
             None => only_olav.push(format!(
                 "{} {} {} [{}/{}] {} tag {:?}",

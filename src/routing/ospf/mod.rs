@@ -16,7 +16,7 @@ use super::route::{NextHop, Protocol, Route};
 use crate::model::{DeviceConfig, Vendor};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use spf::{External, Kind};
+use spf::{External, Kind, Range};
 use std::collections::{BTreeSet, HashMap};
 use std::net::Ipv4Addr;
 use topology::OspfIf;
@@ -40,8 +40,12 @@ pub struct Speaker {
     pub externals: Vec<(Ipv4Net, u32, bool)>,
     /// What olav does not model in its default-VRF OSPF, in words.
     pub unsupported: Vec<String>,
-    /// Incomplete parts of its other VRFs' OSPF.
+    /// Incomplete parts of its other VRFs' OSPF (and of its own table alone).
     pub vrf_incomplete: Vec<Incomplete>,
+    /// Its area ranges (they act when it is an ABR).
+    pub ranges: Vec<Range>,
+    /// Its ranges' summaries cost their costliest component (RFC 1583 compatibility off).
+    pub ranges_max: bool,
 }
 
 /// The class an IOS network belongs to (A /8, B /16, C /24), for `redistribute` without
@@ -107,6 +111,40 @@ impl Speaker {
         let in_default = |r: &&Route| r.vrf == "default";
         for p in &default {
             sp.unsupported.extend(p.unsupported.iter().cloned());
+            sp.ranges_max |= p.rfc1583_off;
+            for r in &p.ranges {
+                let Some(area) = topology::area_number(&r.area) else {
+                    sp.unsupported
+                        .push(format!("area range of area {}", r.area));
+                    continue;
+                };
+                // The discard route an ABR installs for an active range: IOS while the
+                // range is advertised (`not-advertise` installs none), Junos always
+                // (`restrict` too); NX-OS and EOS not known, said on the device.
+                let discard = match vendor {
+                    Vendor::CiscoIos => r.advertise,
+                    Vendor::JuniperJunos => true,
+                    _ => {
+                        let i = Incomplete {
+                            vrf: Some("default".to_owned()),
+                            reason: format!(
+                                "the discard route of OSPF area range {} (area {}) is not computed yet",
+                                r.prefix, r.area
+                            ),
+                        };
+                        sp.vrf_incomplete.push(i);
+                        false
+                    }
+                };
+                sp.ranges.push(Range {
+                    area,
+                    prefix: r.prefix,
+                    advertise: r.advertise,
+                    cost: r.cost,
+                    exact: r.exact,
+                    discard,
+                });
+            }
             for r in &p.redistribute {
                 let protocol = match r.protocol.as_str() {
                     "connected" => Protocol::Connected,
@@ -254,7 +292,13 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
             })
         })
         .collect();
-    let net = spf::Net::build(n, &ifs, &segs, &externals);
+    let ranges = speakers
+        .iter_mut()
+        .enumerate()
+        .filter(|(d, s)| keep(*d) && !s.ranges.is_empty())
+        .map(|(d, s)| (d, (std::mem::take(&mut s.ranges), s.ranges_max)))
+        .collect();
+    let net = spf::Net::build(n, &ifs, &segs, &externals, ranges);
     drop(segs);
     let mut hops = HopIfs::default();
     for i in &ifs {
@@ -408,7 +452,25 @@ impl Learned {
                 Kind::Inter => (Protocol::OspfIA, internal),
                 Kind::E1 => (Protocol::OspfE1, external),
                 Kind::E2 => (Protocol::OspfE2, external),
+                Kind::Summary => (Protocol::OspfIS, internal),
             };
+            if r.kind == Kind::Summary {
+                // Junos shows the range's discard route at the largest metric.
+                let metric = match internal {
+                    10 => 16_777_215,
+                    _ => u32::try_from(r.metric).unwrap_or(u32::MAX),
+                };
+                out.push(Route {
+                    vrf: "default".to_owned(),
+                    network: r.prefix,
+                    next_hop: NextHop::Discard,
+                    protocol: Protocol::OspfIS,
+                    metric,
+                    admin_distance: internal,
+                    tag: None,
+                });
+                continue;
+            }
             for (l, nbr) in &r.hops {
                 let (Some(l), Some(nbr)) = (self.hops.name(*l), self.hops.addr(*nbr)) else {
                     continue;

@@ -42,6 +42,88 @@ pub enum Kind {
     E1,
     /// External type 2 (`ospfE2`).
     E2,
+    /// An area range's discard route on the ABR that summarises it (`ospfIS`).
+    Summary,
+}
+
+/// An area range of one ABR: the intra-area routes of `area` inside `prefix` are
+/// summarised as one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    /// The area whose routes it summarises.
+    pub area: u32,
+    /// The range.
+    pub prefix: Ipv4Net,
+    /// Sent to the other areas (IOS `not-advertise`, Junos `restrict`: not).
+    pub advertise: bool,
+    /// The configured cost (else from the components).
+    pub cost: Option<u32>,
+    /// Junos `exact`: only a route of exactly the range is a component.
+    pub exact: bool,
+    /// The ABR installs a discard route for it while it has a component.
+    pub discard: bool,
+}
+
+impl Range {
+    fn covers(&self, p: &Ipv4Net) -> bool {
+        if self.exact {
+            *p == self.prefix
+        } else {
+            self.prefix.contains(p)
+        }
+    }
+}
+
+/// What an ABR's ranges make of routes it would summarise one by one: each summarised
+/// item is left out; each range with components costs (`max`: the costliest, else the
+/// cheapest, or its configured cost) and is sent when advertised.
+#[derive(Debug, Default)]
+struct Ranged {
+    /// The items left as they are, then the advertised summaries.
+    items: Vec<(Dest, u64)>,
+    /// The active ranges (with at least one component) and their cost.
+    active: Vec<(usize, u64)>,
+}
+
+fn apply_ranges(
+    ranges: &[Range],
+    max: bool,
+    items: impl Iterator<Item = (Dest, u64, u32)>,
+) -> Ranged {
+    let mut out = Ranged::default();
+    let mut cost: Vec<Option<u64>> = vec![None; ranges.len()];
+    for (d, c, area) in items {
+        // The most specific range of the item's area that covers it.
+        let hit = match d {
+            Dest::Net(p) => ranges
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.area == area && r.covers(&p))
+                .max_by_key(|(_, r)| r.prefix.prefix_len())
+                .map(|(k, _)| k),
+            Dest::Router(_) => None,
+        };
+        match hit {
+            Some(k) => {
+                cost[k] = Some(match cost[k] {
+                    Some(x) if max => x.max(c),
+                    Some(x) => x.min(c),
+                    None => c,
+                })
+            }
+            None => out.items.push((d, c)),
+        }
+    }
+    for (k, c) in cost.into_iter().enumerate() {
+        let Some(c) = c else { continue };
+        let r = &ranges[k];
+        let c = r.cost.map_or(c, u64::from);
+        out.active.push((k, c));
+        if r.advertise {
+            out.items.push((Dest::Net(r.prefix), c));
+        }
+    }
+    out
 }
 
 /// A redistributed prefix: an AS-external advertisement.
@@ -306,6 +388,8 @@ pub struct Net {
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
     /// Every redistributed prefix.
     externals: Vec<External>,
+    /// Each ABR's area ranges, with whether their summary costs the costliest component.
+    ranges: BTreeMap<usize, (Vec<Range>, bool)>,
 }
 
 /// An area's graph, stored encoded and decoded when a query needs it: a router's routes
@@ -335,12 +419,20 @@ struct AbrState {
     views: Vec<(u32, View)>,
     bests: HashMap<Dest, (u64, u32)>,
     inter: Table,
+    /// Its active ranges (index into its ranges) and their cost.
+    summaries: Vec<(usize, u64)>,
 }
 
 impl Net {
     /// The areas' graphs and the ABRs' summaries into the backbone, from the OSPF
     /// interfaces of `devices` devices, their adjacency segments and the externals.
-    pub fn build(devices: usize, ifs: &[OspfIf], segs: &[Segment], externals: &[External]) -> Net {
+    pub fn build(
+        devices: usize,
+        ifs: &[OspfIf],
+        segs: &[Segment],
+        externals: &[External],
+        ranges: BTreeMap<usize, (Vec<Range>, bool)>,
+    ) -> Net {
         let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
         let mut areas_of: Vec<Vec<u32>> = vec![Vec::new(); devices];
         for i in ifs {
@@ -377,17 +469,25 @@ impl Net {
             stub_of,
             into_backbone: BTreeMap::new(),
             externals: externals.to_vec(),
+            ranges,
         };
+        net.ranges.retain(|d, _| net.abrs.binary_search(d).is_ok());
         let wanted = net.abr_set();
         // Each ABR's views are computed once here, kept only as its summaries.
         for &b in &net.abrs {
             let views = net.views(b, &wanted);
-            let mut into: Vec<(Dest, u64)> = Self::bests(&views)
-                .into_iter()
-                .filter(|(_, (_, a))| *a != 0)
-                .map(|(d, (c, _))| (d, c))
-                .collect();
+            let bests = Self::bests(&views);
+            let mut into = net
+                .ranged(
+                    b,
+                    bests
+                        .iter()
+                        .filter(|(_, (_, a))| *a != 0)
+                        .map(|(d, (c, a))| (*d, *c, *a)),
+                )
+                .items;
             into.sort_unstable();
+            into.dedup_by_key(|(d, _)| *d);
             net.into_backbone.insert(b, into);
         }
         net
@@ -405,6 +505,17 @@ impl Net {
                     .ok()
             })
             .as_ref()
+    }
+
+    /// ABR `b`'s routes to summarise (destination, cost, area) with its ranges applied.
+    fn ranged(&self, b: usize, items: impl Iterator<Item = (Dest, u64, u32)>) -> Ranged {
+        match self.ranges.get(&b) {
+            Some((ranges, max)) => apply_ranges(ranges, *max, items),
+            None => Ranged {
+                items: items.map(|(d, c, _)| (d, c)).collect(),
+                active: Vec::new(),
+            },
+        }
     }
 
     fn abr_set(&self) -> HashSet<usize> {
@@ -447,12 +558,20 @@ impl Net {
     fn abr_state(&self, b: usize, wanted: &HashSet<usize>) -> AbrState {
         let views = self.views(b, wanted);
         let bests = Self::bests(&views);
+        // A summary equal to one of its own active ranges is ignored (RFC 2328 16.2).
+        let own = self.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
+        let own_ranges: HashSet<Dest> = self.ranges.get(&b).map_or_else(HashSet::new, |(r, _)| {
+            own.active
+                .iter()
+                .map(|(k, _)| Dest::Net(r[*k].prefix))
+                .collect()
+        });
         let mut inter = Table::new();
         if let Some((_, backbone)) = views.iter().find(|(a, _)| *a == 0) {
             for (r, (c, h)) in &backbone.to {
                 let Dest::Router(other) = r else { continue };
                 for (d, sc) in self.into_backbone.get(other).into_iter().flatten() {
-                    if !bests.contains_key(d) {
+                    if !bests.contains_key(d) && !own_ranges.contains(d) {
                         offer(&mut inter, *d, c.saturating_add(*sc), h);
                     }
                 }
@@ -462,6 +581,7 @@ impl Net {
             views,
             bests,
             inter,
+            summaries: own.active,
         }
     }
 
@@ -485,10 +605,18 @@ impl Net {
             .iter()
             .find(|(a, _)| *a == area)
             .map_or(&empty, |(_, v)| v);
-        for (d, (c, a)) in &st.bests {
-            if *a != area && !view.routes.contains_key(d) && !view.mine.contains_key(d) {
-                m.insert(*d, *c);
-            }
+        let own = self.ranged(
+            b,
+            st.bests
+                .iter()
+                .filter(|(d, (_, a))| {
+                    *a != area && !view.routes.contains_key(d) && !view.mine.contains_key(d)
+                })
+                .map(|(d, (c, a))| (*d, *c, *a)),
+        );
+        for (d, c) in own.items {
+            let e = m.entry(d).or_insert(c);
+            *e = (*e).min(c);
         }
         for (d, (c, _)) in &st.inter {
             m.entry(*d).or_insert(*c);
@@ -524,7 +652,21 @@ impl Net {
         }
         intra_t.retain(|d, _| !mine.contains(d));
         let mut inter_t = Table::new();
+        let mut discards = Vec::new();
         if let Some(st) = abr {
+            if let Some((ranges, _)) = self.ranges.get(&s) {
+                for (k, c) in &st.summaries {
+                    let r = &ranges[*k];
+                    if r.discard {
+                        discards.push(OspfRoute {
+                            prefix: r.prefix,
+                            kind: Kind::Summary,
+                            metric: *c,
+                            hops: Vec::new(),
+                        });
+                    }
+                }
+            }
             inter_t = st.inter;
         } else {
             for (a, v) in views {
@@ -566,6 +708,7 @@ impl Net {
                 }
             }
         }
+        routes.extend(discards);
         routes.sort_by_key(|r| (r.prefix, r.kind));
         routes
     }

@@ -436,3 +436,114 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         "{incomplete:?}"
     );
 }
+
+/// r3 (area 1) — r2 (the ABR) — r1 (area 0). r3's passive LANs 172.16.1.0/24 (cost 1)
+/// and 172.16.2.0/24 (cost 10) and 172.17.1.0/24 are ranged at r2: r1 hears one summary
+/// at the cheapest component's cost (RFC 1583 compatibility, the default), none of a
+/// `not-advertise` range; r2 installs a discard route for the advertised one only.
+#[test]
+fn ios_area_ranges_summarise_into_the_backbone() {
+    let net = |ranges: &str| {
+        let lans = "interface GigabitEthernet0/2\n ip address 172.16.1.1 255.255.255.0\n ip ospf cost 1\ninterface GigabitEthernet0/3\n ip address 172.16.2.1 255.255.255.0\n ip ospf cost 10\ninterface GigabitEthernet0/4\n ip address 172.17.1.1 255.255.255.0\n";
+        let (h3, t3) = ios(
+            3,
+            &[("GigabitEthernet0/1", "10.0.23.1", "")],
+            " passive-interface default\n no passive-interface GigabitEthernet0/1\n network 10.0.0.0 0.255.255.255 area 1\n network 172.16.0.0 0.1.255.255 area 1\n",
+        );
+        let t3 = t3.replace("router ospf 1\n", &format!("{lans}router ospf 1\n"));
+        vec![
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                " network 10.0.0.0 0.255.255.255 area 0\n",
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" network 10.0.23.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n{ranges}"),
+            ),
+            (h3, t3),
+        ]
+    };
+    let ranges = " area 1 range 172.16.0.0 255.255.0.0\n area 1 range 172.17.0.0 255.255.0.0 not-advertise\n";
+    let ribs = run(&net(ranges));
+    let r1 = ospf(&ribs[0]);
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1".to_owned()),
+        "{r1:#?}"
+    );
+    assert!(!r1
+        .iter()
+        .any(|r| r.starts_with("172.16.1.") || r.starts_with("172.17.")));
+    // Outside every range: as before.
+    assert!(
+        r1.contains(&"10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+    let r2 = ospf(&ribs[1]);
+    assert!(
+        r2.contains(&"172.16.0.0/16 ospfIS [110/2] discard".to_owned()),
+        "{r2:#?}"
+    );
+    assert!(!r2.iter().any(|r| r.starts_with("172.17.0.0/16")));
+    // The components stay intra-area routes of the ABR itself.
+    assert!(r2.contains(&"172.16.2.0/24 ospf [110/11] 10.0.23.1 via GigabitEthernet0/2".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    // `cost N` fixes the summary's cost; without RFC 1583 compatibility the costliest
+    // component's is used.
+    let r1 = ospf(&run(&net(" area 1 range 172.16.0.0 255.255.0.0 cost 100\n"))[0]);
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/101] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+    let r1 = ospf(
+        &run(&net(
+            " area 1 range 172.16.0.0 255.255.0.0\n no compatible rfc1583\n",
+        ))[0],
+    );
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/12] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+}
+
+/// A Junos ABR ranging backbone routes into area 2: the summary reaches the area-2
+/// router, a `restrict` range sends nothing, and the ABR installs a discard route for
+/// both (Junos preference 10, metric 16777215); the backbone keeps the components.
+#[test]
+fn junos_area_ranges_and_their_discard_routes() {
+    let j = "set system host-name j2\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.12.2/30\nset interfaces ge-0/0/1 unit 0 family inet address 10.0.23.2/30\nset interfaces ge-0/0/2 unit 0 family inet address 10.7.7.1/24\nset interfaces ge-0/0/3 unit 0 family inet address 10.8.8.1/24\nset interfaces lo0 unit 0 family inet address 10.255.0.2/32\nset protocols ospf area 0.0.0.0 area-range 10.7.0.0/16 override-metric 50\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 restrict\nset protocols ospf area 0.0.0.0 interface ge-0/0/0.0 interface-type p2p\nset protocols ospf area 0.0.0.0 interface lo0.0 passive\nset protocols ospf area 0.0.0.0 interface ge-0/0/2.0 passive\nset protocols ospf area 0.0.0.0 interface ge-0/0/3.0 passive\nset protocols ospf area 0.0.0.2 interface ge-0/0/1.0 interface-type p2p\n";
+    let (h1, t1) = ios(
+        1,
+        &[("GigabitEthernet0/1", "10.0.12.1", "")],
+        " network 10.0.0.0 0.255.255.255 area 0\n",
+    );
+    let (h3, t3) = ios(
+        3,
+        &[("GigabitEthernet0/1", "10.0.23.1", "")],
+        " network 10.0.0.0 0.255.255.255 area 2\n",
+    );
+    let ribs = testkit::run(&[
+        (h1.as_str(), Vendor::CiscoIos, t1),
+        ("j2", Vendor::JuniperJunos, j.to_owned()),
+        (h3.as_str(), Vendor::CiscoIos, t3),
+    ]);
+    let r3 = ospf(&ribs[2]);
+    assert!(
+        r3.contains(&"10.7.0.0/16 ospfIA [110/51] 10.0.23.2 via GigabitEthernet0/1".to_owned()),
+        "{r3:#?}"
+    );
+    assert!(!r3
+        .iter()
+        .any(|r| r.starts_with("10.7.7.") || r.starts_with("10.8.")));
+    let j2 = ospf(&ribs[1]);
+    for p in ["10.7.0.0/16", "10.8.0.0/16"] {
+        assert!(
+            j2.contains(&format!("{p} ospfIS [10/16777215] discard")),
+            "{j2:#?}"
+        );
+    }
+    let r1 = ospf(&ribs[0]);
+    assert!(r1.contains(&"10.7.7.0/24 ospf [110/2] 10.0.12.2 via GigabitEthernet0/1".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+}

@@ -283,9 +283,20 @@ fn measure(root: &Path) -> Tally {
         let Ok(snap) = Snapshot::from_dir(lab) else {
             continue;
         };
-        let Ok(parsed) = parse_snapshot(&snap) else {
+        let Ok(mut parsed) = parse_snapshot(&snap) else {
             continue;
         };
+        // Each interface's far end, as the stored model has it: OSPF over an unnumbered
+        // interface runs to whoever the cabling names.
+        let ends: Vec<olav::model::LinkEnds> = parsed
+            .links
+            .iter()
+            .map(|l| (l.a.clone(), l.b.clone()))
+            .collect();
+        let far = olav::checks::model::far_ends(&ends);
+        for d in parsed.devices.iter_mut() {
+            olav::checks::model::link_interfaces(&d.hostname, &mut d.config, &far);
+        }
         let mut t = Tally::default();
         let inputs: Vec<DeviceInput> = parsed
             .devices

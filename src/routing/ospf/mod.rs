@@ -99,7 +99,10 @@ impl Speaker {
         let mut unnumbered = Vec::new();
         sp.ifs = topology::interfaces(0, vendor, config, &up, &mut unnumbered);
         if !unnumbered.is_empty() {
-            sp.unsupported.push("unnumbered interfaces".to_owned());
+            sp.unsupported.push(format!(
+                "over unnumbered interfaces whose neighbour no cable names ({})",
+                unnumbered.join(", ")
+            ));
         }
         if config
             .ospf_networks
@@ -227,7 +230,20 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
             i
         }));
     }
-    let segs = topology::segments(&ifs);
+    // Hostnames as the snapshot's links name them (case aside).
+    let device_of: HashMap<String, usize> = hostnames
+        .iter()
+        .enumerate()
+        .map(|(d, h)| (h.to_ascii_lowercase(), d))
+        .collect();
+    let device_named = |h: &str| device_of.get(&h.to_ascii_lowercase()).copied();
+    let all_segments = |ifs: &[OspfIf]| {
+        let mut segs = topology::segments(ifs);
+        let (more, refused) = topology::unnumbered_segments(ifs, &device_named);
+        segs.extend(more);
+        (segs, refused)
+    };
+    let (segs, refused) = all_segments(&ifs);
     // Adjacencies the devices would stop on an MTU mismatch: named on both ends, since
     // the routes that would cross them are missing from the tables (as on the devices,
     // unless they are up there after all).
@@ -245,6 +261,29 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         );
         for d in [ia.device, ib.device] {
             mtu_notes.entry(d).or_default().push(note.clone());
+        }
+    }
+    for (a, b, why) in refused {
+        let (ia, ib) = (&ifs[a], &ifs[b]);
+        if why == topology::Refused::Mtu {
+            let note = format!(
+                "no OSPF adjacency {} {} ↔ {} {} (unnumbered): IP MTU {} ≠ {} (the devices stop before exchanging routes; `ip ospf mtu-ignore` lifts the check) — if it is up on the network, routes across it are missing here",
+                hostnames[ia.device],
+                ia.name,
+                hostnames[ib.device],
+                ib.name,
+                ia.mtu.unwrap_or_default(),
+                ib.mtu.unwrap_or_default()
+            );
+            for d in [ia.device, ib.device] {
+                mtu_notes.entry(d).or_default().push(note.clone());
+            }
+        } else {
+            for (d, name) in [(ia.device, &ia.name), (ib.device, &ib.name)] {
+                speakers[d].unsupported.push(format!(
+                    "over an unnumbered interface not point-to-point ({name})"
+                ));
+            }
         }
     }
     // Domains: devices joined by adjacencies (union-find).
@@ -277,7 +316,7 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
     } else {
         drop(segs);
         ifs.retain(|i| keep(i.device));
-        topology::segments(&ifs)
+        all_segments(&ifs).0
     };
     let externals: Vec<External> = speakers
         .iter()

@@ -249,7 +249,9 @@ impl Area {
             let Some(&r) = node_of.get(&i.device) else {
                 continue;
             };
-            if i.loopback || i.address.prefix_len() == 32 {
+            if i.unnumbered {
+                // Its borrowed address is the source interface's to advertise.
+            } else if i.loopback || i.address.prefix_len() == 32 {
                 let host = Ipv4Net::new(i.address.addr(), 32).unwrap_or(i.address);
                 adverts[r].push((Dest::Net(host), u64::from(i.cost)));
             } else if !on_transit.contains(&k) {

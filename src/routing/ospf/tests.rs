@@ -413,6 +413,8 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         p2p: false,
         mtu: Some(1500),
         stub: None,
+        unnumbered: false,
+        peer: None,
     };
     let speakers: Vec<Speaker> = (0..n)
         .map(|k| Speaker {
@@ -546,4 +548,80 @@ fn junos_area_ranges_and_their_discard_routes() {
     let r1 = ospf(&ribs[0]);
     assert!(r1.contains(&"10.7.7.0/24 ospf [110/2] 10.0.12.2 via GigabitEthernet0/1".to_owned()));
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+}
+
+/// r1 — r2 — r3 over unnumbered point-to-point links (`ip unnumbered Loopback0`), each
+/// link named by the cabling (`Interface::linked_to`): routes to the far loopbacks go to
+/// the neighbour's borrowed address out of the unnumbered interface. Without the cabling
+/// the neighbour is not known, and the domain says so.
+#[test]
+fn unnumbered_links_run_to_the_cabled_neighbour() {
+    let router = |n: u8, ifs: &[&str]| {
+        let mut s = format!(
+            "hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\n"
+        );
+        for i in ifs {
+            s.push_str(&format!(
+                "interface {i}\n ip unnumbered Loopback0\n ip ospf network point-to-point\n"
+            ));
+        }
+        s.push_str("router ospf 1\n network 10.255.0.0 0.0.0.255 area 0\nend\n");
+        s
+    };
+    let texts = [
+        ("r1", router(1, &["GigabitEthernet0/1"])),
+        (
+            "r2",
+            router(2, &["GigabitEthernet0/1", "GigabitEthernet0/2"]),
+        ),
+        ("r3", router(3, &["GigabitEthernet0/1"])),
+    ];
+    let cables = [
+        (("r1", "GigabitEthernet0/1"), ("r2", "GigabitEthernet0/1")),
+        (("r2", "GigabitEthernet0/2"), ("r3", "GigabitEthernet0/1")),
+    ];
+    let compute = |cabled: bool| {
+        let mut configs: Vec<_> = texts
+            .iter()
+            .map(|(_, t)| crate::import::parse::parser_for(Vendor::CiscoIos).parse(t))
+            .collect();
+        if cabled {
+            for ((ha, ia), (hb, ib)) in cables {
+                for ((h, i), far) in [((ha, ia), (hb, ib)), ((hb, ib), (ha, ia))] {
+                    let d = texts.iter().position(|(n, _)| *n == h).unwrap_or(0);
+                    if let Some(x) = configs[d].interfaces.iter_mut().find(|x| x.name == i) {
+                        x.linked_to = Some(Box::new((far.0.to_owned(), far.1.to_owned())));
+                    }
+                }
+            }
+        }
+        let inputs: Vec<crate::routing::DeviceInput> = texts
+            .iter()
+            .zip(&configs)
+            .map(|((h, t), c)| crate::routing::DeviceInput {
+                hostname: h,
+                vendor: Vendor::CiscoIos,
+                config: c,
+                text: t,
+            })
+            .collect();
+        crate::routing::network(&inputs)
+    };
+    let ribs = compute(true);
+    assert_eq!(
+        ospf(&ribs[0]),
+        [
+            "10.255.0.2/32 ospf [110/2] 10.255.0.2 via GigabitEthernet0/1",
+            "10.255.0.3/32 ospf [110/3] 10.255.0.2 via GigabitEthernet0/1",
+        ]
+    );
+    assert!(ospf(&ribs[1])
+        .contains(&"10.255.0.3/32 ospf [110/2] 10.255.0.3 via GigabitEthernet0/2".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    let ribs = compute(false);
+    assert!(ospf(&ribs[0]).is_empty());
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["OSPF over unnumbered interfaces whose neighbour no cable names (GigabitEthernet0/1, GigabitEthernet0/2) (r2) not computed yet"]
+    );
 }

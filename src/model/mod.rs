@@ -25,7 +25,7 @@ pub use bgp::{
 
 pub use ospf::{
     OspfAreaRange, OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType,
-    OspfProcess, OspfRedistribute,
+    OspfNssa, OspfProcess, OspfRedistribute,
 };
 
 use ipnet::IpNet;

@@ -64,6 +64,9 @@ pub struct OspfProcess {
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
     pub stub_areas: Vec<(String, bool)>,
+    /// Not-so-stubby areas (IOS, NX-OS, EOS `area A nssa …`).
+    #[serde(default)]
+    pub nssa_areas: Vec<OspfNssa>,
     /// Area ranges (`area A range P …`, Junos `area A area-range P …`).
     #[serde(default)]
     pub ranges: Vec<OspfAreaRange>,
@@ -106,6 +109,18 @@ impl OspfProcess {
             listed(&self.passive)
         }
     }
+}
+
+/// `area A nssa [no-summary] [default-information-originate [metric N] [metric-type T]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OspfNssa {
+    /// The area, as written.
+    pub area: String,
+    /// `no-summary`: its ABR sends a default route instead of the other areas' routes.
+    pub no_summary: bool,
+    /// `default-information-originate`: (metric, metric type) of the type-7 default route
+    /// its ABR originates into it.
+    pub default_originate: Option<(Option<u32>, u8)>,
 }
 
 /// An area range: an ABR advertises one summary for the area's intra-area routes inside

@@ -205,6 +205,22 @@ impl Speaker {
             sp.unsupported
                 .push("redistribution in a stub area".to_owned());
         }
+        let areas: BTreeSet<u32> = sp.ifs.iter().map(|i| i.area).collect();
+        let abr = areas.len() > 1 && areas.contains(&0);
+        if !abr
+            && sp
+                .ifs
+                .iter()
+                .any(|i| i.nssa.is_some_and(|n| n.default.is_some()))
+        {
+            sp.unsupported
+                .push("NSSA default-information-originate off an area border router".to_owned());
+        }
+        // Type-7 externals and their translation at the ABR are not modelled.
+        if !sp.externals.is_empty() && sp.ifs.iter().any(|i| i.nssa.is_some()) {
+            sp.unsupported
+                .push("redistribution in an NSSA (type-7 externals)".to_owned());
+        }
         sp.unsupported.sort();
         sp.unsupported.dedup();
         sp
@@ -328,6 +344,7 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
                 prefix: *p,
                 metric: *m,
                 type1: *t1,
+                area: None,
             })
         })
         .collect();

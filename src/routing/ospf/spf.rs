@@ -137,6 +137,19 @@ pub struct External {
     pub metric: u32,
     /// Type 1 (else type 2).
     pub type1: bool,
+    /// A type-7 advertisement, heard only in this not-so-stubby area (None: type 5,
+    /// heard everywhere but in stub areas and NSSAs).
+    pub area: Option<u32>,
+}
+
+/// A not-so-stubby area as one router configures it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Nssa {
+    /// `no-summary`: its ABR sends a default route instead of the other areas' routes.
+    pub no_summary: bool,
+    /// `default-information-originate`: (metric, type 1) of the type-7 default route
+    /// its ABR originates into it.
+    pub default: Option<(u32, bool)>,
 }
 
 /// One OSPF route of one router.
@@ -385,6 +398,8 @@ pub struct Net {
     abrs: Vec<usize>,
     /// (device, area) where the area is a stub area: its no-summary flag.
     stub_of: BTreeMap<(usize, u32), bool>,
+    /// (device, area) where the area is a not-so-stubby area.
+    nssa_of: BTreeMap<(usize, u32), Nssa>,
     /// Per ABR: its intra-area routes of its other areas, as it summarises them into the
     /// backbone (sorted).
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
@@ -435,13 +450,32 @@ impl Net {
         externals: &[External],
         ranges: BTreeMap<usize, (Vec<Range>, bool)>,
     ) -> Net {
-        let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
         let mut areas_of: Vec<Vec<u32>> = vec![Vec::new(); devices];
         for i in ifs {
             if !areas_of[i.device].contains(&i.area) {
                 areas_of[i.device].push(i.area);
             }
         }
+        let is_abr = |d: usize| areas_of[d].len() > 1 && areas_of[d].contains(&0);
+        let nssa_of: BTreeMap<(usize, u32), Nssa> = ifs
+            .iter()
+            .filter_map(|i| i.nssa.map(|n| ((i.device, i.area), n)))
+            .collect();
+        // An NSSA's ABR with `default-information-originate` sends a type-7 default
+        // route into it.
+        let mut externals = externals.to_vec();
+        for ((d, a), n) in &nssa_of {
+            if let (Some((metric, type1)), true) = (n.default, is_abr(*d)) {
+                externals.push(External {
+                    device: *d,
+                    prefix: Ipv4Net::default(),
+                    metric,
+                    type1,
+                    area: Some(*a),
+                });
+            }
+        }
+        let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
         // Each area's interfaces and segments, listed once (not filtered per area).
         let mut by_area: BTreeMap<u32, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
         for (k, i) in ifs.iter().enumerate() {
@@ -450,9 +484,7 @@ impl Net {
         for (k, s) in segs.iter().enumerate() {
             by_area.entry(s.area).or_default().1.push(k);
         }
-        let abrs: Vec<usize> = (0..devices)
-            .filter(|d| areas_of[*d].len() > 1 && areas_of[*d].contains(&0))
-            .collect();
+        let abrs: Vec<usize> = (0..devices).filter(|d| is_abr(*d)).collect();
         let graphs = by_area
             .iter()
             .map(|(a, (mine, its_segs))| {
@@ -469,8 +501,9 @@ impl Net {
             graphs,
             abrs,
             stub_of,
+            nssa_of,
             into_backbone: BTreeMap::new(),
-            externals: externals.to_vec(),
+            externals,
             ranges,
         };
         net.ranges.retain(|d, _| net.abrs.binary_search(d).is_ok());
@@ -593,10 +626,12 @@ impl Net {
     fn summary_into(&self, b: usize, area: u32, wanted: &HashSet<usize>) -> Vec<(Dest, u64)> {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         let stub = self.stub_of.get(&(b, area)).copied();
-        if let Some(no_summary) = stub {
-            // IOS `default-cost` 1.
+        let nssa = self.nssa_of.get(&(b, area));
+        // A stub area gets a default route (IOS `default-cost` 1), a totally stubby one
+        // or a `no-summary` NSSA only that.
+        if stub.is_some() || nssa.is_some_and(|n| n.no_summary) {
             m.insert(Dest::Net(Ipv4Net::default()), 1);
-            if no_summary {
+            if stub == Some(true) || nssa.is_some() {
                 return m.into_iter().collect();
             }
         }
@@ -623,8 +658,9 @@ impl Net {
         for (d, (c, _)) in &st.inter {
             m.entry(*d).or_insert(*c);
         }
-        if stub.is_some() {
-            // No boundary routers (type 4) into a stub area: no externals there.
+        if stub.is_some() || nssa.is_some() {
+            // No boundary routers (type 4) into a stub area or NSSA: no type-5 externals
+            // there.
             m.retain(|d, _| matches!(d, Dest::Net(_)));
         }
         m.into_iter().collect()
@@ -690,10 +726,12 @@ impl Net {
             }
         }
         inter_t.retain(|d, _| !intra_t.contains_key(d) && !mine.contains(d));
-        // A router whose every area is a stub area hears no external route.
-        if !areas.iter().all(|a| self.stub_of.contains_key(&(s, *a))) {
-            routes.extend(self.externals_of(s, &intra_t, &inter_t));
-        }
+        // A router whose every area is a stub area or NSSA hears no type-5 external; in
+        // an NSSA it hears that area's type-7 ones.
+        let stubby =
+            |a: &u32| self.stub_of.contains_key(&(s, *a)) || self.nssa_of.contains_key(&(s, *a));
+        let type5 = !areas.iter().all(stubby);
+        routes.extend(self.externals_of(s, type5, &intra_t, &inter_t));
         // Sized at once (a backbone router's 350,000 routes at 50,000 devices), the
         // tables' first hops moved, not copied; one route per prefix and kind, so the
         // order before the sort does not matter.
@@ -717,7 +755,13 @@ impl Net {
 
     /// Router `s`'s external routes: E1 by total cost; E2 by metric, then the cost to
     /// the boundary router.
-    fn externals_of(&self, s: usize, intra_t: &Table, inter_t: &Table) -> Vec<OspfRoute> {
+    fn externals_of(
+        &self,
+        s: usize,
+        type5: bool,
+        intra_t: &Table,
+        inter_t: &Table,
+    ) -> Vec<OspfRoute> {
         let route_to = |d: &Dest| intra_t.get(d).or_else(|| inter_t.get(d));
         let own_ext: HashSet<Ipv4Net> = self
             .externals
@@ -726,7 +770,16 @@ impl Net {
             .map(|e| e.prefix)
             .collect();
         let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::new();
-        for e in self.externals.iter().filter(|e| e.device != s) {
+        let heard = |e: &&External| match e.area {
+            None => type5,
+            Some(a) => self.areas(s).contains(&a),
+        };
+        for e in self
+            .externals
+            .iter()
+            .filter(|e| e.device != s)
+            .filter(heard)
+        {
             if own_ext.contains(&e.prefix) || route_to(&Dest::Net(e.prefix)).is_some() {
                 continue;
             }

@@ -191,7 +191,7 @@ fn unmodelled_features_mark_the_domain_incomplete() {
         ios(
             1,
             &[("GigabitEthernet0/1", "10.0.12.1", "")],
-            &format!("{all} area 1 nssa\n"),
+            &format!("{all} area 1 virtual-link 10.255.0.9\n"),
         ),
         ios(
             2,
@@ -205,8 +205,8 @@ fn unmodelled_features_mark_the_domain_incomplete() {
         assert_eq!(
             r.incomplete_in("default"),
             [
-                "OSPF NSSA areas (r1) not computed yet",
-                "OSPF redistribution of bgp (r2) not computed yet"
+                "OSPF redistribution of bgp (r2) not computed yet",
+                "OSPF virtual links (r1) not computed yet"
             ]
         );
     }
@@ -413,6 +413,7 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         p2p: false,
         mtu: Some(1500),
         stub: None,
+        nssa: None,
         unnumbered: false,
         peer: None,
     };
@@ -623,5 +624,66 @@ fn unnumbered_links_run_to_the_cabled_neighbour() {
     assert_eq!(
         ribs[1].incomplete_in("default"),
         ["OSPF over unnumbered interfaces whose neighbour no cable names (GigabitEthernet0/1, GigabitEthernet0/2) (r2) not computed yet"]
+    );
+}
+
+/// An NSSA: like a stub area no type-5 external enters, but no default comes with it
+/// unless its ABR says `default-information-originate` (a type-7 default, `ospfE2`
+/// metric 1 unless written) or `no-summary` (an inter-area default instead of the other
+/// areas' routes); redistributing inside it (type-7 externals) is not modelled.
+#[test]
+fn nssa_areas_take_their_defaults_from_the_abr() {
+    let net = |r1_extra: &str, abr_nssa: &str| {
+        [
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                &format!(" area 1 nssa\n{r1_extra} network 10.0.0.0 0.255.255.255 area 1\n"),
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" {abr_nssa}\n network 10.0.12.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n"),
+            ),
+            {
+                let (h, t) = ios(
+                    3,
+                    &[("GigabitEthernet0/1", "10.0.23.1", "")],
+                    " redistribute static subnets\n network 10.0.0.0 0.255.255.255 area 0\n",
+                );
+                (h, t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"))
+            },
+        ]
+    };
+    let inter = [
+        "10.0.23.0/30 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.2/32 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+    ];
+    let ribs = run(&net("", "area 1 nssa"));
+    assert_eq!(ospf(&ribs[0]), inter);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    // The backbone still hears the type-5 external; the ABR installs no default.
+    assert!(ospf(&ribs[1])
+        .contains(&"192.0.2.0/24 ospfE2 [110/20] 10.0.23.1 via GigabitEthernet0/2".to_owned()));
+    let r1 = ospf(&run(&net("", "area 1 nssa default-information-originate"))[0]);
+    let mut want = vec!["0.0.0.0/0 ospfE2 [110/1] 10.0.12.2 via GigabitEthernet0/1"];
+    want.extend(inter);
+    assert_eq!(r1, want);
+    let r1 = ospf(&run(&net("", "area 1 nssa no-summary"))[0]);
+    assert_eq!(
+        r1,
+        ["0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1"]
+    );
+    // The ABR not configured NSSA: the flags disagree, no adjacency.
+    assert!(ospf(&run(&net("", ""))[0]).is_empty());
+    // Redistribution inside the NSSA: type-7 externals, said, not guessed.
+    let ribs = run(&net(" redistribute connected subnets\n", "area 1 nssa"));
+    assert_eq!(
+        ribs[2].incomplete_in("default"),
+        ["OSPF redistribution in an NSSA (type-7 externals) (r1) not computed yet"]
     );
 }

@@ -47,6 +47,8 @@ pub struct OspfIf {
     pub mtu: Option<u32>,
     /// Its area is a stub area here (`area A stub`): Some(no-summary).
     pub stub: Option<bool>,
+    /// Its area is a not-so-stubby area here (`area A nssa`).
+    pub nssa: Option<super::spf::Nssa>,
     /// Unnumbered (it borrows `address`, a /32, from another interface): advertises
     /// nothing of its own and is adjacent only to the interface cabled to it, `peer`.
     pub unnumbered: bool,
@@ -283,6 +285,17 @@ pub fn interfaces(
                 .flat_map(|p| &p.stub_areas)
                 .find(|(a, _)| area_number(a) == Some(area))
                 .map(|(_, no_summary)| *no_summary),
+            nssa: config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.nssa_areas)
+                .find(|n| area_number(&n.area) == Some(area))
+                .map(|n| super::spf::Nssa {
+                    no_summary: n.no_summary,
+                    default: n.default_originate.map(|(m, t)| (m.unwrap_or(1), t == 1)),
+                }),
             unnumbered: is_unnumbered,
             peer: if is_unnumbered {
                 i.linked_to.clone()
@@ -309,17 +322,29 @@ pub struct Segment {
     pub members: Vec<usize>,
 }
 
+/// What the members of one segment share: subnet, area, point-to-point, stub, NSSA.
+type SegmentKey = (Ipv4Net, u32, bool, bool, bool);
+
 /// The adjacency segments among `ifs`: per subnet and area, the non-passive,
-/// non-loopback interfaces of at least two devices whose network types, stub flags and
-/// MTUs agree.
+/// non-loopback interfaces of at least two devices whose network types, stub and NSSA
+/// flags and MTUs agree.
 pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
     // Both ends must agree on the area's stub flag. Grouped by sorting (a map of
     // vectors was a small allocation per subnet: 60 MB at 50,000 devices).
-    let mut keyed: Vec<((Ipv4Net, u32, bool, bool), usize)> = ifs
+    let mut keyed: Vec<(SegmentKey, usize)> = ifs
         .iter()
         .enumerate()
         .filter(|(_, i)| !(i.passive || i.loopback || i.address.prefix_len() >= 32))
-        .map(|(k, i)| ((i.address.trunc(), i.area, i.p2p, i.stub.is_some()), k))
+        .map(|(k, i)| {
+            let key = (
+                i.address.trunc(),
+                i.area,
+                i.p2p,
+                i.stub.is_some(),
+                i.nssa.is_some(),
+            );
+            (key, k)
+        })
         .collect();
     keyed.sort_unstable();
     let mut out = Vec::new();
@@ -389,7 +414,12 @@ pub fn unnumbered_segments(
             continue;
         };
         let o = &ifs[j];
-        if o.area != i.area || i.passive || o.passive || i.stub.is_some() != o.stub.is_some() {
+        if o.area != i.area
+            || i.passive
+            || o.passive
+            || i.stub.is_some() != o.stub.is_some()
+            || i.nssa.is_some() != o.nssa.is_some()
+        {
             continue;
         }
         if i.mtu.is_some() && o.mtu.is_some() && i.mtu != o.mtu {

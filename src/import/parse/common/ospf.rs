@@ -4,7 +4,7 @@
 
 use super::{parse_addr_mask, parse_addr_wildcard, parse_prefix, reference};
 use crate::model::{
-    DeviceConfig, OspfAreaRange, OspfDefaultOriginate, OspfNetwork, OspfNetworkType,
+    DeviceConfig, OspfAreaRange, OspfDefaultOriginate, OspfNetwork, OspfNetworkType, OspfNssa,
     OspfRedistribute, StructureKind,
 };
 use std::net::Ipv4Addr;
@@ -214,6 +214,7 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
             p.stub_areas.push(((*area).to_owned(), no_summary));
         }
         ["area", area, "range", rest @ ..] => area_range(dev, process, area, rest, line),
+        ["area", area, "nssa", rest @ ..] => nssa(dev, process, area, rest, line),
         ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583_off = true,
         ["area", _, kind, ..] => {
             let what = match *kind {
@@ -261,6 +262,42 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
         }
     }
     false
+}
+
+/// `area A nssa [no-summary] [default-information-originate [metric N] [metric-type T]]`;
+/// any other option (translation, `no-redistribution`, …) is not modelled.
+fn nssa(dev: &mut DeviceConfig, process: &str, area: &str, w: &[&str], line: u32) {
+    let mut n = OspfNssa {
+        area: area.to_owned(),
+        no_summary: false,
+        default_originate: None,
+    };
+    let mut it = w.iter().peekable();
+    while let Some(o) = it.next() {
+        match *o {
+            "no-summary" => n.no_summary = true,
+            "default-information-originate" => {
+                let (mut metric, mut kind) = (None, 2);
+                while let Some(&&k) = it.peek() {
+                    match (k, it.clone().nth(1)) {
+                        ("metric", Some(m)) => metric = m.parse().ok(),
+                        ("metric-type", Some(t)) => kind = if *t == "1" { 1 } else { 2 },
+                        _ => break,
+                    }
+                    it.nth(1);
+                }
+                n.default_originate = Some((metric, kind));
+            }
+            other => {
+                let what = format!("NSSA option {other}");
+                dev.ospf.process_mut(process, line).unsupported(&what);
+                break;
+            }
+        }
+    }
+    let p = dev.ospf.process_mut(process, line);
+    p.nssa_areas.retain(|x| x.area != n.area);
+    p.nssa_areas.push(n);
 }
 
 /// `area A range P [advertise|not-advertise] [cost N]` (IOS address and mask, EOS and
@@ -415,6 +452,15 @@ mod tests {
             ]
         );
         assert!(p.unsupported.is_empty() && !p.rfc1583_off);
+        let ios = "hostname r\nrouter ospf 1\n area 16 nssa default-information-originate metric 5 metric-type 1 no-summary\n area 17 nssa translate type7 suppress-fa\n";
+        let d = parser_for(Vendor::CiscoIos).parse(ios);
+        let p = &d.ospf.processes[0];
+        let n = &p.nssa_areas[0];
+        assert_eq!(
+            (n.area.as_str(), n.no_summary, n.default_originate),
+            ("16", true, Some((Some(5), 1)))
+        );
+        assert_eq!(p.unsupported, ["NSSA option translate"]);
         let junos = "set protocols ospf no-rfc-1583\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 restrict\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 exact\nset protocols ospf area 0.0.0.0 area-range 10.9.0.0/16 override-metric 100\n";
         let d = parser_for(Vendor::JuniperJunos).parse(junos);
         let p = &d.ospf.processes[0];

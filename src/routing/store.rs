@@ -73,24 +73,6 @@ impl Query {
     }
 }
 
-/// The stored links' ends.
-fn stored_links(db: &StateDb) -> Result<Vec<crate::model::LinkEnds>, StateError> {
-    let e = |source| StateError::Sqlite {
-        path: db.path().to_path_buf(),
-        source,
-    };
-    let mut st = db
-        .conn()
-        .prepare("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link")
-        .map_err(e)?;
-    let out = st
-        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
-        .map_err(e)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(e);
-    out
-}
-
 impl RoutingModel {
     /// The RIBs of the DB's current state version: stored with it, built on first use.
     pub fn shared(db: &StateDb) -> Result<Arc<RoutingModel>, StateError> {
@@ -108,7 +90,7 @@ impl RoutingModel {
         let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
         let mut bgp_prepared: Vec<(usize, Prepared)> = Vec::new();
         // Each interface's far end: OSPF over an unnumbered interface runs to it.
-        let ends = stored_links(db)?;
+        let ends = db.link_ends()?;
         let far = crate::checks::model::far_ends(&ends);
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);

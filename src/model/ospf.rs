@@ -70,10 +70,11 @@ pub struct OspfProcess {
     /// Area ranges (`area A range P …`, Junos `area A area-range P …`).
     #[serde(default)]
     pub ranges: Vec<OspfAreaRange>,
-    /// RFC 1583 compatibility turned off (IOS `no compatible rfc1583`, Junos
-    /// `no-rfc-1583`): a range's summary costs its costliest component, not its cheapest.
+    /// RFC 1583 compatibility as configured: on (IOS, EOS `compatible rfc1583`, NX-OS
+    /// `rfc1583compatibility`: a range's summary costs its cheapest component) or off (IOS
+    /// `no compatible rfc1583`, Junos `no-rfc-1583`: its costliest); None when not written.
     #[serde(default)]
-    pub rfc1583_off: bool,
+    pub rfc1583: Option<bool>,
     /// `shutdown` (the process runs nothing).
     pub shutdown: bool,
     /// What the process configures that olav does not model, in words ("stub areas",

@@ -44,8 +44,9 @@ pub struct Speaker {
     pub vrf_incomplete: Vec<Incomplete>,
     /// Its area ranges (they act when it is an ABR).
     pub ranges: Vec<Range>,
-    /// Its ranges' summaries cost their costliest component (RFC 1583 compatibility off).
-    pub ranges_max: bool,
+    /// Whether its ranges' summaries cost their costliest component (RFC 1583
+    /// compatibility off) or their cheapest; None: not known for its vendor.
+    pub ranges_max: Option<bool>,
 }
 
 /// The class an IOS network belongs to (A /8, B /16, C /24), for `redistribute` without
@@ -114,7 +115,11 @@ impl Speaker {
         let in_default = |r: &&Route| r.vrf == "default";
         for p in &default {
             sp.unsupported.extend(p.unsupported.iter().cloned());
-            sp.ranges_max |= p.rfc1583_off;
+            // IOS and Junos are RFC 1583 compatible unless told (the cheapest component,
+            // as Batfish has it); NX-OS and EOS defaults are not known here.
+            let default =
+                matches!(vendor, Vendor::CiscoIos | Vendor::JuniperJunos).then_some(false);
+            sp.ranges_max = p.rfc1583.map(|on| !on).or(default);
             for r in &p.ranges {
                 let Some(area) = topology::area_number(&r.area) else {
                     sp.unsupported
@@ -354,7 +359,15 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         .filter(|(d, s)| keep(*d) && !s.ranges.is_empty())
         .map(|(d, s)| (d, (std::mem::take(&mut s.ranges), s.ranges_max)))
         .collect();
-    let net = spf::Net::build(n, &ifs, &segs, &externals, ranges);
+    let mut net = spf::Net::build(n, &ifs, &segs, &externals, ranges);
+    // A summary whose cost depends on a rule olav does not know for the ABR's vendor.
+    for (b, prefix, lo, hi) in std::mem::take(&mut net.unsure_ranges) {
+        let os = speakers[b].vendor.map_or("the device", |v| v.os_name());
+        let why = format!(
+            "area range {prefix} summary cost (its cheapest component costs {lo}, its costliest {hi}; which one {os} uses depends on RFC 1583 compatibility)"
+        );
+        speakers[b].unsupported.push(why);
+    }
     drop(segs);
     let mut hops = HopIfs::default();
     for i in &ifs {

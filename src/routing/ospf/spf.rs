@@ -83,15 +83,18 @@ struct Ranged {
     items: Vec<(Dest, u64)>,
     /// The active ranges (with at least one component) and their cost.
     active: Vec<(usize, u64)>,
+    /// Active ranges whose cost the rule decides (components of different costs, none
+    /// configured) where the rule is not known: (range, cheapest, costliest).
+    unsure: Vec<(usize, u64, u64)>,
 }
 
 fn apply_ranges(
     ranges: &[Range],
-    max: bool,
+    max: Option<bool>,
     items: impl Iterator<Item = (Dest, u64, u32)>,
 ) -> Ranged {
     let mut out = Ranged::default();
-    let mut cost: Vec<Option<u64>> = vec![None; ranges.len()];
+    let mut cost: Vec<Option<(u64, u64)>> = vec![None; ranges.len()];
     for (d, c, area) in items {
         // The most specific range of the item's area that covers it.
         let hit = match d {
@@ -106,18 +109,22 @@ fn apply_ranges(
         match hit {
             Some(k) => {
                 cost[k] = Some(match cost[k] {
-                    Some(x) if max => x.max(c),
-                    Some(x) => x.min(c),
-                    None => c,
+                    Some((lo, hi)) => (lo.min(c), hi.max(c)),
+                    None => (c, c),
                 })
             }
             None => out.items.push((d, c)),
         }
     }
     for (k, c) in cost.into_iter().enumerate() {
-        let Some(c) = c else { continue };
+        let Some((lo, hi)) = c else { continue };
         let r = &ranges[k];
-        let c = r.cost.map_or(c, u64::from);
+        if max.is_none() && lo != hi && r.cost.is_none() {
+            out.unsure.push((k, lo, hi));
+        }
+        let c = r
+            .cost
+            .map_or(if max == Some(true) { hi } else { lo }, u64::from);
         out.active.push((k, c));
         if r.advertise {
             out.items.push((Dest::Net(r.prefix), c));
@@ -405,8 +412,13 @@ pub struct Net {
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
     /// Every redistributed prefix.
     externals: Vec<External>,
-    /// Each ABR's area ranges, with whether their summary costs the costliest component.
-    ranges: BTreeMap<usize, (Vec<Range>, bool)>,
+    /// Each ABR's area ranges, with whether their summary costs the costliest component
+    /// (None: not known for its vendor).
+    ranges: BTreeMap<usize, (Vec<Range>, Option<bool>)>,
+    /// Active ranges whose summary's cost olav cannot tell (see [`Ranged::unsure`]): (ABR,
+    /// range, cheapest, costliest component), found when the network is built.
+    #[serde(skip)]
+    pub unsure_ranges: Vec<(usize, Ipv4Net, u64, u64)>,
 }
 
 /// An area's graph, stored encoded and decoded when a query needs it: a router's routes
@@ -448,7 +460,7 @@ impl Net {
         ifs: &[OspfIf],
         segs: &[Segment],
         externals: &[External],
-        ranges: BTreeMap<usize, (Vec<Range>, bool)>,
+        ranges: BTreeMap<usize, (Vec<Range>, Option<bool>)>,
     ) -> Net {
         let mut areas_of: Vec<Vec<u32>> = vec![Vec::new(); devices];
         for i in ifs {
@@ -505,6 +517,7 @@ impl Net {
             into_backbone: BTreeMap::new(),
             externals,
             ranges,
+            unsure_ranges: Vec::new(),
         };
         net.ranges.retain(|d, _| net.abrs.binary_search(d).is_ok());
         let wanted = net.abr_set();
@@ -512,6 +525,12 @@ impl Net {
         for &b in &net.abrs {
             let views = net.views(b, &wanted);
             let bests = Self::bests(&views);
+            let all = net.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
+            if let Some((ranges, _)) = net.ranges.get(&b) {
+                for (k, lo, hi) in all.unsure {
+                    net.unsure_ranges.push((b, ranges[k].prefix, lo, hi));
+                }
+            }
             let mut into = net
                 .ranged(
                     b,
@@ -548,7 +567,7 @@ impl Net {
             Some((ranges, max)) => apply_ranges(ranges, *max, items),
             None => Ranged {
                 items: items.map(|(d, c, _)| (d, c)).collect(),
-                active: Vec::new(),
+                ..Ranged::default()
             },
         }
     }

@@ -687,3 +687,46 @@ fn nssa_areas_take_their_defaults_from_the_abr() {
         ["OSPF redistribution in an NSSA (type-7 externals) (r1) not computed yet"]
     );
 }
+
+/// An EOS ABR's range over components of different costs: which one the summary costs
+/// depends on RFC 1583 compatibility, whose EOS default olav does not know — said, not
+/// guessed — unless the device configures it; its discard route is not known either (said
+/// on the ABR alone).
+#[test]
+fn an_eos_range_cost_is_said_unknown_unless_configured() {
+    let net = |rfc: &str| {
+        let eos = format!(
+            "hostname r2\ninterface Ethernet1\n   no switchport\n   ip address 10.0.12.2/30\n   ip ospf network point-to-point\n   ip ospf area 0.0.0.0\ninterface Ethernet2\n   no switchport\n   ip address 10.0.23.2/30\n   ip ospf network point-to-point\n   ip ospf area 0.0.0.1\nrouter ospf 1\n   router-id 10.255.0.2\n   area 0.0.0.1 range 172.16.0.0/16\n{rfc}"
+        );
+        let (h1, t1) = ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            " network 10.0.0.0 0.255.255.255 area 0\n",
+        );
+        let (h3, t3) = ios(
+            3,
+            &[("GigabitEthernet0/1", "10.0.23.1", "")],
+            " passive-interface default\n no passive-interface GigabitEthernet0/1\n network 10.0.0.0 0.255.255.255 area 1\n network 172.16.0.0 0.0.255.255 area 1\n",
+        );
+        let lans = "interface GigabitEthernet0/2\n ip address 172.16.1.1 255.255.255.0\n ip ospf cost 1\ninterface GigabitEthernet0/3\n ip address 172.16.2.1 255.255.255.0\n ip ospf cost 10\n";
+        let t3 = t3.replace("router ospf 1\n", &format!("{lans}router ospf 1\n"));
+        testkit::run(&[
+            (h1.as_str(), Vendor::CiscoIos, t1),
+            ("r2", Vendor::AristaEos, eos),
+            (h3.as_str(), Vendor::CiscoIos, t3),
+        ])
+    };
+    let ribs = net("");
+    assert_eq!(
+        ribs[0].incomplete_in("default"),
+        ["OSPF area range 172.16.0.0/16 summary cost (its cheapest component costs 11, its costliest 20; which one eos uses depends on RFC 1583 compatibility) (r2) not computed yet"]
+    );
+    let ribs = net("   compatible rfc1583\n");
+    assert!(ribs[0].incomplete.is_empty(), "{:?}", ribs[0].incomplete);
+    assert!(ospf(&ribs[0])
+        .contains(&"172.16.0.0/16 ospfIA [110/12] 10.0.12.2 via GigabitEthernet0/1".to_owned()));
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["the discard route of OSPF area range 172.16.0.0/16 (area 0.0.0.1) is not computed yet"]
+    );
+}

@@ -215,7 +215,10 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
         }
         ["area", area, "range", rest @ ..] => area_range(dev, process, area, rest, line),
         ["area", area, "nssa", rest @ ..] => nssa(dev, process, area, rest, line),
-        ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583_off = true,
+        ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583 = Some(false),
+        ["compatible", "rfc1583"] | ["rfc1583compatibility"] => {
+            dev.ospf.process_mut(&p(), line).rfc1583 = Some(true)
+        }
         ["area", _, kind, ..] => {
             let what = match *kind {
                 "nssa" => "NSSA areas",
@@ -451,7 +454,7 @@ mod tests {
                 ("1", "10.6.0.0/16".to_owned(), true, Some(100)),
             ]
         );
-        assert!(p.unsupported.is_empty() && !p.rfc1583_off);
+        assert!(p.unsupported.is_empty() && p.rfc1583.is_none());
         let ios = "hostname r\nrouter ospf 1\n area 16 nssa default-information-originate metric 5 metric-type 1 no-summary\n area 17 nssa translate type7 suppress-fa\n";
         let d = parser_for(Vendor::CiscoIos).parse(ios);
         let p = &d.ospf.processes[0];
@@ -476,7 +479,7 @@ mod tests {
                 ("10.9.0.0/16".to_owned(), true, Some(100), false),
             ]
         );
-        assert!(p.unsupported.is_empty() && p.rfc1583_off);
+        assert!(p.unsupported.is_empty() && p.rfc1583 == Some(false));
     }
 
     #[test]

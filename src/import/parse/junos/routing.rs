@@ -358,7 +358,7 @@ impl Junos {
             }
             ["disable"] => self.ospf_process(inst, st).shutdown = true,
             // What changes no route is ignored; anything else may, and is named.
-            ["no-rfc-1583"] => self.ospf_process(inst, st).rfc1583_off = true,
+            ["no-rfc-1583"] => self.ospf_process(inst, st).rfc1583 = Some(false),
             ["traceoptions" | "graceful-restart" | "spf-options", ..] => {}
             [word, ..] => {
                 let what = format!("Junos OSPF `{word}`");

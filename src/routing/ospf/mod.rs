@@ -300,10 +300,14 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
                 mtu_notes.entry(d).or_default().push(note.clone());
             }
         } else {
+            let what = match why {
+                topology::Refused::Numbered => "facing a numbered one",
+                _ => "not point-to-point",
+            };
             for (d, name) in [(ia.device, &ia.name), (ib.device, &ib.name)] {
-                speakers[d].unsupported.push(format!(
-                    "over an unnumbered interface not point-to-point ({name})"
-                ));
+                speakers[d]
+                    .unsupported
+                    .push(format!("over an unnumbered interface {what} ({name})"));
             }
         }
     }

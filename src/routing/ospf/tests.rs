@@ -730,3 +730,51 @@ fn an_eos_range_cost_is_said_unknown_unless_configured() {
         ["the discard route of OSPF area range 172.16.0.0/16 (area 0.0.0.1) is not computed yet"]
     );
 }
+
+/// An unnumbered interface cabled to a numbered OSPF interface: whether the devices form
+/// the adjacency is not known to olav — said on both, not guessed.
+#[test]
+fn an_unnumbered_interface_facing_a_numbered_one_is_said() {
+    let r1 = "hostname r1\ninterface Loopback0\n ip address 10.255.0.1 255.255.255.255\ninterface GigabitEthernet0/1\n ip unnumbered Loopback0\n ip ospf network point-to-point\nrouter ospf 1\n network 10.0.0.0 0.255.255.255 area 0\nend\n";
+    let (_, r2) = ios(
+        2,
+        &[("GigabitEthernet0/1", "10.0.12.2", "")],
+        " network 10.0.0.0 0.255.255.255 area 0\n",
+    );
+    let texts = [("r1", r1.to_owned()), ("r2", r2)];
+    let mut configs: Vec<_> = texts
+        .iter()
+        .map(|(_, t)| crate::import::parse::parser_for(Vendor::CiscoIos).parse(t))
+        .collect();
+    for (d, far) in [
+        (0, ("r2", "GigabitEthernet0/1")),
+        (1, ("r1", "GigabitEthernet0/1")),
+    ] {
+        if let Some(x) = configs[d]
+            .interfaces
+            .iter_mut()
+            .find(|x| x.name == "GigabitEthernet0/1")
+        {
+            x.linked_to = Some(Box::new((far.0.to_owned(), far.1.to_owned())));
+        }
+    }
+    let inputs: Vec<crate::routing::DeviceInput> = texts
+        .iter()
+        .zip(&configs)
+        .map(|((h, t), c)| crate::routing::DeviceInput {
+            hostname: h,
+            vendor: Vendor::CiscoIos,
+            config: c,
+            text: t,
+        })
+        .collect();
+    let ribs = crate::routing::network(&inputs);
+    assert_eq!(
+        ribs[0].incomplete_in("default"),
+        ["OSPF over an unnumbered interface facing a numbered one (GigabitEthernet0/1) (r1) not computed yet"]
+    );
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["OSPF over an unnumbered interface facing a numbered one (GigabitEthernet0/1) (r2) not computed yet"]
+    );
+}

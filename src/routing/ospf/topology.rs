@@ -380,6 +380,8 @@ pub enum Refused {
     Mtu,
     /// Not both point-to-point: olav does not know what the devices do.
     NotPointToPoint,
+    /// The far end is a numbered OSPF interface: olav does not know what the devices do.
+    Numbered,
 }
 
 /// The adjacencies over unnumbered interfaces: an unnumbered interface and the one its
@@ -392,7 +394,7 @@ pub fn unnumbered_segments(
 ) -> (Vec<Segment>, Vec<(usize, usize, Refused)>) {
     let mut by_device: std::collections::HashMap<usize, Vec<usize>> =
         std::collections::HashMap::new();
-    for (k, i) in ifs.iter().enumerate().filter(|(_, i)| i.unnumbered) {
+    for (k, i) in ifs.iter().enumerate() {
         by_device.entry(i.device).or_default().push(k);
     }
     let names = |k: usize, peer: &(String, String)| {
@@ -406,8 +408,18 @@ pub fn unnumbered_segments(
         let Some(d) = device_of(&peer.0) else {
             continue;
         };
-        let far = by_device.get(&d).into_iter().flatten().copied().find(|&j| {
-            crate::ifname::same(&ifs[j].name, &peer.1)
+        let on_far = || by_device.get(&d).into_iter().flatten().copied();
+        if let Some(j) = on_far().find(|&j| {
+            !ifs[j].unnumbered && !ifs[j].loopback && crate::ifname::same(&ifs[j].name, &peer.1)
+        }) {
+            if ifs[j].area == i.area && !i.passive && !ifs[j].passive {
+                refused.push((k, j, Refused::Numbered));
+            }
+            continue;
+        }
+        let far = on_far().find(|&j| {
+            ifs[j].unnumbered
+                && crate::ifname::same(&ifs[j].name, &peer.1)
                 && ifs[j].peer.as_deref().is_some_and(|p| names(k, p))
         });
         let Some(j) = far.filter(|&j| j > k && d != i.device) else {

@@ -221,10 +221,11 @@ impl Speaker {
             sp.unsupported
                 .push("NSSA default-information-originate off an area border router".to_owned());
         }
-        // Type-7 externals and their translation at the ABR are not modelled.
-        if !sp.externals.is_empty() && sp.ifs.iter().any(|i| i.nssa.is_some()) {
+        // A router inside one NSSA originates type-7 externals; one also in other areas
+        // (an NSSA's ABR) would originate both kinds: not modelled.
+        if !sp.externals.is_empty() && sp.ifs.iter().any(|i| i.nssa.is_some()) && areas.len() > 1 {
             sp.unsupported
-                .push("redistribution in an NSSA (type-7 externals)".to_owned());
+                .push("redistribution on an NSSA's area border router".to_owned());
         }
         sp.unsupported.sort();
         sp.unsupported.dedup();
@@ -343,17 +344,32 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         ifs.retain(|i| keep(i.device));
         all_segments(&ifs).0
     };
+    // A router whose OSPF interfaces are all in one NSSA redistributes into it (type 7).
+    let mut nssa_only: HashMap<usize, Option<u32>> = HashMap::new();
+    for i in &ifs {
+        let here = i.nssa.map(|_| i.area);
+        nssa_only
+            .entry(i.device)
+            .and_modify(|a| {
+                if *a != here {
+                    *a = None;
+                }
+            })
+            .or_insert(here);
+    }
     let externals: Vec<External> = speakers
         .iter()
         .enumerate()
         .filter(|(d, _)| keep(*d) && runs[*d])
         .flat_map(|(d, s)| {
+            let area = nssa_only.get(&d).copied().flatten();
             s.externals.iter().map(move |(p, m, t1)| External {
                 device: d,
                 prefix: *p,
                 metric: *m,
                 type1: *t1,
-                area: None,
+                area,
+                translated: false,
             })
         })
         .collect();
@@ -364,6 +380,11 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         .map(|(d, s)| (d, (std::mem::take(&mut s.ranges), s.ranges_max)))
         .collect();
     let mut net = spf::Net::build(n, &ifs, &segs, &externals, ranges);
+    for (d, prefix, why) in std::mem::take(&mut net.untranslated) {
+        speakers[d]
+            .unsupported
+            .push(format!("type-7 external {prefix} out of its NSSA ({why})"));
+    }
     // A summary whose cost depends on a rule olav does not know for the ABR's vendor.
     for (b, prefix, lo, hi) in std::mem::take(&mut net.unsure_ranges) {
         let os = speakers[b].vendor.map_or("the device", |v| v.os_name());

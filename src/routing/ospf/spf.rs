@@ -147,6 +147,9 @@ pub struct External {
     /// A type-7 advertisement, heard only in this not-so-stubby area (None: type 5,
     /// heard everywhere but in stub areas and NSSAs).
     pub area: Option<u32>,
+    /// A type-7 external translated by its NSSA's ABR (`device`), which still installs
+    /// the type-7 route it translates.
+    pub translated: bool,
 }
 
 /// A not-so-stubby area as one router configures it.
@@ -419,6 +422,10 @@ pub struct Net {
     /// range, cheapest, costliest component), found when the network is built.
     #[serde(skip)]
     pub unsure_ranges: Vec<(usize, Ipv4Net, u64, u64)>,
+    /// Type-7 externals whose translation to type 5 olav does not compute: (boundary
+    /// router, prefix, why), found when the network is built.
+    #[serde(skip)]
+    pub untranslated: Vec<(usize, Ipv4Net, &'static str)>,
 }
 
 /// An area's graph, stored encoded and decoded when a query needs it: a router's routes
@@ -484,9 +491,45 @@ impl Net {
                     metric,
                     type1,
                     area: Some(*a),
+                    translated: false,
                 });
             }
         }
+        // An NSSA's ABR translates its type-7 externals into type 5 for the rest of the
+        // domain. Done for a type-2 external of an NSSA with one ABR: the forwarding
+        // address lies behind that ABR, so the path and the metric are those through it;
+        // a type-1 metric would add the ABR's cost to the forwarding address, and several
+        // ABRs elect a translator: both said, not computed.
+        let mut untranslated = Vec::new();
+        let mut translated = Vec::new();
+        for e in &externals {
+            let Some(a) = e.area.filter(|_| !is_abr(e.device)) else {
+                continue;
+            };
+            let abrs: Vec<usize> = (0..devices)
+                .filter(|d| is_abr(*d) && areas_of[*d].contains(&a))
+                .collect();
+            match abrs.as_slice() {
+                [] => {}
+                [abr] if !e.type1 => translated.push(External {
+                    device: *abr,
+                    area: None,
+                    translated: true,
+                    ..e.clone()
+                }),
+                [_] => untranslated.push((
+                    e.device,
+                    e.prefix,
+                    "a type-1 metric through the forwarding address",
+                )),
+                _ => untranslated.push((
+                    e.device,
+                    e.prefix,
+                    "several area border routers elect the translator",
+                )),
+            }
+        }
+        externals.extend(translated);
         let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
         // Each area's interfaces and segments, listed once (not filtered per area).
         let mut by_area: BTreeMap<u32, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
@@ -518,6 +561,7 @@ impl Net {
             externals,
             ranges,
             unsure_ranges: Vec::new(),
+            untranslated,
         };
         net.ranges.retain(|d, _| net.abrs.binary_search(d).is_ok());
         let wanted = net.abr_set();
@@ -785,7 +829,7 @@ impl Net {
         let own_ext: HashSet<Ipv4Net> = self
             .externals
             .iter()
-            .filter(|e| e.device == s)
+            .filter(|e| e.device == s && !e.translated)
             .map(|e| e.prefix)
             .collect();
         let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::new();

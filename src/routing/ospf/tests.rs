@@ -680,11 +680,32 @@ fn nssa_areas_take_their_defaults_from_the_abr() {
     );
     // The ABR not configured NSSA: the flags disagree, no adjacency.
     assert!(ospf(&run(&net("", ""))[0]).is_empty());
-    // Redistribution inside the NSSA: type-7 externals, said, not guessed.
-    let ribs = run(&net(" redistribute connected subnets\n", "area 1 nssa"));
+    // Redistribution inside the NSSA: type-7 externals, heard in the area (IOS `O N2`)
+    // and translated by its only ABR into type 5 for the backbone.
+    let with_static = |metric_type: &str| {
+        let mut n = net(
+            &format!(" redistribute static subnets{metric_type}\n"),
+            "area 1 nssa",
+        );
+        n[0].1 = n[0].1.replace(
+            "end\n",
+            "\nip route 198.51.100.0 255.255.255.0 Null0\nend\n",
+        );
+        run(&n)
+    };
+    let ribs = with_static("");
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    assert!(ospf(&ribs[1])
+        .contains(&"198.51.100.0/24 ospfE2 [110/20] 10.0.12.1 via GigabitEthernet0/1".to_owned()));
+    assert!(ospf(&ribs[2])
+        .contains(&"198.51.100.0/24 ospfE2 [110/20] 10.0.23.2 via GigabitEthernet0/1".to_owned()));
+    // A type-1 metric outside the NSSA runs through the forwarding address: said.
+    let ribs = with_static(" metric-type 1");
+    assert!(ospf(&ribs[1])
+        .contains(&"198.51.100.0/24 ospfE1 [110/21] 10.0.12.1 via GigabitEthernet0/1".to_owned()));
     assert_eq!(
         ribs[2].incomplete_in("default"),
-        ["OSPF redistribution in an NSSA (type-7 externals) (r1) not computed yet"]
+        ["OSPF type-7 external 198.51.100.0/24 out of its NSSA (a type-1 metric through the forwarding address) (r1) not computed yet"]
     );
 }
 

@@ -156,7 +156,7 @@ enum Command {
         #[arg(long)]
         prefix: Option<String>,
         /// Only this protocol, by Batfish's name (connected, local, static, ospf, ospfIA,
-        /// ospfE1, ospfE2, eigrp, eigrpEX, isisL1, isisL2, bgp, ibgp, aggregate).
+        /// ospfE1, ospfE2, ospfIS, eigrp, eigrpEX, isisL1, isisL2, bgp, ibgp, aggregate).
         #[arg(long)]
         protocol: Option<String>,
         /// Which RIB: `main` (the routing table) or `bgp` (every BGP path, with AS path,

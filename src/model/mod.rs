@@ -24,8 +24,8 @@ pub use bgp::{
 };
 
 pub use ospf::{
-    OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType, OspfProcess,
-    OspfRedistribute,
+    OspfAreaRange, OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType,
+    OspfNssa, OspfProcess, OspfRedistribute,
 };
 
 use ipnet::IpNet;

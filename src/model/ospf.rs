@@ -3,6 +3,7 @@
 //! model) and each interface's settings (cost, network type, passive, bandwidth). Which
 //! interfaces run OSPF in which area is [`super::OspfNetwork`].
 
+use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
 use std::net::Ipv4Addr;
 
@@ -63,6 +64,17 @@ pub struct OspfProcess {
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
     pub stub_areas: Vec<(String, bool)>,
+    /// Not-so-stubby areas (IOS, NX-OS, EOS `area A nssa …`).
+    #[serde(default)]
+    pub nssa_areas: Vec<OspfNssa>,
+    /// Area ranges (`area A range P …`, Junos `area A area-range P …`).
+    #[serde(default)]
+    pub ranges: Vec<OspfAreaRange>,
+    /// RFC 1583 compatibility as configured: on (IOS, EOS `compatible rfc1583`, NX-OS
+    /// `rfc1583compatibility`: a range's summary costs its cheapest component) or off (IOS
+    /// `no compatible rfc1583`, Junos `no-rfc-1583`: its costliest); None when not written.
+    #[serde(default)]
+    pub rfc1583: Option<bool>,
     /// `shutdown` (the process runs nothing).
     pub shutdown: bool,
     /// What the process configures that olav does not model, in words ("stub areas",
@@ -98,6 +110,35 @@ impl OspfProcess {
             listed(&self.passive)
         }
     }
+}
+
+/// `area A nssa [no-summary] [default-information-originate [metric N] [metric-type T]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OspfNssa {
+    /// The area, as written.
+    pub area: String,
+    /// `no-summary`: its ABR sends a default route instead of the other areas' routes.
+    pub no_summary: bool,
+    /// `default-information-originate`: (metric, metric type) of the type-7 default route
+    /// its ABR originates into it.
+    pub default_originate: Option<(Option<u32>, u8)>,
+}
+
+/// An area range: an ABR advertises one summary for the area's intra-area routes inside
+/// `prefix` instead of each of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OspfAreaRange {
+    /// The area, as written.
+    pub area: String,
+    /// The range.
+    pub prefix: Ipv4Net,
+    /// Advertised (IOS `not-advertise` / Junos `restrict`: the components are suppressed
+    /// and nothing is sent).
+    pub advertise: bool,
+    /// IOS `cost N`, Junos `override-metric N`.
+    pub cost: Option<u32>,
+    /// Junos `exact`: only a route of exactly `prefix` is a component.
+    pub exact: bool,
 }
 
 /// `redistribute connected|static [subnets] [metric N] [metric-type 1|2] [route-map M]`.

@@ -22,6 +22,9 @@ pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
     let lines = crate::dialect::plan_lines(plan);
     // Parsed in full: the checks' parsed configurations leave routing out.
     let mut devices: Vec<(String, Vendor, DeviceConfig, String)> = Vec::new();
+    // The cabling stays as imported (OSPF over unnumbered interfaces follows it).
+    let ends = db.link_ends()?;
+    let far = crate::checks::model::far_ends(&ends);
     db.each_config(|hostname, os, stored| {
         if removed.contains(&hostname) {
             return;
@@ -31,7 +34,8 @@ pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
             Some(l) => crate::dialect::candidate_text(vendor, stored, l),
             None => stored.to_owned(),
         };
-        let config = parser_for(vendor).parse(&text);
+        let mut config = parser_for(vendor).parse(&text);
+        crate::checks::model::link_interfaces(hostname, &mut config, &far);
         devices.push((hostname.to_owned(), vendor, config, text));
     })?;
     let inputs: Vec<DeviceInput> = devices

@@ -24,6 +24,8 @@ pub enum Protocol {
     OspfE1,
     /// OSPF external type 2.
     OspfE2,
+    /// An OSPF area range's discard route on the ABR that summarises it.
+    OspfIS,
     /// EIGRP internal.
     Eigrp,
     /// EIGRP external (redistributed).
@@ -42,7 +44,7 @@ pub enum Protocol {
 
 impl Protocol {
     /// Every protocol olav computes, in display order.
-    pub const ALL: [Protocol; 14] = [
+    pub const ALL: [Protocol; 15] = [
         Protocol::Connected,
         Protocol::Local,
         Protocol::Static,
@@ -50,6 +52,7 @@ impl Protocol {
         Protocol::OspfIA,
         Protocol::OspfE1,
         Protocol::OspfE2,
+        Protocol::OspfIS,
         Protocol::Eigrp,
         Protocol::EigrpEx,
         Protocol::IsisL1,
@@ -60,7 +63,7 @@ impl Protocol {
     ];
 
     /// Batfish's name (`connected`, `local`, `static`, `ospf`, `ospfIA`, `ospfE1`,
-    /// `ospfE2`, `bgp`, `ibgp`, `aggregate`).
+    /// `ospfE2`, `ospfIS`, `bgp`, `ibgp`, `aggregate`).
     pub fn as_str(self) -> &'static str {
         match self {
             Protocol::Connected => "connected",
@@ -70,6 +73,7 @@ impl Protocol {
             Protocol::OspfIA => "ospfIA",
             Protocol::OspfE1 => "ospfE1",
             Protocol::OspfE2 => "ospfE2",
+            Protocol::OspfIS => "ospfIS",
             Protocol::Eigrp => "eigrp",
             Protocol::EigrpEx => "eigrpEX",
             Protocol::IsisL1 => "isisL1",

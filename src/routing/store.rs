@@ -89,9 +89,13 @@ impl RoutingModel {
         // is kept (a BGP speaker's prepared RIB, for BGP over the IGP routes).
         let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
         let mut bgp_prepared: Vec<(usize, Prepared)> = Vec::new();
+        // Each interface's far end: OSPF over an unnumbered interface runs to it.
+        let ends = db.link_ends()?;
+        let far = crate::checks::model::far_ends(&ends);
         db.each_config(|hostname, os, text| {
             let vendor = Vendor::from_os(os);
-            let config = parser_for(vendor).parse(text);
+            let mut config = parser_for(vendor).parse(text);
+            crate::checks::model::link_interfaces(hostname, &mut config, &far);
             let input = DeviceInput {
                 hostname,
                 vendor,

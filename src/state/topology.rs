@@ -48,6 +48,18 @@ impl StateDb {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
+    /// Every stored link: (a, b) ends.
+    pub fn link_ends(&self) -> Result<Vec<(LinkEnd, LinkEnd)>, StateError> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link")
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
     /// The BGP sessions anywhere in the network towards a peer address: (device, peer).
     pub fn sessions_to(&self, peer_address: &str) -> Result<Vec<(String, String)>, StateError> {
         let mut st = self

@@ -108,6 +108,7 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
                         | "ospfIA"
                         | "ospfE1"
                         | "ospfE2"
+                        | "ospfIS"
                         | "eigrp"
                         | "eigrpEX"
                         | "isisL1"
@@ -123,14 +124,16 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
 }
 
 /// Whether olav's row and the device's are the same route and next hop.
-/// `junos`: the next-hop address of a static route is not compared; `tags`: tags are
+/// `junos`: the next-hop address of a static route is not compared; `eos`: an OSPF row
+/// shown without a preference is not compared by distance and metric; `tags`: tags are
 /// (NX-OS and Junos, as their validators do; none ≡ 0).
 fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
     let junos = vendor == Vendor::JuniperJunos;
+    let eos = vendor == Vendor::AristaEos;
     let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
     // Junos and EOS show a static route's resolved gateway, not the written next hop:
     // lab-validation compares no address of their static routes (Junos: any route).
-    let resolved = junos || (vendor == Vendor::AristaEos && o.protocol.as_str() == "static");
+    let resolved = junos || (eos && o.protocol.as_str() == "static");
     let same_hop = match &o.next_hop {
         NextHop::Discard => d.discard,
         NextHop::Ip(ip) => !d.discard && (resolved || d.next_hop_ip.is_none_or(|x| x == *ip)),
@@ -153,8 +156,16 @@ fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
             // aggregate as `B` to Null0) an aggregate.
             || (d.protocol == "bgp"
                 && matches!(o.protocol.as_str(), "bgp" | "ibgp" | "aggregate")))
-        && u64::from(o.metric) == d.metric
-        && o.admin_distance == d.admin_distance
+        // The validators compare no distance or metric of an IOS summary's discard route
+        // (`is a summary, Null0`) nor of an EOS OSPF route shown directly connected
+        // (no preference, metric or next-hop address: a neighbour over an unnumbered link).
+        && (d.protocol == "ospfIS"
+            || (eos
+                && d.protocol == "ospf"
+                && d.admin_distance == 0
+                && d.metric == 0
+                && d.next_hop_ip.is_none())
+            || (u64::from(o.metric) == d.metric && o.admin_distance == d.admin_distance))
         && (!tags || u64::from(o.tag.unwrap_or(0)) == d.tag.unwrap_or(0))
 }
 
@@ -288,9 +299,20 @@ fn measure(root: &Path) -> Tally {
         let Ok(snap) = Snapshot::from_dir(lab) else {
             continue;
         };
-        let Ok(parsed) = parse_snapshot(&snap) else {
+        let Ok(mut parsed) = parse_snapshot(&snap) else {
             continue;
         };
+        // Each interface's far end, as the stored model has it: OSPF over an unnumbered
+        // interface runs to whoever the cabling names.
+        let ends: Vec<olav::model::LinkEnds> = parsed
+            .links
+            .iter()
+            .map(|l| (l.a.clone(), l.b.clone()))
+            .collect();
+        let far = olav::checks::model::far_ends(&ends);
+        for d in parsed.devices.iter_mut() {
+            olav::checks::model::link_interfaces(&d.hostname, &mut d.config, &far);
+        }
         let mut t = Tally::default();
         let inputs: Vec<DeviceInput> = parsed
             .devices

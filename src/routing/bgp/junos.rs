@@ -33,7 +33,11 @@ fn junos_name(p: Protocol) -> &'static str {
         Protocol::Connected => "direct",
         Protocol::Local => "local",
         Protocol::Static => "static",
-        Protocol::Ospf | Protocol::OspfIA | Protocol::OspfE1 | Protocol::OspfE2 => "ospf",
+        Protocol::Ospf
+        | Protocol::OspfIA
+        | Protocol::OspfE1
+        | Protocol::OspfE2
+        | Protocol::OspfIS => "ospf",
         Protocol::IsisL1 | Protocol::IsisL2 => "isis",
         Protocol::Eigrp | Protocol::EigrpEx => "eigrp",
         Protocol::Bgp | Protocol::Ibgp => "bgp",

@@ -16,7 +16,7 @@ use super::route::{NextHop, Protocol, Route};
 use crate::model::{DeviceConfig, Vendor};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use spf::{External, Kind};
+use spf::{External, Kind, Range};
 use std::collections::{BTreeSet, HashMap};
 use std::net::Ipv4Addr;
 use topology::OspfIf;
@@ -40,8 +40,13 @@ pub struct Speaker {
     pub externals: Vec<(Ipv4Net, u32, bool)>,
     /// What olav does not model in its default-VRF OSPF, in words.
     pub unsupported: Vec<String>,
-    /// Incomplete parts of its other VRFs' OSPF.
+    /// Incomplete parts of its other VRFs' OSPF (and of its own table alone).
     pub vrf_incomplete: Vec<Incomplete>,
+    /// Its area ranges (they act when it is an ABR).
+    pub ranges: Vec<Range>,
+    /// Whether its ranges' summaries cost their costliest component (RFC 1583
+    /// compatibility off) or their cheapest; None: not known for its vendor.
+    pub ranges_max: Option<bool>,
 }
 
 /// The class an IOS network belongs to (A /8, B /16, C /24), for `redistribute` without
@@ -95,7 +100,10 @@ impl Speaker {
         let mut unnumbered = Vec::new();
         sp.ifs = topology::interfaces(0, vendor, config, &up, &mut unnumbered);
         if !unnumbered.is_empty() {
-            sp.unsupported.push("unnumbered interfaces".to_owned());
+            sp.unsupported.push(format!(
+                "over unnumbered interfaces whose neighbour no cable names ({})",
+                unnumbered.join(", ")
+            ));
         }
         if config
             .ospf_networks
@@ -107,6 +115,44 @@ impl Speaker {
         let in_default = |r: &&Route| r.vrf == "default";
         for p in &default {
             sp.unsupported.extend(p.unsupported.iter().cloned());
+            // IOS and Junos are RFC 1583 compatible unless told (the cheapest component,
+            // as Batfish has it); NX-OS and EOS defaults are not known here.
+            let default =
+                matches!(vendor, Vendor::CiscoIos | Vendor::JuniperJunos).then_some(false);
+            sp.ranges_max = p.rfc1583.map(|on| !on).or(default);
+            for r in &p.ranges {
+                let Some(area) = topology::area_number(&r.area) else {
+                    sp.unsupported
+                        .push(format!("area range of area {}", r.area));
+                    continue;
+                };
+                // The discard route an ABR installs for an active range: IOS while the
+                // range is advertised (`not-advertise` installs none), Junos always
+                // (`restrict` too); NX-OS and EOS not known, said on the device.
+                let discard = match vendor {
+                    Vendor::CiscoIos => r.advertise,
+                    Vendor::JuniperJunos => true,
+                    _ => {
+                        let i = Incomplete {
+                            vrf: Some("default".to_owned()),
+                            reason: format!(
+                                "the discard route of OSPF area range {} (area {}) is not computed yet",
+                                r.prefix, r.area
+                            ),
+                        };
+                        sp.vrf_incomplete.push(i);
+                        false
+                    }
+                };
+                sp.ranges.push(Range {
+                    area,
+                    prefix: r.prefix,
+                    advertise: r.advertise,
+                    cost: r.cost,
+                    exact: r.exact,
+                    discard,
+                });
+            }
             for r in &p.redistribute {
                 let protocol = match r.protocol.as_str() {
                     "connected" => Protocol::Connected,
@@ -164,6 +210,23 @@ impl Speaker {
             sp.unsupported
                 .push("redistribution in a stub area".to_owned());
         }
+        let areas: BTreeSet<u32> = sp.ifs.iter().map(|i| i.area).collect();
+        let abr = areas.len() > 1 && areas.contains(&0);
+        if !abr
+            && sp
+                .ifs
+                .iter()
+                .any(|i| i.nssa.is_some_and(|n| n.default.is_some()))
+        {
+            sp.unsupported
+                .push("NSSA default-information-originate off an area border router".to_owned());
+        }
+        // A router inside one NSSA originates type-7 externals; one also in other areas
+        // (an NSSA's ABR) would originate both kinds: not modelled.
+        if !sp.externals.is_empty() && sp.ifs.iter().any(|i| i.nssa.is_some()) && areas.len() > 1 {
+            sp.unsupported
+                .push("redistribution on an NSSA's area border router".to_owned());
+        }
         sp.unsupported.sort();
         sp.unsupported.dedup();
         sp
@@ -189,7 +252,20 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
             i
         }));
     }
-    let segs = topology::segments(&ifs);
+    // Hostnames as the snapshot's links name them (case aside).
+    let device_of: HashMap<String, usize> = hostnames
+        .iter()
+        .enumerate()
+        .map(|(d, h)| (h.to_ascii_lowercase(), d))
+        .collect();
+    let device_named = |h: &str| device_of.get(&h.to_ascii_lowercase()).copied();
+    let all_segments = |ifs: &[OspfIf]| {
+        let mut segs = topology::segments(ifs);
+        let (more, refused) = topology::unnumbered_segments(ifs, &device_named);
+        segs.extend(more);
+        (segs, refused)
+    };
+    let (segs, refused) = all_segments(&ifs);
     // Adjacencies the devices would stop on an MTU mismatch: named on both ends, since
     // the routes that would cross them are missing from the tables (as on the devices,
     // unless they are up there after all).
@@ -207,6 +283,33 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
         );
         for d in [ia.device, ib.device] {
             mtu_notes.entry(d).or_default().push(note.clone());
+        }
+    }
+    for (a, b, why) in refused {
+        let (ia, ib) = (&ifs[a], &ifs[b]);
+        if why == topology::Refused::Mtu {
+            let note = format!(
+                "no OSPF adjacency {} {} ↔ {} {} (unnumbered): IP MTU {} ≠ {} (the devices stop before exchanging routes; `ip ospf mtu-ignore` lifts the check) — if it is up on the network, routes across it are missing here",
+                hostnames[ia.device],
+                ia.name,
+                hostnames[ib.device],
+                ib.name,
+                ia.mtu.unwrap_or_default(),
+                ib.mtu.unwrap_or_default()
+            );
+            for d in [ia.device, ib.device] {
+                mtu_notes.entry(d).or_default().push(note.clone());
+            }
+        } else {
+            let what = match why {
+                topology::Refused::Numbered => "facing a numbered one",
+                _ => "not point-to-point",
+            };
+            for (d, name) in [(ia.device, &ia.name), (ib.device, &ib.name)] {
+                speakers[d]
+                    .unsupported
+                    .push(format!("over an unnumbered interface {what} ({name})"));
+            }
         }
     }
     // Domains: devices joined by adjacencies (union-find).
@@ -239,22 +342,57 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
     } else {
         drop(segs);
         ifs.retain(|i| keep(i.device));
-        topology::segments(&ifs)
+        all_segments(&ifs).0
     };
+    // A router whose OSPF interfaces are all in one NSSA redistributes into it (type 7).
+    let mut nssa_only: HashMap<usize, Option<u32>> = HashMap::new();
+    for i in &ifs {
+        let here = i.nssa.map(|_| i.area);
+        nssa_only
+            .entry(i.device)
+            .and_modify(|a| {
+                if *a != here {
+                    *a = None;
+                }
+            })
+            .or_insert(here);
+    }
     let externals: Vec<External> = speakers
         .iter()
         .enumerate()
         .filter(|(d, _)| keep(*d) && runs[*d])
         .flat_map(|(d, s)| {
+            let area = nssa_only.get(&d).copied().flatten();
             s.externals.iter().map(move |(p, m, t1)| External {
                 device: d,
                 prefix: *p,
                 metric: *m,
                 type1: *t1,
+                area,
+                translated: false,
             })
         })
         .collect();
-    let net = spf::Net::build(n, &ifs, &segs, &externals);
+    let ranges = speakers
+        .iter_mut()
+        .enumerate()
+        .filter(|(d, s)| keep(*d) && !s.ranges.is_empty())
+        .map(|(d, s)| (d, (std::mem::take(&mut s.ranges), s.ranges_max)))
+        .collect();
+    let mut net = spf::Net::build(n, &ifs, &segs, &externals, ranges);
+    for (d, prefix, why) in std::mem::take(&mut net.untranslated) {
+        speakers[d]
+            .unsupported
+            .push(format!("type-7 external {prefix} out of its NSSA ({why})"));
+    }
+    // A summary whose cost depends on a rule olav does not know for the ABR's vendor.
+    for (b, prefix, lo, hi) in std::mem::take(&mut net.unsure_ranges) {
+        let os = speakers[b].vendor.map_or("the device", |v| v.os_name());
+        let why = format!(
+            "area range {prefix} summary cost (its cheapest component costs {lo}, its costliest {hi}; which one {os} uses depends on RFC 1583 compatibility)"
+        );
+        speakers[b].unsupported.push(why);
+    }
     drop(segs);
     let mut hops = HopIfs::default();
     for i in &ifs {
@@ -408,7 +546,25 @@ impl Learned {
                 Kind::Inter => (Protocol::OspfIA, internal),
                 Kind::E1 => (Protocol::OspfE1, external),
                 Kind::E2 => (Protocol::OspfE2, external),
+                Kind::Summary => (Protocol::OspfIS, internal),
             };
+            if r.kind == Kind::Summary {
+                // Junos shows the range's discard route at the largest metric.
+                let metric = match internal {
+                    10 => 16_777_215,
+                    _ => u32::try_from(r.metric).unwrap_or(u32::MAX),
+                };
+                out.push(Route {
+                    vrf: "default".to_owned(),
+                    network: r.prefix,
+                    next_hop: NextHop::Discard,
+                    protocol: Protocol::OspfIS,
+                    metric,
+                    admin_distance: internal,
+                    tag: None,
+                });
+                continue;
+            }
             for (l, nbr) in &r.hops {
                 let (Some(l), Some(nbr)) = (self.hops.name(*l), self.hops.addr(*nbr)) else {
                     continue;

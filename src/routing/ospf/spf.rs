@@ -42,6 +42,95 @@ pub enum Kind {
     E1,
     /// External type 2 (`ospfE2`).
     E2,
+    /// An area range's discard route on the ABR that summarises it (`ospfIS`).
+    Summary,
+}
+
+/// An area range of one ABR: the intra-area routes of `area` inside `prefix` are
+/// summarised as one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    /// The area whose routes it summarises.
+    pub area: u32,
+    /// The range.
+    pub prefix: Ipv4Net,
+    /// Sent to the other areas (IOS `not-advertise`, Junos `restrict`: not).
+    pub advertise: bool,
+    /// The configured cost (else from the components).
+    pub cost: Option<u32>,
+    /// Junos `exact`: only a route of exactly the range is a component.
+    pub exact: bool,
+    /// The ABR installs a discard route for it while it has a component.
+    pub discard: bool,
+}
+
+impl Range {
+    fn covers(&self, p: &Ipv4Net) -> bool {
+        if self.exact {
+            *p == self.prefix
+        } else {
+            self.prefix.contains(p)
+        }
+    }
+}
+
+/// What an ABR's ranges make of routes it would summarise one by one: each summarised
+/// item is left out; each range with components costs (`max`: the costliest, else the
+/// cheapest, or its configured cost) and is sent when advertised.
+#[derive(Debug, Default)]
+struct Ranged {
+    /// The items left as they are, then the advertised summaries.
+    items: Vec<(Dest, u64)>,
+    /// The active ranges (with at least one component) and their cost.
+    active: Vec<(usize, u64)>,
+    /// Active ranges whose cost the rule decides (components of different costs, none
+    /// configured) where the rule is not known: (range, cheapest, costliest).
+    unsure: Vec<(usize, u64, u64)>,
+}
+
+fn apply_ranges(
+    ranges: &[Range],
+    max: Option<bool>,
+    items: impl Iterator<Item = (Dest, u64, u32)>,
+) -> Ranged {
+    let mut out = Ranged::default();
+    let mut cost: Vec<Option<(u64, u64)>> = vec![None; ranges.len()];
+    for (d, c, area) in items {
+        // The most specific range of the item's area that covers it.
+        let hit = match d {
+            Dest::Net(p) => ranges
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.area == area && r.covers(&p))
+                .max_by_key(|(_, r)| r.prefix.prefix_len())
+                .map(|(k, _)| k),
+            Dest::Router(_) => None,
+        };
+        match hit {
+            Some(k) => {
+                cost[k] = Some(match cost[k] {
+                    Some((lo, hi)) => (lo.min(c), hi.max(c)),
+                    None => (c, c),
+                })
+            }
+            None => out.items.push((d, c)),
+        }
+    }
+    for (k, c) in cost.into_iter().enumerate() {
+        let Some((lo, hi)) = c else { continue };
+        let r = &ranges[k];
+        if max.is_none() && lo != hi && r.cost.is_none() {
+            out.unsure.push((k, lo, hi));
+        }
+        let c = r
+            .cost
+            .map_or(if max == Some(true) { hi } else { lo }, u64::from);
+        out.active.push((k, c));
+        if r.advertise {
+            out.items.push((Dest::Net(r.prefix), c));
+        }
+    }
+    out
 }
 
 /// A redistributed prefix: an AS-external advertisement.
@@ -55,6 +144,22 @@ pub struct External {
     pub metric: u32,
     /// Type 1 (else type 2).
     pub type1: bool,
+    /// A type-7 advertisement, heard only in this not-so-stubby area (None: type 5,
+    /// heard everywhere but in stub areas and NSSAs).
+    pub area: Option<u32>,
+    /// A type-7 external translated by its NSSA's ABR (`device`), which still installs
+    /// the type-7 route it translates.
+    pub translated: bool,
+}
+
+/// A not-so-stubby area as one router configures it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Nssa {
+    /// `no-summary`: its ABR sends a default route instead of the other areas' routes.
+    pub no_summary: bool,
+    /// `default-information-originate`: (metric, type 1) of the type-7 default route
+    /// its ABR originates into it.
+    pub default: Option<(u32, bool)>,
 }
 
 /// One OSPF route of one router.
@@ -167,7 +272,9 @@ impl Area {
             let Some(&r) = node_of.get(&i.device) else {
                 continue;
             };
-            if i.loopback || i.address.prefix_len() == 32 {
+            if i.unnumbered {
+                // Its borrowed address is the source interface's to advertise.
+            } else if i.loopback || i.address.prefix_len() == 32 {
                 let host = Ipv4Net::new(i.address.addr(), 32).unwrap_or(i.address);
                 adverts[r].push((Dest::Net(host), u64::from(i.cost)));
             } else if !on_transit.contains(&k) {
@@ -301,11 +408,24 @@ pub struct Net {
     abrs: Vec<usize>,
     /// (device, area) where the area is a stub area: its no-summary flag.
     stub_of: BTreeMap<(usize, u32), bool>,
+    /// (device, area) where the area is a not-so-stubby area.
+    nssa_of: BTreeMap<(usize, u32), Nssa>,
     /// Per ABR: its intra-area routes of its other areas, as it summarises them into the
     /// backbone (sorted).
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
     /// Every redistributed prefix.
     externals: Vec<External>,
+    /// Each ABR's area ranges, with whether their summary costs the costliest component
+    /// (None: not known for its vendor).
+    ranges: BTreeMap<usize, (Vec<Range>, Option<bool>)>,
+    /// Active ranges whose summary's cost olav cannot tell (see [`Ranged::unsure`]): (ABR,
+    /// range, cheapest, costliest component), found when the network is built.
+    #[serde(skip)]
+    pub unsure_ranges: Vec<(usize, Ipv4Net, u64, u64)>,
+    /// Type-7 externals whose translation to type 5 olav does not compute: (boundary
+    /// router, prefix, why), found when the network is built.
+    #[serde(skip)]
+    pub untranslated: Vec<(usize, Ipv4Net, &'static str)>,
 }
 
 /// An area's graph, stored encoded and decoded when a query needs it: a router's routes
@@ -335,19 +455,82 @@ struct AbrState {
     views: Vec<(u32, View)>,
     bests: HashMap<Dest, (u64, u32)>,
     inter: Table,
+    /// Its active ranges (index into its ranges) and their cost.
+    summaries: Vec<(usize, u64)>,
 }
 
 impl Net {
     /// The areas' graphs and the ABRs' summaries into the backbone, from the OSPF
     /// interfaces of `devices` devices, their adjacency segments and the externals.
-    pub fn build(devices: usize, ifs: &[OspfIf], segs: &[Segment], externals: &[External]) -> Net {
-        let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
+    pub fn build(
+        devices: usize,
+        ifs: &[OspfIf],
+        segs: &[Segment],
+        externals: &[External],
+        ranges: BTreeMap<usize, (Vec<Range>, Option<bool>)>,
+    ) -> Net {
         let mut areas_of: Vec<Vec<u32>> = vec![Vec::new(); devices];
         for i in ifs {
             if !areas_of[i.device].contains(&i.area) {
                 areas_of[i.device].push(i.area);
             }
         }
+        let is_abr = |d: usize| areas_of[d].len() > 1 && areas_of[d].contains(&0);
+        let nssa_of: BTreeMap<(usize, u32), Nssa> = ifs
+            .iter()
+            .filter_map(|i| i.nssa.map(|n| ((i.device, i.area), n)))
+            .collect();
+        // An NSSA's ABR with `default-information-originate` sends a type-7 default
+        // route into it.
+        let mut externals = externals.to_vec();
+        for ((d, a), n) in &nssa_of {
+            if let (Some((metric, type1)), true) = (n.default, is_abr(*d)) {
+                externals.push(External {
+                    device: *d,
+                    prefix: Ipv4Net::default(),
+                    metric,
+                    type1,
+                    area: Some(*a),
+                    translated: false,
+                });
+            }
+        }
+        // An NSSA's ABR translates its type-7 externals into type 5 for the rest of the
+        // domain. Done for a type-2 external of an NSSA with one ABR: the forwarding
+        // address lies behind that ABR, so the path and the metric are those through it;
+        // a type-1 metric would add the ABR's cost to the forwarding address, and several
+        // ABRs elect a translator: both said, not computed.
+        let mut untranslated = Vec::new();
+        let mut translated = Vec::new();
+        for e in &externals {
+            let Some(a) = e.area.filter(|_| !is_abr(e.device)) else {
+                continue;
+            };
+            let abrs: Vec<usize> = (0..devices)
+                .filter(|d| is_abr(*d) && areas_of[*d].contains(&a))
+                .collect();
+            match abrs.as_slice() {
+                [] => {}
+                [abr] if !e.type1 => translated.push(External {
+                    device: *abr,
+                    area: None,
+                    translated: true,
+                    ..e.clone()
+                }),
+                [_] => untranslated.push((
+                    e.device,
+                    e.prefix,
+                    "a type-1 metric through the forwarding address",
+                )),
+                _ => untranslated.push((
+                    e.device,
+                    e.prefix,
+                    "several area border routers elect the translator",
+                )),
+            }
+        }
+        externals.extend(translated);
+        let asbr: HashSet<usize> = externals.iter().map(|e| e.device).collect();
         // Each area's interfaces and segments, listed once (not filtered per area).
         let mut by_area: BTreeMap<u32, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
         for (k, i) in ifs.iter().enumerate() {
@@ -356,9 +539,7 @@ impl Net {
         for (k, s) in segs.iter().enumerate() {
             by_area.entry(s.area).or_default().1.push(k);
         }
-        let abrs: Vec<usize> = (0..devices)
-            .filter(|d| areas_of[*d].len() > 1 && areas_of[*d].contains(&0))
-            .collect();
+        let abrs: Vec<usize> = (0..devices).filter(|d| is_abr(*d)).collect();
         let graphs = by_area
             .iter()
             .map(|(a, (mine, its_segs))| {
@@ -375,19 +556,36 @@ impl Net {
             graphs,
             abrs,
             stub_of,
+            nssa_of,
             into_backbone: BTreeMap::new(),
-            externals: externals.to_vec(),
+            externals,
+            ranges,
+            unsure_ranges: Vec::new(),
+            untranslated,
         };
+        net.ranges.retain(|d, _| net.abrs.binary_search(d).is_ok());
         let wanted = net.abr_set();
         // Each ABR's views are computed once here, kept only as its summaries.
         for &b in &net.abrs {
             let views = net.views(b, &wanted);
-            let mut into: Vec<(Dest, u64)> = Self::bests(&views)
-                .into_iter()
-                .filter(|(_, (_, a))| *a != 0)
-                .map(|(d, (c, _))| (d, c))
-                .collect();
+            let bests = Self::bests(&views);
+            let all = net.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
+            if let Some((ranges, _)) = net.ranges.get(&b) {
+                for (k, lo, hi) in all.unsure {
+                    net.unsure_ranges.push((b, ranges[k].prefix, lo, hi));
+                }
+            }
+            let mut into = net
+                .ranged(
+                    b,
+                    bests
+                        .iter()
+                        .filter(|(_, (_, a))| *a != 0)
+                        .map(|(d, (c, a))| (*d, *c, *a)),
+                )
+                .items;
             into.sort_unstable();
+            into.dedup_by_key(|(d, _)| *d);
             net.into_backbone.insert(b, into);
         }
         net
@@ -405,6 +603,17 @@ impl Net {
                     .ok()
             })
             .as_ref()
+    }
+
+    /// ABR `b`'s routes to summarise (destination, cost, area) with its ranges applied.
+    fn ranged(&self, b: usize, items: impl Iterator<Item = (Dest, u64, u32)>) -> Ranged {
+        match self.ranges.get(&b) {
+            Some((ranges, max)) => apply_ranges(ranges, *max, items),
+            None => Ranged {
+                items: items.map(|(d, c, _)| (d, c)).collect(),
+                ..Ranged::default()
+            },
+        }
     }
 
     fn abr_set(&self) -> HashSet<usize> {
@@ -447,12 +656,20 @@ impl Net {
     fn abr_state(&self, b: usize, wanted: &HashSet<usize>) -> AbrState {
         let views = self.views(b, wanted);
         let bests = Self::bests(&views);
+        // A summary equal to one of its own active ranges is ignored (RFC 2328 16.2).
+        let own = self.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
+        let own_ranges: HashSet<Dest> = self.ranges.get(&b).map_or_else(HashSet::new, |(r, _)| {
+            own.active
+                .iter()
+                .map(|(k, _)| Dest::Net(r[*k].prefix))
+                .collect()
+        });
         let mut inter = Table::new();
         if let Some((_, backbone)) = views.iter().find(|(a, _)| *a == 0) {
             for (r, (c, h)) in &backbone.to {
                 let Dest::Router(other) = r else { continue };
                 for (d, sc) in self.into_backbone.get(other).into_iter().flatten() {
-                    if !bests.contains_key(d) {
+                    if !bests.contains_key(d) && !own_ranges.contains(d) {
                         offer(&mut inter, *d, c.saturating_add(*sc), h);
                     }
                 }
@@ -462,6 +679,7 @@ impl Net {
             views,
             bests,
             inter,
+            summaries: own.active,
         }
     }
 
@@ -471,10 +689,12 @@ impl Net {
     fn summary_into(&self, b: usize, area: u32, wanted: &HashSet<usize>) -> Vec<(Dest, u64)> {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         let stub = self.stub_of.get(&(b, area)).copied();
-        if let Some(no_summary) = stub {
-            // IOS `default-cost` 1.
+        let nssa = self.nssa_of.get(&(b, area));
+        // A stub area gets a default route (IOS `default-cost` 1), a totally stubby one
+        // or a `no-summary` NSSA only that.
+        if stub.is_some() || nssa.is_some_and(|n| n.no_summary) {
             m.insert(Dest::Net(Ipv4Net::default()), 1);
-            if no_summary {
+            if stub == Some(true) || nssa.is_some() {
                 return m.into_iter().collect();
             }
         }
@@ -485,16 +705,25 @@ impl Net {
             .iter()
             .find(|(a, _)| *a == area)
             .map_or(&empty, |(_, v)| v);
-        for (d, (c, a)) in &st.bests {
-            if *a != area && !view.routes.contains_key(d) && !view.mine.contains_key(d) {
-                m.insert(*d, *c);
-            }
+        let own = self.ranged(
+            b,
+            st.bests
+                .iter()
+                .filter(|(d, (_, a))| {
+                    *a != area && !view.routes.contains_key(d) && !view.mine.contains_key(d)
+                })
+                .map(|(d, (c, a))| (*d, *c, *a)),
+        );
+        for (d, c) in own.items {
+            let e = m.entry(d).or_insert(c);
+            *e = (*e).min(c);
         }
         for (d, (c, _)) in &st.inter {
             m.entry(*d).or_insert(*c);
         }
-        if stub.is_some() {
-            // No boundary routers (type 4) into a stub area: no externals there.
+        if stub.is_some() || nssa.is_some() {
+            // No boundary routers (type 4) into a stub area or NSSA: no type-5 externals
+            // there.
             m.retain(|d, _| matches!(d, Dest::Net(_)));
         }
         m.into_iter().collect()
@@ -524,7 +753,21 @@ impl Net {
         }
         intra_t.retain(|d, _| !mine.contains(d));
         let mut inter_t = Table::new();
+        let mut discards = Vec::new();
         if let Some(st) = abr {
+            if let Some((ranges, _)) = self.ranges.get(&s) {
+                for (k, c) in &st.summaries {
+                    let r = &ranges[*k];
+                    if r.discard {
+                        discards.push(OspfRoute {
+                            prefix: r.prefix,
+                            kind: Kind::Summary,
+                            metric: *c,
+                            hops: Vec::new(),
+                        });
+                    }
+                }
+            }
             inter_t = st.inter;
         } else {
             for (a, v) in views {
@@ -546,10 +789,12 @@ impl Net {
             }
         }
         inter_t.retain(|d, _| !intra_t.contains_key(d) && !mine.contains(d));
-        // A router whose every area is a stub area hears no external route.
-        if !areas.iter().all(|a| self.stub_of.contains_key(&(s, *a))) {
-            routes.extend(self.externals_of(s, &intra_t, &inter_t));
-        }
+        // A router whose every area is a stub area or NSSA hears no type-5 external; in
+        // an NSSA it hears that area's type-7 ones.
+        let stubby =
+            |a: &u32| self.stub_of.contains_key(&(s, *a)) || self.nssa_of.contains_key(&(s, *a));
+        let type5 = !areas.iter().all(stubby);
+        routes.extend(self.externals_of(s, type5, &intra_t, &inter_t));
         // Sized at once (a backbone router's 350,000 routes at 50,000 devices), the
         // tables' first hops moved, not copied; one route per prefix and kind, so the
         // order before the sort does not matter.
@@ -566,22 +811,38 @@ impl Net {
                 }
             }
         }
+        routes.extend(discards);
         routes.sort_by_key(|r| (r.prefix, r.kind));
         routes
     }
 
     /// Router `s`'s external routes: E1 by total cost; E2 by metric, then the cost to
     /// the boundary router.
-    fn externals_of(&self, s: usize, intra_t: &Table, inter_t: &Table) -> Vec<OspfRoute> {
+    fn externals_of(
+        &self,
+        s: usize,
+        type5: bool,
+        intra_t: &Table,
+        inter_t: &Table,
+    ) -> Vec<OspfRoute> {
         let route_to = |d: &Dest| intra_t.get(d).or_else(|| inter_t.get(d));
         let own_ext: HashSet<Ipv4Net> = self
             .externals
             .iter()
-            .filter(|e| e.device == s)
+            .filter(|e| e.device == s && !e.translated)
             .map(|e| e.prefix)
             .collect();
         let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::new();
-        for e in self.externals.iter().filter(|e| e.device != s) {
+        let heard = |e: &&External| match e.area {
+            None => type5,
+            Some(a) => self.areas(s).contains(&a),
+        };
+        for e in self
+            .externals
+            .iter()
+            .filter(|e| e.device != s)
+            .filter(heard)
+        {
             if own_ext.contains(&e.prefix) || route_to(&Dest::Net(e.prefix)).is_some() {
                 continue;
             }

@@ -191,7 +191,7 @@ fn unmodelled_features_mark_the_domain_incomplete() {
         ios(
             1,
             &[("GigabitEthernet0/1", "10.0.12.1", "")],
-            &format!("{all} area 1 nssa\n"),
+            &format!("{all} area 1 virtual-link 10.255.0.9\n"),
         ),
         ios(
             2,
@@ -205,8 +205,8 @@ fn unmodelled_features_mark_the_domain_incomplete() {
         assert_eq!(
             r.incomplete_in("default"),
             [
-                "OSPF NSSA areas (r1) not computed yet",
-                "OSPF redistribution of bgp (r2) not computed yet"
+                "OSPF redistribution of bgp (r2) not computed yet",
+                "OSPF virtual links (r1) not computed yet"
             ]
         );
     }
@@ -413,6 +413,9 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         p2p: false,
         mtu: Some(1500),
         stub: None,
+        nssa: None,
+        unnumbered: false,
+        peer: None,
     };
     let speakers: Vec<Speaker> = (0..n)
         .map(|k| Speaker {
@@ -434,5 +437,365 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
             .reason
             .contains("OSPF is not computed in a domain this large (4000 routers")),
         "{incomplete:?}"
+    );
+}
+
+/// r3 (area 1) — r2 (the ABR) — r1 (area 0). r3's passive LANs 172.16.1.0/24 (cost 1)
+/// and 172.16.2.0/24 (cost 10) and 172.17.1.0/24 are ranged at r2: r1 hears one summary
+/// at the cheapest component's cost (RFC 1583 compatibility, the default), none of a
+/// `not-advertise` range; r2 installs a discard route for the advertised one only.
+#[test]
+fn ios_area_ranges_summarise_into_the_backbone() {
+    let net = |ranges: &str| {
+        let lans = "interface GigabitEthernet0/2\n ip address 172.16.1.1 255.255.255.0\n ip ospf cost 1\ninterface GigabitEthernet0/3\n ip address 172.16.2.1 255.255.255.0\n ip ospf cost 10\ninterface GigabitEthernet0/4\n ip address 172.17.1.1 255.255.255.0\n";
+        let (h3, t3) = ios(
+            3,
+            &[("GigabitEthernet0/1", "10.0.23.1", "")],
+            " passive-interface default\n no passive-interface GigabitEthernet0/1\n network 10.0.0.0 0.255.255.255 area 1\n network 172.16.0.0 0.1.255.255 area 1\n",
+        );
+        let t3 = t3.replace("router ospf 1\n", &format!("{lans}router ospf 1\n"));
+        vec![
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                " network 10.0.0.0 0.255.255.255 area 0\n",
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" network 10.0.23.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n{ranges}"),
+            ),
+            (h3, t3),
+        ]
+    };
+    let ranges = " area 1 range 172.16.0.0 255.255.0.0\n area 1 range 172.17.0.0 255.255.0.0 not-advertise\n";
+    let ribs = run(&net(ranges));
+    let r1 = ospf(&ribs[0]);
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1".to_owned()),
+        "{r1:#?}"
+    );
+    assert!(!r1
+        .iter()
+        .any(|r| r.starts_with("172.16.1.") || r.starts_with("172.17.")));
+    // Outside every range: as before.
+    assert!(
+        r1.contains(&"10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+    let r2 = ospf(&ribs[1]);
+    assert!(
+        r2.contains(&"172.16.0.0/16 ospfIS [110/2] discard".to_owned()),
+        "{r2:#?}"
+    );
+    assert!(!r2.iter().any(|r| r.starts_with("172.17.0.0/16")));
+    // The components stay intra-area routes of the ABR itself.
+    assert!(r2.contains(&"172.16.2.0/24 ospf [110/11] 10.0.23.1 via GigabitEthernet0/2".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    // `cost N` fixes the summary's cost; without RFC 1583 compatibility the costliest
+    // component's is used.
+    let r1 = ospf(&run(&net(" area 1 range 172.16.0.0 255.255.0.0 cost 100\n"))[0]);
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/101] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+    let r1 = ospf(
+        &run(&net(
+            " area 1 range 172.16.0.0 255.255.0.0\n no compatible rfc1583\n",
+        ))[0],
+    );
+    assert!(
+        r1.contains(&"172.16.0.0/16 ospfIA [110/12] 10.0.12.2 via GigabitEthernet0/1".to_owned())
+    );
+}
+
+/// A Junos ABR ranging backbone routes into area 2: the summary reaches the area-2
+/// router, a `restrict` range sends nothing, and the ABR installs a discard route for
+/// both (Junos preference 10, metric 16777215); the backbone keeps the components.
+#[test]
+fn junos_area_ranges_and_their_discard_routes() {
+    let j = "set system host-name j2\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.12.2/30\nset interfaces ge-0/0/1 unit 0 family inet address 10.0.23.2/30\nset interfaces ge-0/0/2 unit 0 family inet address 10.7.7.1/24\nset interfaces ge-0/0/3 unit 0 family inet address 10.8.8.1/24\nset interfaces lo0 unit 0 family inet address 10.255.0.2/32\nset protocols ospf area 0.0.0.0 area-range 10.7.0.0/16 override-metric 50\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 restrict\nset protocols ospf area 0.0.0.0 interface ge-0/0/0.0 interface-type p2p\nset protocols ospf area 0.0.0.0 interface lo0.0 passive\nset protocols ospf area 0.0.0.0 interface ge-0/0/2.0 passive\nset protocols ospf area 0.0.0.0 interface ge-0/0/3.0 passive\nset protocols ospf area 0.0.0.2 interface ge-0/0/1.0 interface-type p2p\n";
+    let (h1, t1) = ios(
+        1,
+        &[("GigabitEthernet0/1", "10.0.12.1", "")],
+        " network 10.0.0.0 0.255.255.255 area 0\n",
+    );
+    let (h3, t3) = ios(
+        3,
+        &[("GigabitEthernet0/1", "10.0.23.1", "")],
+        " network 10.0.0.0 0.255.255.255 area 2\n",
+    );
+    let ribs = testkit::run(&[
+        (h1.as_str(), Vendor::CiscoIos, t1),
+        ("j2", Vendor::JuniperJunos, j.to_owned()),
+        (h3.as_str(), Vendor::CiscoIos, t3),
+    ]);
+    let r3 = ospf(&ribs[2]);
+    assert!(
+        r3.contains(&"10.7.0.0/16 ospfIA [110/51] 10.0.23.2 via GigabitEthernet0/1".to_owned()),
+        "{r3:#?}"
+    );
+    assert!(!r3
+        .iter()
+        .any(|r| r.starts_with("10.7.7.") || r.starts_with("10.8.")));
+    let j2 = ospf(&ribs[1]);
+    for p in ["10.7.0.0/16", "10.8.0.0/16"] {
+        assert!(
+            j2.contains(&format!("{p} ospfIS [10/16777215] discard")),
+            "{j2:#?}"
+        );
+    }
+    let r1 = ospf(&ribs[0]);
+    assert!(r1.contains(&"10.7.7.0/24 ospf [110/2] 10.0.12.2 via GigabitEthernet0/1".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+}
+
+/// r1 — r2 — r3 over unnumbered point-to-point links (`ip unnumbered Loopback0`), each
+/// link named by the cabling (`Interface::linked_to`): routes to the far loopbacks go to
+/// the neighbour's borrowed address out of the unnumbered interface. Without the cabling
+/// the neighbour is not known, and the domain says so.
+#[test]
+fn unnumbered_links_run_to_the_cabled_neighbour() {
+    let router = |n: u8, ifs: &[&str]| {
+        let mut s = format!(
+            "hostname r{n}\ninterface Loopback0\n ip address 10.255.0.{n} 255.255.255.255\n"
+        );
+        for i in ifs {
+            s.push_str(&format!(
+                "interface {i}\n ip unnumbered Loopback0\n ip ospf network point-to-point\n"
+            ));
+        }
+        s.push_str("router ospf 1\n network 10.255.0.0 0.0.0.255 area 0\nend\n");
+        s
+    };
+    let texts = [
+        ("r1", router(1, &["GigabitEthernet0/1"])),
+        (
+            "r2",
+            router(2, &["GigabitEthernet0/1", "GigabitEthernet0/2"]),
+        ),
+        ("r3", router(3, &["GigabitEthernet0/1"])),
+    ];
+    let cables = [
+        (("r1", "GigabitEthernet0/1"), ("r2", "GigabitEthernet0/1")),
+        (("r2", "GigabitEthernet0/2"), ("r3", "GigabitEthernet0/1")),
+    ];
+    let compute = |cabled: bool| {
+        let mut configs: Vec<_> = texts
+            .iter()
+            .map(|(_, t)| crate::import::parse::parser_for(Vendor::CiscoIos).parse(t))
+            .collect();
+        if cabled {
+            for ((ha, ia), (hb, ib)) in cables {
+                for ((h, i), far) in [((ha, ia), (hb, ib)), ((hb, ib), (ha, ia))] {
+                    let d = texts.iter().position(|(n, _)| *n == h).unwrap_or(0);
+                    if let Some(x) = configs[d].interfaces.iter_mut().find(|x| x.name == i) {
+                        x.linked_to = Some(Box::new((far.0.to_owned(), far.1.to_owned())));
+                    }
+                }
+            }
+        }
+        let inputs: Vec<crate::routing::DeviceInput> = texts
+            .iter()
+            .zip(&configs)
+            .map(|((h, t), c)| crate::routing::DeviceInput {
+                hostname: h,
+                vendor: Vendor::CiscoIos,
+                config: c,
+                text: t,
+            })
+            .collect();
+        crate::routing::network(&inputs)
+    };
+    let ribs = compute(true);
+    assert_eq!(
+        ospf(&ribs[0]),
+        [
+            "10.255.0.2/32 ospf [110/2] 10.255.0.2 via GigabitEthernet0/1",
+            "10.255.0.3/32 ospf [110/3] 10.255.0.2 via GigabitEthernet0/1",
+        ]
+    );
+    assert!(ospf(&ribs[1])
+        .contains(&"10.255.0.3/32 ospf [110/2] 10.255.0.3 via GigabitEthernet0/2".to_owned()));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    let ribs = compute(false);
+    assert!(ospf(&ribs[0]).is_empty());
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["OSPF over unnumbered interfaces whose neighbour no cable names (GigabitEthernet0/1, GigabitEthernet0/2) (r2) not computed yet"]
+    );
+}
+
+/// An NSSA: like a stub area no type-5 external enters, but no default comes with it
+/// unless its ABR says `default-information-originate` (a type-7 default, `ospfE2`
+/// metric 1 unless written) or `no-summary` (an inter-area default instead of the other
+/// areas' routes); redistributing inside it (type-7 externals) is not modelled.
+#[test]
+fn nssa_areas_take_their_defaults_from_the_abr() {
+    let net = |r1_extra: &str, abr_nssa: &str| {
+        [
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                &format!(" area 1 nssa\n{r1_extra} network 10.0.0.0 0.255.255.255 area 1\n"),
+            ),
+            ios(
+                2,
+                &[
+                    ("GigabitEthernet0/1", "10.0.12.2", ""),
+                    ("GigabitEthernet0/2", "10.0.23.2", ""),
+                ],
+                &format!(" {abr_nssa}\n network 10.0.12.0 0.0.0.3 area 1\n network 10.0.0.0 0.255.255.255 area 0\n"),
+            ),
+            {
+                let (h, t) = ios(
+                    3,
+                    &[("GigabitEthernet0/1", "10.0.23.1", "")],
+                    " redistribute static subnets\n network 10.0.0.0 0.255.255.255 area 0\n",
+                );
+                (h, t.replace("end\n", "\nip route 192.0.2.0 255.255.255.0 Null0\nend\n"))
+            },
+        ]
+    };
+    let inter = [
+        "10.0.23.0/30 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.2/32 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1",
+        "10.255.0.3/32 ospfIA [110/3] 10.0.12.2 via GigabitEthernet0/1",
+    ];
+    let ribs = run(&net("", "area 1 nssa"));
+    assert_eq!(ospf(&ribs[0]), inter);
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    // The backbone still hears the type-5 external; the ABR installs no default.
+    assert!(ospf(&ribs[1])
+        .contains(&"192.0.2.0/24 ospfE2 [110/20] 10.0.23.1 via GigabitEthernet0/2".to_owned()));
+    let r1 = ospf(&run(&net("", "area 1 nssa default-information-originate"))[0]);
+    let mut want = vec!["0.0.0.0/0 ospfE2 [110/1] 10.0.12.2 via GigabitEthernet0/1"];
+    want.extend(inter);
+    assert_eq!(r1, want);
+    let r1 = ospf(&run(&net("", "area 1 nssa no-summary"))[0]);
+    assert_eq!(
+        r1,
+        ["0.0.0.0/0 ospfIA [110/2] 10.0.12.2 via GigabitEthernet0/1"]
+    );
+    // The ABR not configured NSSA: the flags disagree, no adjacency.
+    assert!(ospf(&run(&net("", ""))[0]).is_empty());
+    // Redistribution inside the NSSA: type-7 externals, heard in the area (IOS `O N2`)
+    // and translated by its only ABR into type 5 for the backbone.
+    let with_static = |metric_type: &str| {
+        let mut n = net(
+            &format!(" redistribute static subnets{metric_type}\n"),
+            "area 1 nssa",
+        );
+        n[0].1 = n[0].1.replace(
+            "end\n",
+            "\nip route 198.51.100.0 255.255.255.0 Null0\nend\n",
+        );
+        run(&n)
+    };
+    let ribs = with_static("");
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+    assert!(ospf(&ribs[1])
+        .contains(&"198.51.100.0/24 ospfE2 [110/20] 10.0.12.1 via GigabitEthernet0/1".to_owned()));
+    assert!(ospf(&ribs[2])
+        .contains(&"198.51.100.0/24 ospfE2 [110/20] 10.0.23.2 via GigabitEthernet0/1".to_owned()));
+    // A type-1 metric outside the NSSA runs through the forwarding address: said.
+    let ribs = with_static(" metric-type 1");
+    assert!(ospf(&ribs[1])
+        .contains(&"198.51.100.0/24 ospfE1 [110/21] 10.0.12.1 via GigabitEthernet0/1".to_owned()));
+    assert_eq!(
+        ribs[2].incomplete_in("default"),
+        ["OSPF type-7 external 198.51.100.0/24 out of its NSSA (a type-1 metric through the forwarding address) (r1) not computed yet"]
+    );
+}
+
+/// An EOS ABR's range over components of different costs: which one the summary costs
+/// depends on RFC 1583 compatibility, whose EOS default olav does not know — said, not
+/// guessed — unless the device configures it; its discard route is not known either (said
+/// on the ABR alone).
+#[test]
+fn an_eos_range_cost_is_said_unknown_unless_configured() {
+    let net = |rfc: &str| {
+        let eos = format!(
+            "hostname r2\ninterface Ethernet1\n   no switchport\n   ip address 10.0.12.2/30\n   ip ospf network point-to-point\n   ip ospf area 0.0.0.0\ninterface Ethernet2\n   no switchport\n   ip address 10.0.23.2/30\n   ip ospf network point-to-point\n   ip ospf area 0.0.0.1\nrouter ospf 1\n   router-id 10.255.0.2\n   area 0.0.0.1 range 172.16.0.0/16\n{rfc}"
+        );
+        let (h1, t1) = ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            " network 10.0.0.0 0.255.255.255 area 0\n",
+        );
+        let (h3, t3) = ios(
+            3,
+            &[("GigabitEthernet0/1", "10.0.23.1", "")],
+            " passive-interface default\n no passive-interface GigabitEthernet0/1\n network 10.0.0.0 0.255.255.255 area 1\n network 172.16.0.0 0.0.255.255 area 1\n",
+        );
+        let lans = "interface GigabitEthernet0/2\n ip address 172.16.1.1 255.255.255.0\n ip ospf cost 1\ninterface GigabitEthernet0/3\n ip address 172.16.2.1 255.255.255.0\n ip ospf cost 10\n";
+        let t3 = t3.replace("router ospf 1\n", &format!("{lans}router ospf 1\n"));
+        testkit::run(&[
+            (h1.as_str(), Vendor::CiscoIos, t1),
+            ("r2", Vendor::AristaEos, eos),
+            (h3.as_str(), Vendor::CiscoIos, t3),
+        ])
+    };
+    let ribs = net("");
+    assert_eq!(
+        ribs[0].incomplete_in("default"),
+        ["OSPF area range 172.16.0.0/16 summary cost (its cheapest component costs 11, its costliest 20; which one eos uses depends on RFC 1583 compatibility) (r2) not computed yet"]
+    );
+    let ribs = net("   compatible rfc1583\n");
+    assert!(ribs[0].incomplete.is_empty(), "{:?}", ribs[0].incomplete);
+    assert!(ospf(&ribs[0])
+        .contains(&"172.16.0.0/16 ospfIA [110/12] 10.0.12.2 via GigabitEthernet0/1".to_owned()));
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["the discard route of OSPF area range 172.16.0.0/16 (area 0.0.0.1) is not computed yet"]
+    );
+}
+
+/// An unnumbered interface cabled to a numbered OSPF interface: whether the devices form
+/// the adjacency is not known to olav — said on both, not guessed.
+#[test]
+fn an_unnumbered_interface_facing_a_numbered_one_is_said() {
+    let r1 = "hostname r1\ninterface Loopback0\n ip address 10.255.0.1 255.255.255.255\ninterface GigabitEthernet0/1\n ip unnumbered Loopback0\n ip ospf network point-to-point\nrouter ospf 1\n network 10.0.0.0 0.255.255.255 area 0\nend\n";
+    let (_, r2) = ios(
+        2,
+        &[("GigabitEthernet0/1", "10.0.12.2", "")],
+        " network 10.0.0.0 0.255.255.255 area 0\n",
+    );
+    let texts = [("r1", r1.to_owned()), ("r2", r2)];
+    let mut configs: Vec<_> = texts
+        .iter()
+        .map(|(_, t)| crate::import::parse::parser_for(Vendor::CiscoIos).parse(t))
+        .collect();
+    for (d, far) in [
+        (0, ("r2", "GigabitEthernet0/1")),
+        (1, ("r1", "GigabitEthernet0/1")),
+    ] {
+        if let Some(x) = configs[d]
+            .interfaces
+            .iter_mut()
+            .find(|x| x.name == "GigabitEthernet0/1")
+        {
+            x.linked_to = Some(Box::new((far.0.to_owned(), far.1.to_owned())));
+        }
+    }
+    let inputs: Vec<crate::routing::DeviceInput> = texts
+        .iter()
+        .zip(&configs)
+        .map(|((h, t), c)| crate::routing::DeviceInput {
+            hostname: h,
+            vendor: Vendor::CiscoIos,
+            config: c,
+            text: t,
+        })
+        .collect();
+    let ribs = crate::routing::network(&inputs);
+    assert_eq!(
+        ribs[0].incomplete_in("default"),
+        ["OSPF over an unnumbered interface facing a numbered one (GigabitEthernet0/1) (r1) not computed yet"]
+    );
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["OSPF over an unnumbered interface facing a numbered one (GigabitEthernet0/1) (r2) not computed yet"]
     );
 }

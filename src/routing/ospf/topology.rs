@@ -47,6 +47,13 @@ pub struct OspfIf {
     pub mtu: Option<u32>,
     /// Its area is a stub area here (`area A stub`): Some(no-summary).
     pub stub: Option<bool>,
+    /// Its area is a not-so-stubby area here (`area A nssa`).
+    pub nssa: Option<super::spf::Nssa>,
+    /// Unnumbered (it borrows `address`, a /32, from another interface): advertises
+    /// nothing of its own and is adjacent only to the interface cabled to it, `peer`.
+    pub unnumbered: bool,
+    /// An unnumbered interface's far end (device, interface), from the snapshot's links.
+    pub peer: Option<Box<(String, String)>>,
 }
 
 /// Whether an interface name is a loopback (`Loopback0`, `loopback0`, Junos `lo0.0`).
@@ -184,8 +191,24 @@ pub fn interfaces(
         if i.vrf
             .as_deref()
             .is_some_and(|v| v != "master" && !v.is_empty())
-            || !up(&i.name)
         {
+            continue;
+        }
+        // An unnumbered interface installs no connected route of its own: it is up when
+        // configured up and its source interface is.
+        let borrowed = i.unnumbered.as_deref().and_then(|src| {
+            let s = config
+                .interfaces
+                .iter()
+                .find(|x| crate::ifname::same(&x.name, src))?;
+            let a = s.addresses.iter().find_map(|a| match (a.kind, a.address) {
+                (crate::model::AddressKind::Virtual, _) => None,
+                (_, ipnet::IpNet::V4(n)) => Some(n.addr()),
+                _ => None,
+            })?;
+            (i.admin_up && up(&s.name)).then_some(a)
+        });
+        if borrowed.is_none() && !up(&i.name) {
             continue;
         }
         let mut v4 = i
@@ -196,7 +219,9 @@ pub fn interfaces(
                 (k, ipnet::IpNet::V4(n)) => Some((k, n)),
                 _ => None,
             });
-        let Some((_, primary)) = v4.next() else {
+        let own = v4.next().map(|(_, n)| n);
+        let is_unnumbered = own.is_none() && borrowed.is_some();
+        let Some(primary) = own.or_else(|| borrowed.and_then(|a| Ipv4Net::new(a, 32).ok())) else {
             let enabled = config.ospf_networks.iter().any(|o| {
                 o.interface
                     .as_deref()
@@ -207,9 +232,15 @@ pub fn interfaces(
             }
             continue;
         };
+        // IOS also enables it by a `network` statement holding the borrowed address.
         let Some(area) = area_of(config, &i.name, primary.addr()) else {
             continue;
         };
+        if is_unnumbered && i.linked_to.is_none() {
+            // Its neighbour is whoever is cabled to it: not known without the cabling.
+            unnumbered.push(i.name.clone());
+            continue;
+        }
         let settings = config.ospf.interface(&i.name);
         let passive = settings.and_then(|s| s.passive).unwrap_or_else(|| {
             config
@@ -254,6 +285,23 @@ pub fn interfaces(
                 .flat_map(|p| &p.stub_areas)
                 .find(|(a, _)| area_number(a) == Some(area))
                 .map(|(_, no_summary)| *no_summary),
+            nssa: config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.nssa_areas)
+                .find(|n| area_number(&n.area) == Some(area))
+                .map(|n| super::spf::Nssa {
+                    no_summary: n.no_summary,
+                    default: n.default_originate.map(|(m, t)| (m.unwrap_or(1), t == 1)),
+                }),
+            unnumbered: is_unnumbered,
+            peer: if is_unnumbered {
+                i.linked_to.clone()
+            } else {
+                None
+            },
         });
     }
     out
@@ -274,17 +322,29 @@ pub struct Segment {
     pub members: Vec<usize>,
 }
 
+/// What the members of one segment share: subnet, area, point-to-point, stub, NSSA.
+type SegmentKey = (Ipv4Net, u32, bool, bool, bool);
+
 /// The adjacency segments among `ifs`: per subnet and area, the non-passive,
-/// non-loopback interfaces of at least two devices whose network types, stub flags and
-/// MTUs agree.
+/// non-loopback interfaces of at least two devices whose network types, stub and NSSA
+/// flags and MTUs agree.
 pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
     // Both ends must agree on the area's stub flag. Grouped by sorting (a map of
     // vectors was a small allocation per subnet: 60 MB at 50,000 devices).
-    let mut keyed: Vec<((Ipv4Net, u32, bool, bool), usize)> = ifs
+    let mut keyed: Vec<(SegmentKey, usize)> = ifs
         .iter()
         .enumerate()
         .filter(|(_, i)| !(i.passive || i.loopback || i.address.prefix_len() >= 32))
-        .map(|(k, i)| ((i.address.trunc(), i.area, i.p2p, i.stub.is_some()), k))
+        .map(|(k, i)| {
+            let key = (
+                i.address.trunc(),
+                i.area,
+                i.p2p,
+                i.stub.is_some(),
+                i.nssa.is_some(),
+            );
+            (key, k)
+        })
         .collect();
     keyed.sort_unstable();
     let mut out = Vec::new();
@@ -311,6 +371,83 @@ pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
         });
     }
     out
+}
+
+/// Why two cabled unnumbered interfaces are not adjacent where the devices may differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Their IP MTUs differ (the devices stop the exchange, as on a subnet).
+    Mtu,
+    /// Not both point-to-point: olav does not know what the devices do.
+    NotPointToPoint,
+    /// The far end is a numbered OSPF interface: olav does not know what the devices do.
+    Numbered,
+}
+
+/// The adjacencies over unnumbered interfaces: an unnumbered interface and the one its
+/// link names on the far device (`device_of` finds a device by hostname) when that one is
+/// unnumbered too and names it back, both in the same area, neither passive, agreeing on
+/// the stub flag; equal MTUs (unless ignored) and point-to-point, else refused.
+pub fn unnumbered_segments(
+    ifs: &[OspfIf],
+    device_of: &dyn Fn(&str) -> Option<usize>,
+) -> (Vec<Segment>, Vec<(usize, usize, Refused)>) {
+    let mut by_device: std::collections::HashMap<usize, Vec<usize>> =
+        std::collections::HashMap::new();
+    for (k, i) in ifs.iter().enumerate() {
+        by_device.entry(i.device).or_default().push(k);
+    }
+    let names = |k: usize, peer: &(String, String)| {
+        device_of(&peer.0) == Some(ifs[k].device) && crate::ifname::same(&peer.1, &ifs[k].name)
+    };
+    let (mut segs, mut refused) = (Vec::new(), Vec::new());
+    for (k, i) in ifs.iter().enumerate().filter(|(_, i)| i.unnumbered) {
+        let Some(peer) = i.peer.as_deref() else {
+            continue;
+        };
+        let Some(d) = device_of(&peer.0) else {
+            continue;
+        };
+        let on_far = || by_device.get(&d).into_iter().flatten().copied();
+        if let Some(j) = on_far().find(|&j| {
+            !ifs[j].unnumbered && !ifs[j].loopback && crate::ifname::same(&ifs[j].name, &peer.1)
+        }) {
+            if ifs[j].area == i.area && !i.passive && !ifs[j].passive {
+                refused.push((k, j, Refused::Numbered));
+            }
+            continue;
+        }
+        let far = on_far().find(|&j| {
+            ifs[j].unnumbered
+                && crate::ifname::same(&ifs[j].name, &peer.1)
+                && ifs[j].peer.as_deref().is_some_and(|p| names(k, p))
+        });
+        let Some(j) = far.filter(|&j| j > k && d != i.device) else {
+            continue;
+        };
+        let o = &ifs[j];
+        if o.area != i.area
+            || i.passive
+            || o.passive
+            || i.stub.is_some() != o.stub.is_some()
+            || i.nssa.is_some() != o.nssa.is_some()
+        {
+            continue;
+        }
+        if i.mtu.is_some() && o.mtu.is_some() && i.mtu != o.mtu {
+            refused.push((k, j, Refused::Mtu));
+        } else if !(i.p2p && o.p2p) {
+            refused.push((k, j, Refused::NotPointToPoint));
+        } else {
+            segs.push(Segment {
+                prefix: i.address,
+                area: i.area,
+                p2p: true,
+                members: vec![k, j],
+            });
+        }
+    }
+    (segs, refused)
 }
 
 /// The OSPF interfaces that share a subnet and area and would be neighbours but compare

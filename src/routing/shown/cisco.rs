@@ -152,12 +152,18 @@ pub fn ios(text: &str, vrf: &str) -> Vec<ShownRoute> {
         let Ok(network) = Ipv4Net::new(addr, len) else {
             continue;
         };
-        let protocol = ios_protocol(&words[..at]);
+        let rest = &words[at + 1..];
+        let mut protocol = ios_protocol(&words[..at]);
+        // `O 10.4.0.0/16 is a summary, 01:05:17, Null0`: an area range's discard route.
+        let summary = rest.windows(2).any(|w| w == ["a", "summary,"]);
+        if summary && protocol.starts_with("ospf") {
+            protocol = "ospfIS".to_owned();
+        }
         let mut r = ShownRoute::new(&vrf, network, &protocol);
         if protocol == "static" {
             r.admin_distance = 1;
         }
-        let rest = &words[at + 1..];
+        r.discard |= summary && rest.contains(&"Null0");
         fill(&mut r, rest);
         last_complete = !rest.is_empty();
         out.push(r.clone());
@@ -285,6 +291,16 @@ mod tests {
         assert_eq!(nxos_protocol(&["isis-CORE", "L1-L2"]), "isisL2");
         assert_eq!(nxos_protocol(&["isis-CORE", "inter-area"]), "isisL2");
         assert_eq!(nxos_protocol(&["eigrp-1", "external"]), "eigrpEX");
+    }
+
+    #[test]
+    fn an_area_range_summary_is_an_ospf_is_discard_row() {
+        let r = ios(
+            "O        10.4.0.0/16 is a summary, 01:05:17, Null0",
+            "default",
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].protocol.as_str(), r[0].discard), ("ospfIS", true));
     }
 
     #[test]

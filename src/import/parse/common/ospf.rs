@@ -2,10 +2,10 @@
 //! EOS `ip ospf area A`, `ip ospf N area A`, NX-OS `ip router ospf N area A`, `ip ospf
 //! passive-interface`, `bandwidth`) and the `router ospf N [vrf V]` process lines.
 
-use super::{parse_addr_wildcard, parse_prefix, reference};
+use super::{parse_addr_mask, parse_addr_wildcard, parse_prefix, reference};
 use crate::model::{
-    DeviceConfig, OspfDefaultOriginate, OspfNetwork, OspfNetworkType, OspfRedistribute,
-    StructureKind,
+    DeviceConfig, OspfAreaRange, OspfDefaultOriginate, OspfNetwork, OspfNetworkType, OspfNssa,
+    OspfRedistribute, StructureKind,
 };
 use std::net::Ipv4Addr;
 
@@ -213,10 +213,15 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
             p.stub_areas.retain(|(a, _)| a != area);
             p.stub_areas.push(((*area).to_owned(), no_summary));
         }
+        ["area", area, "range", rest @ ..] => area_range(dev, process, area, rest, line),
+        ["area", area, "nssa", rest @ ..] => nssa(dev, process, area, rest, line),
+        ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583 = Some(false),
+        ["compatible", "rfc1583"] | ["rfc1583compatibility"] => {
+            dev.ospf.process_mut(&p(), line).rfc1583 = Some(true)
+        }
         ["area", _, kind, ..] => {
             let what = match *kind {
                 "nssa" => "NSSA areas",
-                "range" => "area ranges",
                 "virtual-link" => "virtual links",
                 "filter-list" => "area filter-lists",
                 "default-cost" => "area default-cost",
@@ -260,6 +265,85 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
         }
     }
     false
+}
+
+/// `area A nssa [no-summary] [default-information-originate [metric N] [metric-type T]]`;
+/// any other option (translation, `no-redistribution`, …) is not modelled.
+fn nssa(dev: &mut DeviceConfig, process: &str, area: &str, w: &[&str], line: u32) {
+    let mut n = OspfNssa {
+        area: area.to_owned(),
+        no_summary: false,
+        default_originate: None,
+    };
+    let mut it = w.iter().peekable();
+    while let Some(o) = it.next() {
+        match *o {
+            "no-summary" => n.no_summary = true,
+            "default-information-originate" => {
+                let (mut metric, mut kind) = (None, 2);
+                while let Some(&&k) = it.peek() {
+                    match (k, it.clone().nth(1)) {
+                        ("metric", Some(m)) => metric = m.parse().ok(),
+                        ("metric-type", Some(t)) => kind = if *t == "1" { 1 } else { 2 },
+                        _ => break,
+                    }
+                    it.nth(1);
+                }
+                n.default_originate = Some((metric, kind));
+            }
+            other => {
+                let what = format!("NSSA option {other}");
+                dev.ospf.process_mut(process, line).unsupported(&what);
+                break;
+            }
+        }
+    }
+    let p = dev.ospf.process_mut(process, line);
+    p.nssa_areas.retain(|x| x.area != n.area);
+    p.nssa_areas.push(n);
+}
+
+/// `area A range P [advertise|not-advertise] [cost N]` (IOS address and mask, EOS and
+/// NX-OS a prefix too).
+fn area_range(dev: &mut DeviceConfig, process: &str, area: &str, w: &[&str], line: u32) {
+    let (prefix, opts) = match w {
+        [a, m, opts @ ..] if m.contains('.') => (parse_addr_mask(a, m), opts),
+        [p, opts @ ..] => (parse_prefix(p), opts),
+        [] => (None, w),
+    };
+    let Some(ipnet::IpNet::V4(prefix)) = prefix else {
+        dev.warn(
+            line,
+            format!("ospf area range: cannot read '{}'", w.join(" ")),
+        );
+        return;
+    };
+    let mut range = OspfAreaRange {
+        area: area.to_owned(),
+        prefix: prefix.trunc(),
+        advertise: true,
+        cost: None,
+        exact: false,
+    };
+    let mut it = opts.iter();
+    while let Some(o) = it.next() {
+        match *o {
+            "not-advertise" => range.advertise = false,
+            "advertise" => {}
+            "cost" => match it.next().and_then(|c| c.parse().ok()) {
+                Some(c) => range.cost = Some(c),
+                None => dev.warn(line, "ospf area range: cost is not a number".to_owned()),
+            },
+            other => {
+                let what = format!("area range option {other}");
+                dev.ospf.process_mut(process, line).unsupported(&what);
+            }
+        }
+    }
+    let p = dev.ospf.process_mut(process, line);
+    p.ranges
+        .retain(|r| !(r.area == range.area && r.prefix == range.prefix));
+    p.ranges.push(range);
 }
 
 /// Process lines that leave the routes as olav computes them (logging, timers, graceful
@@ -350,6 +434,52 @@ mod tests {
         assert!(p.unsupported.is_empty());
         assert_eq!(p.stub_areas, [("1".to_owned(), false)]);
         assert_eq!(d.lines_unrecognised, 0);
+    }
+
+    #[test]
+    fn area_ranges_in_each_syntax() {
+        let eos = "hostname c1\nrouter ospf 1\n   area 0.0.0.1 range 10.4.0.0/16\n   area 0.0.0.1 range 10.5.0.0 255.255.0.0 not-advertise\n   area 1 range 10.6.0.0/16 cost 100\n";
+        let d = parser_for(Vendor::AristaEos).parse(eos);
+        let p = &d.ospf.processes[0];
+        let got: Vec<(&str, String, bool, Option<u32>)> = p
+            .ranges
+            .iter()
+            .map(|r| (r.area.as_str(), r.prefix.to_string(), r.advertise, r.cost))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("0.0.0.1", "10.4.0.0/16".to_owned(), true, None),
+                ("0.0.0.1", "10.5.0.0/16".to_owned(), false, None),
+                ("1", "10.6.0.0/16".to_owned(), true, Some(100)),
+            ]
+        );
+        assert!(p.unsupported.is_empty() && p.rfc1583.is_none());
+        let ios = "hostname r\nrouter ospf 1\n area 16 nssa default-information-originate metric 5 metric-type 1 no-summary\n area 17 nssa translate type7 suppress-fa\n";
+        let d = parser_for(Vendor::CiscoIos).parse(ios);
+        let p = &d.ospf.processes[0];
+        let n = &p.nssa_areas[0];
+        assert_eq!(
+            (n.area.as_str(), n.no_summary, n.default_originate),
+            ("16", true, Some((Some(5), 1)))
+        );
+        assert_eq!(p.unsupported, ["NSSA option translate"]);
+        let junos = "set protocols ospf no-rfc-1583\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 restrict\nset protocols ospf area 0.0.0.0 area-range 10.8.0.0/16 exact\nset protocols ospf area 0.0.0.0 area-range 10.9.0.0/16 override-metric 100\n";
+        let d = parser_for(Vendor::JuniperJunos).parse(junos);
+        let p = &d.ospf.processes[0];
+        let got: Vec<(String, bool, Option<u32>, bool)> = p
+            .ranges
+            .iter()
+            .map(|r| (r.prefix.to_string(), r.advertise, r.cost, r.exact))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("10.8.0.0/16".to_owned(), false, None, true),
+                ("10.9.0.0/16".to_owned(), true, Some(100), false),
+            ]
+        );
+        assert!(p.unsupported.is_empty() && p.rfc1583 == Some(false));
     }
 
     #[test]

@@ -5,7 +5,8 @@ use super::statements::Statement;
 use super::{parse_net, Instance, Junos};
 use crate::import::parse::common::parse_asn;
 use crate::model::{
-    AddressKind, Interface, OspfNetwork, OspfNetworkType, OspfProcess, RouteActivity, StaticRoute,
+    AddressKind, Interface, OspfAreaRange, OspfNetwork, OspfNetworkType, OspfProcess,
+    RouteActivity, StaticRoute,
 };
 use ipnet::IpNet;
 use std::collections::HashMap;
@@ -339,16 +340,17 @@ impl Junos {
                     format!("ospf reference-bandwidth: cannot read '{b}'"),
                 ),
             },
-            ["area", _, kind, rest @ ..] => {
-                if let ("area-range", [p, ..]) = (*kind, rest) {
-                    if let Some(net) = parse_net(p) {
-                        self.refused_at_commit("OSPF area-range", net, st.line_of(rest));
+            ["area", area, "area-range", p, opts @ ..] => {
+                if let Some(net) = parse_net(p) {
+                    if !self.refused_at_commit("OSPF area-range", net, st.line_of(&w[3..])) {
+                        self.area_range(inst, area, net, opts, st);
                     }
                 }
+            }
+            ["area", _, kind, ..] => {
                 let what = match *kind {
                     "stub" => "stub areas",
                     "nssa" => "NSSA areas",
-                    "area-range" => "area ranges",
                     "virtual-link" => "virtual links",
                     _ => return,
                 };
@@ -356,7 +358,8 @@ impl Junos {
             }
             ["disable"] => self.ospf_process(inst, st).shutdown = true,
             // What changes no route is ignored; anything else may, and is named.
-            ["traceoptions" | "graceful-restart" | "spf-options" | "no-rfc-1583", ..] => {}
+            ["no-rfc-1583"] => self.ospf_process(inst, st).rfc1583 = Some(false),
+            ["traceoptions" | "graceful-restart" | "spf-options", ..] => {}
             [word, ..] => {
                 let what = format!("Junos OSPF `{word}`");
                 self.ospf_process(inst, st).unsupported(&what);
@@ -386,6 +389,54 @@ impl Junos {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// `area A area-range P [restrict] [exact] [override-metric N]`: each `set` line adds
+    /// to the range of its area and prefix.
+    fn area_range(
+        &mut self,
+        inst: Option<&str>,
+        area: &str,
+        net: IpNet,
+        opts: &[&str],
+        st: &Statement,
+    ) {
+        let IpNet::V4(prefix) = net else {
+            return;
+        };
+        let mut unknown = None;
+        let p = self.ospf_process(inst, st);
+        let at = match p
+            .ranges
+            .iter()
+            .position(|r| r.area == area && r.prefix == prefix)
+        {
+            Some(i) => i,
+            None => {
+                p.ranges.push(OspfAreaRange {
+                    area: area.to_owned(),
+                    prefix,
+                    advertise: true,
+                    cost: None,
+                    exact: false,
+                });
+                p.ranges.len() - 1
+            }
+        };
+        let r = &mut p.ranges[at];
+        match opts {
+            [] => {}
+            ["restrict"] => r.advertise = false,
+            ["exact"] => r.exact = true,
+            ["override-metric", m] => match m.parse() {
+                Ok(m) => r.cost = Some(m),
+                Err(_) => unknown = Some(format!("area-range override-metric {m}")),
+            },
+            [other, ..] => unknown = Some(format!("area-range option {other}")),
+        }
+        if let Some(what) = unknown {
+            p.unsupported(&what);
         }
     }
 

@@ -23,6 +23,47 @@ pub struct BgpRouting {
     pub unmodelled: Vec<(Option<String>, String)>,
     /// `distance bgp E I L` (NX-OS `distance E I L`): (VRF, eBGP, iBGP, local).
     pub distances: Vec<(Option<String>, u32, u32, u32)>,
+    /// Each VRF's route targets and layer-3 VNI (BGP VPN and EVPN).
+    #[serde(default)]
+    pub vrf_vpn: Vec<VrfVpn>,
+    /// The interface whose address is the device's VTEP (EOS `vxlan source-interface`,
+    /// NX-OS `interface nve1 / source-interface`).
+    #[serde(default)]
+    pub vtep_interface: Option<String>,
+}
+
+/// Which routes a route target applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RtFamily {
+    /// VPNv4 routes (IOS `route-target`, EOS `vpn-ipv4`, NX-OS without `evpn`), and the
+    /// VRFs of one device.
+    Vpn,
+    /// EVPN type-5 routes (EOS and NX-OS `… evpn`).
+    Evpn,
+    /// Both (EOS `route-target import X` without a family).
+    Both,
+}
+
+/// One `route-target import|export` value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTarget {
+    /// `ASN:NN`, `IP:NN`, or `auto`.
+    pub value: String,
+    /// What it applies to.
+    pub family: RtFamily,
+}
+
+/// A VRF's BGP VPN identity: route targets and layer-3 VNI.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VrfVpn {
+    /// The VRF.
+    pub vrf: String,
+    /// Import route targets.
+    pub import: Vec<RouteTarget>,
+    /// Export route targets.
+    pub export: Vec<RouteTarget>,
+    /// The VRF's layer-3 VNI (EOS `vxlan vrf X vni N`, NX-OS `vrf context X / vni N`).
+    pub vni: Option<u32>,
 }
 
 /// One `aggregate-address`.

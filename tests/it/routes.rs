@@ -139,6 +139,10 @@ fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
                 && ip.zip(d.next_hop_ip).is_none_or(|(a, b)| a == b)
         }
         NextHop::Vrf(_) => false,
+        // EOS shows the VTEP of an EVPN route (`vtepAddr`), NX-OS its address.
+        NextHop::Vtep { vtep, .. } => {
+            !d.discard && d.next_hop_interface.is_none() && d.next_hop_ip.is_none_or(|x| x == *vtep)
+        }
     };
     same_hop
         && o.vrf == d.vrf

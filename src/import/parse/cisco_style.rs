@@ -292,11 +292,20 @@ fn nested(
         }
         Ctx::Bgp { vrf, af } => bgp_line(dev, bgp, vrf.as_deref(), af.as_deref(), w, text, no),
         Ctx::BgpNeighbor { vrf, af, id } => match w {
-            ["address-family", rest @ ..] => Step::Push(Ctx::BgpNeighbor {
-                vrf: vrf.clone(),
-                af: Some(af_name(rest)),
-                id: id.clone(),
-            }),
+            // NX-OS: a neighbor's address-family block activates the family.
+            ["address-family", rest @ ..] => {
+                let family = af_name(rest);
+                let scope = Scope {
+                    vrf: vrf.as_deref(),
+                    af: Some(&family),
+                };
+                bgp.neighbor(dev, scope, id, &["activate"], text, no);
+                Step::Push(Ctx::BgpNeighbor {
+                    vrf: vrf.clone(),
+                    af: Some(family),
+                    id: id.clone(),
+                })
+            }
             ["inherit", "peer-session" | "peer-policy", ..] => Step::Known,
             ["no", attr @ ..] => {
                 bgp.unset(

@@ -799,3 +799,5 @@ fn install(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vpn_tests;

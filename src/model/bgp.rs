@@ -90,6 +90,9 @@ pub struct BgpNeighborRouting {
     pub allowas_in: Option<u32>,
     /// `send-community` (any form).
     pub send_community: bool,
+    /// `send-community both|extended|all`: extended communities (route targets) too.
+    #[serde(default)]
+    pub send_ext_community: bool,
     /// `weight N`.
     pub weight: Option<u32>,
     /// `local-as … no-prepend`: received paths do not get the local AS prepended.
@@ -134,6 +137,8 @@ pub enum RouteMapMatch {
         /// `exact-match` (not evaluated).
         exact: bool,
     },
+    /// `match extcommunity L…` (any of the lists): route targets.
+    ExtCommunity(Vec<String>),
     /// Any other statement, as written (not evaluated).
     Other(String),
 }
@@ -282,6 +287,10 @@ pub struct RouteLists {
     /// expression).
     #[serde(default)]
     pub as_path_lists: Vec<(String, bool, String)>,
+    /// `ip extcommunity-list standard L permit|deny rt V…` entries, in file order (the
+    /// route-target values; an expanded list or another kind is kept as not evaluated).
+    #[serde(default)]
+    pub ext_community_lists: Vec<CommunityListEntry>,
 }
 
 /// One entry of a numbered IPv4 access list, as a route-map reads it: a standard entry

@@ -193,6 +193,7 @@ fn choose<'p>(
                 weight: originate::local_weight(s.vendor),
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Aggregate {
                     summary_only: a.summary_only,
                 },
@@ -256,6 +257,7 @@ fn advertise(
                 weight: 0,
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Local,
                 originator: None,
                 cluster_list: Vec::new(),
@@ -358,6 +360,9 @@ fn advertise(
         }
         if !s.sends_communities(n) {
             p.communities.clear();
+        }
+        if !s.sends_route_targets(n) {
+            p.route_targets.clear();
         }
         p.weight = 0;
         let verdict = if s.vendor == Vendor::JuniperJunos {
@@ -525,6 +530,7 @@ fn export_candidates(
                 weight: 0,
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Local,
                 originator: None,
                 cluster_list: Vec::new(),
@@ -576,6 +582,12 @@ fn accept(
         return Ok(None);
     }
     p.weight = n.routing.weight.unwrap_or(0);
+    // IOS drops the route targets of a path a VRF receives from its neighbor (the
+    // `iosxe_vrf_route_leaking_bgp_peering` lab: a VRF's peer sees none; the default
+    // VRF's keeps them).
+    if s.vendor == Vendor::CiscoIos && table.vrf != "default" {
+        p.route_targets.clear();
+    }
     p.source = Source::Peer {
         end: far,
         ebgp: end.ebgp,

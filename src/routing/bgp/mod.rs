@@ -124,6 +124,9 @@ pub struct Path {
     pub origin: Origin,
     /// Communities as written.
     pub communities: Vec<String>,
+    /// Route targets (extended communities) it carries: those of the VRF it was
+    /// imported from ([`vpn`]).
+    pub route_targets: Vec<String>,
     /// Where it comes from.
     pub source: Source,
     /// ORIGINATOR_ID, once reflected.
@@ -203,6 +206,16 @@ impl Speaker<'_> {
     /// `send-community`).
     pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
         self.vendor == Vendor::JuniperJunos || n.routing.send_community
+    }
+
+    /// Whether it sends extended communities (route targets) to `n`: Junos always, EOS
+    /// with any `send-community`, IOS and NX-OS with `both` / `extended`.
+    pub fn sends_route_targets(&self, n: &BgpNeighbor) -> bool {
+        match self.vendor {
+            Vendor::JuniperJunos => true,
+            Vendor::AristaEos => n.routing.send_community,
+            _ => n.routing.send_ext_community,
+        }
     }
 
     /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
@@ -630,6 +643,7 @@ fn compute(
             from: index[l.from],
             to: index[l.to],
             kind: l.kind.clone(),
+            route_targets: l.route_targets.clone(),
         })
         .collect();
     let outcome = exchange::run(speakers, &kept_tables, &kept_ends, &kept_links);

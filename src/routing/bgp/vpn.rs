@@ -46,6 +46,8 @@ pub struct Link {
     pub to: usize,
     /// How.
     pub kind: Kind,
+    /// The exporter's route targets, which the imported paths carry.
+    pub route_targets: Vec<String>,
 }
 
 /// The VRFs of a device that take part in route-target import or export.
@@ -210,6 +212,7 @@ pub fn links(
                     from: a,
                     to: b,
                     kind: Kind::Local,
+                    route_targets: ra.export.iter().cloned().collect(),
                 });
             }
         }
@@ -296,6 +299,7 @@ pub fn links(
                                 router_id: s.router_id,
                                 cost,
                             },
+                            route_targets: ru.export.iter().cloned().collect(),
                         });
                     }
                 }
@@ -318,6 +322,7 @@ pub fn import(
         return None;
     }
     let mut p = best.clone();
+    p.route_targets.clone_from(&link.route_targets);
     let to = &speakers[tables[link.to].dev];
     match &link.kind {
         Kind::Local => {

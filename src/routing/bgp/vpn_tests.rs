@@ -298,3 +298,33 @@ fn an_import_map_leaves_the_vrf_incomplete() {
         .iter()
         .any(|w| w.contains("import map ONLY")));
 }
+
+#[test]
+fn a_leaked_path_carries_the_exporters_route_targets_to_an_extcommunity_match() {
+    let leak = IOS_LEAK.replace(
+        "  neighbor 10.0.0.2 activate\n",
+        "  neighbor 10.0.0.2 activate\n  neighbor 10.0.0.2 send-community both\n",
+    );
+    let peer = IOS_PEER
+        .replace(
+            " neighbor 10.0.0.1 remote-as 65001\n",
+            " neighbor 10.0.0.1 remote-as 65001\n neighbor 10.0.0.1 route-map IN in\n",
+        )
+        .replace(
+            "end\n",
+            "ip extcommunity-list standard RT permit rt 1:1\nroute-map IN permit 10\n match extcommunity RT\n set local-preference 110\nroute-map IN permit 20\nend\n",
+        );
+    let local_pref = |r: &DeviceRib| -> Vec<u32> {
+        r.bgp
+            .iter()
+            .filter(|b| b.network.to_string() == "10.1.1.1/32")
+            .map(|b| b.local_pref)
+            .collect()
+    };
+    let r = run(&[(Vendor::CiscoIos, &leak), (Vendor::CiscoIos, &peer)]);
+    assert!(r[1].incomplete.is_empty(), "{:?}", r[1].incomplete);
+    assert_eq!(local_pref(&r[1]), [110]);
+    // Without `send-community both` IOS sends no route target: the second clause.
+    let r = run(&[(Vendor::CiscoIos, IOS_LEAK), (Vendor::CiscoIos, &peer)]);
+    assert_eq!(local_pref(&r[1]), [100]);
+}

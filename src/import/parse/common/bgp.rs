@@ -62,6 +62,7 @@ impl Settings {
         r.next_hop_self |= gr.next_hop_self;
         r.allowas_in = r.allowas_in.or(gr.allowas_in);
         r.send_community |= gr.send_community;
+        r.send_ext_community |= gr.send_ext_community;
         r.weight = r.weight.or(gr.weight);
         if r.remove_private_as.is_none() {
             r.remove_private_as.clone_from(&gr.remove_private_as);
@@ -693,7 +694,10 @@ impl BgpBuilder {
             ["next-hop-self", ..] => s.routing.next_hop_self = true,
             ["allowas-in"] => s.routing.allowas_in = Some(3),
             ["allowas-in", n, ..] => s.routing.allowas_in = Some(n.parse().unwrap_or(3)),
-            ["send-community", ..] => s.routing.send_community = true,
+            ["send-community", rest @ ..] => {
+                s.routing.send_community = true;
+                s.routing.send_ext_community |= matches!(rest, ["both" | "extended" | "all", ..]);
+            }
             ["weight", n] => match n.parse() {
                 Ok(n) => s.routing.weight = Some(n),
                 Err(_) => dev.warn(line, format!("neighbor {id} weight: '{n}' is not a number")),
@@ -769,7 +773,10 @@ impl BgpBuilder {
             ["route-reflector-client", ..] => s.routing.route_reflector_client = false,
             ["next-hop-self", ..] => s.routing.next_hop_self = false,
             ["allowas-in", ..] => s.routing.allowas_in = None,
-            ["send-community", ..] => s.routing.send_community = false,
+            ["send-community", ..] => {
+                s.routing.send_community = false;
+                s.routing.send_ext_community = false;
+            }
             ["prefix-list", _, dir] if *dir == "out" => s.prefix_list_out = None,
             ["prefix-list", _, _] => s.prefix_list_in = None,
             ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,

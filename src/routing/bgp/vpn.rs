@@ -15,6 +15,10 @@ use crate::routing::route::NextHop;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::{IpAddr, Ipv4Addr};
 
+/// More VRF imports than this over the EVPN overlay are not computed: each may carry a
+/// path per prefix (a fabric of a thousand leaves with ten VRFs makes ten million).
+pub const MAX_EVPN_LINKS: usize = 200_000;
+
 /// How routes travel from one VRF to another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
@@ -238,6 +242,11 @@ pub fn links(
     for (e, end) in evpn_ends.iter().enumerate() {
         ends_of[end.table].push(e);
     }
+    let mut evpn_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for t in evpn.keys() {
+        evpn_of.entry(tables[*t].dev).or_default().push(*t);
+    }
+    let local_links = out.len();
     let exporters: Vec<usize> = evpn
         .iter()
         .filter(|(_, (r, _))| !r.export.is_empty())
@@ -245,7 +254,7 @@ pub fn links(
         .collect();
     let mut devices: BTreeSet<usize> = exporters.iter().map(|t| tables[*t].dev).collect();
     devices.retain(|d| table_of.contains_key(&(*d, "default")));
-    for d in devices {
+    'devices: for d in devices {
         let s = &speakers[d];
         let origin = table_of[&(d, "default")];
         if ends_of[origin].is_empty() {
@@ -286,8 +295,9 @@ pub fn links(
                 let Some(cost) = reach.first().map(|r| r.metric) else {
                     continue;
                 };
-                for (&t, (rt, _)) in &evpn {
-                    if tables[t].dev == dev && !ru.export.is_disjoint(&rt.import) {
+                for &t in evpn_of.get(&dev).into_iter().flatten() {
+                    let (rt, _) = &evpn[&t];
+                    if !ru.export.is_disjoint(&rt.import) {
                         out.push(Link {
                             from: u,
                             to: t,
@@ -301,9 +311,22 @@ pub fn links(
                             },
                             route_targets: ru.export.iter().cloned().collect(),
                         });
+                        if out.len() - local_links > MAX_EVPN_LINKS {
+                            break 'devices;
+                        }
                     }
                 }
             }
+        }
+    }
+    if out.len() - local_links > MAX_EVPN_LINKS {
+        out.truncate(local_links);
+        for t in evpn.keys() {
+            notes.push((
+                tables[*t].dev,
+                tables[*t].vrf.clone(),
+                format!("BGP EVPN with over {MAX_EVPN_LINKS} VRF imports is too large to compute"),
+            ));
         }
     }
     (out, notes)

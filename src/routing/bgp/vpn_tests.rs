@@ -328,3 +328,60 @@ fn a_leaked_path_carries_the_exporters_route_targets_to_an_extcommunity_match() 
     let r = run(&[(Vendor::CiscoIos, IOS_LEAK), (Vendor::CiscoIos, &peer)]);
     assert_eq!(local_pref(&r[1]), [100]);
 }
+
+/// A leaf with its AS, VRFs (import target, export target, VNI or none) and whether it
+/// leaks locally too (VPN targets).
+fn random_leaf(i: u8, asn: u8, vrfs: &[(u8, u8, bool)], local: bool) -> String {
+    let mut s = eos_leaf(i)
+        .replace(&format!("bgp 6500{i}"), &format!("bgp 6510{asn}"))
+        .replace("end\n", "");
+    for (k, (imp, exp, vni)) in vrfs.iter().enumerate() {
+        let family = if local { "" } else { "evpn " };
+        s.push_str(&format!(
+            "   vrf V{k}\n      route-target import {family}{imp}:{imp}\n      route-target export {family}{exp}:{exp}\n      redistribute connected\n"
+        ));
+        s.push_str(&format!(
+            "vrf instance V{k}\ninterface Loopback2{k}\n   vrf V{k}\n   ip address 10.{i}.{k}.1/32\n"
+        ));
+        if *vni {
+            s.push_str(&format!("interface Vxlan1\n   vxlan vrf V{k} vni 60{k}\n"));
+        }
+        s.push_str("router bgp 1\n");
+    }
+    s + "end\n"
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Random EVPN fabrics (leaves of random AS numbers, VRFs importing and exporting a
+    /// few targets, some without a VNI, some leaking locally): BGP always finishes and
+    /// every imported route's next hop is a VTEP or another VRF.
+    #[test]
+    fn evpn_fabrics_never_panic(
+        leaves in proptest::collection::vec(
+            (0u8..3, proptest::collection::vec((0u8..3, 0u8..3, proptest::prelude::any::<bool>()), 0..3), proptest::prelude::any::<bool>()),
+            1..3,
+        )
+    ) {
+        let mut spine = EOS_SPINE.to_owned();
+        let mut texts = Vec::new();
+        for (i, (asn, vrfs, local)) in leaves.iter().enumerate() {
+            let i = i as u8 + 1;
+            spine = spine.replace(&format!("remote-as 6500{i}"), &format!("remote-as 6510{asn}"));
+            texts.push(random_leaf(i, *asn, vrfs, *local));
+        }
+        texts.insert(0, spine);
+        let input: Vec<(Vendor, &str)> = texts.iter().map(|t| (Vendor::AristaEos, t.as_str())).collect();
+        let ribs = run(&input);
+        proptest::prop_assert_eq!(ribs.len(), texts.len());
+        for r in &ribs {
+            for route in r.routes.iter().filter(|x| x.vrf.starts_with('V') && x.protocol.as_str().contains("bgp")) {
+                proptest::prop_assert!(matches!(
+                    route.next_hop,
+                    crate::routing::NextHop::Vtep { .. } | crate::routing::NextHop::Vrf(_)
+                ), "{:?}", route);
+            }
+        }
+    }
+}

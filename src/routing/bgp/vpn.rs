@@ -68,26 +68,24 @@ pub fn exports_evpn(s: &Speaker<'_>) -> bool {
     vpn_vrfs(s).any(|v| v.export.iter().any(|r| r.family != RtFamily::Vpn))
 }
 
-/// The route targets of `rts` for `family`, `auto` resolved to ASN:VNI (NX-OS); None
-/// for an `auto` olav cannot resolve.
+/// The route targets of `rts` for `family`, `auto` resolved to ASN:VNI (NX-OS). Without
+/// a VNI (or an AS) `auto` is the VRF's own value, which no other VRF names (NX-OS
+/// derives it from the VRF's id): it imports and exports nothing olav could miss.
 fn targets(
     rts: &[RouteTarget],
     family: RtFamily,
     asn: Option<u32>,
     vni: Option<u32>,
-) -> Option<BTreeSet<String>> {
-    let mut out = BTreeSet::new();
-    for rt in rts
-        .iter()
+    vrf: &str,
+) -> BTreeSet<String> {
+    rts.iter()
         .filter(|r| r.family == family || r.family == RtFamily::Both)
-    {
-        if rt.value == "auto" {
-            out.insert(format!("{}:{}", asn?, vni?));
-        } else {
-            out.insert(rt.value.clone());
-        }
-    }
-    Some(out)
+        .map(|rt| match (rt.value.as_str(), asn, vni) {
+            ("auto", Some(a), Some(n)) => format!("{a}:{n}"),
+            ("auto", ..) => format!("auto {vrf}"),
+            (v, ..) => v.to_owned(),
+        })
+        .collect()
 }
 
 /// The address of the device's VTEP: its VTEP source interface's primary address.
@@ -189,23 +187,12 @@ pub fn links(
             let Some(&t) = table_of.get(&(d, v.vrf.as_str())) else {
                 continue;
             };
-            let of = |f| {
-                Some(Rts {
-                    import: targets(&v.import, f, asn, v.vni)?,
-                    export: targets(&v.export, f, asn, v.vni)?,
-                })
+            let of = |f| Rts {
+                import: targets(&v.import, f, asn, v.vni, &v.vrf),
+                export: targets(&v.export, f, asn, v.vni, &v.vrf),
             };
-            match (of(RtFamily::Vpn), of(RtFamily::Evpn)) {
-                (Some(a), Some(b)) => {
-                    vpn.insert(t, a);
-                    evpn.insert(t, (b, v.vni));
-                }
-                _ => notes.push((
-                    d,
-                    v.vrf.clone(),
-                    "BGP `route-target auto` without a VNI".to_owned(),
-                )),
-            }
+            vpn.insert(t, of(RtFamily::Vpn));
+            evpn.insert(t, (of(RtFamily::Evpn), v.vni));
         }
     }
     // On one device: VPN targets.

@@ -23,6 +23,47 @@ pub struct BgpRouting {
     pub unmodelled: Vec<(Option<String>, String)>,
     /// `distance bgp E I L` (NX-OS `distance E I L`): (VRF, eBGP, iBGP, local).
     pub distances: Vec<(Option<String>, u32, u32, u32)>,
+    /// Each VRF's route targets and layer-3 VNI (BGP VPN and EVPN).
+    #[serde(default)]
+    pub vrf_vpn: Vec<VrfVpn>,
+    /// The interface whose address is the device's VTEP (EOS `vxlan source-interface`,
+    /// NX-OS `interface nve1 / source-interface`).
+    #[serde(default)]
+    pub vtep_interface: Option<String>,
+}
+
+/// Which routes a route target applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RtFamily {
+    /// VPNv4 routes (IOS `route-target`, EOS `vpn-ipv4`, NX-OS without `evpn`), and the
+    /// VRFs of one device.
+    Vpn,
+    /// EVPN type-5 routes (EOS and NX-OS `… evpn`).
+    Evpn,
+    /// Both (EOS `route-target import X` without a family).
+    Both,
+}
+
+/// One `route-target import|export` value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTarget {
+    /// `ASN:NN`, `IP:NN`, or `auto`.
+    pub value: String,
+    /// What it applies to.
+    pub family: RtFamily,
+}
+
+/// A VRF's BGP VPN identity: route targets and layer-3 VNI.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VrfVpn {
+    /// The VRF.
+    pub vrf: String,
+    /// Import route targets.
+    pub import: Vec<RouteTarget>,
+    /// Export route targets.
+    pub export: Vec<RouteTarget>,
+    /// The VRF's layer-3 VNI (EOS `vxlan vrf X vni N`, NX-OS `vrf context X / vni N`).
+    pub vni: Option<u32>,
 }
 
 /// One `aggregate-address`.
@@ -60,6 +101,9 @@ pub struct BgpNeighborRouting {
     pub allowas_in: Option<u32>,
     /// `send-community` (any form).
     pub send_community: bool,
+    /// `send-community both|extended|all`: extended communities (route targets) too.
+    #[serde(default)]
+    pub send_ext_community: bool,
     /// `weight N`.
     pub weight: Option<u32>,
     /// `local-as … no-prepend`: received paths do not get the local AS prepended.
@@ -111,6 +155,8 @@ pub enum RouteMapMatch {
     /// `continue [N]`: after the clause permits, evaluation goes on at clause N (None:
     /// the next clause) with the clause's sets applied.
     Continue(Option<u32>),
+    /// `match extcommunity L…` (any of the lists): route targets.
+    ExtCommunity(Vec<String>),
     /// Any other statement, as written (not evaluated).
     Other(String),
 }
@@ -259,6 +305,10 @@ pub struct RouteLists {
     /// expression).
     #[serde(default)]
     pub as_path_lists: Vec<(String, bool, String)>,
+    /// `ip extcommunity-list standard L permit|deny rt V…` entries, in file order (the
+    /// route-target values; an expanded list or another kind is kept as not evaluated).
+    #[serde(default)]
+    pub ext_community_lists: Vec<CommunityListEntry>,
 }
 
 /// One entry of a numbered IPv4 access list, as a route-map reads it: a standard entry

@@ -20,7 +20,8 @@ pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistrib
 pub use bgp::{AccessListEntry, AsRange, CommunityListEntry};
 pub use bgp::{
     BgpAggregate, BgpNeighborRouting, BgpRouting, PolicyAction, PolicyMatch, PolicyOptions,
-    PolicyStatement, PolicyTerm, RouteLists, RouteMapMatch, RouteMapSet,
+    PolicyStatement, PolicyTerm, RouteLists, RouteMapMatch, RouteMapSet, RouteTarget, RtFamily,
+    VrfVpn,
 };
 
 pub use ospf::{

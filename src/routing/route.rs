@@ -115,6 +115,13 @@ pub enum NextHop {
     Ip(Ipv4Addr),
     /// Looked up again in another VRF: `{"type":"vrf","vrf":…}`.
     Vrf(String),
+    /// Into a VXLAN tunnel to a VTEP (EVPN): `{"type":"vtep","vni":…,"vtep":…}`.
+    Vtep {
+        /// The VNI the packet is sent with.
+        vni: u32,
+        /// The far VTEP's address.
+        vtep: Ipv4Addr,
+    },
 }
 
 impl NextHop {
@@ -135,6 +142,9 @@ impl NextHop {
             }
             NextHop::Ip(ip) => json!({"type": "ip", "ip": ip.to_string()}),
             NextHop::Vrf(v) => json!({"type": "vrf", "vrf": v}),
+            NextHop::Vtep { vni, vtep } => {
+                json!({"type": "vtep", "vni": vni, "vtep": vtep.to_string()})
+            }
         }
     }
 }
@@ -153,6 +163,7 @@ impl fmt::Display for NextHop {
             } => f.write_str(interface),
             NextHop::Ip(ip) => write!(f, "{ip}"),
             NextHop::Vrf(v) => write!(f, "vrf {v}"),
+            NextHop::Vtep { vni, vtep } => write!(f, "vtep {vtep} vni {vni}"),
         }
     }
 }

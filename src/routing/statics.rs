@@ -179,7 +179,7 @@ pub fn resolves(c: &Candidate, installed: &[Route]) -> bool {
             .iter()
             .filter(|r| r.network == best)
             .any(|r| match &r.next_hop {
-                NextHop::Discard | NextHop::Vrf(_) => false,
+                NextHop::Discard | NextHop::Vrf(_) | NextHop::Vtep { .. } => false,
                 NextHop::Interface { ip, .. } => ip.is_some() || r.protocol == Protocol::Connected,
                 NextHop::Ip(_) => true,
             })

@@ -284,6 +284,12 @@ fn steps(
     match &route.next_hop {
         NextHop::Discard => vec![End(Disposition::NullRouted, None)],
         NextHop::Vrf(v) => vec![Step::Vrf(v.clone())],
+        NextHop::Vtep { vni, vtep } => vec![End(
+            Disposition::InsufficientInfo,
+            Some(format!(
+                "{node} sends {dst} into a VXLAN tunnel to VTEP {vtep} (VNI {vni}): the tunnel is not traced"
+            )),
+        )],
         NextHop::Interface {
             interface,
             ip: Some(ip),
@@ -345,7 +351,7 @@ pub fn egress(rib: &DeviceRib, vrf: &str, dst: Ipv4Addr) -> Option<String> {
         match &r.next_hop {
             NextHop::Interface { interface, .. } => return Some(interface.clone()),
             NextHop::Ip(ip) => target = *ip,
-            NextHop::Discard | NextHop::Vrf(_) => return None,
+            NextHop::Discard | NextHop::Vrf(_) | NextHop::Vtep { .. } => return None,
         }
     }
     None

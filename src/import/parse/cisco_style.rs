@@ -5,7 +5,7 @@
 
 use super::common::{self, BgpBuilder, Scope, StructureBlock};
 use super::lines::{ConfigLines, ContextStack};
-use crate::model::{DeviceConfig, Interface, NextHopResolution, StructureKind};
+use crate::model::{DeviceConfig, Interface, NextHopResolution, RtFamily, StructureKind};
 
 /// What the dialects do differently inside the shared walk.
 #[derive(Debug, Clone, Copy, Default)]
@@ -40,6 +40,11 @@ enum Ctx {
     VrfContext(String),
     /// IOS `vrf definition X` / `ip vrf X`: its route targets leak routes between VRFs.
     VrfDefinition(String),
+    /// An address family of a VRF definition or context (`ipv4`: its route targets count).
+    VrfAf {
+        vrf: String,
+        ipv4: bool,
+    },
     Line,
     /// A recognised block whose body olav does not model.
     Opaque,
@@ -262,6 +267,20 @@ fn nested(
                 Step::Push(Ctx::Fhrp(*idx))
             }
             ["hsrp", _, "ipv6"] | ["vrrp", _, "address-family", "ipv6"] => Step::Push(Ctx::Opaque),
+            // EOS `interface Vxlan1`: the VRFs' layer-3 VNIs and the VTEP address.
+            ["vxlan", "vrf", vrf, "vni", vni] => {
+                bgp.vrf_vni(dev, vrf, vni, no);
+                Step::Known
+            }
+            ["vxlan", "source-interface", name] | ["source-interface", name]
+                if dev.interfaces.get(*idx).is_some_and(|i| {
+                    let n = i.name.to_ascii_lowercase();
+                    n.starts_with("vxlan") || n.starts_with("nve")
+                }) =>
+            {
+                bgp.vtep_interface(name);
+                Step::Known
+            }
             _ => known(
                 common::eigrp::interface_line(dev, *idx, w, no)
                     || common::isis::interface_line(dev, *idx, w, no)
@@ -279,11 +298,20 @@ fn nested(
         }
         Ctx::Bgp { vrf, af } => bgp_line(dev, bgp, vrf.as_deref(), af.as_deref(), w, text, no),
         Ctx::BgpNeighbor { vrf, af, id } => match w {
-            ["address-family", rest @ ..] => Step::Push(Ctx::BgpNeighbor {
-                vrf: vrf.clone(),
-                af: Some(af_name(rest)),
-                id: id.clone(),
-            }),
+            // NX-OS: a neighbor's address-family block activates the family.
+            ["address-family", rest @ ..] => {
+                let family = af_name(rest);
+                let scope = Scope {
+                    vrf: vrf.as_deref(),
+                    af: Some(&family),
+                };
+                bgp.neighbor(dev, scope, id, &["activate"], text, no);
+                Step::Push(Ctx::BgpNeighbor {
+                    vrf: vrf.clone(),
+                    af: Some(family),
+                    id: id.clone(),
+                })
+            }
             ["inherit", "peer-session" | "peer-policy", ..] => Step::Known,
             ["no", attr @ ..] => {
                 bgp.unset(
@@ -344,14 +372,30 @@ fn nested(
                 ["no", "ip", "route", rest @ ..] => {
                     common::remove_static_route(dev, Some(vrf.clone()), rest, no)
                 }
-                ["route-target", ..] => bgp.route_target(vrf, w),
-                _ => {}
+                ["vni", vni] => bgp.vrf_vni(dev, vrf, vni, no),
+                ["address-family", af, ..] => {
+                    return Step::Push(Ctx::VrfAf {
+                        vrf: vrf.clone(),
+                        ipv4: *af == "ipv4",
+                    })
+                }
+                _ => vrf_line(bgp, vrf, w),
             }
             Step::Known
         }
         Ctx::VrfDefinition(vrf) => {
-            if let ["route-target", ..] = w {
-                bgp.route_target(vrf, w);
+            if let ["address-family", af, ..] = w {
+                return Step::Push(Ctx::VrfAf {
+                    vrf: vrf.clone(),
+                    ipv4: *af == "ipv4",
+                });
+            }
+            vrf_line(bgp, vrf, w);
+            Step::Known
+        }
+        Ctx::VrfAf { vrf, ipv4 } => {
+            if *ipv4 {
+                vrf_line(bgp, vrf, w);
             }
             Step::Known
         }
@@ -363,6 +407,17 @@ fn nested(
         }
         Ctx::Opaque => Step::Known,
         Ctx::Unknown => Step::Unknown,
+    }
+}
+
+/// A VRF definition's (or its IPv4 family's) route targets and import / export maps.
+fn vrf_line(bgp: &mut BgpBuilder, vrf: &str, w: &[&str]) {
+    match w {
+        ["route-target", ..] => bgp.route_target(vrf, w, RtFamily::Vpn),
+        ["import" | "export", "map", ..] | ["import" | "export", "ipv4", ..] => {
+            bgp.vrf_unmodelled(vrf, w)
+        }
+        _ => {}
     }
 }
 
@@ -463,6 +518,11 @@ fn bgp_line(
         }
         ["aggregate-address", ..] => bgp.origination(vrf, w),
         ["maximum-paths", rest @ ..] => bgp.maximum_paths(vrf, rest),
+        // EOS `router bgp / vrf X / route-target import evpn …`.
+        ["route-target", ..] => match vrf {
+            Some(v) => bgp.route_target(v, w, RtFamily::Both),
+            None => bgp.unmodelled(vrf, w),
+        },
         ["distance", rest @ ..] => bgp.distance(vrf, rest),
         // Olav breaks the last tie by router id already (it knows no path's age).
         ["bgp", "bestpath", "tie-break", "router-id"] | ["bgp", "bestpath", "compare-routerid"] => {
@@ -474,7 +534,6 @@ fn bgp_line(
         | ["default-metric", ..]
         | ["table-map", ..]
         | ["auto-summary", ..]
-        | ["route-target", ..]
         | ["import", ..]
         | ["export", ..] => bgp.unmodelled(vrf, w),
         _ => {}

@@ -6,6 +6,7 @@
 
 use super::policy::{self, Unknown};
 use super::sessions::End;
+use super::vpn::{self, Link};
 use super::{junos, originate, select, Origin, Path, Source, Speaker, Table};
 use crate::model::Vendor;
 use crate::routing::route::{NextHop, Protocol, Route};
@@ -28,8 +29,9 @@ pub struct Outcome {
     pub cut_off: bool,
 }
 
-/// Runs the exchange over `tables` joined by `ends`.
-pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome {
+/// Runs the exchange over `tables` joined by `ends`, VRFs importing each other's paths
+/// by `links`.
+pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End], links: &[Link]) -> Outcome {
     let n = tables.len();
     let mut unknown: Vec<Vec<Unknown>> = vec![Vec::new(); n];
     let mut local: Vec<Vec<Path>> = Vec::with_capacity(n);
@@ -43,8 +45,16 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
     for (e, end) in ends.iter().enumerate() {
         ends_of[end.table].push(e);
     }
+    let mut links_from: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut links_to: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (l, link) in links.iter().enumerate() {
+        links_from[link.from].push(l);
+        links_to[link.to].push(l);
+    }
     // What each end received from its far end, after its import policy.
     let mut received: Vec<BTreeMap<Ipv4Net, Path>> = vec![BTreeMap::new(); ends.len()];
+    // What each link brings into its importing table.
+    let mut imported: Vec<BTreeMap<Ipv4Net, Path>> = vec![BTreeMap::new(); links.len()];
     let mut selected: Vec<BTreeMap<Ipv4Net, Vec<Path>>> = vec![BTreeMap::new(); n];
     let mut candidates: Vec<BTreeMap<Ipv4Net, Vec<Path>>> = vec![BTreeMap::new(); n];
     let mut visits = vec![0u32; n];
@@ -58,7 +68,16 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
             cut_off = true;
             break;
         }
-        let (sel, cands) = choose(speakers, tables, t, &local[t], &ends_of[t], &received);
+        let brought = links_to[t].iter().flat_map(|l| imported[*l].values());
+        let (sel, cands) = choose(
+            speakers,
+            tables,
+            t,
+            &local[t],
+            &ends_of[t],
+            &received,
+            brought,
+        );
         candidates[t] = cands;
         // The first visit advertises even an empty selection: Junos exports routes of
         // other protocols.
@@ -66,6 +85,22 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
             continue;
         }
         selected[t] = sel;
+        for &l in &links_from[t] {
+            let got: BTreeMap<Ipv4Net, Path> = selected[t]
+                .values()
+                .filter_map(|ps| ps.first())
+                .filter_map(|b| vpn::import(speakers, tables, &links[l], b))
+                .map(|p| (p.prefix, p))
+                .collect();
+            if got != imported[l] {
+                imported[l] = got;
+                let to = links[l].to;
+                if !queued[to] {
+                    queued[to] = true;
+                    queue.push_back(to);
+                }
+            }
+        }
         for &e in &ends_of[t] {
             let far = ends[e].far;
             let mut got = BTreeMap::new();
@@ -107,16 +142,18 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End]) -> Outcome 
     }
 }
 
-/// Table `t`'s selection from its own paths and what its ends received, aggregates
-/// included: (installed paths per prefix, every candidate per prefix, best first).
+/// Table `t`'s selection from its own paths, what its ends received and what it imports
+/// from other VRFs, aggregates included: (installed paths per prefix, every candidate
+/// per prefix, best first).
 #[allow(clippy::type_complexity)]
-fn choose(
+fn choose<'p>(
     speakers: &[Speaker<'_>],
     tables: &[Table],
     t: usize,
     local: &[Path],
     ends_of: &[usize],
     received: &[BTreeMap<Ipv4Net, Path>],
+    imported: impl Iterator<Item = &'p Path>,
 ) -> (BTreeMap<Ipv4Net, Vec<Path>>, BTreeMap<Ipv4Net, Vec<Path>>) {
     let s = &speakers[tables[t].dev];
     let (max_e, max_i) = s.maximum_paths(&tables[t].vrf);
@@ -128,6 +165,9 @@ fn choose(
         for p in received[e].values() {
             all.entry(p.prefix).or_default().push(p.clone());
         }
+    }
+    for p in imported {
+        all.entry(p.prefix).or_default().push(p.clone());
     }
     // Aggregates: active while a more specific selected route lies inside.
     for a in s.bgp.routing.aggregates.iter().filter(|a| {
@@ -153,6 +193,7 @@ fn choose(
                 weight: originate::local_weight(s.vendor),
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Aggregate {
                     summary_only: a.summary_only,
                 },
@@ -217,6 +258,7 @@ fn advertise(
                 weight: 0,
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Local,
                 originator: None,
                 cluster_list: Vec::new(),
@@ -260,6 +302,17 @@ fn advertise(
                     _ => None,
                 });
                 p.cluster_list.insert(0, s.router_id);
+            }
+            // Imported over iBGP EVPN: iBGP's rule, to a reflector's clients only.
+            Source::Vpn {
+                ebgp: false,
+                local: false,
+                ..
+            } if !(end.ebgp
+                || end.confed
+                || n.routing.route_reflector_client && s.is_reflector()) =>
+            {
+                continue
             }
             _ => {}
         }
@@ -321,6 +374,9 @@ fn advertise(
         }
         if !s.sends_communities(n) {
             p.communities.clear();
+        }
+        if !s.sends_route_targets(n) {
+            p.route_targets.clear();
         }
         p.weight = 0;
         let before = p.as_path.len();
@@ -419,7 +475,12 @@ fn export_candidates(
 ) -> Vec<(Path, Protocol, Option<String>)> {
     let bgp_protocol = |p: &Path| match p.source {
         Source::Aggregate { .. } => Protocol::Aggregate,
-        Source::Peer { ebgp: false, .. } => Protocol::Ibgp,
+        Source::Peer { ebgp: false, .. }
+        | Source::Vpn {
+            ebgp: false,
+            local: false,
+            ..
+        } => Protocol::Ibgp,
         _ => Protocol::Bgp,
     };
     let mut out: Vec<(Path, Protocol, Option<String>)> = Vec::new();
@@ -436,6 +497,12 @@ fn export_candidates(
                     Source::Aggregate { .. } => Some(aggregate),
                     Source::Peer { ebgp: true, .. } => Some(ebgp),
                     Source::Peer { .. } => Some(ibgp),
+                    Source::Vpn {
+                        ebgp: false,
+                        local: false,
+                        ..
+                    } => Some(ibgp),
+                    Source::Vpn { .. } => Some(ebgp),
                 };
                 let beaten = distance.is_some_and(|d| {
                     s.lookup
@@ -494,6 +561,7 @@ fn export_candidates(
                 weight: 0,
                 origin: Origin::Igp,
                 communities: Vec::new(),
+                route_targets: Vec::new(),
                 source: Source::Local,
                 originator: None,
                 cluster_list: Vec::new(),
@@ -546,6 +614,12 @@ fn accept(
         return Ok(None);
     }
     p.weight = n.routing.weight.unwrap_or(0);
+    // IOS drops the route targets of a path a VRF receives from its neighbor (the
+    // `iosxe_vrf_route_leaking_bgp_peering` lab: a VRF's peer sees none; the default
+    // VRF's keeps them).
+    if s.vendor == Vendor::CiscoIos && table.vrf != "default" {
+        p.route_targets.clear();
+    }
     p.source = Source::Peer {
         end: far,
         ebgp: end.ebgp,

@@ -17,6 +17,7 @@ mod originate;
 pub mod policy;
 pub mod select;
 pub mod sessions;
+pub mod vpn;
 
 use super::connected::vrf_name;
 use super::dynamic::Incomplete;
@@ -80,12 +81,24 @@ pub enum Source {
         /// Received from another member AS of the confederation.
         confed: bool,
     },
+    /// Imported from another VRF by route targets ([`vpn`]).
+    Vpn {
+        /// The main RIB's next hop: the exporting VRF (on the device) or the VTEP (EVPN).
+        hop: NextHop,
+        /// Received over eBGP (the exporter's path, or the overlay session).
+        ebgp: bool,
+        /// Originated in the exporting VRF of this device.
+        local: bool,
+        /// The exporter's router id.
+        router_id: Ipv4Addr,
+    },
 }
 
 impl Source {
-    /// Whether the path was received.
+    /// Whether the path was received (imported ones too, unless originated on the
+    /// device).
     pub fn is_peer(&self) -> bool {
-        matches!(self, Source::Peer { .. })
+        matches!(self, Source::Peer { .. } | Source::Vpn { local: false, .. })
     }
 }
 
@@ -111,6 +124,9 @@ pub struct Path {
     pub origin: Origin,
     /// Communities as written.
     pub communities: Vec<String>,
+    /// Route targets (extended communities) it carries: those of the VRF it was
+    /// imported from ([`vpn`]).
+    pub route_targets: Vec<String>,
     /// Where it comes from.
     pub source: Source,
     /// ORIGINATOR_ID, once reflected.
@@ -126,7 +142,10 @@ pub struct Path {
 impl Path {
     /// Whether it was received over eBGP.
     pub fn ebgp(&self) -> bool {
-        matches!(self.source, Source::Peer { ebgp: true, .. })
+        matches!(
+            self.source,
+            Source::Peer { ebgp: true, .. } | Source::Vpn { ebgp: true, .. }
+        )
     }
 }
 
@@ -187,6 +206,16 @@ impl Speaker<'_> {
     /// `send-community`).
     pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
         self.vendor == Vendor::JuniperJunos || n.routing.send_community
+    }
+
+    /// Whether it sends extended communities (route targets) to `n`: Junos always, EOS
+    /// with any `send-community`, IOS and NX-OS with `both` / `extended`.
+    pub fn sends_route_targets(&self, n: &BgpNeighbor) -> bool {
+        match self.vendor {
+            Vendor::JuniperJunos => true,
+            Vendor::AristaEos => n.routing.send_community,
+            _ => n.routing.send_ext_community,
+        }
     }
 
     /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
@@ -374,20 +403,17 @@ fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)>
     out
 }
 
-/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP.
-pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
-    let n = devices.len();
-    let mut learned = Learned {
-        routes: vec![Vec::new(); n],
-        incomplete: vec![Vec::new(); n],
-        ribs: vec![Vec::new(); n],
-    };
-    let empty = BgpProcess::default();
-    let speakers: Vec<Speaker<'_>> = devices
+/// Each device as BGP reads it, over `ribs`.
+fn speakers<'a>(
+    devices: &[DeviceInput<'a>],
+    ribs: &[&'a [Route]],
+    empty: &'a BgpProcess,
+) -> Vec<Speaker<'a>> {
+    devices
         .iter()
         .enumerate()
         .map(|(d, dev)| {
-            let bgp = dev.config.bgp.as_ref().unwrap_or(&empty);
+            let bgp = dev.config.bgp.as_ref().unwrap_or(empty);
             let rib: &[Route] = ribs.get(d).copied().unwrap_or(&[]);
             Speaker {
                 vendor: dev.vendor,
@@ -402,7 +428,53 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
                 },
             }
         })
+        .collect()
+}
+
+/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP. Where VRFs export
+/// EVPN routes, the overlay's sessions and VTEPs are reached through the default VRF's
+/// BGP routes too (an underlay of eBGP): BGP is computed once without the overlay, and
+/// again with it over those routes.
+pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
+    let empty = BgpProcess::default();
+    let speakers = speakers(devices, ribs, &empty);
+    if !speakers.iter().any(vpn::exports_evpn) {
+        return compute(devices, &speakers, None);
+    }
+    let underlay = compute(devices, &speakers, None);
+    let with_bgp: Vec<Vec<Route>> = (0..devices.len())
+        .map(|d| {
+            let mut r = ribs.get(d).copied().unwrap_or(&[]).to_vec();
+            r.extend(
+                underlay
+                    .routes
+                    .get(d)
+                    .into_iter()
+                    .flatten()
+                    .filter(|r| r.vrf == "default")
+                    .cloned(),
+            );
+            r
+        })
         .collect();
+    let refs: Vec<&[Route]> = with_bgp.iter().map(Vec::as_slice).collect();
+    let overlay = self::speakers(devices, &refs, &empty);
+    compute(devices, &speakers, Some(&overlay))
+}
+
+/// BGP over `speakers`; `overlay`: the speakers whose RIBs carry the EVPN overlay (None:
+/// no EVPN routes).
+fn compute(
+    devices: &[DeviceInput<'_>],
+    speakers: &[Speaker<'_>],
+    overlay: Option<&[Speaker<'_>]>,
+) -> Learned {
+    let n = devices.len();
+    let mut learned = Learned {
+        routes: vec![Vec::new(); n],
+        incomplete: vec![Vec::new(); n],
+        ribs: vec![Vec::new(); n],
+    };
     // Tables: every VRF where a device runs BGP (a neighbor, a network, an aggregate, a
     // redistribution).
     let mut tables: Vec<Table> = Vec::new();
@@ -420,6 +492,12 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
             .chain(bgp.networks.iter().map(|x| vrf_name(&x.vrf)))
             .chain(r.aggregates.iter().map(|a| vrf_name(&a.vrf)))
             .chain(r.redistribute.iter().map(|(v, _, _)| vrf_name(v)))
+            .chain(
+                r.vrf_vpn
+                    .iter()
+                    .filter(|v| !v.import.is_empty() || !v.export.is_empty())
+                    .map(|v| v.vrf.clone()),
+            )
             .collect();
         // Without a process AS a VRF still peers when each of its neighbors has its own
         // `local-as` (Junos groups in a routing instance with no `autonomous-system`).
@@ -484,7 +562,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
         ends,
         outside,
         configured,
-    } = sessions::established(&speakers, &tables);
+    } = sessions::established(speakers, &tables, sessions::ipv4_unicast);
     for (t, peer) in outside {
         let table = &tables[t];
         notes[table.dev].push((
@@ -517,6 +595,32 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
             ),
         ));
     }
+    // VRFs importing each other's routes by route targets, on a device and over EVPN.
+    let overlay_ends = match overlay {
+        Some(o) => {
+            let est = sessions::established(o, &tables, sessions::evpn);
+            for (t, peer) in est.outside {
+                let dev = tables[t].dev;
+                for v in vpn::vpn_vrfs(&speakers[dev]) {
+                    notes[dev].push((
+                        Some(v.vrf.clone()),
+                        format!("BGP EVPN routes from peers outside the network{PEER}{peer}"),
+                    ));
+                }
+            }
+            est.ends
+        }
+        None => Vec::new(),
+    };
+    let (vpn_links, vpn_notes) = vpn::links(
+        speakers,
+        overlay.unwrap_or(speakers),
+        &tables,
+        &overlay_ends,
+    );
+    for (dev, vrf, why) in vpn_notes {
+        notes[dev].push((Some(vrf), why));
+    }
     // Domains: tables joined by sessions (union-find).
     let mut parent: Vec<usize> = (0..tables.len()).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
@@ -532,6 +636,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
         .iter()
         .map(|e| (e.table, ends[e.far].table))
         .chain(configured)
+        .chain(vpn_links.iter().map(|l| (l.from, l.to)))
         .collect();
     for (x, y) in links {
         let (a, b) = (root(&mut parent, x), root(&mut parent, y));
@@ -544,6 +649,9 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
     let mut ends_of = vec![0usize; tables.len()];
     for e in &ends {
         ends_of[e.table] += 1;
+    }
+    for l in &vpn_links {
+        ends_of[l.to] += 1;
     }
     for (t, table) in tables.iter().enumerate() {
         let host = devices[table.dev].hostname;
@@ -603,7 +711,17 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
         e.table = index[e.table];
         e.far = end_index[e.far];
     }
-    let outcome = exchange::run(&speakers, &kept_tables, &kept_ends);
+    let kept_links: Vec<vpn::Link> = vpn_links
+        .iter()
+        .filter(|l| keep[l.from] && keep[l.to])
+        .map(|l| vpn::Link {
+            from: index[l.from],
+            to: index[l.to],
+            kind: l.kind.clone(),
+            route_targets: l.route_targets.clone(),
+        })
+        .collect();
+    let outcome = exchange::run(speakers, &kept_tables, &kept_ends, &kept_links);
     // Policies not evaluated anywhere in a domain.
     for (t, table) in tables.iter().enumerate() {
         if keep[t] {
@@ -706,11 +824,19 @@ fn install(
     let (ebgp, ibgp, aggregate) = s.distances(vrf);
     for (prefix, paths) in selected {
         for p in paths {
-            let (protocol, next_hop, distance) = match p.source {
+            let (protocol, next_hop, distance) = match &p.source {
                 Source::Local => continue,
                 Source::Aggregate { .. } => (Protocol::Aggregate, NextHop::Discard, aggregate),
                 Source::Peer { ebgp: true, .. } => (Protocol::Bgp, NextHop::Ip(p.next_hop), ebgp),
                 Source::Peer { .. } => (Protocol::Ibgp, NextHop::Ip(p.next_hop), ibgp),
+                // Batfish gives a path leaked from a local origination eBGP's distance.
+                Source::Vpn {
+                    hop,
+                    ebgp: false,
+                    local: false,
+                    ..
+                } => (Protocol::Ibgp, hop.clone(), ibgp),
+                Source::Vpn { hop, .. } => (Protocol::Bgp, hop.clone(), ebgp),
             };
             // NX-OS tags a BGP route with the AS it came from (its own for a local one).
             let tag = (s.vendor == Vendor::CiscoNxos && protocol != Protocol::Aggregate)
@@ -739,6 +865,12 @@ fn install(
                     Source::Aggregate { .. } => "aggregate",
                     Source::Peer { ebgp: true, .. } => "bgp",
                     Source::Peer { .. } => "ibgp",
+                    Source::Vpn {
+                        ebgp: false,
+                        local: false,
+                        ..
+                    } => "ibgp",
+                    Source::Vpn { .. } => "bgp",
                 }
                 .to_owned(),
                 as_path: p.as_path.clone(),
@@ -756,3 +888,5 @@ fn install(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vpn_tests;

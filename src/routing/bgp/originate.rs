@@ -30,6 +30,7 @@ fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
         weight: local_weight(vendor),
         origin,
         communities: Vec::new(),
+        route_targets: Vec::new(),
         source: Source::Local,
         originator: None,
         cluster_list: Vec::new(),

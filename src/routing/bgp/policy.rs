@@ -70,6 +70,7 @@ pub fn route_map(
         let mut interface: Option<bool> = None;
         let mut access: Option<bool> = None;
         let mut community: Option<bool> = None;
+        let mut route_target: Option<bool> = None;
         let mut as_path: Option<bool> = None;
         let mut unknown: Option<Unknown> = None;
         for m in &c.matches {
@@ -138,13 +139,25 @@ pub fn route_map(
                         }
                     }
                 }
+                RouteMapMatch::ExtCommunity(names) => {
+                    for list in names {
+                        match ext_community_list(config, list, path) {
+                            Some(hit) => route_target = Some(route_target.unwrap_or(false) || hit),
+                            None => {
+                                unknown.get_or_insert(Unknown(format!(
+                                    "route-map {name}: extcommunity-list {list} (undefined, or a form olav does not evaluate)"
+                                )));
+                            }
+                        }
+                    }
+                }
                 RouteMapMatch::Other(o) => {
                     unknown.get_or_insert(Unknown(format!("route-map {name}: {o}")));
                 }
                 RouteMapMatch::Continue(_) => {}
             }
         }
-        let matched = [prefix, interface, access, community, as_path]
+        let matched = [prefix, interface, access, community, route_target, as_path]
             .iter()
             .all(|c| c.unwrap_or(true));
         if let (true, Some(u)) = (matched, unknown) {
@@ -293,6 +306,30 @@ fn community_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool
             e.values.iter().all(|v| path.communities.contains(v))
         };
         if hit {
+            return Some(e.permit);
+        }
+    }
+    Some(false)
+}
+
+/// Whether extended community list `name` permits `path`: a standard entry when the
+/// path carries every route target it names; the first matching entry decides, none
+/// denies. None: not defined, or an entry olav does not evaluate.
+fn ext_community_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+    let entries: Vec<_> = config
+        .route_lists
+        .ext_community_lists
+        .iter()
+        .filter(|e| e.name == name)
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    for e in entries {
+        if e.expanded {
+            return None;
+        }
+        if e.values.iter().all(|v| path.route_targets.contains(v)) {
             return Some(e.permit);
         }
     }

@@ -42,6 +42,7 @@ fn order(a: &Path, b: &Path) -> Ordering {
         Source::Peer {
             router_id, peer_ip, ..
         } => (*router_id, *peer_ip),
+        Source::Vpn { router_id, .. } => (*router_id, p.next_hop),
         _ => (
             std::net::Ipv4Addr::UNSPECIFIED,
             std::net::Ipv4Addr::UNSPECIFIED,

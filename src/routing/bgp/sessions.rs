@@ -43,6 +43,13 @@ pub fn ipv4_unicast(vendor: Vendor, n: &BgpNeighbor) -> bool {
         .any(|a| a == "ipv4 unicast" || a == "ipv4" || a == "inet unicast" || a == "inet")
 }
 
+/// Whether the neighbor exchanges EVPN routes (`address-family evpn`, `l2vpn evpn`).
+pub fn evpn(_vendor: Vendor, n: &BgpNeighbor) -> bool {
+    n.address_families
+        .iter()
+        .any(|a| a == "evpn" || a == "l2vpn" || a == "l2vpn evpn")
+}
+
 /// The source address of a peering (update-source, `local-address`, else the interface
 /// whose subnet holds the peer), in the neighbor's VRF.
 fn local_ip(config: &DeviceConfig, n: &BgpNeighbor, peer: Ipv4Addr) -> Option<Ipv4Addr> {
@@ -103,8 +110,13 @@ pub struct Established {
     pub configured: Vec<(usize, usize)>,
 }
 
-/// The established sessions between `tables` (one per device and VRF running BGP).
-pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
+/// The established sessions of the address family `family` says (a neighbor active in
+/// it) between `tables` (one per device and VRF running BGP).
+pub fn established(
+    devices: &[Speaker<'_>],
+    tables: &[Table],
+    family: fn(Vendor, &BgpNeighbor) -> bool,
+) -> Established {
     let table_of: HashMap<(usize, &str), usize> = tables
         .iter()
         .enumerate()
@@ -141,7 +153,7 @@ pub fn established(devices: &[Speaker<'_>], tables: &[Table]) -> Established {
             let BgpPeer::Address(IpAddr::V4(peer)) = n.peer else {
                 continue;
             };
-            if n.shutdown || !ipv4_unicast(dev.vendor, n) || n.peer_asn.is_none() {
+            if n.shutdown || !family(dev.vendor, n) || n.peer_asn.is_none() {
                 continue;
             }
             if let Some(local) = local_ip(dev.config, n, peer) {

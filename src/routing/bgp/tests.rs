@@ -6,7 +6,8 @@ use crate::model::Vendor;
 use crate::routing::{network, DeviceInput, DeviceRib};
 use proptest::prelude::*;
 
-fn run(devices: &[(Vendor, &str)]) -> Vec<DeviceRib> {
+/// Every device's RIB, the devices named r1, r2, … in order.
+pub(super) fn run(devices: &[(Vendor, &str)]) -> Vec<DeviceRib> {
     let configs: Vec<_> = devices
         .iter()
         .map(|(v, t)| parser_for(*v).parse(t))

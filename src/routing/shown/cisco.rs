@@ -261,7 +261,8 @@ pub fn nxos(text: &str) -> Vec<ShownRoute> {
         r.tag = proto_words
             .iter()
             .find_map(|w| w.strip_prefix("tag "))
-            .and_then(|t| t.trim().parse().ok());
+            // An EVPN route: `tag 65000 (evpn) segid: …`.
+            .and_then(|t| t.split_whitespace().next()?.parse().ok());
         out.push(r);
     }
     out
@@ -357,14 +358,18 @@ mod tests {
             "10.0.0.0/8, ubest/mbest: 1/0",
             "    *via 10.12.11.2, [1/0], 00:01:14, static",
             "    *via 10.0.0.9, [20/0], 00:01:14, bgp-1, external, tag 65002",
+            "192.168.20.0/24, ubest/mbest: 1/0",
+            "    *via 2.2.2.2%default, [200/0], 1d18h, bgp-65000, internal, tag 65000 (evpn) segid: 100777 tunnelid: 0x2020202 encap: VXLAN",
         ]
         .join("\n");
         let text = text.as_str();
         let r = nxos(text);
-        assert_eq!(r.len(), 4);
+        assert_eq!(r.len(), 5);
         assert_eq!(r[0].protocol, "local");
         assert_eq!(r[1].next_hop_interface.as_deref(), Some("Lo123"));
         assert_eq!(r[2].next_hop_ip, Some("10.12.11.2".parse().unwrap()));
         assert_eq!((r[3].protocol.as_str(), r[3].tag), ("bgp", Some(65002)));
+        assert_eq!((r[4].protocol.as_str(), r[4].tag), ("ibgp", Some(65000)));
+        assert_eq!(r[4].next_hop_ip, Some("2.2.2.2".parse().unwrap()));
     }
 }

@@ -78,7 +78,13 @@ pub fn eos(text: &str) -> Result<Vec<ShownRoute>, ShownError> {
                 row.next_hop_ip = via
                     .get("nexthopAddr")
                     .and_then(Value::as_str)
-                    .and_then(|a| a.parse::<Ipv4Addr>().ok());
+                    .and_then(|a| a.parse::<Ipv4Addr>().ok())
+                    // An EVPN route's next hop is its VTEP.
+                    .or_else(|| {
+                        via.get("vtepAddr")
+                            .and_then(Value::as_str)
+                            .and_then(|a| a.parse::<Ipv4Addr>().ok())
+                    });
                 if let Some(i) = via.get("interface").and_then(Value::as_str) {
                     row.set_interface(i);
                 }

@@ -5,7 +5,7 @@
 use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
 use crate::model::{
     AsRange, BgpAggregate, BgpNeighbor, BgpNeighborRouting, BgpNetwork, BgpPeer, BgpProcess,
-    DeviceConfig, StructureKind,
+    DeviceConfig, RouteTarget, RtFamily, StructureKind, VrfVpn,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
@@ -64,6 +64,7 @@ impl Settings {
         r.next_hop_self |= gr.next_hop_self;
         r.allowas_in = r.allowas_in.or(gr.allowas_in);
         r.send_community |= gr.send_community;
+        r.send_ext_community |= gr.send_ext_community;
         r.weight = r.weight.or(gr.weight);
         if r.remove_private_as.is_none() {
             r.remove_private_as.clone_from(&gr.remove_private_as);
@@ -97,9 +98,14 @@ pub struct BgpBuilder {
     /// Neighbors a later `no neighbor X` removed.
     removed: std::collections::HashSet<usize>,
     no_default_ipv4: bool,
-    /// `route-target …` of VRF definitions (IOS `vrf definition`, NX-OS `vrf context`):
-    /// (VRF, statement).
-    route_targets: Vec<(String, String)>,
+    /// Each VRF's route targets and VNI (IOS `vrf definition`, NX-OS `vrf context`, EOS
+    /// `router bgp / vrf`, `interface Vxlan1`).
+    vpn: Vec<VrfVpn>,
+    /// VRF statements that change routes and that olav does not compute (`import map`,
+    /// a route target with a route-map): (VRF, statement).
+    vpn_unmodelled: Vec<(String, String)>,
+    /// The VTEP's source interface.
+    vtep_interface: Option<String>,
     /// EOS `peer-filter` definitions: their rules by sequence number.
     peer_filters: HashMap<String, Vec<(u32, AsRange)>>,
 }
@@ -298,10 +304,80 @@ impl BgpBuilder {
         }
     }
 
-    /// A VRF's `route-target …` (outside `router bgp`): routes leak between VRFs through
-    /// BGP, which olav does not compute.
-    pub fn route_target(&mut self, vrf: &str, w: &[&str]) {
-        self.route_targets.push((vrf.to_owned(), w.join(" ")));
+    fn vrf_vpn(&mut self, vrf: &str) -> &mut VrfVpn {
+        let i = match self.vpn.iter().position(|v| v.vrf == vrf) {
+            Some(i) => i,
+            None => {
+                self.vpn.push(VrfVpn {
+                    vrf: vrf.to_owned(),
+                    ..VrfVpn::default()
+                });
+                self.vpn.len() - 1
+            }
+        };
+        &mut self.vpn[i]
+    }
+
+    /// A VRF's `route-target import|export|both [family] VALUE [family]` (IOS, NX-OS and
+    /// EOS forms); `family` is what a statement naming none applies to. A route target
+    /// given by a route-map, or unreadable, is kept as a statement olav does not compute.
+    pub fn route_target(&mut self, vrf: &str, w: &[&str], family: RtFamily) {
+        let (dirs, rest): (&[bool], &[&str]) = match w {
+            ["route-target", "import", rest @ ..] => (&[true], rest),
+            ["route-target", "export", rest @ ..] => (&[false], rest),
+            ["route-target", "both", rest @ ..] => (&[true, false], rest),
+            _ => (&[], &[]),
+        };
+        let mut fam = family;
+        let mut value = None;
+        let mut other = dirs.is_empty();
+        for word in rest {
+            match *word {
+                "evpn" | "stitching" => fam = RtFamily::Evpn,
+                "vpn-ipv4" | "ipv4" => fam = RtFamily::Vpn,
+                // IPv6 routes are not computed; their route targets change no IPv4 route.
+                "vpn-ipv6" | "ipv6" => return,
+                "auto" => value = Some("auto".to_owned()),
+                v if v.contains(':') => value = Some(v.to_owned()),
+                _ => other = true,
+            }
+        }
+        let Some(value) = value.filter(|_| !other) else {
+            self.vpn_unmodelled.push((vrf.to_owned(), w.join(" ")));
+            return;
+        };
+        let rt = RouteTarget { value, family: fam };
+        let v = self.vrf_vpn(vrf);
+        for import in dirs {
+            let list = if *import {
+                &mut v.import
+            } else {
+                &mut v.export
+            };
+            if !list.contains(&rt) {
+                list.push(rt.clone());
+            }
+        }
+    }
+
+    /// A VRF statement that changes which routes it imports or exports and that olav does
+    /// not compute (IOS `import map`, `export map`).
+    pub fn vrf_unmodelled(&mut self, vrf: &str, w: &[&str]) {
+        self.vpn_unmodelled.push((vrf.to_owned(), w.join(" ")));
+    }
+
+    /// A VRF's layer-3 VNI (EOS `vxlan vrf X vni N`, NX-OS `vrf context X / vni N`).
+    pub fn vrf_vni(&mut self, dev: &mut DeviceConfig, vrf: &str, vni: &str, line: u32) {
+        match vni.parse::<u32>() {
+            Ok(n) => self.vrf_vpn(vrf).vni = Some(n),
+            Err(_) => dev.warn(line, format!("vni: '{vni}' is not a number")),
+        }
+    }
+
+    /// The VTEP's source interface (EOS `vxlan source-interface`, NX-OS `interface nve1 /
+    /// source-interface`).
+    pub fn vtep_interface(&mut self, name: &str) {
+        self.vtep_interface = Some(name.to_owned());
     }
 
     /// A process statement that changes routes and that olav does not compute.
@@ -665,7 +741,10 @@ impl BgpBuilder {
             ["next-hop-self", ..] => s.routing.next_hop_self = true,
             ["allowas-in"] => s.routing.allowas_in = Some(3),
             ["allowas-in", n, ..] => s.routing.allowas_in = Some(n.parse().unwrap_or(3)),
-            ["send-community", ..] => s.routing.send_community = true,
+            ["send-community", rest @ ..] => {
+                s.routing.send_community = true;
+                s.routing.send_ext_community |= matches!(rest, ["both" | "extended" | "all", ..]);
+            }
             ["weight", n] => match n.parse() {
                 Ok(n) => s.routing.weight = Some(n),
                 Err(_) => dev.warn(line, format!("neighbor {id} weight: '{n}' is not a number")),
@@ -741,7 +820,10 @@ impl BgpBuilder {
             ["route-reflector-client", ..] => s.routing.route_reflector_client = false,
             ["next-hop-self", ..] => s.routing.next_hop_self = false,
             ["allowas-in", ..] => s.routing.allowas_in = None,
-            ["send-community", ..] => s.routing.send_community = false,
+            ["send-community", ..] => {
+                s.routing.send_community = false;
+                s.routing.send_ext_community = false;
+            }
             ["prefix-list", _, dir] if *dir == "out" => s.prefix_list_out = None,
             ["prefix-list", _, _] => s.prefix_list_in = None,
             ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
@@ -767,9 +849,11 @@ impl BgpBuilder {
         let Some(mut process) = self.process.take() else {
             return;
         };
-        for (vrf, rt) in std::mem::take(&mut self.route_targets) {
-            process.routing.unmodelled.push((Some(vrf), rt));
+        for (vrf, w) in std::mem::take(&mut self.vpn_unmodelled) {
+            process.routing.unmodelled.push((Some(vrf), w));
         }
+        process.routing.vrf_vpn = std::mem::take(&mut self.vpn);
+        process.routing.vtep_interface = self.vtep_interface.take();
         for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
             if self.removed.contains(&i) {
                 continue;

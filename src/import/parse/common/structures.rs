@@ -88,6 +88,12 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
             ));
             Some(StructureBlock::None)
         }
+        ["ip", "extcommunity-list", kind, name, rest @ ..]
+            if matches!(*kind, "standard" | "expanded") =>
+        {
+            ext_community_list_entry(dev, name, *kind == "expanded", rest);
+            Some(StructureBlock::None)
+        }
         ["ip", "community-list", kind, name, rest @ ..]
             if matches!(*kind, "standard" | "expanded") =>
         {
@@ -145,6 +151,36 @@ fn access_list_entry(dev: &mut DeviceConfig, name: &str, w: &[&str]) {
             destination,
         });
     }
+}
+
+/// `ip extcommunity-list standard|expanded NAME permit|deny rt V …`: a standard entry
+/// naming only route targets keeps their values; anything else (`soo`, an expression) is
+/// an entry olav does not evaluate (`expanded`, values as written).
+fn ext_community_list_entry(dev: &mut DeviceConfig, name: &str, expanded: bool, w: &[&str]) {
+    let (permit, rest) = match w {
+        ["permit", v @ ..] => (true, v),
+        ["deny", v @ ..] => (false, v),
+        _ => return,
+    };
+    let rts: Option<Vec<String>> = rest
+        .chunks(2)
+        .map(|c| match c {
+            ["rt", v] => Some((*v).to_owned()),
+            _ => None,
+        })
+        .collect();
+    let (expanded, values) = match rts {
+        Some(v) if !expanded && !v.is_empty() => (false, v),
+        _ => (true, vec![rest.join(" ")]),
+    };
+    dev.route_lists
+        .ext_community_lists
+        .push(CommunityListEntry {
+            name: name.to_owned(),
+            permit,
+            expanded,
+            values,
+        });
 }
 
 /// `ip community-list [standard|expanded] NAME permit|deny …`.
@@ -279,6 +315,12 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
                         .collect(),
                     exact: names.contains(&"exact-match"),
                 });
+            }
+            ["match", "extcommunity", names @ ..] if !names.is_empty() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::ExtCommunity(
+                    names.iter().map(|n| (*n).to_owned()).collect(),
+                ));
             }
             ["match", "interface", names @ ..] if !names.is_empty() => {
                 c.other.push(w.join(" "));

@@ -65,6 +65,11 @@ pub struct BgpNeighborRouting {
     /// Junos `advertise-peer-as`: routes learned from the peer's AS are sent back to it
     /// (Junos holds them back by default).
     pub advertise_peer_as: bool,
+    /// SR OS `ebgp-default-reject-policy` (import, export): on an eBGP session, a route no
+    /// policy of the chain accepts or rejects is rejected (RFC 8212), not given the
+    /// protocol's default.
+    #[serde(default)]
+    pub ebgp_default_reject: (bool, bool),
     /// Junos import policy chain, in order.
     pub import_chain: Vec<String>,
     /// Junos export policy chain, in order.

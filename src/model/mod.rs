@@ -45,6 +45,8 @@ pub enum Vendor {
     CiscoNxos,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
+    /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
+    NokiaSros,
 }
 
 impl Vendor {
@@ -54,6 +56,7 @@ impl Vendor {
             Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
+            Vendor::NokiaSros => "nokia",
         }
     }
 
@@ -63,6 +66,7 @@ impl Vendor {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
             "junos" => Vendor::JuniperJunos,
+            "sros" => Vendor::NokiaSros,
             _ => Vendor::CiscoIos,
         }
     }
@@ -74,7 +78,14 @@ impl Vendor {
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
             Vendor::JuniperJunos => "junos",
+            Vendor::NokiaSros => "sros",
         }
+    }
+
+    /// Whether BGP routes pass chains of policy-statements that see the whole routing
+    /// table (Junos, SR OS), rather than a neighbor's route-map and prefix-list.
+    pub fn policy_chains(self) -> bool {
+        matches!(self, Vendor::JuniperJunos | Vendor::NokiaSros)
     }
 }
 

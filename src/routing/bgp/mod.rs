@@ -17,6 +17,7 @@ mod originate;
 pub mod policy;
 pub mod select;
 pub mod sessions;
+mod sros;
 
 use super::connected::vrf_name;
 use super::dynamic::Incomplete;
@@ -183,10 +184,10 @@ impl Speaker<'_> {
             .any(|n| n.routing.route_reflector_client)
     }
 
-    /// Whether it sends communities to `n` (Junos always; the others with
+    /// Whether it sends communities to `n` (Junos and SR OS always; the others with
     /// `send-community`).
     pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
-        self.vendor == Vendor::JuniperJunos || n.routing.send_community
+        self.vendor.policy_chains() || n.routing.send_community
     }
 
     /// Administrative distances in `vrf`: (eBGP, iBGP, aggregate); `distance bgp` when
@@ -206,7 +207,7 @@ impl Speaker<'_> {
             Vendor::CiscoIos => (20, 200, 200),
             Vendor::CiscoNxos => (20, 200, 220),
             Vendor::AristaEos => (200, 200, 200),
-            Vendor::JuniperJunos => (170, 170, 130),
+            Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
         }
     }
 }
@@ -491,7 +492,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
         // Redistribution and Junos export policies may announce the whole RIB.
         let origins = s.bgp.networks.len()
             + s.bgp.routing.aggregates.len()
-            + if s.bgp.routing.redistribute.is_empty() && s.vendor != Vendor::JuniperJunos {
+            + if s.bgp.routing.redistribute.is_empty() && !s.vendor.policy_chains() {
                 0
             } else {
                 s.rib.len()

@@ -250,6 +250,11 @@ pub struct Interface {
     /// Loopback0`, EOS `ip address unnumbered Loopback0`): the loopback's address, as a
     /// /32, with no subnet of its own, so its links come from the cabling only.
     pub unnumbered: Option<String>,
+    /// The port a layer-3 interface rides on when its name does not say it (SR OS
+    /// `interface "to-r2" { port 1/1/c1/1 }`; a Junos unit's is in its name, `ge-0/0/0.0`):
+    /// what the cabling of that port reaches.
+    #[serde(default)]
+    pub port: Option<String>,
     /// Line of the `interface` stanza.
     pub line: u32,
 }
@@ -272,6 +277,7 @@ impl Interface {
             linked_to: None,
             addresses: Vec::new(),
             unnumbered: None,
+            port: None,
             line,
         }
     }

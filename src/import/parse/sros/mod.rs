@@ -6,10 +6,11 @@
 //! may touch their words), then each statement under `configure` is read once:
 //!
 //! - `system name` is the hostname;
-//! - the interfaces of `router "Base"` are the device's layer-3 interfaces, named as SR OS
-//!   names them (`system`, `to-r2`): their `ipv4 primary` address and secondaries, their
-//!   `admin-state`, and that of the `port` they sit on (SR OS ports are disabled unless
-//!   `admin-state enable`); `loopback` and `system` interfaces have no port;
+//! - each `port` is an interface (what the cabling names), up with `admin-state enable`
+//!   (SR OS ports are disabled otherwise); the interfaces of `router "Base"` are the
+//!   device's layer-3 interfaces, named as SR OS names them (`system`, `to-r2`), each on
+//!   its `port`: their `ipv4 primary` address and secondaries, their `admin-state` and
+//!   their port's; `loopback` and `system` interfaces have no port;
 //! - `static-routes`: each `next-hop`, `blackhole` and `interface` of a route, in force only
 //!   with `admin-state enable` (MD-CLI's default is disable), with its `preference` and
 //!   `metric`; a `next-hop` must be on a connected subnet, an `indirect` one resolves
@@ -110,6 +111,8 @@ struct Sros {
     router: router::Router,
     bgp: bgp::Bgp,
     policy: policy::Policies,
+    /// Ports, in file order, with their lines.
+    ports: Vec<(String, u32)>,
     /// Ports with `admin-state enable`.
     ports_up: HashSet<String>,
     warned: BTreeSet<String>,
@@ -120,8 +123,13 @@ impl Sros {
     fn statement(&mut self, w: &[&str], st: &Statement) {
         match w {
             ["system", "name", n, ..] => self.dev.hostname = Some((*n).to_owned()),
-            ["port", p, "admin-state", "enable"] => {
-                self.ports_up.insert((*p).to_owned());
+            ["port", p, rest @ ..] => {
+                if !self.ports.iter().any(|(n, _)| n == p) {
+                    self.ports.push(((*p).to_owned(), st.line_of(w)));
+                }
+                if rest == ["admin-state", "enable"] {
+                    self.ports_up.insert((*p).to_owned());
+                }
             }
             ["router", "Base", rest @ ..] => self.router_base(rest, st),
             // The management router's table is apart from the device's routing.
@@ -186,7 +194,8 @@ impl Sros {
     }
 
     fn finish(mut self, text: &str) -> DeviceConfig {
-        self.router.finish(&mut self.dev, &self.ports_up);
+        self.router
+            .finish(&mut self.dev, &self.ports, &self.ports_up);
         self.bgp.finish(&mut self.dev);
         self.policy.finish(&mut self.dev);
         let indirect = std::mem::take(&mut self.router.indirect);

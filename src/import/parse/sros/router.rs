@@ -203,10 +203,23 @@ impl Router {
 
     /// The interfaces and static routes into the model; a router interface is up when it
     /// and its port are (a port is down unless `admin-state enable`).
-    pub(super) fn finish(&mut self, dev: &mut DeviceConfig, ports_up: &HashSet<String>) {
+    pub(super) fn finish(
+        &mut self,
+        dev: &mut DeviceConfig,
+        ports: &[(String, u32)],
+        ports_up: &HashSet<String>,
+    ) {
+        // Ports are interfaces of their own (what the cabling names); a router interface
+        // rides on one.
+        for (name, line) in ports {
+            let mut i = Interface::new(name.clone(), *line);
+            i.admin_up = ports_up.contains(name);
+            dev.interfaces.push(i);
+        }
         for ri in &self.interfaces {
             let mut i = Interface::new(ri.name.clone(), ri.line);
             i.description = ri.description.clone();
+            i.port = ri.port.clone();
             let port_up = ri.port.as_ref().is_none_or(|p| ports_up.contains(p));
             i.admin_up = !ri.disabled
                 && port_up

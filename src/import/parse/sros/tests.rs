@@ -134,6 +134,9 @@ fn reads_interfaces_statics_bgp_and_policies() {
     assert_eq!(
         ifs,
         vec![
+            ("1/1/c1/1".into(), true, vec![]),
+            // Not `admin-state enable`.
+            ("1/1/c2/1".into(), false, vec![]),
             ("system".into(), true, vec!["1.1.1.1/32".into()]),
             ("to-r2".into(), true, vec!["10.0.0.0/31".into()]),
             // Its port is not enabled.

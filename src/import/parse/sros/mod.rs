@@ -6,8 +6,8 @@
 //! may touch their words), then each statement under `configure` is read once:
 //!
 //! - `system name` is the hostname;
-//! - each `port` is an interface (what the cabling names), up with `admin-state enable`
-//!   (SR OS ports are disabled otherwise); the interfaces of `router "Base"` are the
+//! - each `port` and `lag` is an interface (what the cabling names; a LAG's members its
+//!   channel group), up with `admin-state enable` (disabled otherwise); the interfaces of `router "Base"` are the
 //!   device's layer-3 interfaces, named as SR OS names them (`system`, `to-r2`), each on
 //!   its `port`: their `ipv4 primary` address and secondaries, their `admin-state` and
 //!   their port's; `loopback` and `system` interfaces have no port;
@@ -32,7 +32,7 @@ mod router;
 use super::junos::statements::{read_line_ended, Statement};
 use super::ConfigParser;
 use crate::model::{DeviceConfig, NextHopResolution, Vendor};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Parser for Nokia SR OS MD-CLI configurations.
 pub struct SrosParser;
@@ -113,8 +113,10 @@ struct Sros {
     policy: policy::Policies,
     /// Ports, in file order, with their lines.
     ports: Vec<(String, u32)>,
-    /// Ports with `admin-state enable`.
+    /// Ports and LAGs with `admin-state enable`.
     ports_up: HashSet<String>,
+    /// The LAG each member port belongs to.
+    lag_of: HashMap<String, String>,
     warned: BTreeSet<String>,
     unrecognised: BTreeSet<u32>,
 }
@@ -123,12 +125,19 @@ impl Sros {
     fn statement(&mut self, w: &[&str], st: &Statement) {
         match w {
             ["system", "name", n, ..] => self.dev.hostname = Some((*n).to_owned()),
-            ["port", p, rest @ ..] => {
+            // A LAG is a port of its own, its members' aggregate.
+            ["port" | "lag", p, rest @ ..] => {
                 if !self.ports.iter().any(|(n, _)| n == p) {
                     self.ports.push(((*p).to_owned(), st.line_of(w)));
                 }
-                if rest == ["admin-state", "enable"] {
-                    self.ports_up.insert((*p).to_owned());
+                match rest {
+                    ["admin-state", "enable"] => {
+                        self.ports_up.insert((*p).to_owned());
+                    }
+                    ["port", member, ..] if w[0] == "lag" => {
+                        self.lag_of.insert((*member).to_owned(), (*p).to_owned());
+                    }
+                    _ => {}
                 }
             }
             ["router", "Base", rest @ ..] => self.router_base(rest, st),
@@ -142,6 +151,13 @@ impl Sros {
                 st.line,
                 format!("router (service vprn \"{name}\"): VPRN services are not read: their interfaces and routes are left out"),
             ),
+            // IES interfaces sit in the Base table.
+            ["service", "ies", name, ..] => self.warn_once(
+                st.line,
+                format!("router (service ies \"{name}\"): IES services are not read: their interfaces, in the Base table, are left out"),
+            ),
+            // Layer-2 services and their plumbing route nothing.
+            ["service", ..] => {}
             ["policy-options", rest @ ..] => self.policy.statement(rest, st, &mut self.dev),
             [top, ..] if KNOWN_TOP.contains(top) => {}
             _ => {
@@ -165,6 +181,7 @@ impl Sros {
                     .dev
                     .warn(st.line, format!("router router-id: '{id}' is not an address")),
             },
+            ["ecmp", n] => self.router.ecmp = n.parse().ok(),
             ["interface", name, rest @ ..] => self.router.interface(name, rest, st, &mut self.dev),
             ["static-routes", rest @ ..] => self.router.static_route(rest, st, &mut self.dev),
             ["bgp", rest @ ..] => self.bgp.statement(rest, st, &mut self.dev),
@@ -194,8 +211,12 @@ impl Sros {
     }
 
     fn finish(mut self, text: &str) -> DeviceConfig {
-        self.router
-            .finish(&mut self.dev, &self.ports, &self.ports_up);
+        let ports = router::Ports {
+            list: &self.ports,
+            up: &self.ports_up,
+            lag_of: &self.lag_of,
+        };
+        self.router.finish(&mut self.dev, &ports);
         self.bgp.finish(&mut self.dev);
         self.policy.finish(&mut self.dev);
         let indirect = std::mem::take(&mut self.router.indirect);

@@ -5,7 +5,7 @@ use crate::model::{
     AddressKind, DeviceConfig, Interface, InterfaceAddress, RouteActivity, StaticRoute,
 };
 use ipnet::{IpNet, Ipv4Net};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr};
 
 /// One router interface as read.
@@ -41,6 +41,16 @@ enum HopKind {
     Interface(String),
 }
 
+/// The ports and LAGs of the configuration.
+pub(super) struct Ports<'a> {
+    /// Every port and LAG, in file order, with its line.
+    pub(super) list: &'a [(String, u32)],
+    /// Those with `admin-state enable`.
+    pub(super) up: &'a HashSet<String>,
+    /// The LAG of each member port.
+    pub(super) lag_of: &'a HashMap<String, String>,
+}
+
 /// What `router "Base"` holds of interfaces and static routes.
 #[derive(Default)]
 pub(super) struct Router {
@@ -50,6 +60,8 @@ pub(super) struct Router {
     hop_index: HashMap<(IpNet, String), usize>,
     /// Static routes whose next hop is `indirect`: (prefix, next hop).
     pub(super) indirect: HashSet<(IpNet, Option<IpAddr>)>,
+    /// `ecmp N` of the router: how many equal-preference next hops a route installs.
+    pub(super) ecmp: Option<u32>,
 }
 
 fn number<T: std::str::FromStr>(
@@ -203,17 +215,14 @@ impl Router {
 
     /// The interfaces and static routes into the model; a router interface is up when it
     /// and its port are (a port is down unless `admin-state enable`).
-    pub(super) fn finish(
-        &mut self,
-        dev: &mut DeviceConfig,
-        ports: &[(String, u32)],
-        ports_up: &HashSet<String>,
-    ) {
-        // Ports are interfaces of their own (what the cabling names); a router interface
-        // rides on one.
-        for (name, line) in ports {
+    pub(super) fn finish(&mut self, dev: &mut DeviceConfig, ports: &Ports<'_>) {
+        let ports_up = ports.up;
+        // Ports and LAGs are interfaces of their own (what the cabling names); a router
+        // interface rides on one.
+        for (name, line) in ports.list {
             let mut i = Interface::new(name.clone(), *line);
             i.admin_up = ports_up.contains(name);
+            i.channel_group = ports.lag_of.get(name).cloned();
             dev.interfaces.push(i);
         }
         for ri in &self.interfaces {
@@ -251,6 +260,7 @@ impl Router {
             }
             dev.interfaces.push(i);
         }
+        self.over_ecmp(dev);
         for h in self.hops.iter().filter(|h| h.enabled) {
             let (next_hop, next_hop_interface) = match &h.kind {
                 HopKind::NextHop(ip) => (Some(*ip), None),
@@ -273,6 +283,36 @@ impl Router {
                 activity: RouteActivity::Usable,
                 line: h.line,
             });
+        }
+    }
+}
+
+impl Router {
+    /// A route with more next hops of its best preference than `ecmp` allows (1 unless
+    /// configured): SR OS installs that many of them, and which is not computed — a
+    /// routing warning, so the table is marked incomplete rather than guessed.
+    fn over_ecmp(&self, dev: &mut DeviceConfig) {
+        let ecmp = self.ecmp.unwrap_or(1);
+        let mut best: BTreeMap<IpNet, (u32, u32, u32)> = BTreeMap::new();
+        for h in self.hops.iter().filter(|h| h.enabled) {
+            let pref = h.preference.unwrap_or(5);
+            let e = best.entry(h.prefix).or_insert((pref, 0, h.line));
+            if pref < e.0 {
+                *e = (pref, 0, h.line);
+            }
+            if pref == e.0 {
+                e.1 += 1;
+            }
+        }
+        for (prefix, (pref, n, line)) in best {
+            if n > ecmp {
+                dev.warn(
+                    line,
+                    format!(
+                        "static route {prefix}: {n} next hops of preference {pref} and router ecmp {ecmp}: SR OS installs {ecmp} of them, which is not computed"
+                    ),
+                );
+            }
         }
     }
 }

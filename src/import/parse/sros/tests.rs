@@ -241,3 +241,44 @@ fn damaged_input_never_panics() {
     }
     let _ = parse("configure {\n ] [ \" { } }}} prefix-list [\n");
 }
+
+#[test]
+fn equal_next_hops_beyond_ecmp_are_a_routing_warning() {
+    let route = "configure {\n    router \"Base\" {\n ECMP       static-routes {\n            route 192.0.2.0/24 route-type unicast {\n                next-hop \"10.0.0.1\" {\n                    admin-state enable\n                }\n                next-hop \"10.0.1.1\" {\n                    admin-state enable\n                }\n            }\n        }\n    }\n}\n";
+    let without = parse(&route.replace(" ECMP", ""));
+    assert_eq!(without.static_routes.len(), 2);
+    assert!(
+        without.warnings.iter().any(|w| w
+            .message
+            .starts_with("static route 192.0.2.0/24: 2 next hops")),
+        "{:?}",
+        without.warnings
+    );
+    let with = parse(&route.replace(" ECMP", "        ecmp 2\n"));
+    assert!(with.warnings.is_empty(), "{:?}", with.warnings);
+}
+
+#[test]
+fn a_lag_is_an_interface_its_members_and_router_interfaces_ride_on() {
+    let d = parse("configure {\n    lag \"lag-1\" {\n        admin-state enable\n        port 1/1/c1/1 {\n        }\n    }\n    port 1/1/c1/1 {\n        admin-state enable\n    }\n    router \"Base\" {\n        interface \"to-r2\" {\n            port lag-1\n            ipv4 {\n                primary {\n                    address 10.0.0.0\n                    prefix-length 31\n                }\n            }\n        }\n    }\n}\n");
+    let show: Vec<(String, bool, Option<String>, Option<String>)> = d
+        .interfaces
+        .iter()
+        .map(|i| {
+            (
+                i.name.clone(),
+                i.admin_up,
+                i.channel_group.clone(),
+                i.port.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        show,
+        vec![
+            ("lag-1".into(), true, None, None),
+            ("1/1/c1/1".into(), true, Some("lag-1".into()), None),
+            ("to-r2".into(), true, None, Some("lag-1".into())),
+        ]
+    );
+}

@@ -95,8 +95,11 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
             .into_iter()
             .filter(|r| r.best && r.network.addr().octets()[..3] != [224, 0, 0])
             .collect(),
-        // No reader of SR OS's route table yet: its RIB is computed, not compared.
-        Vendor::NokiaSros => return None,
+        Vendor::NokiaSros => shown::sros(
+            &read(&dir.join("info_json_state_router_Base_route-table.txt"))?,
+            read(&dir.join("info_json_state_router_Base_interface.txt")).as_deref(),
+        )
+        .ok()?,
     };
     Some(
         rows.into_iter()
@@ -125,9 +128,10 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
 }
 
 /// Whether olav's row and the device's are the same route and next hop.
-/// `junos`: the next-hop address of a static route is not compared; `tags`: tags are
+/// `junos`: the next-hop address of a static route is not compared; `sros`: nor the
+/// metric of a BGP route; `tags`: tags are
 /// (NX-OS and Junos, as their validators do; none ≡ 0).
-fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
+fn pairs(o: &Route, d: &ShownRoute, (junos, sros): (bool, bool), tags: bool) -> bool {
     let same_hop = match &o.next_hop {
         NextHop::Discard => d.discard,
         // Junos shows the resolved gateway of a `resolve` route: lab-validation compares
@@ -152,7 +156,10 @@ fn pairs(o: &Route, d: &ShownRoute, junos: bool, tags: bool) -> bool {
             // aggregate as `B` to Null0) an aggregate.
             || (d.protocol == "bgp"
                 && matches!(o.protocol.as_str(), "bgp" | "ibgp" | "aggregate")))
-        && u64::from(o.metric) == d.metric
+        && (u64::from(o.metric) == d.metric
+            // SR OS shows a BGP route's IGP cost to its next hop where olav (and Batfish)
+            // has the MED: its validator compares no BGP metric.
+            || (sros && matches!(o.protocol.as_str(), "bgp" | "ibgp")))
         && o.admin_distance == d.admin_distance
         && (!tags || u64::from(o.tag.unwrap_or(0)) == d.tag.unwrap_or(0))
 }
@@ -164,7 +171,8 @@ fn compare(olav: &[Route], device: &[ShownRoute], vendor: Vendor) -> (Vec<String
     let mut taken = vec![false; device.len()];
     let mut only_olav = Vec::new();
     for o in olav {
-        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], junos, tags)) {
+        let sros = vendor == Vendor::NokiaSros;
+        match (0..device.len()).find(|&i| !taken[i] && pairs(o, &device[i], (junos, sros), tags)) {
             Some(i) => taken[i] = true,
             None => only_olav.push(format!(
                 "{} {} {} [{}/{}] {} tag {:?}",

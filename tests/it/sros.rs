@@ -38,7 +38,7 @@ fn an_sros_router_and_its_eos_peer_route_as_the_devices_show() {
     let (r1, r1_rib) = rib_of("r1");
     assert_eq!(r1.vendor, Vendor::NokiaSros);
     assert!(r1_rib.incomplete.is_empty(), "{:?}", r1_rib.incomplete);
-    // show/r1/show_router_route-table.txt, row by row (no reader of SR OS tables yet).
+    // show/r1/show_router_route-table.txt, row by row.
     let rows: Vec<(String, String, Protocol, u32, u32)> = r1_rib
         .routes
         .iter()
@@ -70,6 +70,37 @@ fn an_sros_router_and_its_eos_peer_route_as_the_devices_show() {
             want("198.51.100.0/24", "Black Hole", Protocol::Static, 1, 5),
         ]
     );
+    // The same table as `routing::shown::sros` reads the device's JSON state.
+    let show = lab().join("show/r1");
+    let read = |f: &str| std::fs::read_to_string(show.join(f)).expect("show output");
+    let interfaces = read("info_json_state_router_Base_interface.txt");
+    let shown: Vec<(String, String, String, u32, u32)> = shown::sros(
+        &read("info_json_state_router_Base_route-table.txt"),
+        Some(&interfaces),
+    )
+    .expect("reads")
+    .into_iter()
+    .map(|r| {
+        let hop = match (r.discard, r.next_hop_ip, r.next_hop_interface) {
+            (true, ..) => "Black Hole".to_owned(),
+            (_, Some(ip), _) => ip.to_string(),
+            (_, None, Some(i)) => i,
+            (_, None, None) => String::new(),
+        };
+        (
+            r.network.to_string(),
+            hop,
+            r.protocol,
+            r.metric as u32,
+            r.admin_distance,
+        )
+    })
+    .collect();
+    let ours: Vec<(String, String, String, u32, u32)> = rows
+        .iter()
+        .map(|(n, h, p, m, d)| (n.clone(), h.clone(), p.as_str().to_owned(), *m, *d))
+        .collect();
+    assert_eq!(ours, shown);
     // r2 learns r1's system address (and only it: the export policy's prefix-list, then
     // the eBGP default reject), as its own table shows.
     let (_, r2_rib) = rib_of("r2");

@@ -5,7 +5,8 @@
 //! the default when no term decides: a session the device configured in the model-driven
 //! interface rejects, on eBGP, every route no policy accepts (`ebgp-default-reject-policy`,
 //! RFC 8212, on by default there); iBGP takes BGP's default (import accepts, export sends
-//! active BGP routes only). SR OS sends no MED of its own (`med-out` is unset by default).
+//! active BGP routes only). SR OS sends no MED of its own (`med-out` is unset by default),
+//! and `next-hop-self` sets the own address on every route sent, reflected ones included.
 
 use super::junos::{self, Context, Verdict};
 use super::policy::Unknown;
@@ -28,10 +29,17 @@ pub fn chain(
         return junos::chain(config, names, path, ctx);
     }
     let mut path = path;
-    // SR OS sends no MED of its own (`med-out` unset): a route of another protocol goes
-    // out without its metric unless a policy sets one.
-    if ctx.export && !matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp) {
-        path.med = 0;
+    if ctx.export {
+        // SR OS sends no MED of its own (`med-out` unset): a route of another protocol
+        // goes out without its metric unless a policy sets one.
+        if !matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp) {
+            path.med = 0;
+        }
+        // `next-hop-self` always sets the session's own address, reflected iBGP routes
+        // included (IOS keeps a reflected route's next hop).
+        if routing.next_hop_self {
+            path.next_hop = ctx.local_ip;
+        }
     }
     Ok(match junos::evaluate(config, names, path, ctx)? {
         Verdict::Accept(p) => Some(p),

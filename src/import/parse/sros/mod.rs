@@ -22,8 +22,9 @@
 //!   ([`policy`]).
 //!
 //! Everything else is configuration olav does not read: counted as unrecognised, and
-//! where it makes routes (OSPF, IS-IS, RIP, aggregates, VPRN services, other routers'
-//! BGP) a routing warning, so that the routing model marks the device incomplete.
+//! where it makes routes (OSPF, IS-IS, RIP, aggregates, VPRN and IES services, other
+//! routers, configuration groups) a routing warning, so that the routing model marks the
+//! device incomplete.
 
 mod bgp;
 mod policy;
@@ -123,6 +124,16 @@ struct Sros {
 
 impl Sros {
     fn statement(&mut self, w: &[&str], st: &Statement) {
+        // Configuration groups would add statements olav does not see.
+        if w.iter()
+            .any(|x| *x == "apply-groups" || *x == "apply-groups-exclude")
+        {
+            self.warn_once(
+                st.line,
+                "router: configuration groups (apply-groups) are not applied: what they configure is left out".to_owned(),
+            );
+            return;
+        }
         match w {
             ["system", "name", n, ..] => self.dev.hostname = Some((*n).to_owned()),
             // A LAG is a port of its own, its members' aggregate.

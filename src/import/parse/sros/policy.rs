@@ -242,7 +242,8 @@ fn term(t: &mut Term, w: &[&str]) {
             Ok(ip) => PolicyMatch::Neighbor(vec![ip]),
             Err(_) => PolicyMatch::Other(w.join(" ")),
         })),
-        ["from", "family", ..] | ["description", ..] | ["from"] | ["action"] => {}
+        // olav computes IPv4 unicast only: an `ipv4` family condition holds for its routes.
+        ["from", "family", "ipv4"] | ["description", ..] | ["from"] | ["action"] => {}
         ["from" | "to", ..] => t.from.push(From::Match(PolicyMatch::Other(w.join(" ")))),
         ["action", "action-type", a] => {
             t.verdict = Some(match *a {

@@ -230,6 +230,18 @@ fn unread_routing_is_a_routing_warning() {
         .warnings
         .iter()
         .any(|w| w.message.starts_with("router Base ospf")));
+    let d = parse("configure {\n    router \"Base\" {\n        apply-groups [\"g\"]\n    }\n}\n");
+    assert!(d
+        .warnings
+        .iter()
+        .any(|w| w.message.starts_with("router: configuration groups")));
+    // A family other than IPv4 in a policy: not evaluated.
+    let d = parse("configure {\n    policy-options {\n        policy-statement \"p\" {\n            entry 10 {\n                from {\n                    family [vpn-ipv4]\n                }\n            }\n        }\n    }\n}\n");
+    let t = &d.policy_options.statements[0].terms[0];
+    assert!(
+        matches!(t.from.as_slice(), [PolicyMatch::Other(_)]),
+        "{t:?}"
+    );
 }
 
 #[test]

@@ -291,3 +291,15 @@ proptest::proptest! {
         let _ = network(&inputs);
     }
 }
+
+/// olav reads SR OS but writes none: a change on an SR OS device is refused, never
+/// rendered in another vendor's syntax.
+#[test]
+fn drafting_a_change_on_an_sros_device_is_refused() {
+    let change = olav::dialect::Change::AddStaticRoute {
+        prefix: "192.0.2.0/24".parse().expect("net"),
+        next_hop: "10.0.0.1".parse().expect("ip"),
+    };
+    let err = olav::dialect::render(Vendor::NokiaSros, "r1", R1, &change).expect_err("refused");
+    assert!(err.contains("Nokia SR OS"), "{err}");
+}

@@ -230,6 +230,8 @@ pub enum PolicyAction {
     NextHop(IpAddr),
     /// `as-path-prepend "A B"`.
     Prepend(Vec<u32>),
+    /// The BGP origin set (SR OS `origin igp|egp|incomplete`), as written.
+    Origin(String),
     /// Any other action, as written (not evaluated).
     Other(String),
 }

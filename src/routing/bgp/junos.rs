@@ -7,7 +7,7 @@
 //! [`Unknown`].
 
 use super::policy::Unknown;
-use super::Path;
+use super::{Origin, Path};
 use crate::model::{DeviceConfig, PolicyAction, PolicyMatch, PolicyTerm};
 use crate::routing::route::Protocol;
 use ipnet::IpNet;
@@ -227,6 +227,14 @@ pub fn evaluate(
                                     }
                                 }
                             }
+                        }
+                    }
+                    PolicyAction::Origin(o) => {
+                        path.origin = match o.as_str() {
+                            "igp" => Origin::Igp,
+                            "egp" => Origin::Egp,
+                            "incomplete" => Origin::Incomplete,
+                            other => return Err(Unknown(format!("origin {other}"))),
                         }
                     }
                     PolicyAction::NextHop(other) => {

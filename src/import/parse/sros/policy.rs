@@ -4,8 +4,10 @@
 //! `default-action` is the last term, without conditions. A `prefix-list` in `from` is
 //! its entries as route filters (SR OS lists say per prefix which lengths match:
 //! `exact`, `longer` — the prefix and every longer one —, `through N`, `range S E`).
-//! Whatever olav does not evaluate (`to`, `origin`, AS-path expressions, …) is kept as
-//! written, so that a route reaching it is unknown, never guessed.
+//! AS-path expressions match the whole path, AS numbers as tokens (Nokia's examples:
+//! `11 22 33 .*` begins with 11 22 33), as Junos' do. Whatever olav does not evaluate
+//! (`to`, `null` and alternations in AS-path expressions, …) is kept as written, so that a
+//! route reaching it is unknown, never guessed.
 
 use super::Statement;
 use crate::import::parse::common::define;
@@ -51,6 +53,7 @@ struct Policy {
 pub(super) struct Policies {
     prefix_lists: BTreeMap<String, Vec<Entry>>,
     communities: Vec<(String, Vec<String>)>,
+    as_paths: Vec<(String, String)>,
     policies: Vec<(String, Policy)>,
 }
 
@@ -137,8 +140,14 @@ impl Policies {
                     _ => p.other.push(rest.join(" ")),
                 }
             }
-            // AS-path expressions and the rest: not evaluated, referenced by name.
-            ["as-path", name, ..] => define(dev, StructureKind::AsPath, name, st.line),
+            // An AS-path expression: AS numbers as tokens, matched against the whole path
+            // (as on Junos; `null` and forms olav does not evaluate make routes unknown).
+            ["as-path", name, rest @ ..] => {
+                define(dev, StructureKind::AsPath, name, st.line);
+                if let ["expression", e] = rest {
+                    self.as_paths.push(((*name).to_owned(), (*e).to_owned()));
+                }
+            }
             _ => {}
         }
     }
@@ -146,6 +155,7 @@ impl Policies {
     /// The policies into the model.
     pub(super) fn finish(&mut self, dev: &mut DeviceConfig) {
         dev.policy_options.communities = std::mem::take(&mut self.communities);
+        dev.policy_options.as_paths = std::mem::take(&mut self.as_paths);
         for (name, p) in std::mem::take(&mut self.policies) {
             let mut terms: Vec<PolicyTerm> = Vec::new();
             if !p.other.is_empty() {
@@ -238,6 +248,9 @@ fn term(t: &mut Term, w: &[&str]) {
         ["from", "community", "name", c] => t
             .from
             .push(From::Match(PolicyMatch::Community(vec![(*c).to_owned()]))),
+        ["from", "as-path", "name", a] => t
+            .from
+            .push(From::Match(PolicyMatch::AsPath(vec![(*a).to_owned()]))),
         ["from", "neighbor", "ip-address", a] => t.from.push(From::Match(match a.parse() {
             Ok(ip) => PolicyMatch::Neighbor(vec![ip]),
             Err(_) => PolicyMatch::Other(w.join(" ")),
@@ -291,6 +304,7 @@ fn term(t: &mut Term, w: &[&str]) {
             Ok(n) => t.prepend.1 = Some(n),
             Err(_) => other(t, &w.join(" ")),
         },
+        ["action", "origin", o] => t.actions.push(PolicyAction::Origin((*o).to_owned())),
         ["action", "next-hop", "self"] => t.actions.push(PolicyAction::NextHopSelf),
         ["action", "next-hop", a] => match a.parse() {
             Ok(ip) => t.actions.push(PolicyAction::NextHop(ip)),

@@ -294,3 +294,18 @@ fn a_lag_is_an_interface_its_members_and_router_interfaces_ride_on() {
         ]
     );
 }
+
+#[test]
+fn as_path_expressions_and_origin_are_read() {
+    let d = parse("configure {\n    policy-options {\n        as-path \"via\" {\n            expression \"65003\"\n        }\n        policy-statement \"p\" {\n            entry 20 {\n                from {\n                    as-path {\n                        name \"via\"\n                    }\n                }\n                action {\n                    action-type accept\n                    origin igp\n                }\n            }\n        }\n    }\n}\n");
+    assert_eq!(
+        d.policy_options.as_paths,
+        vec![("via".to_owned(), "65003".to_owned())]
+    );
+    let t = &d.policy_options.statements[0].terms[0];
+    assert_eq!(t.from, vec![PolicyMatch::AsPath(vec!["via".into()])]);
+    assert_eq!(
+        t.then,
+        vec![PolicyAction::Origin("igp".into()), PolicyAction::Accept]
+    );
+}

@@ -119,6 +119,12 @@ pub fn is_junos(v: Vendor) -> bool {
 /// Renders `change` for `device` (of vendor `v`, stored configuration `text`): its lines
 /// and the exact rollback.
 pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Result<Lines, String> {
+    // olav reads SR OS for the routing model but writes no SR OS configuration yet.
+    if v == Vendor::NokiaSros {
+        return Err(format!(
+            "{device} runs Nokia SR OS: olav does not draft SR OS changes yet"
+        ));
+    }
     if is_junos(v) {
         return junos::render(&junos::Stored::new(text), device, change);
     }

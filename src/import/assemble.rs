@@ -75,9 +75,14 @@ pub(super) fn assemble(
                 message: w.message.clone(),
             });
         }
-        // NX-OS and Junos configs have no closing line (the Junos parser warns about
-        // unclosed blocks itself).
-        if !r.saw_end && !matches!(r.vendor, Vendor::CiscoNxos | Vendor::JuniperJunos) {
+        // NX-OS, Junos and SR OS configs have no closing line (the brace walk warns
+        // about unclosed blocks itself).
+        if !r.saw_end
+            && !matches!(
+                r.vendor,
+                Vendor::CiscoNxos | Vendor::JuniperJunos | Vendor::NokiaSros
+            )
+        {
             warnings.push(FileIssue::whole_file(
                 &e.path,
                 format!(

@@ -367,6 +367,7 @@ fn port_of(d: &DeviceConfig, i: usize) -> usize {
     let base = name
         .split_once('.')
         .and_then(|(parent, _)| find(parent))
+        .or_else(|| d.interfaces[i].port.as_deref().and_then(find))
         .unwrap_or(i);
     d.interfaces[base]
         .channel_group

@@ -124,6 +124,11 @@ pub struct BgpNeighborRouting {
     /// protocol is active.
     #[serde(default)]
     pub advertise_inactive: bool,
+    /// SR OS `ebgp-default-reject-policy` (import, export): on an eBGP session, a route no
+    /// policy of the chain accepts or rejects is rejected (RFC 8212), not given the
+    /// protocol's default.
+    #[serde(default)]
+    pub ebgp_default_reject: (bool, bool),
     /// Junos import policy chain, in order.
     pub import_chain: Vec<String>,
     /// Junos export policy chain, in order.
@@ -289,6 +294,8 @@ pub enum PolicyAction {
     NextHop(IpAddr),
     /// `as-path-prepend "A B"`.
     Prepend(Vec<u32>),
+    /// The BGP origin set (SR OS `origin igp|egp|incomplete`), as written.
+    Origin(String),
     /// Any other action, as written (not evaluated).
     Other(String),
 }

@@ -46,6 +46,8 @@ pub enum Vendor {
     CiscoNxos,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
+    /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
+    NokiaSros,
 }
 
 impl Vendor {
@@ -55,6 +57,7 @@ impl Vendor {
             Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
+            Vendor::NokiaSros => "nokia",
         }
     }
 
@@ -64,6 +67,7 @@ impl Vendor {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
             "junos" => Vendor::JuniperJunos,
+            "sros" => Vendor::NokiaSros,
             _ => Vendor::CiscoIos,
         }
     }
@@ -75,7 +79,14 @@ impl Vendor {
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
             Vendor::JuniperJunos => "junos",
+            Vendor::NokiaSros => "sros",
         }
+    }
+
+    /// Whether BGP routes pass chains of policy-statements that see the whole routing
+    /// table (Junos, SR OS), rather than a neighbor's route-map and prefix-list.
+    pub fn policy_chains(self) -> bool {
+        matches!(self, Vendor::JuniperJunos | Vendor::NokiaSros)
     }
 }
 
@@ -240,6 +251,11 @@ pub struct Interface {
     /// Loopback0`, EOS `ip address unnumbered Loopback0`): the loopback's address, as a
     /// /32, with no subnet of its own, so its links come from the cabling only.
     pub unnumbered: Option<String>,
+    /// The port a layer-3 interface rides on when its name does not say it (SR OS
+    /// `interface "to-r2" { port 1/1/c1/1 }`; a Junos unit's is in its name, `ge-0/0/0.0`):
+    /// what the cabling of that port reaches.
+    #[serde(default)]
+    pub port: Option<String>,
     /// Line of the `interface` stanza.
     pub line: u32,
 }
@@ -262,6 +278,7 @@ impl Interface {
             linked_to: None,
             addresses: Vec::new(),
             unnumbered: None,
+            port: None,
             line,
         }
     }

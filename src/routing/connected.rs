@@ -67,7 +67,8 @@ fn addresses(i: &Interface, vendor: Vendor) -> Vec<(Ipv4Net, bool)> {
 /// Whether the vendor installs a `local` /32 for this address.
 fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     match vendor {
-        Vendor::AristaEos => false,
+        // SR OS shows an interface's subnet only (`Local`), no host route of its address.
+        Vendor::AristaEos | Vendor::NokiaSros => false,
         Vendor::CiscoNxos => true,
         Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
     }

@@ -22,7 +22,7 @@ use std::net::{IpAddr, Ipv4Addr};
 /// The administrative distance of a static route with none configured.
 pub fn default_distance(vendor: Vendor) -> u32 {
     match vendor {
-        Vendor::JuniperJunos => 5,
+        Vendor::JuniperJunos | Vendor::NokiaSros => 5,
         _ => 1,
     }
 }

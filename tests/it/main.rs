@@ -29,6 +29,7 @@ mod roundtrip;
 mod routes;
 mod routes_props;
 mod schedule;
+mod sros;
 mod state_cli;
 mod structure;
 mod trace;

@@ -95,6 +95,11 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
             .into_iter()
             .filter(|r| r.best && r.network.addr().octets()[..3] != [224, 0, 0])
             .collect(),
+        Vendor::NokiaSros => shown::sros(
+            &read(&dir.join("info_json_state_router_Base_route-table.txt"))?,
+            read(&dir.join("info_json_state_router_Base_interface.txt")).as_deref(),
+        )
+        .ok()?,
     };
     Some(
         rows.into_iter()
@@ -125,11 +130,13 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
 
 /// Whether olav's row and the device's are the same route and next hop.
 /// `junos`: the next-hop address of a static route is not compared; `eos`: an OSPF row
-/// shown without a preference is not compared by distance and metric; `tags`: tags are
-/// (NX-OS and Junos, as their validators do; none ≡ 0).
+/// shown without a preference is not compared by distance and metric; `sros`: nor the
+/// metric of a BGP route; `tags`: tags are (NX-OS and Junos, as their validators do;
+/// none ≡ 0).
 fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
     let junos = vendor == Vendor::JuniperJunos;
     let eos = vendor == Vendor::AristaEos;
+    let sros = vendor == Vendor::NokiaSros;
     let tags = matches!(vendor, Vendor::JuniperJunos | Vendor::CiscoNxos);
     // Junos and EOS show a static route's resolved gateway, not the written next hop:
     // lab-validation compares no address of their static routes (Junos: any route).
@@ -169,7 +176,11 @@ fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
                 && d.admin_distance == 0
                 && d.metric == 0
                 && d.next_hop_ip.is_none())
-            || (u64::from(o.metric) == d.metric && o.admin_distance == d.admin_distance))
+            || ((u64::from(o.metric) == d.metric
+                // SR OS shows a BGP route's IGP cost to its next hop where olav (and
+                // Batfish) has the MED: its validator compares no BGP metric.
+                || (sros && matches!(o.protocol.as_str(), "bgp" | "ibgp")))
+                && o.admin_distance == d.admin_distance))
         && (!tags || u64::from(o.tag.unwrap_or(0)) == d.tag.unwrap_or(0))
 }
 
@@ -228,6 +239,7 @@ fn vendor_of_nos(nos: &str) -> Option<Vendor> {
         "nx" | "nxos" => Some(Vendor::CiscoNxos),
         "arista" | "eos" => Some(Vendor::AristaEos),
         "junos" => Some(Vendor::JuniperJunos),
+        "sros" => Some(Vendor::NokiaSros),
         _ => None,
     }
 }

@@ -13,6 +13,7 @@ pub mod junos;
 pub mod lines;
 pub mod nxos;
 pub mod other;
+pub mod sros;
 
 use crate::model::{DeviceConfig, Vendor};
 
@@ -34,6 +35,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &eos::EosParser,
     &nxos::NxosParser,
     &junos::JunosParser,
+    &sros::SrosParser,
 ];
 
 /// The parser for a vendor.
@@ -43,6 +45,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::AristaEos => &eos::EosParser,
         Vendor::CiscoNxos => &nxos::NxosParser,
         Vendor::JuniperJunos => &junos::JunosParser,
+        Vendor::NokiaSros => &sros::SrosParser,
     }
 }
 
@@ -85,6 +88,10 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
             .find(|p| p.rancid_types().contains(&kind.as_str()))
             .map(|p| p.vendor())
             .ok_or(NotAConfig::UnsupportedRancidType(kind));
+    }
+    // SR OS's model-driven form is read; its classic CLI is named below.
+    if sros::is_model_driven(text) {
+        return Ok(Vendor::NokiaSros);
     }
     // Another vendor's configuration is named, never read as one olav reads.
     if let Some(os) = other::identify(text) {
@@ -216,6 +223,14 @@ mod tests {
         ] {
             assert_eq!(detect(junos), Ok(Vendor::JuniperJunos), "{junos}");
         }
+        assert_eq!(
+            detect("# TiMOS-B-26.3.R1 both/x86_64\nconfigure {\n    system {\n        name \"r1\"\n    }\n}\n"),
+            Ok(Vendor::NokiaSros)
+        );
+        assert_eq!(
+            detect("# TiMOS-B-20.10.R1\n/configure system name \"r1\"\n"),
+            Err(NotAConfig::OtherVendor(other::OtherOs::SrOs))
+        );
     }
 
     #[test]

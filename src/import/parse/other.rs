@@ -18,7 +18,8 @@ pub enum OtherOs {
     Cumulus,
     /// A10 ACOS.
     A10,
-    /// Nokia SR OS.
+    /// Nokia SR OS in the classic CLI (the model-driven form, `configure {`, is read:
+    /// [`super::sros`]).
     SrOs,
     /// Palo Alto PAN-OS.
     PanOs,
@@ -41,7 +42,7 @@ impl OtherOs {
             OtherOs::Frr => "FRRouting (FRR)",
             OtherOs::Cumulus => "Cumulus Linux",
             OtherOs::A10 => "A10 ACOS",
-            OtherOs::SrOs => "Nokia SR OS",
+            OtherOs::SrOs => "Nokia SR OS (classic CLI)",
             OtherOs::PanOs => "Palo Alto PAN-OS",
             OtherOs::FortiOs => "Fortinet FortiOS",
             OtherOs::CheckPoint => "Check Point Gaia",
@@ -163,7 +164,7 @@ mod tests {
             ("frr version 7.5\nfrr defaults traditional\nhostname r1\n", OtherOs::Frr),
             ("net del all\nnet add hostname leaf1\n", OtherOs::Cumulus),
             ("!Current configuration: 1 bytes\n!version 4.1.4-GR1-P5, build 81 (Oct-01-2020,12:12)\nhostname lb\n", OtherOs::A10),
-            ("# TiMOS-B-20.10.R1\nconfigure {\n}\n", OtherOs::SrOs),
+            ("# TiMOS-B-20.10.R1\n/configure router interface \"a\"\n", OtherOs::SrOs),
             ("config system global\n    set hostname fw\nend\n", OtherOs::FortiOs),
             ("# Configuration of fw1\n# Language version: 13.4v1\nset hostname fw1\n", OtherOs::CheckPoint),
             ("#TMSH-VERSION: 13.1.1\nsys global-settings {\n}\n", OtherOs::F5),

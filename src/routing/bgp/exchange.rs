@@ -380,7 +380,7 @@ fn advertise(
         }
         p.weight = 0;
         let before = p.as_path.len();
-        let verdict = if s.vendor == Vendor::JuniperJunos {
+        let verdict = if s.vendor.policy_chains() {
             let ctx = junos::Context {
                 protocol,
                 interface: interface.as_deref(),
@@ -391,7 +391,8 @@ fn advertise(
                 local_ip: end.local_ip,
                 export: true,
             };
-            junos::chain(s.config, &n.routing.export_chain, p, &ctx)
+            let chain = &n.routing.export_chain;
+            super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)
         } else {
             policy::neighbor(
                 s.vendor,
@@ -484,7 +485,7 @@ fn export_candidates(
         _ => Protocol::Bgp,
     };
     let mut out: Vec<(Path, Protocol, Option<String>)> = Vec::new();
-    if s.vendor != Vendor::JuniperJunos {
+    if !s.vendor.policy_chains() {
         let (ebgp, ibgp, aggregate) = s.distances(vrf);
         for paths in selected.values() {
             let Some(b) = paths.first() else { continue };
@@ -628,7 +629,7 @@ fn accept(
         client: n.routing.route_reflector_client,
         confed: end.confed,
     };
-    let verdict = if s.vendor == Vendor::JuniperJunos {
+    let verdict = if s.vendor.policy_chains() {
         let ctx = junos::Context {
             protocol: if end.ebgp {
                 Protocol::Bgp
@@ -640,7 +641,8 @@ fn accept(
             local_ip: end.local_ip,
             export: false,
         };
-        junos::chain(s.config, &n.routing.import_chain, p, &ctx)?
+        let chain = &n.routing.import_chain;
+        super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)?
     } else {
         policy::neighbor(
             s.vendor,
@@ -669,8 +671,8 @@ fn accept(
         Some(r) => p.igp_cost = r.metric,
         None => return Ok(None),
     }
-    // Junos has no weight.
-    if s.vendor == Vendor::JuniperJunos {
+    // Junos and SR OS have no weight.
+    if s.vendor.policy_chains() {
         p.weight = 0;
     }
     Ok(Some(p))

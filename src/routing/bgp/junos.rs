@@ -7,7 +7,7 @@
 //! [`Unknown`].
 
 use super::policy::Unknown;
-use super::Path;
+use super::{Origin, Path};
 use crate::model::{DeviceConfig, PolicyAction, PolicyMatch, PolicyTerm};
 use crate::routing::route::Protocol;
 use ipnet::IpNet;
@@ -189,9 +189,38 @@ fn matches(
 pub fn chain(
     config: &DeviceConfig,
     names: &[String],
-    mut path: Path,
+    path: Path,
     ctx: &Context<'_>,
 ) -> Result<Option<Path>, Unknown> {
+    match evaluate(config, names, path, ctx)? {
+        Verdict::Accept(p) => Ok(Some(p)),
+        Verdict::Reject => Ok(None),
+        Verdict::Undecided(p) => Ok(default_accepts(ctx).then_some(p)),
+    }
+}
+
+/// What a chain decides on a path.
+pub enum Verdict {
+    /// A term accepted it (as changed).
+    Accept(Path),
+    /// A term rejected it.
+    Reject,
+    /// No term decided: the protocol's default does (the path as changed).
+    Undecided(Path),
+}
+
+/// The default policy of BGP: import accepts; export accepts active BGP routes only.
+pub fn default_accepts(ctx: &Context<'_>) -> bool {
+    !ctx.export || matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp)
+}
+
+/// Runs the chain `names` on `path` up to its first `accept` or `reject`.
+pub fn evaluate(
+    config: &DeviceConfig,
+    names: &[String],
+    mut path: Path,
+    ctx: &Context<'_>,
+) -> Result<Verdict, Unknown> {
     for name in names {
         let Some(policy) = config
             .policy_options
@@ -207,8 +236,8 @@ pub fn chain(
             }
             for a in &t.then {
                 match a {
-                    PolicyAction::Accept => return Ok(Some(path)),
-                    PolicyAction::Reject => return Ok(None),
+                    PolicyAction::Accept => return Ok(Verdict::Accept(path)),
+                    PolicyAction::Reject => return Ok(Verdict::Reject),
                     PolicyAction::NextTerm => continue 'terms,
                     PolicyAction::NextPolicy => break 'terms,
                     PolicyAction::LocalPreference(v) => path.local_pref = *v,
@@ -256,6 +285,14 @@ pub fn chain(
                             }
                         }
                     }
+                    PolicyAction::Origin(o) => {
+                        path.origin = match o.as_str() {
+                            "igp" => Origin::Igp,
+                            "egp" => Origin::Egp,
+                            "incomplete" => Origin::Incomplete,
+                            other => return Err(Unknown(format!("origin {other}"))),
+                        }
+                    }
                     PolicyAction::NextHop(other) => {
                         return Err(Unknown(format!("then next-hop {other}")))
                     }
@@ -264,9 +301,7 @@ pub fn chain(
             }
         }
     }
-    // The default policy.
-    let accept = !ctx.export || matches!(ctx.protocol, Protocol::Bgp | Protocol::Ibgp);
-    Ok(accept.then_some(path))
+    Ok(Verdict::Undecided(path))
 }
 
 /// `v + d`, kept within 0..=u32::MAX.

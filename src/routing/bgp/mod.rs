@@ -17,6 +17,7 @@ mod originate;
 pub mod policy;
 pub mod select;
 pub mod sessions;
+mod sros;
 pub mod vpn;
 
 use super::connected::vrf_name;
@@ -202,10 +203,10 @@ impl Speaker<'_> {
             .any(|n| n.routing.route_reflector_client)
     }
 
-    /// Whether it sends communities to `n` (Junos always; the others with
+    /// Whether it sends communities to `n` (Junos and SR OS always; the others with
     /// `send-community`).
     pub fn sends_communities(&self, n: &BgpNeighbor) -> bool {
-        self.vendor == Vendor::JuniperJunos || n.routing.send_community
+        self.vendor.policy_chains() || n.routing.send_community
     }
 
     /// Whether it sends extended communities (route targets) to `n`: Junos always, EOS
@@ -235,7 +236,7 @@ impl Speaker<'_> {
             Vendor::CiscoIos => (20, 200, 200),
             Vendor::CiscoNxos => (20, 200, 220),
             Vendor::AristaEos => (200, 200, 200),
-            Vendor::JuniperJunos => (170, 170, 130),
+            Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
         }
     }
 }
@@ -674,7 +675,7 @@ fn compute(
         // Redistribution and Junos export policies may announce the whole RIB.
         let origins = s.bgp.networks.len()
             + s.bgp.routing.aggregates.len()
-            + if s.bgp.routing.redistribute.is_empty() && s.vendor != Vendor::JuniperJunos {
+            + if s.bgp.routing.redistribute.is_empty() && !s.vendor.policy_chains() {
                 0
             } else {
                 s.rib.len()

@@ -4,9 +4,11 @@
 
 mod cisco;
 mod json;
+mod sros;
 
 pub use cisco::{ios, nxos};
 pub use json::{eos, junos};
+pub use sros::sros;
 
 use ipnet::Ipv4Net;
 use std::net::Ipv4Addr;

@@ -22,7 +22,7 @@ mod interfaces;
 mod isis;
 mod policy;
 mod routing;
-mod statements;
+pub(super) mod statements;
 
 use super::common::define;
 use super::ConfigParser;

@@ -58,6 +58,24 @@ pub fn read(text: &str) -> Statements {
     out
 }
 
+/// Reads a brace configuration whose statements end at the end of their line, without
+/// `;`, and whose lists may touch their words (`["a" "b"]`): Nokia SR OS MD-CLI. No set
+/// form, no groups; what stands outside the blocks is skipped as the caller decides.
+pub fn read_line_ended(text: &str) -> Statements {
+    let mut out = Statements::default();
+    let mut raw: Vec<Raw> = Vec::new();
+    let mut brace = BraceReader {
+        line_ended: true,
+        ..BraceReader::default()
+    };
+    for (i, line) in text.lines().enumerate() {
+        brace.feed(line, u32::try_from(i + 1).unwrap_or(u32::MAX), &mut raw);
+    }
+    brace.finish(&mut raw, &mut out.warnings);
+    out.list = raw.into_iter().map(|r| r.st).collect();
+    out
+}
+
 /// A statement as written, before configuration groups are applied.
 struct Raw {
     st: Statement,
@@ -326,6 +344,8 @@ struct BraceReader {
     /// A quoted string being read (it may span lines).
     quote: Option<String>,
     in_comment: bool,
+    /// A line's end ends its statement and `[` `]` stand alone (SR OS MD-CLI).
+    line_ended: bool,
 }
 
 impl BraceReader {
@@ -389,6 +409,12 @@ impl BraceReader {
                     chars.next();
                     self.in_comment = true;
                 }
+                '[' | ']' if self.line_ended => {
+                    if !word.is_empty() {
+                        self.word(std::mem::take(&mut word), no);
+                    }
+                    self.word(c.to_string(), no);
+                }
                 '{' | '}' | ';' => {
                     if !word.is_empty() {
                         self.word(std::mem::take(&mut word), no);
@@ -412,6 +438,8 @@ impl BraceReader {
         }
         if let Some(q) = self.quote.as_mut() {
             q.push('\n');
+        } else if self.line_ended {
+            self.end_statement(out);
         }
     }
 

@@ -23,6 +23,10 @@ pub struct BgpRouting {
     pub unmodelled: Vec<(Option<String>, String)>,
     /// `distance bgp E I L` (NX-OS `distance E I L`): (VRF, eBGP, iBGP, local).
     pub distances: Vec<(Option<String>, u32, u32, u32)>,
+    /// VRFs whose BGP routes stay out of the main RIB (PAN-OS without `install-route`):
+    /// selected and advertised, never installed.
+    #[serde(default)]
+    pub not_installed: Vec<Option<String>>,
 }
 
 /// One `aggregate-address`.

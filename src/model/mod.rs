@@ -45,6 +45,8 @@ pub enum Vendor {
     CiscoNxos,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
+    /// Palo Alto PAN-OS (the `set` form).
+    PaloAltoPanos,
 }
 
 impl Vendor {
@@ -54,6 +56,7 @@ impl Vendor {
             Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
+            Vendor::PaloAltoPanos => "paloalto",
         }
     }
 
@@ -63,6 +66,7 @@ impl Vendor {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
             "junos" => Vendor::JuniperJunos,
+            "panos" => Vendor::PaloAltoPanos,
             _ => Vendor::CiscoIos,
         }
     }
@@ -74,6 +78,7 @@ impl Vendor {
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
             Vendor::JuniperJunos => "junos",
+            Vendor::PaloAltoPanos => "panos",
         }
     }
 }

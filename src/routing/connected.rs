@@ -69,7 +69,7 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     match vendor {
         Vendor::AristaEos => false,
         Vendor::CiscoNxos => true,
-        Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
+        Vendor::CiscoIos | Vendor::JuniperJunos | Vendor::PaloAltoPanos => net.prefix_len() < 32,
     }
 }
 

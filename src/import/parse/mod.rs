@@ -13,6 +13,7 @@ pub mod junos;
 pub mod lines;
 pub mod nxos;
 pub mod other;
+pub mod panos;
 
 use crate::model::{DeviceConfig, Vendor};
 
@@ -34,6 +35,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &eos::EosParser,
     &nxos::NxosParser,
     &junos::JunosParser,
+    &panos::PanosParser,
 ];
 
 /// The parser for a vendor.
@@ -43,6 +45,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::AristaEos => &eos::EosParser,
         Vendor::CiscoNxos => &nxos::NxosParser,
         Vendor::JuniperJunos => &junos::JunosParser,
+        Vendor::PaloAltoPanos => &panos::PanosParser,
     }
 }
 
@@ -56,7 +59,9 @@ pub enum NotAConfig {
     #[error("binary file (NUL bytes or not text)")]
     Binary,
     /// A RANCID content type olav has no parser for.
-    #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos)")]
+    #[error(
+        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos, paloalto)"
+    )]
     UnsupportedRancidType(String),
     /// Nothing in the text looks like device configuration.
     #[error("no device configuration found (no hostname, interface or router lines)")]

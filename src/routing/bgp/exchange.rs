@@ -6,7 +6,7 @@
 
 use super::policy::{self, Unknown};
 use super::sessions::End;
-use super::{junos, originate, select, Origin, Path, Source, Speaker, Table};
+use super::{junos, originate, panos, select, Origin, Path, Source, Speaker, Table};
 use crate::model::Vendor;
 use crate::routing::route::{NextHop, Protocol, Route};
 use ipnet::{IpNet, Ipv4Net};
@@ -273,8 +273,9 @@ fn advertise(
             // A `local-as` is sent in front of the process AS, alone with `replace-as`
             // (the confederation identifier outside a confederation is not computed).
             let presented = s.bgp.presented_as(n).first().copied().unwrap_or(0);
-            // NX-OS does not send a peer a path holding its AS.
-            if s.vendor == Vendor::CiscoNxos
+            // NX-OS (and PAN-OS' sender-side loop detection) does not send a peer a path
+            // holding its AS.
+            if matches!(s.vendor, Vendor::CiscoNxos | Vendor::PaloAltoPanos)
                 && !n.routing.disable_peer_as_check
                 && n.peer_asn.is_some_and(|a| p.as_path.contains(&a))
             {
@@ -289,7 +290,9 @@ fn advertise(
             }
             own = prepend;
             p.next_hop = end.local_ip;
-            if !local {
+            // PAN-OS sends the MED on (`cv_demo_base_panos`: the border routers show the
+            // MED the firewall's import rule set).
+            if !local && s.vendor != Vendor::PaloAltoPanos {
                 p.med = 0;
             }
             p.originator = None;
@@ -321,6 +324,12 @@ fn advertise(
                 export: true,
             };
             junos::chain(s.config, &n.routing.export_chain, p, &ctx)
+        } else if s.vendor == Vendor::PaloAltoPanos {
+            let from = match best.source {
+                Source::Peer { peer_ip, .. } => Some(peer_ip),
+                _ => None,
+            };
+            panos::export(s.config, n, p, protocol, from, end.local_ip)
         } else {
             policy::neighbor(
                 s.vendor,
@@ -535,6 +544,8 @@ fn accept(
             export: false,
         };
         junos::chain(s.config, &n.routing.import_chain, p, &ctx)?
+    } else if s.vendor == Vendor::PaloAltoPanos {
+        panos::import(s.config, n, p, end.peer_ip, end.local_ip, end.ebgp)?
     } else {
         policy::neighbor(
             s.vendor,

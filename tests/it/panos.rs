@@ -1,0 +1,135 @@
+//! PAN-OS firewalls in the routing model: the real lab `panos_ebgp_loop_prevention`
+//! (fixtures/real-networks: five PAN-OS devices in eBGP, sender-side loop detection on
+//! and off), every device's BGP routes against its own `show routing route`.
+
+use crate::common;
+use olav::model::Vendor;
+use olav::routing::{network, DeviceInput, NextHop, Protocol};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// The active BGP rows (flags `A B`) of a PAN-OS `show routing route`: (destination,
+/// next hop).
+fn shown_bgp(text: &str) -> BTreeSet<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            // destination nexthop [metric] flags… : BGP rows print no metric.
+            let flags: Vec<&str> = w.iter().skip(2).take(3).copied().collect();
+            (flags.contains(&"A") && flags.contains(&"B"))
+                .then(|| (w[0].to_owned(), w[1].to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn panos_bgp_routes_agree_with_the_devices() {
+    let lab = common::fixture("real-networks").join("panos_ebgp_loop_prevention");
+    let parsed = common::parsed(&lab);
+    assert_eq!(parsed.devices.len(), 5);
+    assert!(parsed
+        .devices
+        .iter()
+        .all(|d| d.vendor == Vendor::PaloAltoPanos));
+    let inputs: Vec<DeviceInput> = parsed
+        .devices
+        .iter()
+        .map(|d| DeviceInput {
+            hostname: &d.hostname,
+            vendor: d.vendor,
+            config: &d.config,
+            text: &d.text,
+        })
+        .collect();
+    let ribs = network(&inputs);
+    for rib in &ribs {
+        let show = std::fs::read_to_string(
+            lab.join("show")
+                .join(&rib.hostname)
+                .join("run_show_routing_route.txt"),
+        )
+        .expect("show output");
+        let device = shown_bgp(&show);
+        let olav: BTreeSet<(String, String)> = rib
+            .routes
+            .iter()
+            .filter(|r| r.protocol == Protocol::Bgp)
+            .map(|r| {
+                let hop = match &r.next_hop {
+                    NextHop::Ip(ip) => ip.to_string(),
+                    other => format!("{other:?}"),
+                };
+                (r.network.to_string(), hop)
+            })
+            .collect();
+        let marks: Vec<&str> = rib.incomplete.iter().map(|i| i.reason.as_str()).collect();
+        if rib.hostname == "d5" {
+            // d2 sends d5 paths through a rule matching an AS-path expression and
+            // updating `as-path remove`, which olav does not evaluate: d5's routes are
+            // marked incomplete, never guessed.
+            assert!(marks.iter().any(|m| m.contains("as-path")), "{marks:?}");
+            assert!(olav.is_subset(&device), "{olav:?} ⊄ {device:?}");
+            continue;
+        }
+        assert_eq!(olav, device, "{}: {marks:?}", rib.hostname);
+    }
+}
+
+/// The lab's configuration texts.
+fn lab_texts() -> Vec<String> {
+    let lab = common::fixture("real-networks").join("panos_ebgp_loop_prevention");
+    common::parsed(&lab)
+        .devices
+        .into_iter()
+        .map(|d| d.text)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Damaged PAN-OS configurations (lines dropped, repeated, cut, their numbers
+    /// changed) are read and the lab computed without a panic.
+    #[test]
+    fn damaged_panos_configs_compute(
+        edits in proptest::collection::vec((0usize..400, 0u8..4, 0u32..70000), 0..40),
+    ) {
+        let texts: Vec<String> = lab_texts()
+            .iter()
+            .map(|t| crate::routes_props::damage(t, &edits))
+            .collect();
+        let parser = olav::import::parse::parser_for(Vendor::PaloAltoPanos);
+        let configs: Vec<olav::model::DeviceConfig> =
+            texts.iter().map(|t| parser.parse(t)).collect();
+        let names: Vec<String> = (0..texts.len()).map(|i| format!("d{i}")).collect();
+        let inputs: Vec<DeviceInput> = configs
+            .iter()
+            .zip(&texts)
+            .zip(&names)
+            .map(|((c, t), h)| DeviceInput { hostname: h, vendor: Vendor::PaloAltoPanos, config: c, text: t })
+            .collect();
+        prop_assert_eq!(network(&inputs).len(), inputs.len());
+    }
+
+    /// Any `set` line of PAN-OS words, quotes and brackets is read without a panic.
+    #[test]
+    fn any_set_line_is_read(
+        words in proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(vec![
+                    "network", "interface", "ethernet", "ethernet1/1", "layer3", "units",
+                    "ip", "virtual-router", "default", "protocol", "bgp", "peer-group",
+                    "peer", "policy", "import", "export", "rules", "match", "address-prefix",
+                    "action", "allow", "update", "used-by", "redist-rules", "redist-profile",
+                    "routing-table", "static-route", "destination", "nexthop", "[", "]",
+                    "\"", "10.0.0.1/24", "0.0.0.0/0", "65001", "yes", "no", "exact",
+                ]).prop_map(str::to_owned),
+                "\\PC{0,8}",
+            ],
+            0..14,
+        ),
+    ) {
+        let text = format!("set {}\nset {}\n", words.join(" "), words.join(" "));
+        let _ = olav::import::parse::panos::parse(&text);
+    }
+}

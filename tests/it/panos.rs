@@ -1,6 +1,6 @@
 //! PAN-OS firewalls in the routing model: the real lab `panos_ebgp_loop_prevention`
 //! (fixtures/real-networks: five PAN-OS devices in eBGP, sender-side loop detection on
-//! and off), every device's BGP routes against its own `show routing route`.
+//! and off), every device's main RIB against its own `show routing route`.
 
 use crate::common;
 use olav::model::Vendor;
@@ -8,22 +8,46 @@ use olav::routing::{network, DeviceInput, NextHop, Protocol};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// The active BGP rows (flags `A B`) of a PAN-OS `show routing route`: (destination,
-/// next hop).
-fn shown_bgp(text: &str) -> BTreeSet<(String, String)> {
+/// The active rows (flag `A`) of a PAN-OS `show routing route`: (destination, protocol,
+/// next hop: the address, else the interface; none for a local `H` row).
+fn shown(text: &str) -> BTreeSet<(String, String, String)> {
+    const FLAGS: [&str; 15] = [
+        "A", "?", "C", "H", "S", "~", "R", "O", "B", "Oi", "Oo", "O1", "O2", "E", "M",
+    ];
+    let number = |w: &str| w.chars().all(|c| c.is_ascii_digit());
     text.lines()
         .filter_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
-            // destination nexthop [metric] flags… : BGP rows print no metric.
-            let flags: Vec<&str> = w.iter().skip(2).take(3).copied().collect();
-            (flags.contains(&"A") && flags.contains(&"B"))
-                .then(|| (w[0].to_owned(), w[1].to_owned()))
+            if w.len() < 3 || !w[0].contains('/') {
+                return None;
+            }
+            // destination nexthop [metric] flags… [age] [interface] [next-AS]
+            let mut k = 2 + usize::from(number(w[2]));
+            let mut flags = Vec::new();
+            while k < w.len() && FLAGS.contains(&w[k]) {
+                flags.push(w[k]);
+                k += 1;
+            }
+            k += usize::from(w.get(k).is_some_and(|a| number(a)));
+            let interface = w.get(k).copied().unwrap_or_default();
+            if !flags.contains(&"A") {
+                return None;
+            }
+            let (protocol, hop) = match () {
+                _ if flags.contains(&"C") => ("connected", interface),
+                _ if flags.contains(&"H") => ("local", ""),
+                _ if flags.contains(&"B") => ("bgp", w[1]),
+                _ if flags.contains(&"S") && w[1] == "0.0.0.0" => ("static", interface),
+                _ if flags.contains(&"S") => ("static", w[1]),
+                _ => ("other", w[1]),
+            };
+            Some((w[0].to_owned(), protocol.to_owned(), hop.to_owned()))
         })
         .collect()
 }
 
 #[test]
-fn panos_bgp_routes_agree_with_the_devices() {
+fn panos_routes_agree_with_the_devices() {
     let lab = common::fixture("real-networks").join("panos_ebgp_loop_prevention");
     let parsed = common::parsed(&lab);
     assert_eq!(parsed.devices.len(), 5);
@@ -49,17 +73,18 @@ fn panos_bgp_routes_agree_with_the_devices() {
                 .join("run_show_routing_route.txt"),
         )
         .expect("show output");
-        let device = shown_bgp(&show);
-        let olav: BTreeSet<(String, String)> = rib
+        let device = shown(&show);
+        let olav: BTreeSet<(String, String, String)> = rib
             .routes
             .iter()
-            .filter(|r| r.protocol == Protocol::Bgp)
             .map(|r| {
                 let hop = match &r.next_hop {
+                    _ if r.protocol == Protocol::Local => String::new(),
                     NextHop::Ip(ip) => ip.to_string(),
+                    NextHop::Interface { interface, .. } => interface.clone(),
                     other => format!("{other:?}"),
                 };
-                (r.network.to_string(), hop)
+                (r.network.to_string(), r.protocol.as_str().to_owned(), hop)
             })
             .collect();
         let marks: Vec<&str> = rib.incomplete.iter().map(|i| i.reason.as_str()).collect();

@@ -329,7 +329,7 @@ fn advertise(
                 Source::Peer { peer_ip, .. } => Some(peer_ip),
                 _ => None,
             };
-            panos::export(s.config, n, p, protocol, from, end.local_ip)
+            panos::export(s.config, n, p, from)
         } else {
             policy::neighbor(
                 s.vendor,
@@ -545,7 +545,7 @@ fn accept(
         };
         junos::chain(s.config, &n.routing.import_chain, p, &ctx)?
     } else if s.vendor == Vendor::PaloAltoPanos {
-        panos::import(s.config, n, p, end.peer_ip, end.local_ip, end.ebgp)?
+        panos::import(s.config, n, p, end.peer_ip)?
     } else {
         policy::neighbor(
             s.vendor,

@@ -24,8 +24,9 @@
 use super::{values, vrf};
 use crate::import::parse::common::{define, parse_asn, parse_prefix};
 use crate::model::{
-    BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, PolicyAction, PolicyMatch,
-    PolicyStatement, PolicyTerm, PrefixListEntry, RouteMapClause, RouteMapMatch, StructureKind,
+    BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, CommunityListEntry, DeviceConfig, PolicyAction,
+    PolicyMatch, PolicyStatement, PolicyTerm, PrefixListEntry, RouteMapClause, RouteMapMatch,
+    StructureKind,
 };
 use ipnet::IpNet;
 use std::collections::BTreeMap;
@@ -69,7 +70,12 @@ struct Rule {
     /// `match address-prefix P exact yes|no`: (prefix, exact).
     prefixes: Vec<(String, bool)>,
     from_peer: Vec<String>,
+    /// `match as-path regex R`, `match community regex R`.
+    as_path: Vec<String>,
+    community: Vec<String>,
+    /// Conditions and updates olav does not evaluate, as written.
     other: Vec<String>,
+    other_updates: Vec<String>,
     used_by: Vec<String>,
 }
 
@@ -329,6 +335,8 @@ fn rule_line(r: &mut Rule, rest: &[&str], owned: &[String]) {
         }
         ["match", "from-peer", ..] => r.from_peer.extend(values(&owned[2..])),
         ["match", "route-table", "unicast" | "both", ..] => {}
+        ["match", "as-path", "regex", re, ..] => r.as_path.push((*re).to_owned()),
+        ["match", "community", "regex", re, ..] => r.community.push((*re).to_owned()),
         ["match", ..] => r.other.push(rest.join(" ")),
         ["action", "deny", ..] => r.allow = Some(false),
         ["action", "allow", more @ ..] => {
@@ -336,11 +344,11 @@ fn rule_line(r: &mut Rule, rest: &[&str], owned: &[String]) {
             match more {
                 ["update", "med", n, ..] => match n.parse() {
                     Ok(n) => r.updates.push(PolicyAction::Metric(n)),
-                    Err(_) => r.other.push(format!("update med {n}")),
+                    Err(_) => r.other_updates.push(format!("update med {n}")),
                 },
                 ["update", "local-preference", n, ..] => match n.parse() {
                     Ok(n) => r.updates.push(PolicyAction::LocalPreference(n)),
-                    Err(_) => r.other.push(format!("update local-preference {n}")),
+                    Err(_) => r.other_updates.push(format!("update local-preference {n}")),
                 },
                 ["update", "as-path", "prepend", n, ..] => r.prepend = n.parse().ok(),
                 ["update", "as-path", "none", ..]
@@ -348,7 +356,7 @@ fn rule_line(r: &mut Rule, rest: &[&str], owned: &[String]) {
                 | ["update", "extended-community", "none", ..]
                 | ["dampening", ..]
                 | [] => {}
-                ["update", ..] => r.other.push(more.join(" ")),
+                ["update", ..] => r.other_updates.push(more.join(" ")),
                 _ => {}
             }
         }
@@ -634,10 +642,32 @@ fn statement(
                 }
             });
         }
+        // Regular expressions are Cisco-style (`_65001_`): kept as lists the route-map
+        // evaluation reads, named after the statement and rule.
+        for (k, re) in r.as_path.iter().enumerate() {
+            let list = format!("{name}{rname}:as-path:{k}");
+            dev.route_lists
+                .as_path_lists
+                .push((list.clone(), true, re.clone()));
+            from.push(PolicyMatch::AsPath(vec![list]));
+        }
+        for (k, re) in r.community.iter().enumerate() {
+            let list = format!("{name}{rname}:community:{k}");
+            dev.route_lists.community_lists.push(CommunityListEntry {
+                name: list.clone(),
+                permit: true,
+                expanded: true,
+                values: vec![re.clone()],
+            });
+            from.push(PolicyMatch::Community(vec![list]));
+        }
         for o in &r.other {
             from.push(PolicyMatch::Other(format!("rule {rname}: {o}")));
         }
         let mut then = r.updates.clone();
+        for o in &r.other_updates {
+            then.push(PolicyAction::Other(format!("rule {rname}: {o}")));
+        }
         if let Some(n) = r.prepend {
             then.push(PolicyAction::Prepend(vec![
                 local_as;

@@ -129,10 +129,15 @@ fn reads_bgp_peers_rules_and_redistribution() {
         .find(|s| s.name == n.routing.export_chain[0])
         .expect("export statement");
     let out = &export.terms[0];
-    assert!(
-        matches!(out.from[1], PolicyMatch::Other(_)),
-        "as-path regex not evaluated"
-    );
+    // The AS-path expression is kept as a list the route-map evaluation reads.
+    let PolicyMatch::AsPath(lists) = &out.from[1] else {
+        panic!("{:?}", out.from[1]);
+    };
+    assert!(c
+        .route_lists
+        .as_path_lists
+        .iter()
+        .any(|(n, permit, re)| *n == lists[0] && *permit && re == "_65002_"));
     assert_eq!(out.then[0], PolicyAction::Prepend(vec![65001, 65001]));
     assert_eq!(b.networks.len(), 1);
     assert_eq!(

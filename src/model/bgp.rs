@@ -229,6 +229,11 @@ pub enum PolicyAction {
     NextHop(IpAddr),
     /// `as-path-prepend "A B"`.
     Prepend(Vec<u32>),
+    /// The ORIGIN set (`igp`, `egp`, `incomplete`; PAN-OS `update origin`).
+    Origin(String),
+    /// PAN-OS `update as-path remove`: the AS numbers the named AS-path lists' expressions
+    /// match are taken out of the path.
+    RemoveAs(Vec<String>),
     /// Any other action, as written (not evaluated).
     Other(String),
 }

@@ -203,6 +203,8 @@ pub fn chain(
                     PolicyAction::NextHop(other) => {
                         return Err(Unknown(format!("then next-hop {other}")))
                     }
+                    PolicyAction::Origin(o) => return Err(Unknown(format!("then origin {o}"))),
+                    PolicyAction::RemoveAs(_) => return Err(Unknown("as-path remove".into())),
                     PolicyAction::Other(o) => return Err(Unknown(o.clone())),
                 }
             }

@@ -9,13 +9,15 @@
 //! policy statement (`import::parse::panos::bgp`): a term per rule, a last term with that
 //! default. A term's conditions: address prefixes (alternatives of one another), the
 //! peer a route came from, AS-path and community regular expressions (Cisco-style, kept
-//! as the lists route-maps read, [`super::policy`]). A condition or update olav does not
+//! as the lists route-maps read, [`super::policy`]); `update as-path remove` takes out
+//! the AS numbers the rule's expression matches. A condition or update olav does not
 //! evaluate is [`Unknown`] — when the other conditions of its rule all hold. Export
 //! candidates are BGP's own paths only (received, or originated by `redist-rules`), as
 //! PAN-OS' common export policy takes them.
 
+use super::expression;
 use super::policy::{self, Unknown};
-use super::Path;
+use super::{Origin, Path};
 use crate::model::{BgpNeighbor, DeviceConfig, PolicyAction, PolicyMatch, PolicyTerm};
 use ipnet::IpNet;
 use std::net::{IpAddr, Ipv4Addr};
@@ -107,6 +109,30 @@ fn applies(
     unknown.map_or(Ok(true), Err)
 }
 
+/// The path's AS numbers without those the lists' expressions match (each AS number
+/// matched written alone).
+fn remove_as(config: &DeviceConfig, lists: &[String], path: &Path) -> Result<Vec<u32>, Unknown> {
+    let mut out = Vec::with_capacity(path.as_path.len());
+    for a in &path.as_path {
+        let mut hit = false;
+        for l in lists {
+            let expr = config
+                .route_lists
+                .as_path_lists
+                .iter()
+                .find(|(n, _, _)| n == l)
+                .map(|(_, _, e)| e.as_str())
+                .unwrap_or_default();
+            hit |= expression::matches(expr, &a.to_string())
+                .ok_or_else(|| Unknown(format!("update as-path remove with \"{expr}\"")))?;
+        }
+        if !hit {
+            out.push(*a);
+        }
+    }
+    Ok(out)
+}
+
 /// The rules of the statement `chain` names on `path`.
 fn rules(
     config: &DeviceConfig,
@@ -138,6 +164,14 @@ fn rules(
                     p.extend_from_slice(&path.as_path);
                     path.as_path = p;
                 }
+                PolicyAction::Origin(o) => {
+                    path.origin = match o.as_str() {
+                        "igp" => Origin::Igp,
+                        "egp" => Origin::Egp,
+                        _ => Origin::Incomplete,
+                    }
+                }
+                PolicyAction::RemoveAs(lists) => path.as_path = remove_as(config, lists, &path)?,
                 PolicyAction::Other(o) => return Err(Unknown(o.clone())),
                 other => return Err(Unknown(format!("PAN-OS rule {}: {other:?}", t.name))),
             }
@@ -151,7 +185,7 @@ fn rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::bgp::{Origin, Source};
+    use crate::routing::bgp::Source;
 
     const FW: &str = "set network interface ethernet ethernet1/1 layer3 ip 10.0.0.0/31
 set network virtual-router default interface ethernet1/1
@@ -169,6 +203,9 @@ set network virtual-router default protocol bgp policy import rules ODD match ad
 set network virtual-router default protocol bgp policy import rules ODD match med 5
 set network virtual-router default protocol bgp policy import rules ODD action allow
 set network virtual-router default protocol bgp policy import rules ODD used-by G
+set network virtual-router default protocol bgp policy export rules STRIP match as-path regex _65009_
+set network virtual-router default protocol bgp policy export rules STRIP action allow update as-path remove
+set network virtual-router default protocol bgp policy export rules STRIP used-by G
 ";
 
     fn path(prefix: &str, as_path: &[u32]) -> Path {
@@ -206,6 +243,19 @@ set network virtual-router default protocol bgp policy import rules ODD used-by 
         assert_eq!(got(path("192.168.0.0/16", &[65002])), Ok(None));
         // A rule whose prefix holds but whose MED condition olav does not evaluate.
         assert!(got(path("172.16.1.0/24", &[65002])).is_err());
+    }
+
+    #[test]
+    fn remove_takes_out_what_the_expression_matches() {
+        let c = crate::import::parse::panos::parse(FW);
+        let n = &c.bgp.as_ref().expect("bgp").neighbors[0];
+        let sent = export(&c, n, path("10.1.0.0/16", &[65002, 65009, 65003]), None);
+        assert_eq!(
+            sent.map(|p| p.map(|p| p.as_path)),
+            Ok(Some(vec![65002, 65003]))
+        );
+        // The only export rule does not match: refused.
+        assert_eq!(export(&c, n, path("10.1.0.0/16", &[65002]), None), Ok(None));
     }
 
     #[test]

@@ -76,6 +76,8 @@ struct Rule {
     /// Conditions and updates olav does not evaluate, as written.
     other: Vec<String>,
     other_updates: Vec<String>,
+    /// `update as-path remove`.
+    remove_as: bool,
     used_by: Vec<String>,
 }
 
@@ -209,7 +211,6 @@ impl Reader {
             ["routing-options", "confederation-member-as", ..] => {
                 v.unmodelled.push("confederation".into());
             }
-            ["routing-options", "aggregate", ..] => v.unmodelled.push("aggregation".into()),
             ["policy", "aggregation", ..] => v.unmodelled.push("aggregation".into()),
             ["policy", "conditional-advertisement", ..] => {
                 v.unmodelled.push("conditional-advertisement".into())
@@ -351,6 +352,10 @@ fn rule_line(r: &mut Rule, rest: &[&str], owned: &[String]) {
                     Err(_) => r.other_updates.push(format!("update local-preference {n}")),
                 },
                 ["update", "as-path", "prepend", n, ..] => r.prepend = n.parse().ok(),
+                ["update", "as-path", "remove"] => r.remove_as = true,
+                ["update", "origin", o @ ("igp" | "egp" | "incomplete"), ..] => {
+                    r.updates.push(PolicyAction::Origin((*o).to_owned()))
+                }
                 ["update", "as-path", "none", ..]
                 | ["update", "community", "none", ..]
                 | ["update", "extended-community", "none", ..]
@@ -644,12 +649,14 @@ fn statement(
         }
         // Regular expressions are Cisco-style (`_65001_`): kept as lists the route-map
         // evaluation reads, named after the statement and rule.
+        let mut as_path_lists = Vec::new();
         for (k, re) in r.as_path.iter().enumerate() {
             let list = format!("{name}{rname}:as-path:{k}");
             dev.route_lists
                 .as_path_lists
                 .push((list.clone(), true, re.clone()));
-            from.push(PolicyMatch::AsPath(vec![list]));
+            from.push(PolicyMatch::AsPath(vec![list.clone()]));
+            as_path_lists.push(list);
         }
         for (k, re) in r.community.iter().enumerate() {
             let list = format!("{name}{rname}:community:{k}");
@@ -665,6 +672,17 @@ fn statement(
             from.push(PolicyMatch::Other(format!("rule {rname}: {o}")));
         }
         let mut then = r.updates.clone();
+        // `remove` takes out the AS numbers the rule's AS-path expression matches (PAN-OS
+        // knowledge base, "Using RegEx to Remove AS Numbers from BGP AS-Path Attribute").
+        if r.remove_as {
+            then.push(if as_path_lists.is_empty() {
+                PolicyAction::Other(format!(
+                    "rule {rname}: update as-path remove without an AS-path expression"
+                ))
+            } else {
+                PolicyAction::RemoveAs(as_path_lists)
+            });
+        }
         for o in &r.other_updates {
             then.push(PolicyAction::Other(format!("rule {rname}: {o}")));
         }

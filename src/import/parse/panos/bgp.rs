@@ -100,6 +100,8 @@ struct Profile {
 #[derive(Default)]
 struct Vr {
     line: u32,
+    /// A `protocol bgp` line was seen (other lines create the entry too).
+    configured: bool,
     disabled: bool,
     router_id: Option<String>,
     local_as: Option<String>,
@@ -194,6 +196,7 @@ impl Reader {
         if v.line == 0 {
             v.line = line;
         }
+        v.configured = true;
         let w: Vec<&str> = all.iter().map(String::as_str).collect();
         match w.as_slice() {
             ["enable", e, ..] => v.disabled = *e == "no",
@@ -255,7 +258,7 @@ impl Reader {
         let mut vrs: Vec<(String, Vr)> = self.vrs.into_iter().collect();
         vrs.sort_by_key(|(n, _)| n != "default");
         for (name, v) in vrs {
-            if v.disabled {
+            if v.disabled || !v.configured {
                 continue;
             }
             let local_as = v.local_as.as_deref().and_then(parse_asn);

@@ -161,6 +161,9 @@ fn bgp_without_install_route_or_enable() {
     assert_eq!(b.routing.not_installed, vec![None]);
     let c = parse(&FW.replace("protocol bgp enable yes", "protocol bgp enable no"));
     assert!(c.bgp.is_none());
+    // A virtual router without BGP lines has no BGP, and no warning about it.
+    let c = parse("set network virtual-router vr2 admin-dists ebgp 30\n");
+    assert!(c.bgp.is_none() && c.warnings.is_empty());
 }
 
 #[test]

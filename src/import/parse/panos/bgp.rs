@@ -385,10 +385,17 @@ fn read_vr(
     for u in &v.unmodelled {
         p.routing.unmodelled.push((vrf.clone(), u.clone()));
     }
+    // One process serves every virtual router: a second one with an AS or a router id
+    // of its own is not computed.
     if p.router_id != v.router_id.as_deref().and_then(|r| r.parse().ok()) {
         p.routing
             .unmodelled
             .push((vrf.clone(), "a router-id of its own".into()));
+    }
+    if p.local_as != Some(local_as) {
+        p.routing
+            .unmodelled
+            .push((vrf.clone(), "a local-as of its own".into()));
     }
     p.routing.distances.push((
         vrf.clone(),

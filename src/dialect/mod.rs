@@ -128,6 +128,12 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
     if is_junos(v) {
         return junos::render(&junos::Stored::new(text), device, change);
     }
+    // PAN-OS is read for the routing model; no change is drafted in its syntax yet.
+    if v == Vendor::PaloAltoPanos {
+        return Err(format!(
+            "{device} runs PAN-OS: olav does not draft PAN-OS changes yet"
+        ));
+    }
     match *change {
         Change::Interface {
             name,

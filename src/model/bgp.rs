@@ -30,6 +30,10 @@ pub struct BgpRouting {
     /// NX-OS `interface nve1 / source-interface`).
     #[serde(default)]
     pub vtep_interface: Option<String>,
+    /// VRFs whose BGP routes stay out of the main RIB (PAN-OS without `install-route`):
+    /// selected and advertised, never installed.
+    #[serde(default)]
+    pub not_installed: Vec<Option<String>>,
 }
 
 /// Which routes a route target applies to.
@@ -294,8 +298,12 @@ pub enum PolicyAction {
     NextHop(IpAddr),
     /// `as-path-prepend "A B"`.
     Prepend(Vec<u32>),
-    /// The BGP origin set (SR OS `origin igp|egp|incomplete`), as written.
+    /// The BGP origin set (`igp`, `egp`, `incomplete`; SR OS `origin`, PAN-OS
+    /// `update origin`), as written.
     Origin(String),
+    /// PAN-OS `update as-path remove`: the AS numbers the named AS-path lists' expressions
+    /// match are taken out of the path.
+    RemoveAs(Vec<String>),
     /// Any other action, as written (not evaluated).
     Other(String),
 }

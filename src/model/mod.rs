@@ -48,6 +48,8 @@ pub enum Vendor {
     JuniperJunos,
     /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
     NokiaSros,
+    /// Palo Alto PAN-OS (the `set` form).
+    PaloAltoPanos,
 }
 
 impl Vendor {
@@ -58,6 +60,7 @@ impl Vendor {
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
+            Vendor::PaloAltoPanos => "paloalto",
         }
     }
 
@@ -68,6 +71,7 @@ impl Vendor {
             "nxos" => Vendor::CiscoNxos,
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
+            "panos" => Vendor::PaloAltoPanos,
             _ => Vendor::CiscoIos,
         }
     }
@@ -80,6 +84,7 @@ impl Vendor {
             Vendor::CiscoNxos => "nxos",
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
+            Vendor::PaloAltoPanos => "panos",
         }
     }
 

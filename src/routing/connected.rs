@@ -5,7 +5,7 @@
 //!   the interface, administrative distance 0;
 //! - `local` /32s: IOS and Junos install one for every address shorter than /32; NX-OS
 //!   for every address, /32s included (a loopback /32 is both `local` and `connected`);
-//!   EOS none;
+//!   EOS none; PAN-OS one for every address, and a loopback's address only as `local`;
 //! - first-hop-redundancy virtual addresses (HSRP, VRRP, VARP) install nothing of their
 //!   own: their subnet is the interface's. An interface whose only address of a subnet is
 //!   virtual (EOS `ip address virtual`, the anycast gateway) installs that subnet;
@@ -69,7 +69,7 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     match vendor {
         // SR OS shows an interface's subnet only (`Local`), no host route of its address.
         Vendor::AristaEos | Vendor::NokiaSros => false,
-        Vendor::CiscoNxos => true,
+        Vendor::CiscoNxos | Vendor::PaloAltoPanos => true,
         Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
     }
 }
@@ -88,16 +88,20 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
             interface: i.name.clone(),
             ip: None,
         };
+        // A PAN-OS loopback's address is a local route only (the devices show it `H`).
+        let connected = !(vendor == Vendor::PaloAltoPanos && i.name.starts_with("loopback"));
         for (net, virtual_only) in addresses(i, vendor) {
-            out.push(Route {
-                vrf: vrf.clone(),
-                network: net.trunc(),
-                next_hop: via(),
-                protocol: Protocol::Connected,
-                metric: 0,
-                admin_distance: 0,
-                tag: None,
-            });
+            if connected {
+                out.push(Route {
+                    vrf: vrf.clone(),
+                    network: net.trunc(),
+                    next_hop: via(),
+                    protocol: Protocol::Connected,
+                    metric: 0,
+                    admin_distance: 0,
+                    tag: None,
+                });
+            }
             if !virtual_only && installs_local(vendor, &net) {
                 out.push(Route {
                     vrf: vrf.clone(),

@@ -203,6 +203,25 @@ fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> 
                     }
                 }
             }
+            Vendor::PaloAltoPanos => {
+                // Per virtual router: the protocols the PAN-OS reader does not read, and
+                // static routes it cannot install as the device does.
+                let ["set", "network", "virtual-router", vr, rest @ ..] = words.as_slice() else {
+                    continue;
+                };
+                let name = match rest {
+                    ["protocol", "ospf", "enable", "yes"] => "OSPF",
+                    ["protocol", "rip", "enable", "yes"] => "RIP",
+                    ["routing-table", "ip", "static-route", _, "nexthop", "next-vr", ..] => {
+                        "next-vr static"
+                    }
+                    ["routing-table", "ip", "static-route", _, "path-monitor", "enable", "yes"] => {
+                        "path-monitored static"
+                    }
+                    _ => continue,
+                };
+                out.push((Some((*vr).to_owned()), name));
+            }
             _ => {
                 if line.starts_with(' ') {
                     continue;

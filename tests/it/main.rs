@@ -18,6 +18,7 @@ mod intents;
 mod json;
 mod junos;
 mod other_vendors;
+mod panos;
 mod parser_props;
 mod pipeline;
 mod precheck;

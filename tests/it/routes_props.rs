@@ -35,7 +35,7 @@ fn labs() -> Vec<Vec<(Vendor, String)>> {
 }
 
 /// One damage to a config: (which line, what is done to it).
-fn damage(text: &str, edits: &[(usize, u8, u32)]) -> String {
+pub fn damage(text: &str, edits: &[(usize, u8, u32)]) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     for &(at, op, n) in edits {
         if lines.is_empty() {

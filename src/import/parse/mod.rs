@@ -14,6 +14,7 @@ pub mod lines;
 pub mod nxos;
 pub mod other;
 pub mod sros;
+pub mod panos;
 
 use crate::model::{DeviceConfig, Vendor};
 
@@ -36,6 +37,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &nxos::NxosParser,
     &junos::JunosParser,
     &sros::SrosParser,
+    &panos::PanosParser,
 ];
 
 /// The parser for a vendor.
@@ -46,6 +48,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::CiscoNxos => &nxos::NxosParser,
         Vendor::JuniperJunos => &junos::JunosParser,
         Vendor::NokiaSros => &sros::SrosParser,
+        Vendor::PaloAltoPanos => &panos::PanosParser,
     }
 }
 
@@ -59,7 +62,9 @@ pub enum NotAConfig {
     #[error("binary file (NUL bytes or not text)")]
     Binary,
     /// A RANCID content type olav has no parser for.
-    #[error("RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos)")]
+    #[error(
+        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos, paloalto)"
+    )]
     UnsupportedRancidType(String),
     /// Nothing in the text looks like device configuration.
     #[error("no device configuration found (no hostname, interface or router lines)")]

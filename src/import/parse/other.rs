@@ -1,5 +1,5 @@
 //! Configurations of vendors olav does not read, recognised by content so that they are
-//! named and skipped — never parsed as IOS, NX-OS, EOS or Junos. The tells follow
+//! named and skipped — never parsed as IOS, NX-OS, EOS, Junos or PAN-OS. The tells follow
 //! Batfish's own format detection (`VendorConfigurationFormatDetector.java`), tightened
 //! where a tell could sit in a description of a device olav does read.
 
@@ -92,6 +92,7 @@ pub fn identify(text: &str) -> Option<OtherOs> {
     let mut saw_config_of = false;
     let mut pan_tells = 0u32;
     let mut braces = false;
+    let mut xml = false;
     for line in text.lines().take(super::DETECT_LINES) {
         let t = line.trim();
         if t.starts_with("# TiMOS-")
@@ -141,15 +142,17 @@ pub fn identify(text: &str) -> Option<OtherOs> {
             return Some(OtherOs::Vyos);
         }
         if t.starts_with("deviceconfig")
-            || t.starts_with("set deviceconfig ")
+            || t.starts_with("<deviceconfig>")
             || t.contains("send-to-panorama")
             || t.contains("panorama-server")
         {
             pan_tells += 1;
         }
         braces |= t.ends_with('{');
+        xml |= t.starts_with('<');
     }
-    (pan_tells > 0 && (braces || text.contains("set deviceconfig "))).then_some(OtherOs::PanOs)
+    // The `set` form is read (`super::panos`); the brace and XML forms are not yet.
+    (pan_tells > 0 && (braces || xml)).then_some(OtherOs::PanOs)
 }
 
 #[cfg(test)]
@@ -170,6 +173,7 @@ mod tests {
             ("#TMSH-VERSION: 13.1.1\nsys global-settings {\n}\n", OtherOs::F5),
             ("ASA Version 9.8(2)\nhostname asa\n", OtherOs::Asa),
             ("config {\n  devices {\n    deviceconfig {\n      system {\n", OtherOs::PanOs),
+            ("<config version=\"10.1.0\">\n  <devices>\n    <entry>\n      <deviceconfig>\n        <system>\n          <panorama-server>10.0.0.1</panorama-server>\n", OtherOs::PanOs),
         ];
         for (text, os) in cases {
             assert_eq!(identify(text), Some(os), "{text}");
@@ -183,6 +187,7 @@ mod tests {
             "hostname leaf\ninterface Ethernet1\n   ip address 10.0.0.1/31\n",
             "set system host-name r1\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.0.1/31\n",
             "system {\n    host-name r1;\n}\n",
+            "set deviceconfig system hostname fw1\nset network interface ethernet ethernet1/1 layer3 ip 10.0.0.1/31\n",
         ] {
             assert_eq!(identify(text), None, "{text}");
         }

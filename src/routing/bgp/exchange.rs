@@ -7,7 +7,7 @@
 use super::policy::{self, Unknown};
 use super::sessions::End;
 use super::vpn::{self, Link};
-use super::{junos, originate, select, Origin, Path, Source, Speaker, Table};
+use super::{junos, originate, panos, select, Origin, Path, Source, Speaker, Table};
 use crate::model::Vendor;
 use crate::routing::route::{NextHop, Protocol, Route};
 use ipnet::{IpNet, Ipv4Net};
@@ -334,8 +334,9 @@ fn advertise(
             // (the confederation identifier outside a confederation is not computed).
             let presented = s.bgp.presented_as(n).first().copied().unwrap_or(0);
             // NX-OS does not send a peer a path learned from the peer's AS (its first AS:
-            // `nxos_ebgp_loop_prevention` d2 sends d4 `222 65001`, prepended inbound).
-            if s.vendor == Vendor::CiscoNxos
+            // `nxos_ebgp_loop_prevention` d2 sends d4 `222 65001`, prepended inbound), nor
+            // does PAN-OS with sender-side loop detection.
+            if matches!(s.vendor, Vendor::CiscoNxos | Vendor::PaloAltoPanos)
                 && !n.routing.disable_peer_as_check
                 && n.peer_asn.is_some_and(|a| p.as_path.first() == Some(&a))
             {
@@ -350,7 +351,9 @@ fn advertise(
             }
             own = prepend;
             p.next_hop = end.local_ip;
-            if !local {
+            // PAN-OS sends the MED on (`cv_demo_base_panos`: the border routers show the
+            // MED the firewall's import rule set).
+            if !local && s.vendor != Vendor::PaloAltoPanos {
                 p.med = 0;
             }
             p.originator = None;
@@ -393,6 +396,12 @@ fn advertise(
             };
             let chain = &n.routing.export_chain;
             super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)
+        } else if s.vendor == Vendor::PaloAltoPanos {
+            let from = match best.source {
+                Source::Peer { peer_ip, .. } => Some(peer_ip),
+                _ => None,
+            };
+            panos::export(s.config, n, p, from)
         } else {
             policy::neighbor(
                 s.vendor,
@@ -643,6 +652,8 @@ fn accept(
         };
         let chain = &n.routing.import_chain;
         super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)?
+    } else if s.vendor == Vendor::PaloAltoPanos {
+        panos::import(s.config, n, p, end.peer_ip)?
     } else {
         policy::neighbor(
             s.vendor,

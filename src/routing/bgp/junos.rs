@@ -296,6 +296,7 @@ pub fn evaluate(
                     PolicyAction::NextHop(other) => {
                         return Err(Unknown(format!("then next-hop {other}")))
                     }
+                    PolicyAction::RemoveAs(_) => return Err(Unknown("as-path remove".into())),
                     PolicyAction::Other(o) => return Err(Unknown(o.clone())),
                 }
             }

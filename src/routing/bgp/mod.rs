@@ -14,6 +14,7 @@ mod expression;
 mod junos;
 mod lookup;
 mod originate;
+mod panos;
 pub mod policy;
 pub mod select;
 pub mod sessions;
@@ -237,6 +238,8 @@ impl Speaker<'_> {
             Vendor::CiscoNxos => (20, 200, 220),
             Vendor::AristaEos => (200, 200, 200),
             Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
+            // PAN-OS' defaults; the parser writes each virtual router's own.
+            Vendor::PaloAltoPanos => (20, 200, 200),
         }
     }
 }
@@ -823,7 +826,14 @@ fn install(
     rib: &mut Vec<BgpRoute>,
 ) {
     let (ebgp, ibgp, aggregate) = s.distances(vrf);
-    for (prefix, paths) in selected {
+    // PAN-OS without `install-route`: BGP selects and advertises, the main RIB holds none.
+    let installs = !s
+        .bgp
+        .routing
+        .not_installed
+        .iter()
+        .any(|v| vrf_name(v) == vrf);
+    for (prefix, paths) in selected.iter().filter(|_| installs) {
         for p in paths {
             let (protocol, next_hop, distance) = match &p.source {
                 Source::Local => continue,

@@ -99,6 +99,12 @@ pub fn paths(
         },
         None => out.push(p),
     };
+    // PAN-OS announces a prefix by a `redist-rules` entry, origin incomplete unless set.
+    let network_origin = if vendor == Vendor::PaloAltoPanos {
+        Origin::Incomplete
+    } else {
+        Origin::Igp
+    };
     for n in bgp.networks.iter().filter(|n| in_vrf(&n.vrf)) {
         let ipnet::IpNet::V4(prefix) = n.prefix else {
             continue;
@@ -106,7 +112,7 @@ pub fn paths(
         // The route the RIB holds for exactly that prefix (the lowest distance wins there).
         if let Some(r) = lookup.exact(vrf, prefix).first() {
             push(
-                local_path(vendor, r, Origin::Igp),
+                local_path(vendor, r, network_origin),
                 n.route_map.as_deref(),
                 &mut out,
                 &mut unknown,

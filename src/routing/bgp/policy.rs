@@ -256,7 +256,7 @@ fn access_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
 /// Whether as-path access list `name` permits `path`: the first entry whose expression
 /// is found in the AS path written out (`65001 65002`) decides, none denies. None: not
 /// defined, or an expression olav does not evaluate.
-fn as_path_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+pub(super) fn as_path_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
     let entries: Vec<_> = config
         .route_lists
         .as_path_lists
@@ -284,7 +284,7 @@ fn as_path_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> 
 /// every value, an expanded one when its expression matches the communities written
 /// out; the first matching entry decides, none denies. None: not defined, or an
 /// expression olav does not evaluate.
-fn community_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
+pub(super) fn community_list(config: &DeviceConfig, name: &str, path: &Path) -> Option<bool> {
     let entries: Vec<_> = config
         .route_lists
         .community_lists

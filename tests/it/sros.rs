@@ -48,6 +48,7 @@ fn an_sros_router_and_its_eos_peer_route_as_the_devices_show() {
                 NextHop::Interface { interface, .. } => interface.clone(),
                 NextHop::Discard => "Black Hole".into(),
                 NextHop::Vrf(v) => v.clone(),
+                NextHop::Vtep { vtep, .. } => vtep.to_string(),
             };
             (
                 r.network.to_string(),

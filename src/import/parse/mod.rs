@@ -13,8 +13,8 @@ pub mod junos;
 pub mod lines;
 pub mod nxos;
 pub mod other;
-pub mod sros;
 pub mod panos;
+pub mod sros;
 
 use crate::model::{DeviceConfig, Vendor};
 

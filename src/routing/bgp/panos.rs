@@ -219,6 +219,7 @@ set network virtual-router default protocol bgp policy export rules STRIP used-b
             weight: 0,
             origin: Origin::Igp,
             communities: Vec::new(),
+            route_targets: Vec::new(),
             source: Source::Local,
             originator: None,
             cluster_list: Vec::new(),

@@ -335,6 +335,12 @@ fn random_leaf(i: u8, asn: u8, vrfs: &[(u8, u8, bool)], local: bool) -> String {
     let mut s = eos_leaf(i)
         .replace(&format!("bgp 6500{i}"), &format!("bgp 6510{asn}"))
         .replace("end\n", "");
+    // Back into the BGP block after each VRF's own lines.
+    let bgp_block = s
+        .lines()
+        .find(|l| l.starts_with("router ") && l.contains(" bgp "))
+        .map(|l| format!("{l}\n"))
+        .unwrap_or_default();
     for (k, (imp, exp, vni)) in vrfs.iter().enumerate() {
         let family = if local { "" } else { "evpn " };
         s.push_str(&format!(
@@ -346,7 +352,7 @@ fn random_leaf(i: u8, asn: u8, vrfs: &[(u8, u8, bool)], local: bool) -> String {
         if *vni {
             s.push_str(&format!("interface Vxlan1\n   vxlan vrf V{k} vni 60{k}\n"));
         }
-        s.push_str("router bgp 1\n");
+        s.push_str(&bgp_block);
     }
     s + "end\n"
 }

@@ -10,7 +10,8 @@
 //! default. A term's conditions: address prefixes (alternatives of one another), the
 //! peer a route came from, AS-path and community regular expressions (Cisco-style, kept
 //! as the lists route-maps read, [`super::policy`]); `update as-path remove` takes out
-//! the AS numbers the rule's expression matches. A condition or update olav does not
+//! the AS numbers the rule's expression matches; `update community append|overwrite|
+//! remove-all` change the communities. A condition or update olav does not
 //! evaluate is [`Unknown`] — when the other conditions of its rule all hold. Export
 //! candidates are BGP's own paths only (received, or originated by `redist-rules`), as
 //! PAN-OS' common export policy takes them.
@@ -172,6 +173,23 @@ fn rules(
                     }
                 }
                 PolicyAction::RemoveAs(lists) => path.as_path = remove_as(config, lists, &path)?,
+                PolicyAction::Community { op, name } => {
+                    let members = config
+                        .policy_options
+                        .communities
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, m)| m.clone())
+                        .unwrap_or_default();
+                    if op == "set" {
+                        path.communities.clear();
+                    }
+                    for m in members {
+                        if !path.communities.contains(&m) {
+                            path.communities.push(m);
+                        }
+                    }
+                }
                 PolicyAction::Other(o) => return Err(Unknown(o.clone())),
                 other => return Err(Unknown(format!("PAN-OS rule {}: {other:?}", t.name))),
             }
@@ -206,6 +224,9 @@ set network virtual-router default protocol bgp policy import rules ODD used-by 
 set network virtual-router default protocol bgp policy export rules STRIP match as-path regex _65009_
 set network virtual-router default protocol bgp policy export rules STRIP action allow update as-path remove
 set network virtual-router default protocol bgp policy export rules STRIP used-by G
+set network virtual-router default protocol bgp policy export rules TAG match address-prefix 10.0.0.0/8 exact no
+set network virtual-router default protocol bgp policy export rules TAG action allow update community append [ 65001:7 no-export ]
+set network virtual-router default protocol bgp policy export rules TAG used-by G
 ";
 
     fn path(prefix: &str, as_path: &[u32]) -> Path {
@@ -255,8 +276,17 @@ set network virtual-router default protocol bgp policy export rules STRIP used-b
             sent.map(|p| p.map(|p| p.as_path)),
             Ok(Some(vec![65002, 65003]))
         );
-        // The only export rule does not match: refused.
-        assert_eq!(export(&c, n, path("10.1.0.0/16", &[65002]), None), Ok(None));
+        // The next rule adds communities.
+        let tagged = export(&c, n, path("10.1.0.0/16", &[65002]), None);
+        assert_eq!(
+            tagged.map(|p| p.map(|p| p.communities)),
+            Ok(Some(vec!["65001:7".to_owned(), "no-export".to_owned()]))
+        );
+        // No export rule matches: refused.
+        assert_eq!(
+            export(&c, n, path("192.0.2.0/24", &[65002]), None),
+            Ok(None)
+        );
     }
 
     #[test]

@@ -78,6 +78,8 @@ struct Rule {
     other_updates: Vec<String>,
     /// `update as-path remove`.
     remove_as: bool,
+    /// `update community append|overwrite [ … ]`, `remove-all`: (operation, values).
+    community_updates: Vec<(String, Vec<String>)>,
     used_by: Vec<String>,
 }
 
@@ -356,6 +358,14 @@ fn rule_line(r: &mut Rule, rest: &[&str], owned: &[String]) {
                 },
                 ["update", "as-path", "prepend", n, ..] => r.prepend = n.parse().ok(),
                 ["update", "as-path", "remove"] => r.remove_as = true,
+                ["update", "community", "remove-all", ..] => {
+                    r.community_updates.push(("set".into(), Vec::new()))
+                }
+                ["update", "community", op @ ("append" | "overwrite"), ..] => {
+                    let op = if *op == "append" { "add" } else { "set" };
+                    // `action allow update community OP` are the rule line's first five words.
+                    r.community_updates.push((op.into(), values(&owned[5..])));
+                }
                 ["update", "origin", o @ ("igp" | "egp" | "incomplete"), ..] => {
                     r.updates.push(PolicyAction::Origin((*o).to_owned()))
                 }
@@ -691,6 +701,16 @@ fn statement(
                 ))
             } else {
                 PolicyAction::RemoveAs(as_path_lists)
+            });
+        }
+        for (k, (op, members)) in r.community_updates.iter().enumerate() {
+            let list = format!("{name}{rname}:update-community:{k}");
+            dev.policy_options
+                .communities
+                .push((list.clone(), members.clone()));
+            then.push(PolicyAction::Community {
+                op: op.clone(),
+                name: list,
             });
         }
         for o in &r.other_updates {

@@ -64,6 +64,11 @@ pub struct OspfProcess {
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
     pub stub_areas: Vec<(String, bool)>,
+    /// The cost of the default route an ABR sends into a stub area or `no-summary` NSSA
+    /// (IOS, NX-OS, EOS `area A default-cost N`; Junos `area A stub default-metric N`):
+    /// (area as written, cost).
+    #[serde(default)]
+    pub default_costs: Vec<(String, u32)>,
     /// Not-so-stubby areas (IOS, NX-OS, EOS `area A nssa …`).
     #[serde(default)]
     pub nssa_areas: Vec<OspfNssa>,

@@ -410,6 +410,9 @@ pub struct Net {
     stub_of: BTreeMap<(usize, u32), bool>,
     /// (device, area) where the area is a not-so-stubby area.
     nssa_of: BTreeMap<(usize, u32), Nssa>,
+    /// (device, area): the cost of the default route it sends into the area as its ABR,
+    /// when it is a stub area or NSSA and the device sends one.
+    default_cost_of: BTreeMap<(usize, u32), u32>,
     /// Per ABR: its intra-area routes of its other areas, as it summarises them into the
     /// backbone (sorted).
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
@@ -547,6 +550,11 @@ impl Net {
                 (*a, Packed::new(g))
             })
             .collect();
+        let default_cost_of = ifs
+            .iter()
+            .filter(|i| i.stub.is_some() || i.nssa.is_some())
+            .filter_map(|i| i.default_cost.map(|c| ((i.device, i.area), c)))
+            .collect();
         let stub_of = ifs
             .iter()
             .filter_map(|i| i.stub.map(|n| ((i.device, i.area), n)))
@@ -557,6 +565,7 @@ impl Net {
             abrs,
             stub_of,
             nssa_of,
+            default_cost_of,
             into_backbone: BTreeMap::new(),
             externals,
             ranges,
@@ -690,10 +699,13 @@ impl Net {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         let stub = self.stub_of.get(&(b, area)).copied();
         let nssa = self.nssa_of.get(&(b, area));
-        // A stub area gets a default route (IOS `default-cost` 1), a totally stubby one
-        // or a `no-summary` NSSA only that.
+        // A stub area gets a default route (IOS `default-cost`, 1 unless written; Junos
+        // only with `default-metric`), a totally stubby one or a `no-summary` NSSA only
+        // that.
         if stub.is_some() || nssa.is_some_and(|n| n.no_summary) {
-            m.insert(Dest::Net(Ipv4Net::default()), 1);
+            if let Some(c) = self.default_cost_of.get(&(b, area)) {
+                m.insert(Dest::Net(Ipv4Net::default()), u64::from(*c));
+            }
             if stub == Some(true) || nssa.is_some() {
                 return m.into_iter().collect();
             }

@@ -414,6 +414,7 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         mtu: Some(1500),
         stub: None,
         nssa: None,
+        default_cost: None,
         unnumbered: false,
         peer: None,
     };
@@ -797,5 +798,65 @@ fn an_unnumbered_interface_facing_a_numbered_one_is_said() {
     assert_eq!(
         ribs[1].incomplete_in("default"),
         ["OSPF over an unnumbered interface facing a numbered one (GigabitEthernet0/1) (r2) not computed yet"]
+    );
+}
+
+/// A Junos ABR of a stub area sends a default route only with `default-metric` (at that
+/// cost), and with `no-summaries` nothing else; an IOS ABR's `area A default-cost N` sets
+/// the default's cost.
+#[test]
+fn stub_defaults_follow_junos_default_metric_and_ios_default_cost() {
+    let junos = |stub: &str| {
+        let j = format!("set system host-name j2\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.12.2/30\nset interfaces ge-0/0/1 unit 0 family inet address 10.0.23.2/30\nset protocols ospf area 0.0.0.0 interface ge-0/0/0.0 interface-type p2p\nset protocols ospf area 0.0.0.1 interface ge-0/0/1.0 interface-type p2p\n{stub}");
+        let (h1, t1) = ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            " network 10.0.0.0 0.255.255.255 area 0\n",
+        );
+        let (h3, t3) = ios(
+            3,
+            &[("GigabitEthernet0/1", "10.0.23.1", "")],
+            " area 1 stub\n network 10.0.0.0 0.255.255.255 area 1\n",
+        );
+        let ribs = testkit::run(&[
+            (h1.as_str(), Vendor::CiscoIos, t1),
+            ("j2", Vendor::JuniperJunos, j),
+            (h3.as_str(), Vendor::CiscoIos, t3),
+        ]);
+        assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "complete");
+        ospf(&ribs[2])
+    };
+    let area = "set protocols ospf area 0.0.0.1 stub\n";
+    let r3 = junos(area);
+    assert!(!r3.iter().any(|r| r.starts_with("0.0.0.0/0")), "{r3:#?}");
+    assert!(
+        r3.contains(&"10.255.0.1/32 ospfIA [110/3] 10.0.23.2 via GigabitEthernet0/1".to_owned())
+    );
+    let metric = "set protocols ospf area 0.0.0.1 stub default-metric 10\n";
+    let r3 = junos(&format!("{area}{metric}"));
+    assert!(r3.contains(&"0.0.0.0/0 ospfIA [110/11] 10.0.23.2 via GigabitEthernet0/1".to_owned()));
+    let r3 = junos(&format!(
+        "{area}{metric}set protocols ospf area 0.0.0.1 stub no-summaries\n"
+    ));
+    assert_eq!(
+        r3,
+        ["0.0.0.0/0 ospfIA [110/11] 10.0.23.2 via GigabitEthernet0/1"]
+    );
+    // IOS: the default's cost.
+    let net = [
+        ios(
+            1,
+            &[("GigabitEthernet0/1", "10.0.12.1", "")],
+            " area 1 stub\n network 10.0.0.0 0.255.255.255 area 1\n",
+        ),
+        ios(
+            2,
+            &[("GigabitEthernet0/1", "10.0.12.2", "")],
+            " area 1 stub no-summary\n area 1 default-cost 50\n network 10.0.12.0 0.0.0.3 area 1\n network 10.255.0.0 0.0.0.255 area 0\n",
+        ),
+    ];
+    assert_eq!(
+        ospf(&run(&net)[0]),
+        ["0.0.0.0/0 ospfIA [110/51] 10.0.12.2 via GigabitEthernet0/1"]
     );
 }

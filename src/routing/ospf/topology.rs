@@ -49,6 +49,10 @@ pub struct OspfIf {
     pub stub: Option<bool>,
     /// Its area is a not-so-stubby area here (`area A nssa`).
     pub nssa: Option<super::spf::Nssa>,
+    /// The cost of the default route this router, as the ABR of a stub area or a
+    /// `no-summary` NSSA, sends into the area (IOS `default-cost`, 1 unless written;
+    /// Junos `default-metric`, none unless written).
+    pub default_cost: Option<u32>,
     /// Unnumbered (it borrows `address`, a /32, from another interface): advertises
     /// nothing of its own and is adjacent only to the interface cabled to it, `peer`.
     pub unnumbered: bool,
@@ -296,6 +300,15 @@ pub fn interfaces(
                     no_summary: n.no_summary,
                     default: n.default_originate.map(|(m, t)| (m.unwrap_or(1), t == 1)),
                 }),
+            default_cost: config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.default_costs)
+                .find(|(a, _)| area_number(a) == Some(area))
+                .map(|(_, c)| *c)
+                .or((vendor != Vendor::JuniperJunos).then_some(1)),
             unnumbered: is_unnumbered,
             peer: if is_unnumbered {
                 i.linked_to.clone()

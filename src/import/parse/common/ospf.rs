@@ -215,6 +215,17 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
         }
         ["area", area, "range", rest @ ..] => area_range(dev, process, area, rest, line),
         ["area", area, "nssa", rest @ ..] => nssa(dev, process, area, rest, line),
+        ["area", area, "default-cost", c] => match c.parse() {
+            Ok(c) => {
+                let p = dev.ospf.process_mut(&p(), line);
+                p.default_costs.retain(|(a, _)| a != area);
+                p.default_costs.push(((*area).to_owned(), c));
+            }
+            Err(_) => dev.warn(
+                line,
+                format!("ospf area default-cost: '{c}' is not a number"),
+            ),
+        },
         ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583 = Some(false),
         ["compatible", "rfc1583"] | ["rfc1583compatibility"] => {
             dev.ospf.process_mut(&p(), line).rfc1583 = Some(true)

@@ -347,9 +347,9 @@ impl Junos {
                     }
                 }
             }
+            ["area", area, "stub", opts @ ..] => self.junos_stub(inst, area, opts, st),
             ["area", _, kind, ..] => {
                 let what = match *kind {
-                    "stub" => "stub areas",
                     "nssa" => "NSSA areas",
                     "virtual-link" => "virtual links",
                     _ => return,
@@ -389,6 +389,32 @@ impl Junos {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// `area A stub [default-metric N] [no-summaries]`: each `set` line adds to the area's
+    /// stub settings (without `default-metric` its ABR sends no default route).
+    fn junos_stub(&mut self, inst: Option<&str>, area: &str, opts: &[&str], st: &Statement) {
+        let p = self.ospf_process(inst, st);
+        if !p.stub_areas.iter().any(|(a, _)| a == area) {
+            p.stub_areas.push((area.to_owned(), false));
+        }
+        match opts {
+            [] => {}
+            ["no-summaries"] => {
+                for s in p.stub_areas.iter_mut().filter(|(a, _)| a == area) {
+                    s.1 = true;
+                }
+            }
+            ["summaries"] => {}
+            ["default-metric", m] => match m.parse() {
+                Ok(m) => {
+                    p.default_costs.retain(|(a, _)| a != area);
+                    p.default_costs.push((area.to_owned(), m));
+                }
+                Err(_) => p.unsupported(&format!("stub default-metric {m}")),
+            },
+            [other, ..] => p.unsupported(&format!("stub option {other}")),
         }
     }
 

@@ -245,7 +245,7 @@ fn from_text(vendor: Vendor, text: &str) -> Vec<(Option<String>, &'static str)> 
 }
 
 /// The routes a VRF imports by route target, by the name people use.
-const VPN: &str = "BGP VPN (route-target import)";
+pub const VPN: &str = "BGP VPN (route-target import)";
 
 fn junos_protocol(word: &str) -> Option<&'static str> {
     match word {

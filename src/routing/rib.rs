@@ -119,9 +119,21 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
         }
     }
     let bgp = config.bgp.as_ref().map(|b| {
+        let mut b = b.clone();
+        // A VRF whose route-target imports are not computed sends its BGP peers what it
+        // imports too: the mark travels with its sessions (`junos_evpn_type5`: a Junos
+        // VRF's EVPN routes reach a peer in another AS).
+        let vpn = dynamic::not_computed(dynamic::VPN);
+        for i in incomplete.iter().filter(|i| i.reason == vpn) {
+            let vrf = i.vrf.clone().filter(|v| v != "default");
+            let what = "routes imported by route target, not computed".to_owned();
+            if !b.routing.unmodelled.contains(&(vrf.clone(), what.clone())) {
+                b.routing.unmodelled.push((vrf, what));
+            }
+        }
         Box::new(DeviceConfig {
             interfaces: config.interfaces.clone(),
-            bgp: Some(b.clone()),
+            bgp: Some(b),
             prefix_lists: config.prefix_lists.clone(),
             route_map_clauses: config.route_map_clauses.clone(),
             policy_options: config.policy_options.clone(),

@@ -419,7 +419,19 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                             .interfaces
                             .iter()
                             .any(|i| i.addresses.iter().any(|a| a.address.addr() == *back));
-                        if e.dev != di && range.contains(&rip) && points_back && as_compatible(e) {
+                        // A configured neighbor for that address takes precedence over
+                        // the range (IOS, EOS, NX-OS): no dynamic peer is made for it.
+                        let configured = bgp.neighbors.iter().any(|o| {
+                            !o.shutdown
+                                && vrf_name(&o.vrf) == vrf
+                                && matches!(o.peer, BgpPeer::Address(a) if a == rip)
+                        });
+                        if e.dev != di
+                            && range.contains(&rip)
+                            && points_back
+                            && !configured
+                            && as_compatible(e)
+                        {
                             any = true;
                             let mut r = row.clone();
                             if filtered {
@@ -477,6 +489,17 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         .filter(|e| as_compatible(e))
                         .filter(|e| e.local_ip.is_none_or(|ip| ip == *peer))
                         .collect();
+                    // A configured neighbor takes precedence over a listen range covering
+                    // the same address on that device and VRF.
+                    let configured: Vec<(usize, String)> = compatible
+                        .iter()
+                        .filter(|e| matches!(e.n.peer, BgpPeer::Address(_)))
+                        .map(|e| (e.dev, e.vrf.clone()))
+                        .collect();
+                    compatible.retain(|e| {
+                        !matches!(e.n.peer, BgpPeer::ListenRange(_))
+                            || !configured.contains(&(e.dev, e.vrf.clone()))
+                    });
                     // The same address pair reused once per VRF (MLAG peers peering per
                     // VRF over per-VRF SVIs): the session in the same-named VRF is the one.
                     if compatible.len() > 1 && compatible.iter().any(|e| e.vrf == vrf) {

@@ -471,3 +471,27 @@ fn a_problem_already_in_the_config_is_not_introduced_by_the_plan() {
         ))
         .stdout(predicates::str::contains("as the plan leaves it"));
 }
+
+/// A configured neighbor inside a listen range takes precedence over the range (a trial
+/// user's finding: the leaf's session was MULTIPLE_REMOTES, the spine listed it twice).
+#[test]
+fn a_configured_neighbor_wins_over_a_listen_range() {
+    let f = findings(&fixture("listen-and-static"));
+    let rows: Vec<(&str, &str, Status)> = f
+        .bgp
+        .iter()
+        .map(|s| (s.node.as_str(), s.remote_ip.as_str(), s.configured_status))
+        .collect();
+    assert!(
+        rows.contains(&("leaf1", "10.0.0.0", Status::UniqueMatch)),
+        "{rows:#?}"
+    );
+    assert!(
+        rows.contains(&("spine", "10.0.0.1", Status::UniqueMatch)),
+        "{rows:#?}"
+    );
+    assert!(
+        !rows.iter().any(|r| r.2 == Status::DynamicMatch),
+        "{rows:#?}"
+    );
+}

@@ -137,6 +137,20 @@ pub fn established(
             }
         }
     }
+    // Addresses of the network's devices on interfaces that are down (shut, or a port
+    // olav holds down): a peering towards one is a session that does not come up, not a
+    // router outside the network (a shut link's far end is still a known device).
+    let held_down: std::collections::HashSet<Ipv4Addr> = devices
+        .iter()
+        .flat_map(|dev| dev.config.interfaces.iter())
+        .flat_map(|i| i.addresses.iter())
+        .filter(|a| a.kind != AddressKind::Virtual)
+        .filter_map(|a| match a.address.addr() {
+            IpAddr::V4(ip) => Some(ip),
+            IpAddr::V6(_) => None,
+        })
+        .filter(|ip| !owners.contains_key(ip))
+        .collect();
     // Every configured IPv4 peering with its source address: (device, neighbor, local, peer).
     struct Half<'a> {
         dev: usize,
@@ -214,6 +228,9 @@ pub fn established(
     let mut configured = Vec::new();
     for (hi, a) in halves.iter().enumerate() {
         let Some(own) = owners.get(&a.peer) else {
+            if held_down.contains(&a.peer) {
+                continue;
+            }
             // A router outside the network matters only where the session could come up:
             // its address reachable as the session's kind requires.
             if let Some(&t) = table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())) {

@@ -790,3 +790,21 @@ fn a_truncated_neighbour_makes_its_peers_incomplete() {
         ribs[0].incomplete
     );
 }
+
+/// A session to a known device whose interface is shut is down, not a peer outside the
+/// network (a trial user's finding: every "shut this link" what-if came out partial).
+#[test]
+fn a_peer_behind_a_shut_interface_is_down_not_outside() {
+    let r1 = ios(
+        "r1",
+        "interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n network 1.1.1.1 mask 255.255.255.255\n",
+    );
+    let r2 = ios(
+        "r2",
+        "interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\n shutdown\ninterface Loopback0\n ip address 2.2.2.2 255.255.255.255\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n network 2.2.2.2 mask 255.255.255.255\n",
+    );
+    let ribs = run(&[(Vendor::CiscoIos, &r1), (Vendor::CiscoIos, &r2)]);
+    assert!(bgp(&ribs[0]).is_empty(), "{:?}", bgp(&ribs[0]));
+    assert!(bgp(&ribs[1]).is_empty(), "{:?}", bgp(&ribs[1]));
+    assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
+}

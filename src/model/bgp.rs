@@ -140,6 +140,10 @@ pub struct BgpNeighborRouting {
     /// Settings that change routes and that olav does not compute (`default-originate`,
     /// `remove-private-as`, `filter-list`, …).
     pub unmodelled: Vec<String>,
+    /// Route policies of another address family than IPv4 unicast that routes olav
+    /// computes cross (EVPN, VPNv4): `route-map RM in (address-family l2vpn evpn)`.
+    #[serde(default)]
+    pub family_policies: Vec<String>,
 }
 
 /// One `match` (or `continue`) statement of a route-map clause, as the routing model

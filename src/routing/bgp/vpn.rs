@@ -127,6 +127,11 @@ fn overlay_arrivals(
             let far = &ends[end.far];
             let y = far.table;
             let n = &s.bgp.neighbors[end.neighbor];
+            // Without extended communities the path carries no route target: nothing
+            // downstream imports it.
+            if !s.sends_route_targets(n) {
+                continue;
+            }
             let sends = x == origin
                 || ebgp_in
                 || end.ebgp
@@ -221,6 +226,37 @@ pub fn links(
                 tables[t].dev,
                 tables[t].vrf.clone(),
                 "BGP VPNv4 routes between devices".to_owned(),
+            ));
+        }
+    }
+    // EVPN policies on the overlay's sessions are not evaluated: every VRF taking part
+    // is said to be incomplete, naming them.
+    let policies: Vec<String> = overlay
+        .iter()
+        .flat_map(|s| {
+            s.bgp
+                .neighbors
+                .iter()
+                .filter(|n| !n.shutdown)
+                .flat_map(|n| {
+                    n.routing
+                        .family_policies
+                        .iter()
+                        .filter(|p| p.contains("evpn"))
+                        .map(move |p| format!("neighbor {} {p}", n.peer))
+                })
+        })
+        .collect();
+    if let Some(first) = policies.first() {
+        let more = match policies.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        for t in evpn.keys() {
+            notes.push((
+                tables[*t].dev,
+                tables[*t].vrf.clone(),
+                format!("BGP EVPN policy not evaluated ({first}{more})"),
             ));
         }
     }

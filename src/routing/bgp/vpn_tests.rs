@@ -113,6 +113,7 @@ router bgp 6500{i}
    neighbor 192.168.0.1 remote-as 65000
    neighbor 192.168.0.1 update-source Loopback0
    neighbor 192.168.0.1 ebgp-multihop 3
+   neighbor 192.168.0.1 send-community extended
    address-family evpn
       neighbor 192.168.0.1 activate
    address-family ipv4
@@ -148,10 +149,12 @@ router bgp 65000
    neighbor 192.168.0.11 update-source Loopback0
    neighbor 192.168.0.11 ebgp-multihop 3
    neighbor 192.168.0.11 next-hop-unchanged
+   neighbor 192.168.0.11 send-community extended
    neighbor 192.168.0.12 remote-as 65002
    neighbor 192.168.0.12 update-source Loopback0
    neighbor 192.168.0.12 ebgp-multihop 3
    neighbor 192.168.0.12 next-hop-unchanged
+   neighbor 192.168.0.12 send-community extended
    address-family evpn
       neighbor 192.168.0.11 activate
       neighbor 192.168.0.12 activate
@@ -226,6 +229,48 @@ fn leaves_of_one_as_refuse_each_others_evpn_routes_and_a_missing_vni_is_said() {
         .incomplete_in("T")
         .iter()
         .any(|w| w.contains("without a layer-3 VNI")));
+}
+
+/// Without extended communities the EVPN routes carry no route target and no VRF imports
+/// them; a route-map in the EVPN address family is not evaluated and says so (a trial
+/// user's findings: both left the tenant tables unchanged and complete).
+#[test]
+fn evpn_needs_extended_communities_and_its_policies_are_said() {
+    let spine = EOS_SPINE.replace("   neighbor 192.168.0.12 send-community extended\n", "");
+    let r = run(&[
+        (Vendor::AristaEos, &spine),
+        (Vendor::AristaEos, &eos_leaf(1)),
+        (Vendor::AristaEos, &eos_leaf(2)),
+    ]);
+    assert!(tenant(&r[2]).is_empty(), "{:?}", tenant(&r[2]));
+    assert_eq!(
+        tenant(&r[1]),
+        ["T 10.255.0.2/32 bgp [200/0] vtep 192.168.1.12 vni 5000"]
+    );
+    let leaf1 = eos_leaf(1).replace(
+        "   address-family evpn\n      neighbor 192.168.0.1 activate\n",
+        "   address-family evpn\n      neighbor 192.168.0.1 activate\n      neighbor 192.168.0.1 route-map DENY in\n",
+    )
+    .replace("end\n", "route-map DENY deny 10\nend\n");
+    let r = run(&[
+        (Vendor::AristaEos, EOS_SPINE),
+        (Vendor::AristaEos, &leaf1),
+        (Vendor::AristaEos, &eos_leaf(2)),
+    ]);
+    for x in &r[1..] {
+        assert!(
+            x.incomplete_in("T")
+                .iter()
+                .any(|w| w.contains("EVPN policy not evaluated")),
+            "{:?}",
+            x.incomplete
+        );
+    }
+    // An IPv4 neighbor of the leaf is not filtered by it.
+    assert!(!r[1]
+        .routes
+        .iter()
+        .all(|x| x.protocol.as_str() != "bgp" || x.vrf != "default"));
 }
 
 const IOS_LEAK: &str = "hostname r1

@@ -80,6 +80,11 @@ impl Settings {
                 r.unmodelled.push(u.clone());
             }
         }
+        for u in &gr.family_policies {
+            if !r.family_policies.contains(u) {
+                r.family_policies.push(u.clone());
+            }
+        }
         for af in &g.address_families {
             if !self.address_families.contains(af) {
                 self.address_families.push(af.clone());
@@ -650,6 +655,42 @@ impl BgpBuilder {
             Target::Neighbor(i) => &mut self.neighbors[*i].3,
             Target::Group(g) => self.groups.entry(g.clone()).or_default(),
         };
+        // A policy of another address family filters other routes than IPv4 unicast: an
+        // IPv6 one none olav computes; an EVPN or VPN one the routes a VRF imports.
+        let family = af.unwrap_or("ipv4 unicast");
+        if !matches!(family, "ipv4 unicast" | "ipv4")
+            && matches!(
+                attr,
+                [
+                    "route-map" | "prefix-list" | "distribute-list" | "filter-list",
+                    _,
+                    _
+                ]
+            )
+        {
+            let kind = match attr[0] {
+                "route-map" => Some(StructureKind::RouteMap),
+                "prefix-list" => Some(StructureKind::PrefixList),
+                "distribute-list" => Some(StructureKind::AccessList),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                reference(
+                    dev,
+                    kind,
+                    attr[1],
+                    "bgp neighbor address-family policy",
+                    line,
+                );
+            }
+            if !family.starts_with("ipv6") {
+                let p = format!("{} (address-family {family})", attr.join(" "));
+                if !s.routing.family_policies.contains(&p) {
+                    s.routing.family_policies.push(p);
+                }
+            }
+            return true;
+        }
         match attr {
             ["remote-as", asn, ..] => match parse_asn(asn) {
                 Some(a) => s.peer_asn = Some(a),
@@ -704,6 +745,11 @@ impl BgpBuilder {
                     "bgp inbound distribute-list"
                 };
                 reference(dev, StructureKind::AccessList, acl, context, line);
+                // Not evaluated: said, never taken as no filter.
+                let u = attr.join(" ");
+                if !s.routing.unmodelled.contains(&u) {
+                    s.routing.unmodelled.push(u);
+                }
             }
             ["default-originate", "route-map", rm] => {
                 reference(

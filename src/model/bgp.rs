@@ -142,7 +142,7 @@ pub struct BgpNeighborRouting {
     pub unmodelled: Vec<String>,
     /// Route policies of another address family than IPv4 unicast that routes olav
     /// computes cross (EVPN, VPNv4): `route-map RM in (address-family l2vpn evpn)`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub family_policies: Vec<String>,
 }
 

@@ -25,8 +25,8 @@ pub use bgp::{
 };
 
 pub use ospf::{
-    OspfAreaRange, OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings, OspfNetworkType,
-    OspfNssa, OspfProcess, OspfRedistribute,
+    OspfAreaRange, OspfAuth, OspfConfig, OspfDefaultOriginate, OspfInterfaceSettings,
+    OspfNetworkType, OspfNssa, OspfProcess, OspfRedistribute,
 };
 
 use ipnet::IpNet;
@@ -230,6 +230,9 @@ pub struct Interface {
     pub admin_up: bool,
     /// Configured MTU.
     pub mtu: Option<u32>,
+    /// IOS `ip mtu N`: the IP MTU where it differs from the interface's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip_mtu: Option<u32>,
     /// Configured speed in Mbit/s (None for auto).
     pub speed_mbps: Option<u32>,
     /// VRF the interface is in (None for the default VRF).
@@ -273,6 +276,7 @@ impl Interface {
             description: None,
             admin_up: true,
             mtu: None,
+            ip_mtu: None,
             speed_mbps: None,
             vrf: None,
             switchport_mode: None,

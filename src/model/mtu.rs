@@ -21,7 +21,8 @@ impl DeviceConfig {
     /// port's `mtu` less 14 bytes (18 on a VLAN-tagged unit), else 1500.
     pub fn ip_mtu(&self, vendor: Vendor, i: &Interface) -> (u32, Option<String>) {
         if vendor != Vendor::JuniperJunos {
-            return (i.mtu.unwrap_or(DEFAULT_MTU), None);
+            // IOS `ip mtu` sets the IP MTU below the interface's.
+            return (i.ip_mtu.or(i.mtu).unwrap_or(DEFAULT_MTU), None);
         }
         let (port, header) = match i.name.split_once('.') {
             // A unit's `family inet mtu`: an IP MTU already.

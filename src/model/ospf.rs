@@ -61,6 +61,9 @@ pub struct OspfProcess {
     pub redistribute: Vec<OspfRedistribute>,
     /// `default-information originate`, when configured.
     pub default_originate: Option<OspfDefaultOriginate>,
+    /// `area A authentication [message-digest]`: (area as written, type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub area_auth: Vec<(String, OspfAuth)>,
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
     pub stub_areas: Vec<(String, bool)>,
@@ -200,6 +203,33 @@ pub struct OspfInterfaceSettings {
     pub bandwidth_kbps: Option<u64>,
     /// `ip ospf mtu-ignore`.
     pub mtu_ignore: bool,
+    /// `ip ospf hello-interval N` / Junos `hello-interval N` (seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hello: Option<u32>,
+    /// `ip ospf dead-interval N` / Junos `dead-interval N` (seconds; `minimal` is 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead: Option<u32>,
+    /// The authentication the interface sets (`ip ospf authentication …`, Junos
+    /// `authentication md5|simple-password`), over its area's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<OspfAuth>,
+    /// `ip ospf priority N` / Junos `priority N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<u32>,
+}
+
+/// An OSPF authentication type: neighbours must use the same one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum OspfAuth {
+    /// None (`null`).
+    #[default]
+    Null,
+    /// Simple password.
+    Plain,
+    /// Message digest (MD5).
+    Md5,
+    /// Another kind (key chains, HMAC-SHA).
+    Other,
 }
 
 impl super::per_interface::InterfaceSettings for OspfInterfaceSettings {

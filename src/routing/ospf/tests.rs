@@ -417,6 +417,8 @@ fn a_domain_too_costly_for_its_abrs_is_cut_off_with_the_reason() {
         default_cost: None,
         unnumbered: false,
         peer: None,
+        hello: Default::default(),
+        priority: 1,
     };
     let speakers: Vec<Speaker> = (0..n)
         .map(|k| Speaker {
@@ -859,4 +861,84 @@ fn stub_defaults_follow_junos_default_metric_and_ios_default_cost() {
         ospf(&run(&net)[0]),
         ["0.0.0.0/0 ospfIA [110/51] 10.0.12.2 via GigabitEthernet0/1"]
     );
+}
+
+/// Neighbours must agree on the hello packet's fields — intervals and authentication
+/// type — and a broadcast segment needs a router that may be designated; IOS `ip mtu` is
+/// the MTU compared (a trial user's findings: each left the adjacency up, silently).
+#[test]
+fn hello_fields_priorities_and_ip_mtu_decide_the_adjacency() {
+    let all = " network 10.0.0.0 0.255.255.255 area 0\n";
+    let adjacent = |e1: &str, e2: &str, o1: &str, broadcast: bool| {
+        let fix = |(h, t): (String, String)| {
+            let t = if broadcast {
+                t.replace(" ip ospf network point-to-point\n", "")
+            } else {
+                t
+            };
+            (h, t)
+        };
+        let net = [
+            fix(ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", e1)],
+                &format!("{o1}{all}"),
+            )),
+            fix(ios(2, &[("GigabitEthernet0/1", "10.0.12.2", e2)], all)),
+        ];
+        let ribs = run(&net);
+        // An MTU mismatch is said (olav may not know the effective MTU); nothing else.
+        assert!(
+            ribs.iter()
+                .flat_map(|r| &r.incomplete)
+                .all(|i| i.reason.contains("IP MTU")),
+            "{ribs:?}"
+        );
+        !ospf(&ribs[0]).is_empty()
+    };
+    assert!(adjacent("", "", "", false));
+    assert!(!adjacent(" ip ospf hello-interval 5\n", "", "", false));
+    // Both at 5 s: the dead intervals follow (20 s) and agree.
+    assert!(adjacent(
+        " ip ospf hello-interval 5\n",
+        " ip ospf hello-interval 5\n",
+        "",
+        false
+    ));
+    assert!(!adjacent(" ip ospf dead-interval 30\n", "", "", false));
+    assert!(!adjacent(
+        " ip ospf authentication message-digest\n ip ospf message-digest-key 1 md5 k\n",
+        "",
+        "",
+        false
+    ));
+    // The area's authentication on one router only.
+    assert!(!adjacent(
+        "",
+        "",
+        " area 0 authentication message-digest\n",
+        false
+    ));
+    assert!(adjacent(
+        "",
+        " ip ospf authentication message-digest\n",
+        " area 0 authentication message-digest\n",
+        false
+    ));
+    // Priorities: broadcast needs a possible designated router; point-to-point does not.
+    assert!(!adjacent(
+        " ip ospf priority 0\n",
+        " ip ospf priority 0\n",
+        "",
+        true
+    ));
+    assert!(adjacent(" ip ospf priority 0\n", "", "", true));
+    assert!(adjacent(
+        " ip ospf priority 0\n",
+        " ip ospf priority 0\n",
+        "",
+        false
+    ));
+    // IOS `ip mtu` is the IP MTU compared.
+    assert!(!adjacent(" ip mtu 1400\n", "", "", false));
 }

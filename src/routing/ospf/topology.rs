@@ -22,6 +22,19 @@ pub fn area_number(area: &str) -> Option<u32> {
         .or_else(|| area.parse::<Ipv4Addr>().ok().map(u32::from))
 }
 
+/// What OSPF neighbours must agree on besides the subnet, area and area flags: the hello
+/// and dead intervals and the authentication type (the hello packet's fields; the
+/// devices form no adjacency otherwise). Keys are not compared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Hello {
+    /// Hello interval, seconds.
+    pub hello: u16,
+    /// Dead interval, seconds.
+    pub dead: u16,
+    /// Authentication type.
+    pub auth: crate::model::OspfAuth,
+}
+
 /// One interface running OSPF.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OspfIf {
@@ -58,6 +71,10 @@ pub struct OspfIf {
     pub unnumbered: bool,
     /// An unnumbered interface's far end (device, interface), from the snapshot's links.
     pub peer: Option<Box<(String, String)>>,
+    /// What a neighbour must match: intervals and authentication type.
+    pub hello: Hello,
+    /// The router priority (0: never the designated router).
+    pub priority: u8,
 }
 
 /// Whether an interface name is a loopback (`Loopback0`, `loopback0`, Junos `lo0.0`).
@@ -264,6 +281,30 @@ pub fn interfaces(
         });
         let p2p = settings.and_then(|s| s.network_type) == Some(OspfNetworkType::PointToPoint);
         let mtu_ignore = settings.is_some_and(|s| s.mtu_ignore);
+        // Hello 10 s; dead four hellos (IOS, NX-OS, Junos), 40 s on EOS unless written.
+        let hello_s = settings.and_then(|s| s.hello).unwrap_or(10);
+        let dead_s = settings.and_then(|s| s.dead).unwrap_or(match vendor {
+            Vendor::AristaEos => 40,
+            _ => hello_s.saturating_mul(4),
+        });
+        let auth = settings.and_then(|s| s.auth).unwrap_or_else(|| {
+            config
+                .ospf
+                .processes
+                .iter()
+                .filter(|p| p.vrf.is_none())
+                .flat_map(|p| &p.area_auth)
+                .find(|(a, _)| area_number(a) == Some(area))
+                .map_or(crate::model::OspfAuth::Null, |(_, t)| *t)
+        });
+        let hello = Hello {
+            hello: u16::try_from(hello_s).unwrap_or(u16::MAX),
+            dead: u16::try_from(dead_s).unwrap_or(u16::MAX),
+            auth,
+        };
+        let priority = settings
+            .and_then(|s| s.priority)
+            .map_or(1, |p| u8::try_from(p).unwrap_or(u8::MAX));
         // Compared as IP MTUs, by the rule the pre-check's MTU check uses.
         let mtu = config.ip_mtu(vendor, i).0;
         let secondaries = v4
@@ -309,6 +350,8 @@ pub fn interfaces(
                 .find(|(a, _)| area_number(a) == Some(area))
                 .map(|(_, c)| *c)
                 .or((vendor != Vendor::JuniperJunos).then_some(1)),
+            hello,
+            priority,
             unnumbered: is_unnumbered,
             peer: if is_unnumbered {
                 i.linked_to.clone()
@@ -336,11 +379,11 @@ pub struct Segment {
 }
 
 /// What the members of one segment share: subnet, area, point-to-point, stub, NSSA.
-type SegmentKey = (Ipv4Net, u32, bool, bool, bool);
+type SegmentKey = (Ipv4Net, u32, bool, bool, bool, Hello);
 
 /// The adjacency segments among `ifs`: per subnet and area, the non-passive,
 /// non-loopback interfaces of at least two devices whose network types, stub and NSSA
-/// flags and MTUs agree.
+/// flags, hello fields (intervals, authentication type) and MTUs agree.
 pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
     // Both ends must agree on the area's stub flag. Grouped by sorting (a map of
     // vectors was a small allocation per subnet: 60 MB at 50,000 devices).
@@ -355,6 +398,7 @@ pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
                 i.p2p,
                 i.stub.is_some(),
                 i.nssa.is_some(),
+                i.hello,
             );
             (key, k)
         })
@@ -374,6 +418,11 @@ pub fn segments(ifs: &[OspfIf]) -> Vec<Segment> {
         devices.sort_unstable();
         devices.dedup();
         if devices.len() < 2 || devices.len() != members.len() {
+            continue;
+        }
+        // A broadcast segment where no router may be the designated router forms no
+        // full adjacency (every priority 0).
+        if !key.2 && members.iter().all(|&m| ifs[m].priority == 0) {
             continue;
         }
         out.push(Segment {
@@ -444,6 +493,7 @@ pub fn unnumbered_segments(
             || o.passive
             || i.stub.is_some() != o.stub.is_some()
             || i.nssa.is_some() != o.nssa.is_some()
+            || i.hello != o.hello
         {
             continue;
         }

@@ -27,6 +27,11 @@ pub fn interface_line(
         ["shutdown"] => iface.admin_up = false,
         ["no", "shutdown"] => iface.admin_up = true,
         ["no", "mtu", ..] => iface.mtu = None,
+        ["no", "ip", "mtu", ..] => iface.ip_mtu = None,
+        ["ip", "mtu", v] => match v.parse() {
+            Ok(m) => iface.ip_mtu = Some(m),
+            Err(_) => dev.warn(line, format!("ip mtu: '{v}' is not a number")),
+        },
         ["mtu", v] => match v.parse() {
             Ok(m) => iface.mtu = Some(m),
             Err(_) => dev.warn(line, format!("mtu: '{v}' is not a number")),

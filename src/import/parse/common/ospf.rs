@@ -4,8 +4,8 @@
 
 use super::{parse_addr_mask, parse_addr_wildcard, parse_prefix, reference};
 use crate::model::{
-    DeviceConfig, OspfAreaRange, OspfDefaultOriginate, OspfNetwork, OspfNetworkType, OspfNssa,
-    OspfRedistribute, StructureKind,
+    DeviceConfig, OspfAreaRange, OspfAuth, OspfDefaultOriginate, OspfNetwork, OspfNetworkType,
+    OspfNssa, OspfRedistribute, StructureKind,
 };
 use std::net::Ipv4Addr;
 
@@ -52,6 +52,32 @@ pub fn interface_line(dev: &mut DeviceConfig, idx: usize, w: &[&str], line: u32)
             dev.ospf.interface_mut(&name).passive = Some(false)
         }
         ["ip", "ospf", "mtu-ignore"] => dev.ospf.interface_mut(&name).mtu_ignore = true,
+        ["ip", "ospf", "hello-interval", n] => match n.parse() {
+            Ok(n) => dev.ospf.interface_mut(&name).hello = Some(n),
+            Err(_) => dev.warn(
+                line,
+                format!("ip ospf hello-interval: '{n}' is not a number"),
+            ),
+        },
+        ["ip", "ospf", "dead-interval", "minimal", ..] => {
+            dev.ospf.interface_mut(&name).dead = Some(1)
+        }
+        ["ip", "ospf", "dead-interval", n] => match n.parse() {
+            Ok(n) => dev.ospf.interface_mut(&name).dead = Some(n),
+            Err(_) => dev.warn(
+                line,
+                format!("ip ospf dead-interval: '{n}' is not a number"),
+            ),
+        },
+        ["ip", "ospf", "priority", n] => match n.parse() {
+            Ok(n) => dev.ospf.interface_mut(&name).priority = Some(n),
+            Err(_) => dev.warn(line, format!("ip ospf priority: '{n}' is not a number")),
+        },
+        ["ip", "ospf", "authentication", rest @ ..] => {
+            dev.ospf.interface_mut(&name).auth = Some(auth_type(rest))
+        }
+        // Keys are compared by no one here: their presence changes nothing olav computes.
+        ["ip", "ospf", "authentication-key" | "message-digest-key", ..] => {}
         ["bandwidth", b, ..] => {
             if let Ok(b) = b.parse() {
                 dev.ospf.interface_mut(&name).bandwidth_kbps = Some(b);
@@ -226,6 +252,12 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
                 format!("ospf area default-cost: '{c}' is not a number"),
             ),
         },
+        ["area", area, "authentication", rest @ ..] => {
+            let a = auth_type(rest);
+            let pr = dev.ospf.process_mut(&p(), line);
+            pr.area_auth.retain(|(x, _)| x != area);
+            pr.area_auth.push(((*area).to_owned(), a));
+        }
         ["no", "compatible", "rfc1583"] => dev.ospf.process_mut(&p(), line).rfc1583 = Some(false),
         ["compatible", "rfc1583"] | ["rfc1583compatibility"] => {
             dev.ospf.process_mut(&p(), line).rfc1583 = Some(true)
@@ -236,7 +268,6 @@ pub fn process_line(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
                 "virtual-link" => "virtual links",
                 "filter-list" => "area filter-lists",
                 "default-cost" => "area default-cost",
-                "authentication" => return false,
                 _ => "area settings",
             };
             dev.ospf.process_mut(&p(), line).unsupported(what);
@@ -524,5 +555,16 @@ mod tests {
             Some(true)
         );
         assert_eq!(d.ospf.processes[0].unsupported, ["NSSA areas"]);
+    }
+}
+
+/// The authentication type of `ip ospf authentication [message-digest|null|key-chain …]`
+/// (what follows `authentication`).
+fn auth_type(rest: &[&str]) -> OspfAuth {
+    match rest {
+        [] => OspfAuth::Plain,
+        ["message-digest", ..] => OspfAuth::Md5,
+        ["null", ..] => OspfAuth::Null,
+        _ => OspfAuth::Other,
     }
 }

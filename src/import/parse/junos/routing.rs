@@ -383,6 +383,16 @@ impl Junos {
                         .warn(st.line, format!("ospf metric: '{m}' is not a number")),
                 },
                 ["interface-type", "p2p"] => s.network_type = Some(OspfNetworkType::PointToPoint),
+                ["hello-interval", n] => s.hello = n.parse().ok(),
+                ["dead-interval", n] => s.dead = n.parse().ok(),
+                ["priority", n] => s.priority = n.parse().ok(),
+                ["authentication", kind, ..] => {
+                    s.auth = Some(match *kind {
+                        "md5" => crate::model::OspfAuth::Md5,
+                        "simple-password" => crate::model::OspfAuth::Plain,
+                        _ => crate::model::OspfAuth::Other,
+                    })
+                }
                 ["interface-type", t] => {
                     let what = format!("OSPF interface-type {t}");
                     self.ospf_process(inst, st).unsupported(&what);

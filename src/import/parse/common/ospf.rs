@@ -443,6 +443,17 @@ pub fn ospf_network(dev: &mut DeviceConfig, process: &str, w: &[&str], line: u32
     }
 }
 
+/// The authentication type of `ip ospf authentication [message-digest|null|key-chain …]`
+/// (what follows `authentication`).
+fn auth_type(rest: &[&str]) -> OspfAuth {
+    match rest {
+        [] => OspfAuth::Plain,
+        ["message-digest", ..] => OspfAuth::Md5,
+        ["null", ..] => OspfAuth::Null,
+        _ => OspfAuth::Other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::import::parse::parser_for;
@@ -555,16 +566,5 @@ mod tests {
             Some(true)
         );
         assert_eq!(d.ospf.processes[0].unsupported, ["NSSA areas"]);
-    }
-}
-
-/// The authentication type of `ip ospf authentication [message-digest|null|key-chain …]`
-/// (what follows `authentication`).
-fn auth_type(rest: &[&str]) -> OspfAuth {
-    match rest {
-        [] => OspfAuth::Plain,
-        ["message-digest", ..] => OspfAuth::Md5,
-        ["null", ..] => OspfAuth::Null,
-        _ => OspfAuth::Other,
     }
 }

@@ -942,3 +942,31 @@ fn hello_fields_priorities_and_ip_mtu_decide_the_adjacency() {
     // IOS `ip mtu` is the IP MTU compared.
     assert!(!adjacent(" ip mtu 1400\n", "", "", false));
 }
+
+/// A Junos NSSA is not computed, but its flag is read: its IOS neighbour in the same
+/// NSSA stays adjacent and is marked with it (a trial user's finding: the neighbour lost
+/// its OSPF routes and said complete).
+#[test]
+fn a_junos_nssa_marks_its_neighbours_too() {
+    let j = "set system host-name j1\nset interfaces ge-0/0/0 unit 0 family inet address 10.0.12.2/30\nset interfaces lo0 unit 0 family inet address 10.255.0.9/32\nset protocols ospf area 0.0.0.2 nssa\nset protocols ospf area 0.0.0.2 interface ge-0/0/0.0 interface-type p2p\nset protocols ospf area 0.0.0.2 interface lo0.0 passive\n".to_owned();
+    let (h1, t1) = ios(
+        1,
+        &[("GigabitEthernet0/1", "10.0.12.1", "")],
+        " area 2 nssa\n network 10.0.0.0 0.255.255.255 area 2\n",
+    );
+    let ribs = testkit::run(&[
+        (h1.as_str(), Vendor::CiscoIos, t1),
+        ("j1", Vendor::JuniperJunos, j),
+    ]);
+    assert!(
+        ribs[0]
+            .incomplete
+            .iter()
+            .any(|i| i.reason.contains("NSSA areas (j1)")),
+        "{:?}",
+        ribs[0].incomplete
+    );
+    assert!(ospf(&ribs[0])
+        .iter()
+        .any(|r| r.starts_with("10.255.0.9/32")));
+}

@@ -348,6 +348,19 @@ impl Junos {
                 }
             }
             ["area", area, "stub", opts @ ..] => self.junos_stub(inst, area, opts, st),
+            // The NSSA flag is read so that its neighbours see the same flag and stay
+            // adjacent (their domain then carries the mark); what it sends is not computed.
+            ["area", area, "nssa", ..] => {
+                let p = self.ospf_process(inst, st);
+                if !p.nssa_areas.iter().any(|n| n.area == *area) {
+                    p.nssa_areas.push(crate::model::OspfNssa {
+                        area: (*area).to_owned(),
+                        no_summary: false,
+                        default_originate: None,
+                    });
+                }
+                p.unsupported("NSSA areas");
+            }
             ["area", _, kind, ..] => {
                 let what = match *kind {
                     "nssa" => "NSSA areas",

@@ -230,6 +230,10 @@ pub struct Interface {
     pub admin_up: bool,
     /// Configured MTU.
     pub mtu: Option<u32>,
+    /// Its address comes from DHCP (IOS `ip address dhcp`, PAN-OS `dhcp-client`): not
+    /// known from the configuration.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dhcp: bool,
     /// IOS `ip mtu N`: the IP MTU where it differs from the interface's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip_mtu: Option<u32>,
@@ -276,6 +280,7 @@ impl Interface {
             description: None,
             admin_up: true,
             mtu: None,
+            dhcp: false,
             ip_mtu: None,
             speed_mbps: None,
             vrf: None,

@@ -56,6 +56,17 @@ pub fn incomplete(config: &DeviceConfig, vendor: Vendor, text: &str) -> Vec<Inco
     }
     out.extend(unread(config, vendor));
     out.extend(tracked(vendor, text));
+    // An address from DHCP: its subnet, and the default route DHCP usually brings, are
+    // not in the configuration.
+    for i in config.interfaces.iter().filter(|i| i.dhcp && i.admin_up) {
+        out.insert(Incomplete {
+            vrf: Some(vrf_name(&i.vrf)),
+            reason: format!(
+                "{} takes its address from DHCP: its connected route and any default route DHCP gives are not known",
+                i.name
+            ),
+        });
+    }
     // A protocol on every VRF makes its per-VRF entries redundant.
     let every: Vec<String> = out
         .iter()

@@ -372,3 +372,28 @@ fn a_tracked_static_route_makes_its_vrf_incomplete() {
         r.incomplete
     );
 }
+
+/// An address from DHCP is not in the configuration: the RIB says so (a trial user's
+/// finding: IOS `ip address dhcp` gave a complete table without the interface's subnet).
+#[test]
+fn an_address_from_dhcp_is_said() {
+    for (vendor, text) in [
+        (
+            Vendor::CiscoIos,
+            format!("{IOS}interface GigabitEthernet0/3\n ip address dhcp\nend\n"),
+        ),
+        (
+            Vendor::JuniperJunos,
+            "set system host-name r1\nset interfaces ge-0/0/3 unit 0 family inet dhcp\n".to_owned(),
+        ),
+    ] {
+        let r = rib(vendor, &text);
+        assert!(
+            r.incomplete
+                .iter()
+                .any(|i| i.reason.contains("takes its address from DHCP")),
+            "{vendor:?}: {:?}",
+            r.incomplete
+        );
+    }
+}

@@ -104,7 +104,7 @@ pub fn interface_line(
                 iface.addresses.retain(|a| a.address != gone);
             }
         }
-        ["ip", "address", "dhcp" | "negotiated", ..] => {}
+        ["ip", "address", "dhcp" | "negotiated", ..] => iface.dhcp = true,
         ["ip" | "ipv6", "address", addr, rest @ ..] if *addr != "virtual" => {
             let (net, secondary) = match rest {
                 [m, tail @ ..] if !m.contains('/') && m.contains('.') => {

@@ -113,6 +113,7 @@ impl Junos {
                     .warn(line, format!("vlan-id: '{v}' is not a VLAN id")),
             },
             ["family", "inet" | "inet6", "address", rest @ ..] => self.address(idx, rest, st),
+            ["family", "inet", "dhcp" | "dhcp-client", ..] => self.dev.interfaces[idx].dhcp = true,
             ["family", "inet", "mtu", v] => match v.parse() {
                 Ok(m) => self.dev.interfaces[idx].mtu = Some(m),
                 Err(_) => self

@@ -120,6 +120,8 @@ struct PendingInterface {
     mtu: Option<u32>,
     tag: Option<u32>,
     down: bool,
+    /// `dhcp-client`: its address comes from DHCP.
+    dhcp: bool,
     aggregate: Option<String>,
 }
 
@@ -280,10 +282,13 @@ impl Reader {
             ["tag", n, ..] => p.tag = n.parse().ok(),
             ["link-state", s, ..] => p.down = *s == "down",
             ["aggregate-group", g, ..] => p.aggregate = Some((*g).to_owned()),
-            ["dhcp-client", ..] => self.dev.warn(
-                l.line,
-                "interface address from DHCP: not known from the configuration",
-            ),
+            ["dhcp-client", ..] => {
+                p.dhcp = true;
+                self.dev.warn(
+                    l.line,
+                    "interface address from DHCP: not known from the configuration",
+                )
+            }
             _ => {}
         }
         true
@@ -325,6 +330,7 @@ impl Reader {
             i.encapsulation_vlan = p.tag;
             i.channel_group = p.aggregate;
             i.admin_up = !p.down;
+            i.dhcp = p.dhcp;
             for (k, (a, line)) in p.addresses.iter().enumerate() {
                 match self.address(a) {
                     Some(address) => i.addresses.push(InterfaceAddress {

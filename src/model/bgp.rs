@@ -140,6 +140,10 @@ pub struct BgpNeighborRouting {
     /// Settings that change routes and that olav does not compute (`default-originate`,
     /// `remove-private-as`, `filter-list`, …).
     pub unmodelled: Vec<String>,
+    /// `password …`: the session is authenticated (whether the keys match is not known;
+    /// the key itself is not kept).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub password: bool,
     /// Route policies of another address family than IPv4 unicast that routes olav
     /// computes cross (EVPN, VPNv4): `route-map RM in (address-family l2vpn evpn)`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

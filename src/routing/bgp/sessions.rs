@@ -269,7 +269,10 @@ pub fn established(
             }
             let b = &halves[bi];
             let (a_as, b_as) = (a.bgp.presented_as(a.n), b.bgp.presented_as(b.n));
-            let agree = a.n.accepts_as(&b_as) && b.n.accepts_as(&a_as);
+            // An MD5 password on one side only: the TCP session never opens.
+            let agree = a.n.accepts_as(&b_as)
+                && b.n.accepts_as(&a_as)
+                && a.n.routing.password == b.n.routing.password;
             let (Some(&ta), Some(&tb)) = (
                 table_of.get(&(a.dev, vrf_name(&a.n.vrf).as_str())),
                 table_of.get(&(b.dev, vrf_name(&b.n.vrf).as_str())),

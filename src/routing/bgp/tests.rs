@@ -808,3 +808,40 @@ fn a_peer_behind_a_shut_interface_is_down_not_outside() {
     assert!(bgp(&ribs[1]).is_empty(), "{:?}", bgp(&ribs[1]));
     assert!(ribs.iter().all(|r| r.incomplete.is_empty()), "{ribs:?}");
 }
+
+/// A password on one side only keeps the session down (a trial user's finding: the
+/// routes were exchanged anyway); on both sides it comes up (keys are not compared).
+#[test]
+fn a_password_on_one_side_only_keeps_the_session_down() {
+    let r1 = |extra: &str| {
+        ios(
+            "r1",
+            &format!("interface Gi0/0\n ip address 10.0.12.1 255.255.255.0\ninterface Loopback0\n ip address 1.1.1.1 255.255.255.255\nrouter bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n{extra} network 1.1.1.1 mask 255.255.255.255\n"),
+        )
+    };
+    let r2 = |extra: &str| {
+        ios(
+            "r2",
+            &format!("interface Gi0/0\n ip address 10.0.12.2 255.255.255.0\nrouter bgp 65002\n neighbor 10.0.12.1 remote-as 65001\n{extra}"),
+        )
+    };
+    let one = run(&[
+        (
+            Vendor::CiscoIos,
+            &r1(" neighbor 10.0.12.2 password 7 0822455D0A16\n"),
+        ),
+        (Vendor::CiscoIos, &r2("")),
+    ]);
+    assert!(bgp(&one[1]).is_empty(), "{:?}", bgp(&one[1]));
+    let both = run(&[
+        (
+            Vendor::CiscoIos,
+            &r1(" neighbor 10.0.12.2 password s3cret\n"),
+        ),
+        (
+            Vendor::CiscoIos,
+            &r2(" neighbor 10.0.12.1 password s3cret\n"),
+        ),
+    ]);
+    assert_eq!(bgp(&both[1]), ["1.1.1.1/32 bgp [20/0] 10.0.12.1"]);
+}

@@ -71,6 +71,7 @@ impl Settings {
         }
         r.default_originate |= gr.default_originate;
         r.disable_peer_as_check |= gr.disable_peer_as_check;
+        r.password |= gr.password;
         if self.local_as.is_none() {
             r.local_as_no_prepend = gr.local_as_no_prepend;
             r.local_as_replace_as = gr.local_as_replace_as;
@@ -800,6 +801,7 @@ impl BgpBuilder {
                 s.routing.remove_private_as = Some(rest.iter().map(|x| (*x).to_owned()).collect())
             }
             ["disable-peer-as-check"] => s.routing.disable_peer_as_check = true,
+            ["password", ..] => s.routing.password = true,
             ["default-originate"
             | "as-override"
             | "filter-list"

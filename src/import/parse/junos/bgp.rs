@@ -49,6 +49,8 @@ struct Level {
     advertise_peer_as: bool,
     /// `advertise-inactive`.
     advertise_inactive: bool,
+    /// `authentication-key`.
+    password: bool,
     /// `family inet unicast loops N`: the own AS may appear N − 1 times.
     loops: Option<u32>,
     /// `remove-private [all] [replace]`.
@@ -82,6 +84,7 @@ impl Level {
             multipath: levels.iter().any(|l| l.multipath),
             advertise_peer_as: levels.iter().any(|l| l.advertise_peer_as),
             advertise_inactive: levels.iter().any(|l| l.advertise_inactive),
+            password: levels.iter().any(|l| l.password),
             loops: levels.iter().rev().find_map(|l| l.loops),
             remove_private: levels.iter().rev().find_map(|l| l.remove_private.clone()),
             unmodelled: levels.iter().flat_map(|l| l.unmodelled.clone()).collect(),
@@ -185,6 +188,7 @@ fn bgp_level(l: &mut Level, dev: &mut DeviceConfig, w: &[&str], st: &Statement) 
         ["multipath", ..] => l.multipath = true,
         ["advertise-peer-as"] => l.advertise_peer_as = true,
         ["advertise-inactive"] => l.advertise_inactive = true,
+        ["authentication-key", ..] => l.password = true,
         ["remove-private", rest @ ..] => {
             l.remove_private = Some(rest.iter().map(|x| (*x).to_owned()).collect())
         }
@@ -357,6 +361,7 @@ impl Junos {
                     n.routing.unmodelled = eff.unmodelled.clone();
                     n.routing.advertise_peer_as = eff.advertise_peer_as;
                     n.routing.advertise_inactive = eff.advertise_inactive;
+                    n.routing.password = eff.password;
                     n.routing.allowas_in = eff.loops.map(|l| l.saturating_sub(1));
                     n.routing.remove_private_as = eff.remove_private.clone();
                     if eff.multipath {

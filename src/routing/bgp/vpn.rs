@@ -91,14 +91,32 @@ fn targets(
 /// The address of the device's VTEP: its VTEP source interface's primary address.
 fn vtep(s: &Speaker<'_>) -> Option<Ipv4Addr> {
     let name = s.bgp.routing.vtep_interface.as_deref()?;
+    if vtep_shut(s) {
+        return None;
+    }
     let i = s
         .config
         .interfaces
         .iter()
-        .find(|i| crate::ifname::same(name, &i.name))?;
+        .find(|i| crate::ifname::same(name, &i.name) && i.admin_up)?;
     i.addresses.iter().find_map(|a| match a.address.addr() {
         IpAddr::V4(ip) if a.kind == crate::model::AddressKind::Primary => Some(ip),
         _ => None,
+    })
+}
+
+/// Whether the device's VTEP is shut: its NVE or VXLAN interface, or the interface whose
+/// address it takes. It then carries no EVPN route either way.
+fn vtep_shut(s: &Speaker<'_>) -> bool {
+    s.config.interfaces.iter().any(|i| {
+        let n = i.name.to_ascii_lowercase();
+        let source = s
+            .bgp
+            .routing
+            .vtep_interface
+            .as_deref()
+            .is_some_and(|v| crate::ifname::same(v, &i.name));
+        (source || n.starts_with("nve") || n.starts_with("vxlan")) && !i.admin_up
     })
 }
 
@@ -289,6 +307,9 @@ pub fn links(
             .filter(|t| tables[*t].dev == d)
             .collect();
         let Some(vtep) = vtep(s) else {
+            if vtep_shut(s) {
+                continue;
+            }
             for t in mine {
                 notes.push((
                     d,
@@ -311,6 +332,9 @@ pub fn links(
             };
             for (&at, (as_path, ebgp)) in &arrivals {
                 let dev = tables[at].dev;
+                if vtep_shut(&overlay[dev]) {
+                    continue;
+                }
                 // The importer must reach the VTEP in its default VRF.
                 let reach = overlay[dev]
                     .lookup

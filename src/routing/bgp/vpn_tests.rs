@@ -436,3 +436,18 @@ proptest::proptest! {
         }
     }
 }
+
+/// A shut VXLAN interface carries no EVPN route either way, and is no reason to call
+/// the tables incomplete (a trial user's finding: the routes stayed).
+#[test]
+fn a_shut_vtep_exports_and_imports_nothing() {
+    let leaf2 = eos_leaf(2).replace("interface Vxlan1\n", "interface Vxlan1\n   shutdown\n");
+    let r = run(&[
+        (Vendor::AristaEos, EOS_SPINE),
+        (Vendor::AristaEos, &eos_leaf(1)),
+        (Vendor::AristaEos, &leaf2),
+    ]);
+    assert!(tenant(&r[1]).is_empty(), "{:?}", tenant(&r[1]));
+    assert!(tenant(&r[2]).is_empty(), "{:?}", tenant(&r[2]));
+    assert!(r.iter().all(|x| x.incomplete.is_empty()), "{r:?}");
+}

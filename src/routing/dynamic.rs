@@ -147,7 +147,7 @@ pub(crate) fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
         out.push(Incomplete {
             vrf: None,
             reason: format!(
-                "a routing line olav could not read (line {}: {}{})",
+                "a routing line olav could not read or does not compute (line {}: {}{})",
                 w.line,
                 w.message,
                 if rest.is_empty() {

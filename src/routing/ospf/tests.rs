@@ -844,6 +844,11 @@ fn stub_defaults_follow_junos_default_metric_and_ios_default_cost() {
         r3,
         ["0.0.0.0/0 ospfIA [110/11] 10.0.23.2 via GigabitEthernet0/1"]
     );
+    // The same options on one line.
+    assert_eq!(
+        junos("set protocols ospf area 0.0.0.1 stub default-metric 10 no-summaries\n"),
+        r3
+    );
     // IOS: the default's cost.
     let net = [
         ios(

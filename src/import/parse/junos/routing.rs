@@ -422,22 +422,33 @@ impl Junos {
         if !p.stub_areas.iter().any(|(a, _)| a == area) {
             p.stub_areas.push((area.to_owned(), false));
         }
-        match opts {
-            [] => {}
-            ["no-summaries"] => {
-                for s in p.stub_areas.iter_mut().filter(|(a, _)| a == area) {
-                    s.1 = true;
+        // One line may hold several options (`stub default-metric 10 no-summaries`).
+        let mut rest = opts;
+        loop {
+            rest = match rest {
+                [] => break,
+                ["no-summaries", tail @ ..] => {
+                    for s in p.stub_areas.iter_mut().filter(|(a, _)| a == area) {
+                        s.1 = true;
+                    }
+                    tail
                 }
-            }
-            ["summaries"] => {}
-            ["default-metric", m] => match m.parse() {
-                Ok(m) => {
-                    p.default_costs.retain(|(a, _)| a != area);
-                    p.default_costs.push((area.to_owned(), m));
+                ["summaries", tail @ ..] => tail,
+                ["default-metric", m, tail @ ..] => {
+                    match m.parse() {
+                        Ok(m) => {
+                            p.default_costs.retain(|(a, _)| a != area);
+                            p.default_costs.push((area.to_owned(), m));
+                        }
+                        Err(_) => p.unsupported(&format!("stub default-metric {m}")),
+                    }
+                    tail
                 }
-                Err(_) => p.unsupported(&format!("stub default-metric {m}")),
-            },
-            [other, ..] => p.unsupported(&format!("stub option {other}")),
+                [other, ..] => {
+                    p.unsupported(&format!("stub option {other}"));
+                    break;
+                }
+            };
         }
     }
 

@@ -207,7 +207,7 @@ impl Sros {
             | "route-next-hop-policy" | "policy-options" | "static-routes-v6"
             | "import-policy" | "export-policy" | "interface-export" | "vrrp"), ..] => self.warn_once(
                 st.line,
-                format!("router Base {protocol}: not read by olav: the routes it makes are not computed"),
+                format!("router Base {protocol}: SR OS {protocol} is not computed by olav: the routes it makes are missing"),
             ),
             _ => {
                 self.unrecognised.insert(st.line);

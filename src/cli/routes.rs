@@ -205,6 +205,7 @@ pub fn routes(cli: &Cli, ask: Ask<'_>) -> Result<Exit> {
         }
         return Ok(Exit::Partial);
     }
+    let network = unread_reason(&db)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if bgp_rib {
         // The BGP RIB: its rows by the same VRF and prefix; the main RIB's rows unused.
@@ -222,11 +223,13 @@ pub fn routes(cli: &Cli, ask: Ask<'_>) -> Result<Exit> {
             Format::Text => write_bgp_text(&mut out, &ribs)?,
         }
         out.flush()?;
-        return Ok(if ribs.iter().any(|r| !r.incomplete.is_empty()) {
-            Exit::Partial
-        } else {
-            Exit::Ok
-        });
+        return Ok(
+            if network.is_some() || ribs.iter().any(|r| !r.incomplete.is_empty()) {
+                Exit::Partial
+            } else {
+                Exit::Ok
+            },
+        );
     }
     // One device's RIB is made once; a whole network's one at a time, never held
     // together (50 million rows at 10,000 devices): JSON as they come, text in two
@@ -247,13 +250,33 @@ pub fn routes(cli: &Cli, ask: Ask<'_>) -> Result<Exit> {
         }
     };
     match cli.format {
-        Format::Json => write_json(&mut out, model.state_version, &mut each)?,
-        Format::Text => write_text(&mut out, &mut each)?,
+        Format::Json => write_json(&mut out, model.state_version, &mut each, network.as_deref())?,
+        Format::Text => write_text(&mut out, &mut each, network.as_deref())?,
     }
     out.flush()?;
     // An incomplete RIB is a partial answer (PRODUCT.md: exit 3), so that a script never
     // takes it for the whole table.
-    Ok(if partial { Exit::Partial } else { Exit::Ok })
+    Ok(if partial || network.is_some() {
+        Exit::Partial
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Why every table may miss routes: the snapshot holds device configurations olav does
+/// not read (their routes, and what they pass on, are not computed).
+fn unread_reason(db: &crate::state::StateDb) -> Result<Option<String>> {
+    let unread = db.unread_configs()?;
+    let Some((file, what)) = unread.first() else {
+        return Ok(None);
+    };
+    let more = match unread.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    Ok(Some(format!(
+        "the snapshot holds device configurations olav does not read ({file}: {what}{more}): routes they send are in no table here"
+    )))
 }
 
 /// Visits each RIB of the answer, in order.
@@ -261,7 +284,12 @@ type Each<'a> = dyn FnMut(&mut dyn FnMut(&DeviceRib) -> Result<()>) -> Result<()
 
 /// The JSON answer, a row at a time (a whole network's rows held as JSON values took a
 /// gigabyte at 10,000 devices).
-fn write_json(out: &mut impl Write, state_version: i64, each: &mut Each<'_>) -> Result<()> {
+fn write_json(
+    out: &mut impl Write,
+    state_version: i64,
+    each: &mut Each<'_>,
+    network: Option<&str>,
+) -> Result<()> {
     writeln!(out, "{{")?;
     writeln!(out, "  \"state_version\": {state_version},")?;
     writeln!(out, "  \"columns\": {},", serde_json::to_string(&COLUMNS)?)?;
@@ -284,6 +312,9 @@ fn write_json(out: &mut impl Write, state_version: i64, each: &mut Each<'_>) -> 
         );
         Ok(())
     })?;
+    if let Some(why) = network {
+        incomplete.push(serde_json::json!({"node": null, "vrf": null, "reason": why}));
+    }
     writeln!(out, "\n  ],")?;
     writeln!(
         out,
@@ -420,7 +451,7 @@ fn cells(hostname: &str, x: &crate::routing::Route) -> [String; 8] {
 
 /// The text answer: the verdict, the incomplete RIBs, then the aligned rows. The RIBs
 /// are visited twice: for the verdict and the column widths, then for the rows.
-fn write_text(out: &mut impl Write, each: &mut Each<'_>) -> Result<()> {
+fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) -> Result<()> {
     let header = COLUMNS.map(str::to_uppercase);
     let mut widths = header.clone().map(|h| h.chars().count());
     let (mut rows, mut devices) = (0usize, 0usize);
@@ -448,7 +479,9 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>) -> Result<()> {
     })?;
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let partial = verdicts.len();
-    let verdict = if partial == 0 {
+    let verdict = if partial == 0 && network.is_some() {
+        "INCOMPLETE: configurations olav does not read (below)".to_owned()
+    } else if partial == 0 {
         "complete".to_owned()
     } else {
         format!(
@@ -464,6 +497,9 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>) -> Result<()> {
         devices,
         plural(devices)
     )?;
+    if let Some(why) = network {
+        writeln!(out, "  {why}")?;
+    }
     for l in incomplete_lines(&verdicts) {
         writeln!(out, "{l}")?;
     }

@@ -104,6 +104,29 @@ impl ShowKind {
 }
 
 impl StateDb {
+    /// Device configurations the last import recognised but does not read (a Check Point
+    /// or IOS-XR router, a SONiC switch): (file, what), in file order. What they route is
+    /// in no table olav computes.
+    pub fn unread_configs(&self) -> Result<Vec<(String, String)>, StateError> {
+        let mut st = self
+            .conn
+            .prepare(
+                "SELECT source_file, message FROM import_warning
+                 WHERE severity = 'skipped' AND message LIKE '%: not read yet'
+                   AND (source_file LIKE 'configs/%' OR source_file LIKE 'sonic_configs/%')
+                 ORDER BY source_file",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(e))?;
+        rows.map(|r| {
+            r.map(|(f, m)| (f, m.trim_end_matches(": not read yet").to_owned()))
+                .map_err(|e| self.err(e))
+        })
+        .collect()
+    }
+
     /// Runs a query into a [`Table`].
     fn table(&self, sql: &str, device: Option<&str>) -> Result<Table, StateError> {
         self.table_with(sql, [device])

@@ -47,6 +47,22 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
         .args(["state", "show", "warnings"])
         .assert()
         .stdout(predicates::str::contains("Cisco IOS-XR: not read yet"));
+    // The routing tables say that routers olav does not read are missing from them: a
+    // partial answer, never a complete one (checkpoint_basic_fw_policy differed silently).
+    let routes = common::olav(dir.path()).args(["routes"]).assert().code(3);
+    let text = String::from_utf8_lossy(&routes.get_output().stdout).into_owned();
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.contains("INCOMPLETE")),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "device configurations olav does not read (configs/a10-lb.cfg: A10 ACOS and 5 more)"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

@@ -142,11 +142,11 @@ pub struct BgpNeighborRouting {
     pub unmodelled: Vec<String>,
     /// `password …`: the session is authenticated (whether the keys match is not known;
     /// the key itself is not kept).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub password: bool,
     /// Route policies of another address family than IPv4 unicast that routes olav
     /// computes cross (EVPN, VPNv4): `route-map RM in (address-family l2vpn evpn)`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub family_policies: Vec<String>,
 }
 

@@ -2,6 +2,9 @@
 //!
 //! Parsers (one module per vendor under `import::parse`) fill a [`DeviceConfig`];
 //! the state store persists it. Nothing here knows about a vendor's syntax.
+//!
+//! Stored models are encoded with postcard, which is not self-describing: a new field
+//! takes `#[serde(default)]` only, never `skip_serializing_if` (decoding would misalign).
 
 mod bgp;
 mod eigrp;
@@ -232,10 +235,10 @@ pub struct Interface {
     pub mtu: Option<u32>,
     /// Its address comes from DHCP (IOS `ip address dhcp`, PAN-OS `dhcp-client`): not
     /// known from the configuration.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub dhcp: bool,
     /// IOS `ip mtu N`: the IP MTU where it differs from the interface's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub ip_mtu: Option<u32>,
     /// Configured speed in Mbit/s (None for auto).
     pub speed_mbps: Option<u32>,

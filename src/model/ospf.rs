@@ -62,7 +62,7 @@ pub struct OspfProcess {
     /// `default-information originate`, when configured.
     pub default_originate: Option<OspfDefaultOriginate>,
     /// `area A authentication [message-digest]`: (area as written, type).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub area_auth: Vec<(String, OspfAuth)>,
     /// `area A stub [no-summary]`: (area as written, no-summary).
     #[serde(default)]
@@ -204,17 +204,17 @@ pub struct OspfInterfaceSettings {
     /// `ip ospf mtu-ignore`.
     pub mtu_ignore: bool,
     /// `ip ospf hello-interval N` / Junos `hello-interval N` (seconds).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub hello: Option<u32>,
     /// `ip ospf dead-interval N` / Junos `dead-interval N` (seconds; `minimal` is 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub dead: Option<u32>,
     /// The authentication the interface sets (`ip ospf authentication …`, Junos
     /// `authentication md5|simple-password`), over its area's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub auth: Option<OspfAuth>,
     /// `ip ospf priority N` / Junos `priority N`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub priority: Option<u32>,
 }
 

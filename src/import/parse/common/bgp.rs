@@ -2,97 +2,15 @@
 //! (IOS peer-groups, EOS `peer group`, NX-OS templates and nested neighbor blocks),
 //! resolved into one neighbor per peer.
 
+use super::neighbor_settings::Settings;
 use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
 use crate::model::{
-    AsRange, BgpAggregate, BgpNeighbor, BgpNeighborRouting, BgpNetwork, BgpPeer, BgpProcess,
-    DeviceConfig, RouteTarget, RtFamily, StructureKind, VrfVpn,
+    AsRange, BgpAggregate, BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, RouteTarget,
+    RtFamily, StructureKind, VrfVpn,
 };
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
-
-/// BGP settings of a neighbor or of a peer-group, before inheritance.
-#[derive(Debug, Clone, Default)]
-struct Settings {
-    peer_asn: Option<u32>,
-    peer_group: Option<String>,
-    description: Option<String>,
-    update_source: Option<String>,
-    route_map_in: Option<String>,
-    route_map_out: Option<String>,
-    ebgp_multihop: Option<u32>,
-    prefix_list_in: Option<String>,
-    prefix_list_out: Option<String>,
-    local_as: Option<u32>,
-    dual_as: bool,
-    shutdown: bool,
-    address_families: Vec<String>,
-    /// EOS `peer-filter` named by a listen range.
-    peer_filter: Option<String>,
-    routing: BgpNeighborRouting,
-}
-
-impl Settings {
-    fn inherit(&mut self, g: &Settings) {
-        self.peer_asn = self.peer_asn.or(g.peer_asn);
-        if self.description.is_none() {
-            self.description.clone_from(&g.description);
-        }
-        if self.update_source.is_none() {
-            self.update_source.clone_from(&g.update_source);
-        }
-        if self.route_map_in.is_none() {
-            self.route_map_in.clone_from(&g.route_map_in);
-        }
-        if self.route_map_out.is_none() {
-            self.route_map_out.clone_from(&g.route_map_out);
-        }
-        self.ebgp_multihop = self.ebgp_multihop.or(g.ebgp_multihop);
-        if self.prefix_list_in.is_none() {
-            self.prefix_list_in.clone_from(&g.prefix_list_in);
-        }
-        if self.prefix_list_out.is_none() {
-            self.prefix_list_out.clone_from(&g.prefix_list_out);
-        }
-        if self.local_as.is_none() {
-            self.local_as = g.local_as;
-            self.dual_as = g.dual_as;
-        }
-        self.shutdown |= g.shutdown;
-        let (r, gr) = (&mut self.routing, &g.routing);
-        r.route_reflector_client |= gr.route_reflector_client;
-        r.next_hop_self |= gr.next_hop_self;
-        r.allowas_in = r.allowas_in.or(gr.allowas_in);
-        r.send_community |= gr.send_community;
-        r.send_ext_community |= gr.send_ext_community;
-        r.weight = r.weight.or(gr.weight);
-        if r.remove_private_as.is_none() {
-            r.remove_private_as.clone_from(&gr.remove_private_as);
-        }
-        r.default_originate |= gr.default_originate;
-        r.disable_peer_as_check |= gr.disable_peer_as_check;
-        r.password |= gr.password;
-        if self.local_as.is_none() {
-            r.local_as_no_prepend = gr.local_as_no_prepend;
-            r.local_as_replace_as = gr.local_as_replace_as;
-        }
-        for u in &gr.unmodelled {
-            if !r.unmodelled.contains(u) {
-                r.unmodelled.push(u.clone());
-            }
-        }
-        for u in &gr.family_policies {
-            if !r.family_policies.contains(u) {
-                r.family_policies.push(u.clone());
-            }
-        }
-        for af in &g.address_families {
-            if !self.address_families.contains(af) {
-                self.address_families.push(af.clone());
-            }
-        }
-    }
-}
 
 /// Collects a BGP process while lines arrive; resolves peer-group inheritance at the end.
 #[derive(Debug, Default)]

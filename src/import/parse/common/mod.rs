@@ -8,6 +8,7 @@ mod bgp;
 pub mod eigrp;
 mod interface;
 pub mod isis;
+mod neighbor_settings;
 pub mod ospf;
 mod routes;
 mod structures;

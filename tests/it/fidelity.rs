@@ -735,3 +735,75 @@ fn peers_outside_a_confederation_see_its_identifier() {
     }
     assert_eq!(shown, 12);
 }
+
+/// Junos `system default-address-selection` (lab `junos_default_address_selection`: four
+/// pairs on 10.1.1.1/30 – .2; SW1, SW3, SW5, SW7 pinned to `local-address 10.1.1.1`; SW2
+/// and SW4 eBGP single-hop, SW6 and SW8 iBGP, all without `local-address`; SW4 and SW8
+/// with a `lo0` address). eBGP single-hop sessions still leave from the interface facing
+/// the peer (Established on the devices); iBGP ones from the default address: SW8 from its
+/// loopback 2.2.2.2, SW6 (no loopback address) from its primary interface's, which the
+/// device picks (169.254.0.2 shown) — both Active/Connect on the devices, neither may be
+/// UNIQUE_MATCH, and SW6's source is said to be unknown rather than guessed.
+#[test]
+fn default_address_selection_sources_ibgp_from_the_loopback() {
+    let lab = common::fixture("real-networks").join("junos_default_address_selection");
+    let p = common::parsed(&lab);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    let mut compared = 0;
+    for d in &p.devices {
+        let text = std::fs::read_to_string(lab.join(format!(
+            "show/{}/show_bgp_neighbor_pipe_display_json.txt",
+            d.hostname
+        )))
+        .expect("show");
+        let (v, _) = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .next()
+            .map(|v| (v.expect("json"), ()))
+            .expect("a document");
+        for peer in v["bgp-information"][0]["bgp-peer"]
+            .as_array()
+            .expect("peers")
+        {
+            let at = |k: &str| peer[k][0]["data"].as_str().unwrap_or_default().to_owned();
+            let remote = at("peer-address");
+            let remote = remote.split('+').next().unwrap_or_default();
+            let local = at("local-address");
+            let local = local.split('+').next().unwrap_or_default();
+            let row = f
+                .bgp
+                .iter()
+                .find(|s| s.node == d.hostname && s.remote_ip == remote)
+                .unwrap_or_else(|| panic!("{} → {remote}: no row in {:?}", d.hostname, f.bgp));
+            compared += 1;
+            if at("peer-state") == "Established" {
+                assert!(!row.is_problem(), "{row:?}");
+            } else {
+                assert_ne!(row.configured_status.as_str(), "UNIQUE_MATCH", "{row:?}");
+            }
+            match d.hostname.as_str() {
+                // The source the device picked and the configuration does not name.
+                "SW6" => {
+                    assert_eq!(local, "169.254.0.2");
+                    assert_eq!(
+                        row.configured_status.as_str(),
+                        "LOCAL_IP_UNKNOWN_STATICALLY"
+                    );
+                }
+                _ => assert_eq!(row.local_ip.as_deref(), Some(local), "{row:?}"),
+            }
+        }
+    }
+    assert_eq!(compared, 8);
+    // The routes over SW6's session are not guessed either.
+    let sw6 = p.devices.iter().find(|d| d.hostname == "SW6").expect("SW6");
+    let n = &sw6.config.bgp.as_ref().expect("bgp").neighbors[0];
+    assert!(n.local_address_unknown && n.local_address.is_none());
+    assert!(n
+        .routing
+        .unmodelled
+        .iter()
+        .any(|u| u.contains("default-address-selection")));
+}

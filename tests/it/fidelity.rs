@@ -807,3 +807,70 @@ fn default_address_selection_sources_ibgp_from_the_loopback() {
         .iter()
         .any(|u| u.contains("default-address-selection")));
 }
+
+/// A peer on a file olav did not read (lab `checkpoint_simple_routing`: the IOS router
+/// `ibgp` peers over iBGP with the Check Point firewall `cp_fwl`, which the import names
+/// and skips; the router shows the session Established). The row is UNKNOWN_REMOTE, as
+/// Batfish would say without that file, but `olav check` cannot call it a failure: it
+/// says the file was not read and gives the partial verdict (exit 3), not FAIL.
+#[test]
+fn a_peer_on_an_unread_file_is_not_a_failure() {
+    let lab = common::fixture("real-networks").join("checkpoint_simple_routing");
+    let shown =
+        std::fs::read_to_string(lab.join("show/ibgp/show_ip_bgp_all_neighbor.txt")).expect("show");
+    assert!(shown.contains("BGP neighbor is 10.13.21.1,  remote AS 65001, internal link"));
+    assert!(shown.contains("BGP state = Established"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let import = common::olav(dir.path())
+        .args(["state", "import", "--db", "s.db"])
+        .arg(&lab)
+        .output()
+        .expect("import");
+    assert_eq!(import.status.code(), Some(3), "the import is partial");
+    assert!(String::from_utf8_lossy(&import.stdout).contains("Check Point Gaia: not read yet"));
+    let out = common::olav(dir.path())
+        .args(["check", "--db", "s.db"])
+        .output()
+        .expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.starts_with("PARTIAL"), "{text}");
+    assert!(
+        text.contains("BGP ibgp default → 10.13.21.1 (IBGP): UNKNOWN_REMOTE"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 file(s) were not read by the last import"),
+        "{text}"
+    );
+    let json = common::olav(dir.path())
+        .args(["check", "--db", "s.db", "--format", "json"])
+        .output()
+        .expect("check");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["verdict"], "PARTIAL");
+    assert!(v["not_read"]
+        .as_str()
+        .is_some_and(|n| n.contains("UNKNOWN_REMOTE")));
+    // Another problem besides is still a FAIL: only what olav cannot tell is partial.
+    let fwl = lab.join("configs");
+    let copy = dir.path().join("snap");
+    common::copy_dir(&fwl, &copy.join("configs"));
+    let ibgp = copy.join("configs/ibgp/show_running-config.txt");
+    let text = std::fs::read_to_string(&ibgp).expect("config");
+    let broken = text.replacen("router bgp 65001", "router bgp 65001\n neighbor 10.99.99.99 remote-as 65001\n neighbor 10.99.99.99 update-source Loopback99", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&ibgp, broken).expect("write");
+    common::olav(dir.path())
+        .args(["state", "import", "--db", "s.db"])
+        .arg(&copy)
+        .assert()
+        .code(3);
+    let out = common::olav(dir.path())
+        .args(["check", "--db", "s.db"])
+        .output()
+        .expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("FAIL"), "{text}");
+}

@@ -435,6 +435,11 @@ fn compare_junos(
     counts: &mut JunosCounts,
     failures: &mut Vec<String>,
 ) {
+    // No show output for the device at all (`junos_commit_check`, only `commit check`
+    // was run): nothing to compare, as for Cisco and Arista devices.
+    if !show.is_dir() {
+        return;
+    }
     if let Some(v) = junos_json(show, "show_version_pipe_display_json.txt") {
         let sw = find(&v, "software-information")
             .cloned()

@@ -215,6 +215,9 @@ fn local_end(
         // Unnumbered peerings use IPv6 link-local addresses no config names.
         BgpPeer::Interface(_) => return Err(Status::NoLocalIp),
     };
+    if n.local_address_unknown {
+        return Err(Status::LocalIpUnknownStatically);
+    }
     // Junos `local-address`: the address itself is the source, owned or not.
     if let Some(ip) = n.local_address {
         return if owns(own, ip, di, &vrf) {
@@ -488,6 +491,9 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                         })
                         .filter(|e| as_compatible(e))
                         .filter(|e| e.local_ip.is_none_or(|ip| ip == *peer))
+                        // A remote whose source the configuration does not name cannot
+                        // be said to point back from the address we peer with.
+                        .filter(|e| !e.n.local_address_unknown)
                         .collect();
                     // A configured neighbor takes precedence over a listen range covering
                     // the same address on that device and VRF.

@@ -256,11 +256,38 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
         }
     };
     let problems = f.problem_lines();
+    // Files the import did not read (other vendors) may hold the peers an iBGP session is
+    // UNKNOWN_REMOTE towards (`checkpoint_simple_routing`: an IOS router's iBGP peer is the
+    // Check Point firewall, named and skipped): then those rows cannot tell, and when
+    // they are the only problems the verdict is partial, not FAIL.
+    let skipped = db.stats()?.files_skipped;
+    let unknown_remotes = f
+        .bgp_problems()
+        .filter(|s| s.configured_status == checks::bgp::Status::UnknownRemote)
+        .count();
+    let verdict = if problems.is_empty() {
+        "PASS"
+    } else if skipped > 0 && problems.len() == unknown_remotes {
+        "PARTIAL"
+    } else {
+        "FAIL"
+    };
+    let note = (skipped > 0).then(|| {
+        format!(
+            "{skipped} file(s) were not read by the last import (`state show warnings`): what they configure is not checked{}",
+            if unknown_remotes > 0 {
+                ", and an UNKNOWN_REMOTE peer may be on them"
+            } else {
+                ""
+            }
+        )
+    });
     match cli.format {
         Format::Json => println!(
             "{}",
             output::json(&serde_json::json!({
-                "verdict": if problems.is_empty() { "PASS" } else { "FAIL" },
+                "verdict": verdict,
+                "not_read": note,
                 "scope": label,
                 "problems": f.problems(),
                 "duplicates": f.duplicates,
@@ -273,14 +300,16 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             let peerings = f.bgp.len();
             let bad_bgp = f.bgp_problems().count();
             println!(
-                "{} — static checks (not Batfish) on {label}: {} duplicate IP owner(s), {} overlap(s), {bad_bgp} of {peerings} BGP peering(s) with a problem, {} undefined reference(s)",
-                if problems.is_empty() { "PASS" } else { "FAIL" },
+                "{verdict} — static checks (not Batfish) on {label}: {} duplicate IP owner(s), {} overlap(s), {bad_bgp} of {peerings} BGP peering(s) with a problem, {} undefined reference(s)",
                 f.duplicates.len(),
                 f.overlaps.len(),
                 f.references.len()
             );
             for p in &problems {
                 println!("  {p}");
+            }
+            if let Some(n) = &note {
+                println!("Note: {n}");
             }
             if !problems.is_empty() {
                 println!(
@@ -290,10 +319,10 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             }
         }
     }
-    Ok(if problems.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Fail
+    Ok(match verdict {
+        "PASS" => Exit::Ok,
+        "PARTIAL" => Exit::Partial,
+        _ => Exit::Fail,
     })
 }
 

@@ -402,6 +402,12 @@ pub struct BgpNeighbor {
     /// instead of one `remote-as` (an undefined filter is empty and accepts none).
     #[serde(default)]
     pub peer_filter: Option<Vec<AsRange>>,
+    /// The session's source is an address the configuration does not name: Junos `system
+    /// default-address-selection` sends an iBGP or multihop session without
+    /// `local-address` from the loopback's address, and without one from the primary
+    /// interface's, which the device picks.
+    #[serde(default)]
+    pub local_address_unknown: bool,
     /// What the routing model needs beyond the checks' view (`model::bgp`).
     #[serde(default)]
     pub routing: BgpNeighborRouting,
@@ -429,6 +435,7 @@ impl BgpNeighbor {
             address_families: Vec::new(),
             line,
             peer_filter: None,
+            local_address_unknown: false,
             routing: BgpNeighborRouting::default(),
         }
     }

@@ -46,7 +46,8 @@ fn state_file_issue(message: String) -> FileIssue {
 
 /// The local address a session uses: the update-source's address, else the address of
 /// the interface whose subnet holds the peer (eBGP single-hop, as Batfish computes it).
-/// None for unnumbered peerings: they use IPv6 link-local addresses no config names.
+/// None for unnumbered peerings (IPv6 link-local addresses no config names) and for a
+/// source the configuration does not name (`BgpNeighbor::local_address_unknown`).
 fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
     let vrf_of = |v: &Option<String>| v.as_deref().unwrap_or("default").to_owned();
     let peer_v4 = match &n.peer {
@@ -54,7 +55,7 @@ fn local_ip(cfg: &DeviceConfig, n: &BgpNeighbor) -> Option<IpAddr> {
         BgpPeer::ListenRange(r) => r.addr().is_ipv4(),
         BgpPeer::Interface(_) => return None,
     };
-    if n.local_address.is_some() {
+    if n.local_address.is_some() || n.local_address_unknown {
         return n.local_address;
     }
     if let Some(src) = &n.update_source {

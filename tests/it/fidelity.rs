@@ -735,3 +735,142 @@ fn peers_outside_a_confederation_see_its_identifier() {
     }
     assert_eq!(shown, 12);
 }
+
+/// Junos `system default-address-selection` (lab `junos_default_address_selection`: four
+/// pairs on 10.1.1.1/30 – .2; SW1, SW3, SW5, SW7 pinned to `local-address 10.1.1.1`; SW2
+/// and SW4 eBGP single-hop, SW6 and SW8 iBGP, all without `local-address`; SW4 and SW8
+/// with a `lo0` address). eBGP single-hop sessions still leave from the interface facing
+/// the peer (Established on the devices); iBGP ones from the default address: SW8 from its
+/// loopback 2.2.2.2, SW6 (no loopback address) from its primary interface's, which the
+/// device picks (169.254.0.2 shown) — both Active/Connect on the devices, neither may be
+/// UNIQUE_MATCH, and SW6's source is said to be unknown rather than guessed.
+#[test]
+fn default_address_selection_sources_ibgp_from_the_loopback() {
+    let lab = common::fixture("real-networks").join("junos_default_address_selection");
+    let p = common::parsed(&lab);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = common::state_db(&dir.path().join("s.db"), &p);
+    let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+    let mut compared = 0;
+    for d in &p.devices {
+        let text = std::fs::read_to_string(lab.join(format!(
+            "show/{}/show_bgp_neighbor_pipe_display_json.txt",
+            d.hostname
+        )))
+        .expect("show");
+        let (v, _) = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .next()
+            .map(|v| (v.expect("json"), ()))
+            .expect("a document");
+        for peer in v["bgp-information"][0]["bgp-peer"]
+            .as_array()
+            .expect("peers")
+        {
+            let at = |k: &str| peer[k][0]["data"].as_str().unwrap_or_default().to_owned();
+            let remote = at("peer-address");
+            let remote = remote.split('+').next().unwrap_or_default();
+            let local = at("local-address");
+            let local = local.split('+').next().unwrap_or_default();
+            let row = f
+                .bgp
+                .iter()
+                .find(|s| s.node == d.hostname && s.remote_ip == remote)
+                .unwrap_or_else(|| panic!("{} → {remote}: no row in {:?}", d.hostname, f.bgp));
+            compared += 1;
+            if at("peer-state") == "Established" {
+                assert!(!row.is_problem(), "{row:?}");
+            } else {
+                assert_ne!(row.configured_status.as_str(), "UNIQUE_MATCH", "{row:?}");
+            }
+            match d.hostname.as_str() {
+                // The source the device picked and the configuration does not name.
+                "SW6" => {
+                    assert_eq!(local, "169.254.0.2");
+                    assert_eq!(
+                        row.configured_status.as_str(),
+                        "LOCAL_IP_UNKNOWN_STATICALLY"
+                    );
+                }
+                _ => assert_eq!(row.local_ip.as_deref(), Some(local), "{row:?}"),
+            }
+        }
+    }
+    assert_eq!(compared, 8);
+    // The routes over SW6's session are not guessed either.
+    let sw6 = p.devices.iter().find(|d| d.hostname == "SW6").expect("SW6");
+    let n = &sw6.config.bgp.as_ref().expect("bgp").neighbors[0];
+    assert!(n.local_address_unknown && n.local_address.is_none());
+    assert!(n
+        .routing
+        .unmodelled
+        .iter()
+        .any(|u| u.contains("default-address-selection")));
+}
+
+/// A peer on a file olav did not read (lab `checkpoint_simple_routing`: the IOS router
+/// `ibgp` peers over iBGP with the Check Point firewall `cp_fwl`, which the import names
+/// and skips; the router shows the session Established). The row is UNKNOWN_REMOTE, as
+/// Batfish would say without that file, but `olav check` cannot call it a failure: it
+/// says the file was not read and gives the partial verdict (exit 3), not FAIL.
+#[test]
+fn a_peer_on_an_unread_file_is_not_a_failure() {
+    let lab = common::fixture("real-networks").join("checkpoint_simple_routing");
+    let shown =
+        std::fs::read_to_string(lab.join("show/ibgp/show_ip_bgp_all_neighbor.txt")).expect("show");
+    assert!(shown.contains("BGP neighbor is 10.13.21.1,  remote AS 65001, internal link"));
+    assert!(shown.contains("BGP state = Established"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let import = common::olav(dir.path())
+        .args(["state", "import", "--db", "s.db"])
+        .arg(&lab)
+        .output()
+        .expect("import");
+    assert_eq!(import.status.code(), Some(3), "the import is partial");
+    assert!(String::from_utf8_lossy(&import.stdout).contains("Check Point Gaia: not read yet"));
+    let out = common::olav(dir.path())
+        .args(["check", "--db", "s.db"])
+        .output()
+        .expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.starts_with("PARTIAL"), "{text}");
+    assert!(
+        text.contains("BGP ibgp default → 10.13.21.1 (IBGP): UNKNOWN_REMOTE"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 file(s) were not read by the last import"),
+        "{text}"
+    );
+    let json = common::olav(dir.path())
+        .args(["check", "--db", "s.db", "--format", "json"])
+        .output()
+        .expect("check");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["verdict"], "PARTIAL");
+    assert!(v["not_read"]
+        .as_str()
+        .is_some_and(|n| n.contains("UNKNOWN_REMOTE")));
+    // Another problem besides is still a FAIL: only what olav cannot tell is partial.
+    let fwl = lab.join("configs");
+    let copy = dir.path().join("snap");
+    common::copy_dir(&fwl, &copy.join("configs"));
+    let ibgp = copy.join("configs/ibgp/show_running-config.txt");
+    let text = std::fs::read_to_string(&ibgp).expect("config");
+    let broken = text.replacen("router bgp 65001", "router bgp 65001\n neighbor 10.99.99.99 remote-as 65001\n neighbor 10.99.99.99 update-source Loopback99", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&ibgp, broken).expect("write");
+    common::olav(dir.path())
+        .args(["state", "import", "--db", "s.db"])
+        .arg(&copy)
+        .assert()
+        .code(3);
+    let out = common::olav(dir.path())
+        .args(["check", "--db", "s.db"])
+        .output()
+        .expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("FAIL"), "{text}");
+}

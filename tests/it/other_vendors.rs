@@ -19,6 +19,10 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
         ("configs/cumulusfrr1.cfg", "Cumulus Linux"),
         ("configs/fortios-fw.cfg", "Fortinet FortiOS"),
         ("configs/checkpoint-fw.cfg", "Check Point Gaia"),
+        (
+            "configs/cp-mgmt/show-hosts.json",
+            "Check Point management data",
+        ),
         ("configs/panos-pa.cfg", "Palo Alto PAN-OS"),
         ("hosts/c1.json", "host files"),
     ] {
@@ -29,7 +33,7 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
             "{file} named as {os}: {text}"
         );
     }
-    assert!(text.contains("skipped 7 files — "), "{text}");
+    assert!(text.contains("skipped 8 files — "), "{text}");
     // Only the IOS router is stored.
     let devices = common::olav(dir.path())
         .args(["--format", "json", "state", "show", "devices"])

@@ -27,6 +27,9 @@ pub enum OtherOs {
     FortiOs,
     /// Check Point Gaia.
     CheckPoint,
+    /// Check Point management API data (`show-hosts.json`, `show-access-rulebase.json`: the
+    /// objects and rules a management server pushes to its gateways).
+    CheckPointManagement,
     /// F5 BIG-IP.
     F5,
     /// VyOS.
@@ -46,6 +49,7 @@ impl OtherOs {
             OtherOs::PanOs => "Palo Alto PAN-OS",
             OtherOs::FortiOs => "Fortinet FortiOS",
             OtherOs::CheckPoint => "Check Point Gaia",
+            OtherOs::CheckPointManagement => "Check Point management data",
             OtherOs::F5 => "F5 BIG-IP",
             OtherOs::Vyos => "VyOS",
         }
@@ -89,6 +93,12 @@ fn a10_version(line: &str) -> bool {
 
 /// The vendor `text` was written by, when it is one olav recognises but does not read.
 pub fn identify(text: &str) -> Option<OtherOs> {
+    // A JSON document whose objects name their Check Point domain type (`"domain-type":
+    // "domain"`): what the management API answers (`checkpoint_basic_fw_policy`'s
+    // `cp-mgmt/`). Its empty answers and errors hold no tell and stay "no configuration".
+    if text.trim_start().starts_with('{') && text.contains("\"domain-type\"") {
+        return Some(OtherOs::CheckPointManagement);
+    }
     let mut saw_config_of = false;
     let mut pan_tells = 0u32;
     let mut braces = false;
@@ -170,6 +180,7 @@ mod tests {
             ("# TiMOS-B-20.10.R1\n/configure router interface \"a\"\n", OtherOs::SrOs),
             ("config system global\n    set hostname fw\nend\n", OtherOs::FortiOs),
             ("# Configuration of fw1\n# Language version: 13.4v1\nset hostname fw1\n", OtherOs::CheckPoint),
+            ("{\n    \"objects\": [\n        {\n            \"uid\": \"c00f7ca4-4cdc-044e-b96b-49d980858c35\",\n            \"name\": \"AD_Dcerpc_services\",\n            \"type\": \"service-group\",\n            \"domain\": {\n                \"uid\": \"a0bbbc99-adef-4ef8-bb6d-cebcebcebceb\",\n                \"name\": \"IPS Data\",\n                \"domain-type\": \"data domain\"\n", OtherOs::CheckPointManagement),
             ("#TMSH-VERSION: 13.1.1\nsys global-settings {\n}\n", OtherOs::F5),
             ("ASA Version 9.8(2)\nhostname asa\n", OtherOs::Asa),
             ("config {\n  devices {\n    deviceconfig {\n      system {\n", OtherOs::PanOs),

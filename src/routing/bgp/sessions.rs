@@ -60,6 +60,9 @@ fn local_ip(config: &DeviceConfig, n: &BgpNeighbor, peer: Ipv4Addr) -> Option<Ip
     if let Some(a) = n.local_address {
         return v4(a);
     }
+    if n.local_address_unknown {
+        return None;
+    }
     let in_vrf = |i: &&crate::model::Interface| i.admin_up && i.vrf == n.vrf;
     if let Some(src) = &n.update_source {
         let i = config

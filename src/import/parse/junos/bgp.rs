@@ -5,7 +5,7 @@ use super::policy::policy_names;
 use super::statements::Statement;
 use super::{parse_net, Junos};
 use crate::import::parse::common::{parse_asn, reference};
-use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, StructureKind};
+use crate::model::{AddressKind, BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, StructureKind};
 use ipnet::IpNet;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -300,6 +300,49 @@ impl Junos {
         }
     }
 
+    /// A session's source under `system default-address-selection` (the lab
+    /// `junos_default_address_selection`, whose devices show it): an eBGP single-hop
+    /// session still leaves from the interface facing the peer; an iBGP or multihop one in
+    /// the master instance from the default address, `lo0.0`'s primary address of the
+    /// peer's family, else from the primary interface's, which the device picks (olav reads
+    /// no `primary` interface flag) — then the source is unknown, not guessed, and the
+    /// routes over the session are marked as not computed.
+    fn default_source(&self, n: &mut BgpNeighbor, internal: bool) {
+        let ibgp = internal
+            || n.peer_asn
+                .is_some_and(|p| Some(p) == n.local_as.or(self.asn));
+        let BgpPeer::Address(peer) = n.peer else {
+            return;
+        };
+        if n.vrf.is_some() || !(ibgp || n.ebgp_multihop.is_some()) {
+            return;
+        }
+        let loopback = self
+            .dev
+            .interfaces
+            .iter()
+            .find(|i| i.name == "lo0.0" && i.vrf.is_none())
+            .and_then(|i| {
+                i.addresses.iter().find(|a| {
+                    a.kind == AddressKind::Primary
+                        && a.address.addr().is_ipv4() == peer.is_ipv4()
+                        && !a.address.addr().is_loopback()
+                })
+            });
+        match loopback {
+            Some(a) => {
+                n.local_address = Some(a.address.addr());
+                n.update_source = Some("lo0.0".into());
+            }
+            None => {
+                n.local_address_unknown = true;
+                n.routing.unmodelled.push(
+                    "source address (system default-address-selection, no loopback address: the primary interface's)".into(),
+                );
+            }
+        }
+    }
+
     pub(super) fn finish_bgp(&mut self) {
         let Some(line) = self.bgp_line else { return };
         let mut process = BgpProcess {
@@ -372,6 +415,9 @@ impl Junos {
                             .push((bi.vrf.clone(), 64));
                     }
                     n.ebgp_multihop = eff.multihop;
+                    if n.local_address.is_none() && self.default_address_selection {
+                        self.default_source(&mut n, eff.internal == Some(true));
+                    }
                     n.shutdown = eff.shutdown;
                     n.address_families = if eff.families.is_empty() {
                         vec!["ipv4 unicast".to_owned()]

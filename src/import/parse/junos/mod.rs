@@ -176,6 +176,9 @@ struct Junos {
     switching: HashMap<usize, Switching>,
     vlans: HashMap<String, u32>,
     management_instance: bool,
+    /// `system default-address-selection`: locally generated traffic leaves from the
+    /// device's default address (the loopback's) unless told otherwise.
+    default_address_selection: bool,
     instances: Vec<Instance>,
     asn: Option<u32>,
     router_id: Option<IpAddr>,
@@ -214,6 +217,7 @@ impl Junos {
             ["version", v, ..] => self.dev.os_version = Some((*v).to_owned()),
             ["system", "host-name", h, ..] => self.dev.hostname = Some((*h).to_owned()),
             ["system", "management-instance", ..] => self.management_instance = true,
+            ["system", "default-address-selection", ..] => self.default_address_selection = true,
             ["interfaces", name, "unit", unit, "family", "iso", iso @ ..] => {
                 self.iso_family(name, unit, iso, st);
                 self.interfaces(&w[1..], st);

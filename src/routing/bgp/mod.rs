@@ -669,7 +669,10 @@ fn compute(
     let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();
     // The domain's reasons, each with the devices it comes from.
     let mut reasons: BTreeMap<usize, Reasons> = BTreeMap::new();
-    let mut size: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
+    // Per domain: its tables, the prefixes they originate (each once: a session end holds
+    // a path per prefix), the rows redistribution and Junos export policies may announce,
+    // and the tables and session ends that hold paths.
+    let mut size: BTreeMap<usize, (usize, BTreeSet<ipnet::IpNet>, usize, usize)> = BTreeMap::new();
     let mut ends_of = vec![0usize; tables.len()];
     for e in &ends {
         ends_of[e.table] += 1;
@@ -696,21 +699,19 @@ fn compute(
         }
         let s = &speakers[table.dev];
         // Redistribution and Junos export policies may announce the whole RIB.
-        let origins = s.bgp.networks.len()
-            + s.bgp.routing.aggregates.len()
-            + if s.bgp.routing.redistribute.is_empty() && !s.vendor.policy_chains() {
-                0
-            } else {
-                s.whole_rib().len()
-            };
         let e = size.entry(domain[t]).or_default();
         e.0 += 1;
-        e.1 += origins;
-        e.2 += 1 + ends_of[t];
+        e.1.extend(s.bgp.networks.iter().map(|n| n.prefix));
+        e.1.extend(s.bgp.routing.aggregates.iter().map(|a| a.prefix));
+        if !s.bgp.routing.redistribute.is_empty() || s.vendor.policy_chains() {
+            e.2 += s.whole_rib().len();
+        }
+        e.3 += 1 + ends_of[t];
     }
+    let origins = |d: &usize| size.get(d).map_or(0, |(_, p, rows, _)| p.len() + rows);
     let too_large: BTreeSet<usize> = size
         .iter()
-        .filter(|(_, (_, p, holders))| holders.saturating_mul(*p) > MAX_DOMAIN_ROWS)
+        .filter(|(d, (.., holders))| holders.saturating_mul(origins(d)) > MAX_DOMAIN_ROWS)
         .map(|(d, _)| *d)
         .collect();
     // The exchange runs over the domains small enough (their tables and ends only).
@@ -788,7 +789,8 @@ fn compute(
         if too_large.contains(&dom) {
             why.insert(format!(
                 "BGP domain of {} tables and {} originated prefixes (over {MAX_DOMAIN_ROWS} session × prefix rows) is too large to compute",
-                size[&dom].0, size[&dom].1
+                size.get(&dom).map_or(0, |s| s.0),
+                origins(&dom)
             ));
         }
         if keep[t] {

@@ -349,7 +349,8 @@ impl Area {
     /// The intra-area view of router `device`: its routes, its distances to `wanted`
     /// routers, and what it reaches without a hop (its own stubs and transit networks,
     /// which an ABR summarises too).
-    fn intra(&self, device: usize, wanted: &HashSet<usize>) -> View {
+    /// With `only`, just the routes to those prefixes (and to every router).
+    fn intra(&self, device: usize, wanted: &HashSet<usize>, only: Only<'_>) -> View {
         let mut v = View::default();
         let Some(&s) = self.node_of.get(&device) else {
             return v;
@@ -370,8 +371,12 @@ impl Area {
                 }
                 continue;
             }
+            let asked = |d: &Dest| match (d, only) {
+                (Dest::Net(p), Some(only)) => only.contains(p),
+                _ => true,
+            };
             for (d, c) in ads {
-                if !own.contains(d) {
+                if !own.contains(d) && asked(d) {
                     offer(t, *d, dist[n].saturating_add(*c), &hops[n]);
                 }
             }
@@ -584,7 +589,7 @@ impl Net {
         let wanted = net.abr_set();
         // Each ABR's views are computed once here, kept only as its summaries.
         for &b in &net.abrs {
-            let views = net.views(b, &wanted);
+            let views = net.views(b, &wanted, None);
             let bests = Self::bests(&views);
             let all = net.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
             if let Some((ranges, _)) = net.ranges.get(&b) {
@@ -646,10 +651,13 @@ impl Net {
     }
 
     /// Router `d`'s view of each of its areas (one shortest-path run each).
-    fn views(&self, d: usize, wanted: &HashSet<usize>) -> Vec<(u32, View)> {
+    /// With `only`, just its routes to those prefixes (and to every router), unless it
+    /// has area ranges (whose summaries need every route they cover).
+    fn views(&self, d: usize, wanted: &HashSet<usize>, only: Only<'_>) -> Vec<(u32, View)> {
+        let only = only.filter(|_| !self.ranges.contains_key(&d));
         self.areas(d)
             .iter()
-            .filter_map(|a| self.graph(*a).map(|g| (*a, g.intra(d, wanted))))
+            .filter_map(|a| self.graph(*a).map(|g| (*a, g.intra(d, wanted, only))))
             .collect()
     }
 
@@ -671,7 +679,7 @@ impl Net {
     /// An ABR's views, bests and inter-area routes (learned over the backbone from the
     /// other ABRs' summaries).
     fn abr_state(&self, b: usize, wanted: &HashSet<usize>, only: Only<'_>) -> AbrState {
-        let views = self.views(b, wanted);
+        let views = self.views(b, wanted, only);
         let bests = Self::bests(&views);
         // A summary equal to one of its own active ranges is ignored (RFC 2328 16.2).
         let own = self.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
@@ -807,7 +815,7 @@ impl Net {
         let abr = self.is_abr(s).then(|| self.abr_state(s, &wanted, only));
         let own = match &abr {
             Some(_) => Vec::new(),
-            None => self.views(s, &wanted),
+            None => self.views(s, &wanted, only),
         };
         let views: &[(u32, View)] = abr.as_ref().map_or(&own, |st| &st.views);
         let mut intra_t = Table::new();

@@ -159,6 +159,17 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
 
 /// [`finish`] taking the learned routes (not copying a backbone router's 350,000).
 pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> DeviceRib {
+    finish_keeping(p, learned, more, |_| true)
+}
+
+/// [`finish_owned`] with only the prepared RIB's incomplete parts that `keep` keeps (the
+/// prepared RIB is not copied to drop some).
+fn finish_keeping(
+    p: &Prepared,
+    learned: Vec<Route>,
+    more: &[Incomplete],
+    keep: impl Fn(&Incomplete) -> bool,
+) -> DeviceRib {
     let mut waiting = p.waiting.clone();
     let mut all = Vec::with_capacity(p.base.len() + learned.len());
     all.extend(p.base.iter().cloned());
@@ -178,7 +189,8 @@ pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> D
         installed.extend(now.into_iter().map(|c| c.route));
         installed = select(installed);
     }
-    let mut incomplete = p.incomplete.clone();
+    let mut incomplete: Vec<Incomplete> =
+        p.incomplete.iter().filter(|i| keep(i)).cloned().collect();
     for i in more {
         if !incomplete.contains(i) {
             incomplete.push(i.clone());
@@ -366,8 +378,9 @@ pub fn bgp_over(
         .iter()
         .map(|p| p.bgp.is_none().then(Vec::new))
         .collect();
-    for _ in 0..SCOPE_ROUNDS {
+    for round in 1..=SCOPE_ROUNDS {
         let mut rows = 0usize;
+        let made = ribs.iter().filter(|r| r.is_none()).count();
         for (d, p) in prepared.iter().enumerate() {
             let rib = ribs[d].get_or_insert_with(|| {
                 let (learned, inc) = rib_of(d, scopes[d].as_ref().map(Scope::prefixes));
@@ -381,6 +394,7 @@ pub fn bgp_over(
             );
             return bgp_not_computed(prepared, &why);
         }
+        tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
         let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
         let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
         let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
@@ -453,20 +467,20 @@ pub fn bgp_not_computed(prepared: &[Prepared], why: &str) -> Vec<Option<BgpLearn
 
 /// A device's RIB from its prepared part, what the IGPs gave it and what BGP gave it:
 /// BGP's routes merged by administrative distance, its "BGP not computed" mark replaced
-/// by what BGP leaves incomplete.
+/// by what BGP leaves incomplete. The IGP routes are taken, not copied (a backbone
+/// router's 350,000).
 pub fn finish_with(
     p: &Prepared,
-    igp: &(Vec<Route>, Vec<Incomplete>),
+    igp: (Vec<Route>, Vec<Incomplete>),
     bgp: Option<BgpLearned>,
 ) -> DeviceRib {
+    let (mut all, mut why) = igp;
     let Some((routes, inc, table)) = bgp else {
-        return finish(p, &igp.0, &igp.1);
+        return finish_owned(p, all, &why);
     };
-    let mut p = p.clone();
-    p.incomplete.retain(|i| !dynamic::bgp_pending(i));
-    let all: Vec<Route> = igp.0.iter().cloned().chain(routes).collect();
-    let why: Vec<Incomplete> = igp.1.iter().cloned().chain(inc).collect();
-    let mut rib = finish(&p, &all, &why);
+    all.extend(routes);
+    why.extend(inc);
+    let mut rib = finish_keeping(p, all, &why, |i| !dynamic::bgp_pending(i));
     rib.bgp = table;
     rib
 }
@@ -490,7 +504,7 @@ pub fn finish_all(prepared: &[Prepared], igp: &[(Vec<Route>, Vec<Incomplete>)]) 
         .iter()
         .zip(bgp)
         .enumerate()
-        .map(|(d, (p, b))| finish_with(p, igp_of(d), b))
+        .map(|(d, (p, b))| finish_with(p, igp_of(d).clone(), b))
         .collect()
 }
 

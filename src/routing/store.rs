@@ -109,6 +109,7 @@ impl RoutingModel {
             }
             m.hostnames.push(hostname.to_owned());
         })?;
+        let started = std::time::Instant::now();
         let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
         let learned = super::ospf::routes(&names, o);
         let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
@@ -120,6 +121,7 @@ impl RoutingModel {
         drop(i);
         // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
         // each made for what BGP reads of it (`bgp_over`).
+        tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
         let (device_of, speakers_only): (Vec<usize>, Vec<Prepared>) =
             bgp_prepared.into_iter().unzip();
         let bgp = bgp_over(&speakers_only, |k, only| {
@@ -130,6 +132,7 @@ impl RoutingModel {
             (routes, inc)
         });
         drop(speakers_only);
+        tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
         let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
         for (d, b) in device_of.into_iter().zip(bgp) {
             bgp_of[d] = b;
@@ -208,7 +211,7 @@ impl RoutingModel {
         let extra = self.extra(i);
         routes.extend(extra.igp.0);
         incomplete.extend(extra.igp.1);
-        Some(finish_with(&p, &(routes, incomplete), extra.bgp))
+        Some(finish_with(&p, (routes, incomplete), extra.bgp))
     }
 
     /// One device's RIB (None: not in the model).

@@ -318,6 +318,10 @@ impl Area {
                     continue;
                 }
                 let nd = d.saturating_add(u64::from(e.cost));
+                // Only a path no longer than the best known adds hops (made only then).
+                if nd > dist[to] {
+                    continue;
+                }
                 let via: Vec<Hop> = if u == s {
                     vec![(e.local, e.remote)]
                 } else {

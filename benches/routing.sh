@@ -5,7 +5,7 @@
 # OSPF computed and stored), then `olav routes --device X` on the stored model for an
 # access switch and for a border router (whose table holds every site's prefixes),
 # beside benches/networkx_routes.py on the same DB; each the median of RUNS runs, with
-# the largest max RSS.
+# the largest max RSS, and the load average when the runs ended.
 #
 #   cargo build --release && pip install networkx
 #   benches/routing.sh 10000 50000        # RUNS=5 by default; work in $WORK (/tmp/olav-bench)
@@ -30,7 +30,9 @@ time_it() {
     done
     local med
     med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
-    printf '%-36s %8s s %8s MB\n' "$label" "$med" "$(( rss / 1024 ))"
+    # The load average beside each figure: the times mean little on a busy machine.
+    printf '%-44s %8s s %8s MB   (load %s)\n' "$label" "$med" "$(( rss / 1024 ))" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # Deletes the stored routing part of a DB (the next `olav routes` builds it).
@@ -52,6 +54,8 @@ for n in "$@"; do
     time_it "routes --device $ACCESS --format json" "$OLAV" --db "$db" routes --device "$ACCESS" --format json
     time_it "routes --device $BORDER" "$OLAV" --db "$db" routes --device "$BORDER"
     time_it "routes --device $BORDER --format json" "$OLAV" --db "$db" routes --device "$BORDER" --format json
+    # NO_NX=1 leaves networkx out (a minute of runs at 50,000 devices).
+    [ -n "${NO_NX:-}" ] && continue
     time_it "networkx, $ACCESS" python3 "$NX" "$db" "$ACCESS"
     time_it "networkx, $BORDER" python3 "$NX" "$db" "$BORDER"
 done

@@ -31,6 +31,8 @@ pub use route::{NextHop, Protocol, Route, COLUMNS};
 pub use store::{Query, RoutingModel};
 
 #[cfg(test)]
+mod scope_tests;
+#[cfg(test)]
 mod testkit;
 #[cfg(test)]
 mod tests;

@@ -2,14 +2,16 @@
 //! resolved to a fixed point, the lowest administrative distance kept per prefix (every
 //! next hop of the winners: ECMP), and what is not computed yet named.
 
-use super::bgp::{self, BgpRoute};
+use super::bgp::{self, lookup::Scope, BgpRoute};
 use super::connected;
 use super::dynamic::{self, Incomplete};
 use super::route::Route;
 use super::statics::{self, Candidate, Skipped};
 use super::{eigrp, isis, ospf};
 use crate::model::{DeviceConfig, Vendor};
+use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// A device's computed main RIB.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,6 +171,17 @@ pub fn finish(p: &Prepared, learned: &[Route], more: &[Incomplete]) -> DeviceRib
 
 /// [`finish`] taking the learned routes (not copying a backbone router's 350,000).
 pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> DeviceRib {
+    finish_keeping(p, learned, more, |_| true)
+}
+
+/// [`finish_owned`] with only the prepared RIB's incomplete parts that `keep` keeps (the
+/// prepared RIB is not copied to drop some).
+fn finish_keeping(
+    p: &Prepared,
+    learned: Vec<Route>,
+    more: &[Incomplete],
+    keep: impl Fn(&Incomplete) -> bool,
+) -> DeviceRib {
     let mut waiting = p.waiting.clone();
     let mut all = Vec::with_capacity(p.base.len() + learned.len());
     all.extend(p.base.iter().cloned());
@@ -188,7 +201,8 @@ pub fn finish_owned(p: &Prepared, learned: Vec<Route>, more: &[Incomplete]) -> D
         installed.extend(now.into_iter().map(|c| c.route));
         installed = select(installed);
     }
-    let mut incomplete = p.incomplete.clone();
+    let mut incomplete: Vec<Incomplete> =
+        p.incomplete.iter().filter(|i| keep(i)).cloned().collect();
     for i in more {
         if !incomplete.contains(i) {
             incomplete.push(i.clone());
@@ -234,15 +248,13 @@ pub fn speakers(d: DeviceInput<'_>, p: &Prepared) -> Speakers {
     }
 }
 
-/// Every device's main RIB from its prepared RIB and speakers (in the same order): each
-/// IGP over the network, each RIB again with their routes, then BGP over those RIBs
-/// ([`finish_all`]), chosen by administrative distance (static next hops may now resolve
-/// through them). Each RIB is handed to `each`, in order.
-pub fn complete_each(
+/// What the IGPs (OSPF, EIGRP, IS-IS) give each device (routes, what they leave
+/// incomplete), computed over the network from the devices' prepared RIBs and speakers
+/// (in the same order); the prepared RIBs lose the marks the IGPs replace.
+pub fn igps(
     prepared: &mut [Prepared],
     speakers: Vec<Speakers>,
-    mut each: impl FnMut(DeviceRib),
-) {
+) -> Vec<(Vec<Route>, Vec<Incomplete>)> {
     let n = speakers.len();
     let (mut o, mut e, mut i) = (
         Vec::with_capacity(n),
@@ -265,9 +277,7 @@ pub fn complete_each(
         igps[k].0.extend(r);
         igps[k].1.extend(inc);
     }
-    drop(i);
-    let igp: Vec<(Vec<Route>, Vec<Incomplete>)> = igps
-        .into_iter()
+    igps.into_iter()
         .enumerate()
         .map(|(d, (mut routes, mut inc))| {
             let (r, i) = learned.device(d);
@@ -275,9 +285,19 @@ pub fn complete_each(
             inc.extend(i);
             (routes, inc)
         })
-        .collect();
-    drop(learned);
-    // BGP needs every speaker's RIB with the IGPs (next hops, IGP costs) at once.
+        .collect()
+}
+
+/// Every device's main RIB from its prepared RIB and speakers (in the same order): each
+/// IGP over the network ([`igps`]), then BGP over the RIBs with them ([`finish_all`]),
+/// chosen by administrative distance (static next hops may now resolve through them).
+/// Each RIB is handed to `each`, in order.
+pub fn complete_each(
+    prepared: &mut [Prepared],
+    speakers: Vec<Speakers>,
+    mut each: impl FnMut(DeviceRib),
+) {
+    let igp = igps(prepared, speakers);
     for rib in finish_all(prepared, &igp) {
         each(rib);
     }
@@ -290,15 +310,64 @@ pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<Devic
     out
 }
 
-/// Every device's main RIB, the network-wide protocols (OSPF, EIGRP, IS-IS) computed over
-/// all of them: each device prepared, its RIB without them computed (what they
-/// redistribute), then [`complete`]. In `devices`' order.
 /// What BGP gives one device: its BGP routes, what BGP leaves incomplete, its BGP RIB.
 pub type BgpLearned = (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>);
 
-/// BGP over devices whose RIBs with the IGPs are `ribs` (in `prepared`'s order): what it
-/// gives each device that runs BGP (None for the others).
-pub fn bgp_over(prepared: &[Prepared], ribs: &[&[Route]]) -> Vec<Option<BgpLearned>> {
+/// BGP over RIBs made for it alone gives up after this many rounds of widening their
+/// scopes (each round: BGP computed, then every scope widened by what it looked up
+/// outside it; a round without such a lookup is exact).
+const SCOPE_ROUNDS: usize = 8;
+
+/// At most this many rows of the BGP speakers' RIBs are held to compute BGP (about 100
+/// bytes each): past it BGP is said to be too large rather than holding gigabytes.
+const BGP_RIB_BUDGET: usize = 1_500_000;
+
+/// What BGP first reads of a speaker's RIB (None: all of it): the rows towards its
+/// neighbours and its static routes' next hops, the rows of the prefixes it announces.
+/// Redistribution, Junos and SR OS export policies and EOS aggregates read every row.
+fn seed_scope(p: &Prepared) -> Option<Scope> {
+    let b = p.bgp.as_ref()?.bgp.as_ref()?;
+    let whole = p.vendor.policy_chains()
+        || !b.routing.redistribute.is_empty()
+        || (p.vendor == Vendor::AristaEos && !b.routing.aggregates.is_empty());
+    if whole {
+        return None;
+    }
+    let v4 = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(ip) => Some(ip),
+        std::net::IpAddr::V6(_) => None,
+    };
+    let peers = b.neighbors.iter().filter_map(|n| match n.peer {
+        crate::model::BgpPeer::Address(a) => v4(a),
+        _ => None,
+    });
+    let hops = p.waiting.iter().filter_map(|c| match c.needs {
+        statics::Needs::Resolution { ip, .. } => Some(ip),
+        statics::Needs::Nothing => None,
+    });
+    let nets = b
+        .networks
+        .iter()
+        .map(|n| n.prefix)
+        .chain(b.routing.aggregates.iter().map(|a| a.prefix))
+        .filter_map(|n| match n {
+            ipnet::IpNet::V4(n) => Some(n),
+            ipnet::IpNet::V6(_) => None,
+        });
+    Some(Scope::new(peers.chain(hops).collect(), nets.collect()))
+}
+
+/// BGP over `prepared` devices, each speaker's RIB before BGP made by `rib_of(d, only)`
+/// (the routes the IGPs gave device `d`, and what they leave incomplete; with `only`,
+/// at least their rows for those prefixes): what it gives each device that runs BGP (None
+/// for the others). A speaker's RIB is made for BGP alone — the rows its [`Scope`] names
+/// — and BGP computed again, its scope widened, while BGP looked up anything outside it:
+/// the outcome of the last round read nothing it was not given, so it is BGP over the
+/// whole RIBs. A backbone router's table, 350,000 rows at 50,000 devices, is not made.
+pub fn bgp_over(
+    prepared: &[Prepared],
+    mut rib_of: impl FnMut(usize, Option<&HashSet<Ipv4Net>>) -> (Vec<Route>, Vec<Incomplete>),
+) -> Vec<Option<BgpLearned>> {
     if prepared.iter().all(|p| p.bgp.is_none()) {
         return vec![None; prepared.len()];
     }
@@ -315,29 +384,78 @@ pub fn bgp_over(prepared: &[Prepared], ribs: &[&[Route]]) -> Vec<Option<BgpLearn
             text: "",
         })
         .collect();
-    let mut bgp = bgp::routes(&inputs, ribs);
-    prepared
+    let mut scopes: Vec<Option<Scope>> = prepared.iter().map(seed_scope).collect();
+    // Devices without BGP: BGP reads nothing of their RIBs.
+    let mut ribs: Vec<Option<Vec<Route>>> = prepared
         .iter()
-        .enumerate()
-        .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
-        .collect()
+        .map(|p| p.bgp.is_none().then(Vec::new))
+        .collect();
+    for round in 1..=SCOPE_ROUNDS {
+        let mut rows = 0usize;
+        let made = ribs.iter().filter(|r| r.is_none()).count();
+        for (d, p) in prepared.iter().enumerate() {
+            let rib = ribs[d].get_or_insert_with(|| {
+                let (learned, inc) = rib_of(d, scopes[d].as_ref().map(Scope::prefixes));
+                finish_owned(p, learned, &inc).routes
+            });
+            rows += rib.len();
+        }
+        if rows > BGP_RIB_BUDGET {
+            let why = format!(
+                "BGP needs more than {BGP_RIB_BUDGET} rows of its speakers' tables at once: too large to compute"
+            );
+            return bgp_not_computed(prepared, &why);
+        }
+        tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
+        let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
+        let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
+        let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
+        let mut again = false;
+        for (d, scope) in scopes.iter_mut().enumerate() {
+            let Some(s) = scope else { continue };
+            let widened = if s.whole() {
+                *scope = None;
+                true
+            } else {
+                s.widen()
+            };
+            if widened {
+                ribs[d] = None;
+                again = true;
+            }
+        }
+        if !again {
+            return prepared
+                .iter()
+                .enumerate()
+                .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
+                .collect();
+        }
+    }
+    let why =
+        format!("BGP kept looking up routes outside what it was given after {SCOPE_ROUNDS} rounds");
+    bgp_not_computed(prepared, &why)
 }
 
-/// Why BGP over these devices is not computed at all, when every speaker's table times
-/// every prefix they originate passes the BGP cap ([`bgp::MAX_DOMAIN_ROWS`]): decided
-/// before the speakers' RIBs are made, which at 10,000 devices would take gigabytes. The
-/// whole network counts as one domain here (an upper bound of any domain's size).
+/// Why BGP over these devices is not computed at all, when its speakers times the
+/// prefixes they originate (`network` statements and aggregates, each prefix once: a
+/// table holds a path per prefix from each of its sessions) pass the BGP cap
+/// ([`bgp::MAX_DOMAIN_ROWS`]). The whole network counts as one domain here (an upper
+/// bound of any domain's size).
 pub fn bgp_too_large<'a>(prepared: impl Iterator<Item = &'a Prepared>) -> Option<String> {
-    let (mut speakers, mut origins) = (0usize, 0usize);
+    let mut speakers = 0usize;
+    let mut origins = std::collections::BTreeSet::new();
     for p in prepared {
         if let Some(b) = p.bgp.as_ref().and_then(|c| c.bgp.as_ref()) {
             speakers += 1;
-            origins += b.networks.len() + b.aggregates.len();
+            origins.extend(b.networks.iter().map(|n| n.prefix));
+            origins.extend(b.routing.aggregates.iter().map(|a| a.prefix));
         }
     }
-    (speakers.saturating_mul(origins) > bgp::MAX_DOMAIN_ROWS).then(|| {
+    (speakers.saturating_mul(origins.len()) > bgp::MAX_DOMAIN_ROWS).then(|| {
         format!(
-            "BGP over {speakers} speakers originating {origins} prefixes (over {} speaker × prefix rows) is too large to compute",
+            "BGP over {speakers} speakers originating {} prefixes (over {} speaker × prefix rows) is too large to compute",
+            origins.len(),
             bgp::MAX_DOMAIN_ROWS
         )
     })
@@ -361,20 +479,20 @@ pub fn bgp_not_computed(prepared: &[Prepared], why: &str) -> Vec<Option<BgpLearn
 
 /// A device's RIB from its prepared part, what the IGPs gave it and what BGP gave it:
 /// BGP's routes merged by administrative distance, its "BGP not computed" mark replaced
-/// by what BGP leaves incomplete.
+/// by what BGP leaves incomplete. The IGP routes are taken, not copied (a backbone
+/// router's 350,000).
 pub fn finish_with(
     p: &Prepared,
-    igp: &(Vec<Route>, Vec<Incomplete>),
+    igp: (Vec<Route>, Vec<Incomplete>),
     bgp: Option<BgpLearned>,
 ) -> DeviceRib {
+    let (mut all, mut why) = igp;
     let Some((routes, inc, table)) = bgp else {
-        return finish(p, &igp.0, &igp.1);
+        return finish_owned(p, all, &why);
     };
-    let mut p = p.clone();
-    p.incomplete.retain(|i| !dynamic::bgp_pending(i));
-    let all: Vec<Route> = igp.0.iter().cloned().chain(routes).collect();
-    let why: Vec<Incomplete> = igp.1.iter().cloned().chain(inc).collect();
-    let mut rib = finish(&p, &all, &why);
+    all.extend(routes);
+    why.extend(inc);
+    let mut rib = finish_keeping(p, all, &why, |i| !dynamic::bgp_pending(i));
     rib.bgp = table;
     rib
 }
@@ -385,21 +503,20 @@ pub fn finish_with(
 pub fn finish_all(prepared: &[Prepared], igp: &[(Vec<Route>, Vec<Incomplete>)]) -> Vec<DeviceRib> {
     let none = (Vec::new(), Vec::new());
     let igp_of = |d: usize| igp.get(d).unwrap_or(&none);
-    let ribs: Vec<DeviceRib> = prepared
+    let bgp = bgp_over(prepared, |d, only| {
+        let (routes, inc) = igp_of(d);
+        let routes = routes
+            .iter()
+            .filter(|r| only.is_none_or(|o| o.contains(&r.network)))
+            .cloned()
+            .collect();
+        (routes, inc.clone())
+    });
+    prepared
         .iter()
-        .enumerate()
-        .map(|(d, p)| finish(p, &igp_of(d).0, &igp_of(d).1))
-        .collect();
-    let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
-    let bgp = bgp_over(prepared, &before);
-    drop(before);
-    ribs.into_iter()
         .zip(bgp)
         .enumerate()
-        .map(|(d, (rib, b))| match b {
-            Some(b) => finish_with(&prepared[d], igp_of(d), Some(b)),
-            None => rib,
-        })
+        .map(|(d, (p, b))| finish_with(p, igp_of(d).clone(), b))
         .collect()
 }
 

@@ -8,8 +8,8 @@
 use super::dynamic::Incomplete;
 use super::ospf::Learned;
 use super::rib::{
-    bgp_not_computed, bgp_over, bgp_too_large, computed_here, finish, finish_with, prepare,
-    speakers, BgpLearned, DeviceInput, DeviceRib, Prepared,
+    bgp_over, computed_here, finish_with, prepare, speakers, BgpLearned, DeviceInput, DeviceRib,
+    Prepared,
 };
 use super::route::{Protocol, Route};
 use crate::import::parse::parser_for;
@@ -37,10 +37,6 @@ pub struct RoutingModel {
     #[serde(with = "serde_bytes")]
     extra: Vec<u8>,
 }
-
-/// At most this many rows of the BGP speakers' tables are held to compute BGP (about
-/// 100 bytes each): a network whose speakers hold more is said to be too large for BGP.
-const BGP_RIB_BUDGET: usize = 1_500_000;
 
 /// What the network-wide protocols other than OSPF gave one device.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -113,6 +109,7 @@ impl RoutingModel {
             }
             m.hostnames.push(hostname.to_owned());
         })?;
+        let started = std::time::Instant::now();
         let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
         let learned = super::ospf::routes(&names, o);
         let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
@@ -123,54 +120,27 @@ impl RoutingModel {
         }
         drop(i);
         // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
-        // unless it is too large to compute (then their RIBs are not made at all).
-        let too_large = bgp_too_large(bgp_prepared.iter().map(|(_, p)| p));
-        let with_igp = |d: usize| {
-            let (mut routes, mut inc) = learned.device(d);
+        // each made for what BGP reads of it (`bgp_over`).
+        tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
+        let (device_of, speakers_only): (Vec<usize>, Vec<Prepared>) =
+            bgp_prepared.into_iter().unzip();
+        let bgp = bgp_over(&speakers_only, |k, only| {
+            let d = device_of[k];
+            let (mut routes, mut inc) = learned.device_for(d, only);
             routes.extend(igp[d].0.iter().cloned());
             inc.extend(igp[d].1.iter().cloned());
             (routes, inc)
-        };
-        // The speakers' tables are made one at a time, within a budget of rows: past it
-        // BGP is not computed (and says so) rather than holding gigabytes.
-        let mut ribs: Vec<DeviceRib> = Vec::new();
-        let mut why = too_large;
-        let mut rows = 0usize;
-        if why.is_none() {
-            for (d, p) in &bgp_prepared {
-                let (routes, inc) = with_igp(*d);
-                let rib = finish(p, &routes, &inc);
-                rows += rib.routes.len();
-                ribs.push(rib);
-                if rows > BGP_RIB_BUDGET {
-                    why = Some(format!(
-                        "BGP needs the tables of its {} speakers at once (more than {BGP_RIB_BUDGET} rows): too large to compute",
-                        bgp_prepared.len()
-                    ));
-                    ribs = Vec::new();
-                    break;
-                }
-            }
+        });
+        drop(speakers_only);
+        tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
+        let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
+        for (d, b) in device_of.into_iter().zip(bgp) {
+            bgp_of[d] = b;
         }
-        let speakers_only: Vec<Prepared> = bgp_prepared.into_iter().map(|(_, p)| p).collect();
-        let mut bgp: Vec<Option<BgpLearned>> = match why {
-            Some(why) => bgp_not_computed(&speakers_only, &why),
-            None => {
-                let before: Vec<&[Route]> = ribs.iter().map(|r| r.routes.as_slice()).collect();
-                bgp_over(&speakers_only, &before)
-            }
-        };
-        drop(ribs);
-        let mut by_device: std::collections::HashMap<&str, BgpLearned> = Default::default();
-        for (p, b) in speakers_only.iter().zip(bgp.iter_mut()) {
-            if let Some(b) = b.take() {
-                by_device.insert(p.hostname.as_str(), b);
-            }
-        }
-        for (d, name) in names.iter().enumerate() {
+        for (d, bgp) in bgp_of.into_iter().enumerate() {
             let extra = Extra {
                 igp: std::mem::take(&mut igp[d]),
-                bgp: by_device.remove(name),
+                bgp,
             };
             m.starts.push(m.extra.len() as u32);
             // Encoding plain data into a vector cannot fail.
@@ -241,7 +211,7 @@ impl RoutingModel {
         let extra = self.extra(i);
         routes.extend(extra.igp.0);
         incomplete.extend(extra.igp.1);
-        Some(finish_with(&p, &(routes, incomplete), extra.bgp))
+        Some(finish_with(&p, (routes, incomplete), extra.bgp))
     }
 
     /// One device's RIB (None: not in the model).

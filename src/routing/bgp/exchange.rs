@@ -37,7 +37,7 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End], links: &[Li
     let mut local: Vec<Vec<Path>> = Vec::with_capacity(n);
     for (t, table) in tables.iter().enumerate() {
         let s = &speakers[table.dev];
-        let (paths, u) = originate::paths(s.vendor, s.config, s.bgp, &table.vrf, s.rib, &s.lookup);
+        let (paths, u) = originate::paths(s, &table.vrf);
         local.push(paths);
         unknown[t].extend(u);
     }
@@ -179,7 +179,7 @@ fn choose<'p>(
         // an aggregate: `eos_ospf_bgp`); the others from BGP's routes only.
         let contributes = all.keys().any(inside)
             || (s.vendor == Vendor::AristaEos
-                && s.rib
+                && s.whole_rib()
                     .iter()
                     .any(|r| r.vrf == tables[t].vrf && inside(&r.network)));
         if contributes {
@@ -532,7 +532,7 @@ fn export_candidates(
     let mut other: BTreeMap<Ipv4Net, &Route> = BTreeMap::new();
     let mut inactive = Vec::new();
     for r in s
-        .rib
+        .whole_rib()
         .iter()
         .filter(|r| r.vrf == vrf && r.protocol != Protocol::Local)
     {

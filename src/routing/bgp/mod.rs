@@ -12,7 +12,7 @@
 mod exchange;
 mod expression;
 mod junos;
-mod lookup;
+pub mod lookup;
 mod originate;
 mod panos;
 pub mod policy;
@@ -171,13 +171,25 @@ pub struct Speaker<'a> {
     /// Its router id (configured, else its highest loopback address, else its highest
     /// address).
     pub router_id: Ipv4Addr,
-    /// Its RIB before BGP.
-    pub rib: &'a [Route],
+    /// Its RIB before BGP (the rows its scope names, when it has one).
+    rib: &'a [Route],
+    /// What its RIB holds when made for BGP alone (None: all of it).
+    scope: Option<&'a lookup::Scope>,
     /// That RIB indexed (empty for a device without BGP).
     pub lookup: lookup::Lookup<'a>,
 }
 
-impl Speaker<'_> {
+impl<'a> Speaker<'a> {
+    /// Its whole RIB before BGP, for what reads every row (redistribution, Junos export
+    /// policies, EOS aggregates' contributors): a RIB made for BGP alone records that it
+    /// was needed whole.
+    pub fn whole_rib(&self) -> &'a [Route] {
+        if let Some(s) = self.scope {
+            s.needs_whole();
+        }
+        self.rib
+    }
+
     /// `maximum-paths` for eBGP and iBGP in `vrf` (1 unless configured; EOS's one
     /// number covers both).
     pub fn maximum_paths(&self, vrf: &str) -> (u32, u32) {
@@ -407,10 +419,11 @@ fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)>
     out
 }
 
-/// Each device as BGP reads it, over `ribs`.
+/// Each device as BGP reads it, over `ribs` holding what `scopes` name.
 fn speakers<'a>(
     devices: &[DeviceInput<'a>],
     ribs: &[&'a [Route]],
+    scopes: &[Option<&'a lookup::Scope>],
     empty: &'a BgpProcess,
 ) -> Vec<Speaker<'a>> {
     devices
@@ -419,14 +432,16 @@ fn speakers<'a>(
         .map(|(d, dev)| {
             let bgp = dev.config.bgp.as_ref().unwrap_or(empty);
             let rib: &[Route] = ribs.get(d).copied().unwrap_or(&[]);
+            let scope = scopes.get(d).copied().flatten();
             Speaker {
                 vendor: dev.vendor,
                 config: dev.config,
                 bgp,
                 router_id: router_id(dev.config, bgp),
                 rib,
+                scope,
                 lookup: if dev.config.bgp.is_some() {
-                    lookup::Lookup::new(rib)
+                    lookup::Lookup::scoped(rib, scope)
                 } else {
                     lookup::Lookup::default()
                 },
@@ -435,13 +450,18 @@ fn speakers<'a>(
         .collect()
 }
 
-/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP. Where VRFs export
-/// EVPN routes, the overlay's sessions and VTEPs are reached through the default VRF's
-/// BGP routes too (an underlay of eBGP): BGP is computed once without the overlay, and
-/// again with it over those routes.
-pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
+/// BGP over the network: `ribs[d]` is device `d`'s RIB before BGP, whole or what
+/// `scopes[d]` names (missing: whole). Where VRFs export EVPN routes, the overlay's
+/// sessions and VTEPs are reached through the default VRF's BGP routes too (an underlay
+/// of eBGP): BGP is computed once without the overlay, and again with it over those
+/// routes.
+pub fn routes(
+    devices: &[DeviceInput<'_>],
+    ribs: &[&[Route]],
+    scopes: &[Option<&lookup::Scope>],
+) -> Learned {
     let empty = BgpProcess::default();
-    let speakers = speakers(devices, ribs, &empty);
+    let speakers = speakers(devices, ribs, scopes, &empty);
     if !speakers.iter().any(vpn::exports_evpn) {
         return compute(devices, &speakers, None);
     }
@@ -462,7 +482,7 @@ pub fn routes(devices: &[DeviceInput<'_>], ribs: &[&[Route]]) -> Learned {
         })
         .collect();
     let refs: Vec<&[Route]> = with_bgp.iter().map(Vec::as_slice).collect();
-    let overlay = self::speakers(devices, &refs, &empty);
+    let overlay = self::speakers(devices, &refs, scopes, &empty);
     compute(devices, &speakers, Some(&overlay))
 }
 
@@ -649,7 +669,10 @@ fn compute(
     let domain: Vec<usize> = (0..tables.len()).map(|t| root(&mut parent, t)).collect();
     // The domain's reasons, each with the devices it comes from.
     let mut reasons: BTreeMap<usize, Reasons> = BTreeMap::new();
-    let mut size: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
+    // Per domain: its tables, the prefixes they originate (each once: a session end holds
+    // a path per prefix), the rows redistribution and Junos export policies may announce,
+    // and the tables and session ends that hold paths.
+    let mut size: BTreeMap<usize, (usize, BTreeSet<ipnet::IpNet>, usize, usize)> = BTreeMap::new();
     let mut ends_of = vec![0usize; tables.len()];
     for e in &ends {
         ends_of[e.table] += 1;
@@ -676,21 +699,19 @@ fn compute(
         }
         let s = &speakers[table.dev];
         // Redistribution and Junos export policies may announce the whole RIB.
-        let origins = s.bgp.networks.len()
-            + s.bgp.routing.aggregates.len()
-            + if s.bgp.routing.redistribute.is_empty() && !s.vendor.policy_chains() {
-                0
-            } else {
-                s.rib.len()
-            };
         let e = size.entry(domain[t]).or_default();
         e.0 += 1;
-        e.1 += origins;
-        e.2 += 1 + ends_of[t];
+        e.1.extend(s.bgp.networks.iter().map(|n| n.prefix));
+        e.1.extend(s.bgp.routing.aggregates.iter().map(|a| a.prefix));
+        if !s.bgp.routing.redistribute.is_empty() || s.vendor.policy_chains() {
+            e.2 += s.whole_rib().len();
+        }
+        e.3 += 1 + ends_of[t];
     }
+    let origins = |d: &usize| size.get(d).map_or(0, |(_, p, rows, _)| p.len() + rows);
     let too_large: BTreeSet<usize> = size
         .iter()
-        .filter(|(_, (_, p, holders))| holders.saturating_mul(*p) > MAX_DOMAIN_ROWS)
+        .filter(|(d, (.., holders))| holders.saturating_mul(origins(d)) > MAX_DOMAIN_ROWS)
         .map(|(d, _)| *d)
         .collect();
     // The exchange runs over the domains small enough (their tables and ends only).
@@ -768,7 +789,8 @@ fn compute(
         if too_large.contains(&dom) {
             why.insert(format!(
                 "BGP domain of {} tables and {} originated prefixes (over {MAX_DOMAIN_ROWS} session × prefix rows) is too large to compute",
-                size[&dom].0, size[&dom].1
+                size.get(&dom).map_or(0, |s| s.0),
+                origins(&dom)
             ));
         }
         if keep[t] {

@@ -4,10 +4,9 @@
 //! default), each through its route-map. Aggregates depend on what BGP selects; they are
 //! made in [`super::exchange`].
 
-use super::lookup::Lookup;
 use super::policy::{self, Unknown};
-use super::{Origin, Path, Source};
-use crate::model::{BgpProcess, DeviceConfig, Vendor};
+use super::{Origin, Path, Source, Speaker};
+use crate::model::{DeviceConfig, Vendor};
 use crate::routing::route::{NextHop, Protocol, Route};
 use std::net::Ipv4Addr;
 
@@ -79,14 +78,8 @@ fn redistributed(
 }
 
 /// What the device originates in `vrf`, and what it cannot compute there.
-pub fn paths(
-    vendor: Vendor,
-    config: &DeviceConfig,
-    bgp: &BgpProcess,
-    vrf: &str,
-    rib: &[Route],
-    lookup: &Lookup<'_>,
-) -> (Vec<Path>, Vec<Unknown>) {
+pub fn paths(s: &Speaker<'_>, vrf: &str) -> (Vec<Path>, Vec<Unknown>) {
+    let (vendor, config, bgp, lookup) = (s.vendor, s.config, s.bgp, &s.lookup);
     let mut out = Vec::new();
     let mut unknown = Vec::new();
     let in_vrf = |v: &Option<String>| crate::routing::connected::vrf_name(v) == vrf;
@@ -132,7 +125,8 @@ pub fn paths(
         match redistributed(vendor, config, vrf, spec) {
             Ok(protocols) => {
                 let mut seen = std::collections::BTreeSet::new();
-                for r in rib
+                for r in s
+                    .whole_rib()
                     .iter()
                     .filter(|r| r.vrf == vrf && protocols.contains(&r.protocol))
                 {

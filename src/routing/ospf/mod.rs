@@ -533,12 +533,18 @@ impl Learned {
     /// Device `d`'s OSPF routes (one row per next hop) and what OSPF leaves incomplete
     /// there.
     pub fn device(&self, d: usize) -> (Vec<Route>, Vec<Incomplete>) {
+        self.device_for(d, None)
+    }
+
+    /// Device `d`'s OSPF routes for the prefixes `only` names (None: all), and what
+    /// OSPF leaves incomplete there.
+    pub fn device_for(&self, d: usize, only: spf::Only<'_>) -> (Vec<Route>, Vec<Incomplete>) {
         let (internal, external) = if self.junos.get(d).copied().unwrap_or(false) {
             (10, 150)
         } else {
             (110, 110)
         };
-        let routes = self.net.routes_of(d);
+        let routes = self.net.routes_for(d, only);
         let mut out = Vec::with_capacity(routes.iter().map(|r| r.hops.len()).sum());
         for r in routes {
             let (protocol, ad) = match r.kind {

@@ -177,6 +177,9 @@ pub struct OspfRoute {
 
 type Table = HashMap<Dest, (u64, Vec<Hop>)>;
 
+/// The prefixes a router's routes are asked for (None: all of them).
+pub type Only<'a> = Option<&'a HashSet<Ipv4Net>>;
+
 /// Adds a path to a table: a better one replaces, an equal one adds its hops.
 fn offer(t: &mut Table, d: Dest, cost: u64, hops: &[Hop]) {
     match t.get_mut(&d) {
@@ -315,6 +318,10 @@ impl Area {
                     continue;
                 }
                 let nd = d.saturating_add(u64::from(e.cost));
+                // Only a path no longer than the best known adds hops (made only then).
+                if nd > dist[to] {
+                    continue;
+                }
                 let via: Vec<Hop> = if u == s {
                     vec![(e.local, e.remote)]
                 } else {
@@ -346,7 +353,8 @@ impl Area {
     /// The intra-area view of router `device`: its routes, its distances to `wanted`
     /// routers, and what it reaches without a hop (its own stubs and transit networks,
     /// which an ABR summarises too).
-    fn intra(&self, device: usize, wanted: &HashSet<usize>) -> View {
+    /// With `only`, just the routes to those prefixes (and to every router).
+    fn intra(&self, device: usize, wanted: &HashSet<usize>, only: Only<'_>) -> View {
         let mut v = View::default();
         let Some(&s) = self.node_of.get(&device) else {
             return v;
@@ -367,8 +375,12 @@ impl Area {
                 }
                 continue;
             }
+            let asked = |d: &Dest| match (d, only) {
+                (Dest::Net(p), Some(only)) => only.contains(p),
+                _ => true,
+            };
             for (d, c) in ads {
-                if !own.contains(d) {
+                if !own.contains(d) && asked(d) {
                     offer(t, *d, dist[n].saturating_add(*c), &hops[n]);
                 }
             }
@@ -396,7 +408,7 @@ struct View {
 
 /// The network's OSPF as far as its routers share it: every area's graph and what each
 /// ABR summarises into the backbone. A router's own routes are computed from it when
-/// they are asked for ([`Net::routes_of`]): one shortest-path run per area it is in, the
+/// they are asked for ([`Net::routes_for`]): one shortest-path run per area it is in, the
 /// summaries of its area's ABRs, the externals — never every router's table at once.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Net {
@@ -416,6 +428,10 @@ pub struct Net {
     /// Per ABR: its intra-area routes of its other areas, as it summarises them into the
     /// backbone (sorted).
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
+    /// The same summaries by destination: (destination, ABR, cost), sorted; made when a
+    /// router's routes for a few prefixes are asked for ([`Net::routes_for`]).
+    #[serde(skip)]
+    summarised: OnceLock<Vec<(Dest, usize, u64)>>,
     /// Every redistributed prefix.
     externals: Vec<External>,
     /// Each ABR's area ranges, with whether their summary costs the costliest component
@@ -567,6 +583,7 @@ impl Net {
             nssa_of,
             default_cost_of,
             into_backbone: BTreeMap::new(),
+            summarised: OnceLock::new(),
             externals,
             ranges,
             unsure_ranges: Vec::new(),
@@ -576,7 +593,7 @@ impl Net {
         let wanted = net.abr_set();
         // Each ABR's views are computed once here, kept only as its summaries.
         for &b in &net.abrs {
-            let views = net.views(b, &wanted);
+            let views = net.views(b, &wanted, None);
             let bests = Self::bests(&views);
             let all = net.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
             if let Some((ranges, _)) = net.ranges.get(&b) {
@@ -638,10 +655,13 @@ impl Net {
     }
 
     /// Router `d`'s view of each of its areas (one shortest-path run each).
-    fn views(&self, d: usize, wanted: &HashSet<usize>) -> Vec<(u32, View)> {
+    /// With `only`, just its routes to those prefixes (and to every router), unless it
+    /// has area ranges (whose summaries need every route they cover).
+    fn views(&self, d: usize, wanted: &HashSet<usize>, only: Only<'_>) -> Vec<(u32, View)> {
+        let only = only.filter(|_| !self.ranges.contains_key(&d));
         self.areas(d)
             .iter()
-            .filter_map(|a| self.graph(*a).map(|g| (*a, g.intra(d, wanted))))
+            .filter_map(|a| self.graph(*a).map(|g| (*a, g.intra(d, wanted, only))))
             .collect()
     }
 
@@ -662,8 +682,8 @@ impl Net {
 
     /// An ABR's views, bests and inter-area routes (learned over the backbone from the
     /// other ABRs' summaries).
-    fn abr_state(&self, b: usize, wanted: &HashSet<usize>) -> AbrState {
-        let views = self.views(b, wanted);
+    fn abr_state(&self, b: usize, wanted: &HashSet<usize>, only: Only<'_>) -> AbrState {
+        let views = self.views(b, wanted, only);
         let bests = Self::bests(&views);
         // A summary equal to one of its own active ranges is ignored (RFC 2328 16.2).
         let own = self.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
@@ -675,14 +695,8 @@ impl Net {
         });
         let mut inter = Table::new();
         if let Some((_, backbone)) = views.iter().find(|(a, _)| *a == 0) {
-            for (r, (c, h)) in &backbone.to {
-                let Dest::Router(other) = r else { continue };
-                for (d, sc) in self.into_backbone.get(other).into_iter().flatten() {
-                    if !bests.contains_key(d) && !own_ranges.contains(d) {
-                        offer(&mut inter, *d, c.saturating_add(*sc), h);
-                    }
-                }
-            }
+            let skip = |d: &Dest| bests.contains_key(d) || own_ranges.contains(d);
+            self.offer_backbone(&backbone.to, only, skip, &mut inter);
         }
         AbrState {
             views,
@@ -692,10 +706,62 @@ impl Net {
         }
     }
 
+    /// Offers into `t` what the ABRs a router reaches over the backbone (`to`: its
+    /// distances to them) summarise into it, but the destinations `skip` names. With
+    /// `only`, just those prefixes (and every boundary router), found through the
+    /// summaries' index: not every ABR's summaries read (350,000 at 50,000 devices).
+    fn offer_backbone(
+        &self,
+        to: &Table,
+        only: Only<'_>,
+        skip: impl Fn(&Dest) -> bool,
+        t: &mut Table,
+    ) {
+        let Some(only) = only else {
+            for (r, (c, h)) in to {
+                let Dest::Router(other) = r else { continue };
+                for (d, sc) in self.into_backbone.get(other).into_iter().flatten() {
+                    if !skip(d) {
+                        offer(t, *d, c.saturating_add(*sc), h);
+                    }
+                }
+            }
+            return;
+        };
+        let index = self.summarised.get_or_init(|| {
+            let mut v: Vec<(Dest, usize, u64)> = self
+                .into_backbone
+                .iter()
+                .flat_map(|(b, items)| items.iter().map(|(d, c)| (*d, *b, *c)))
+                .collect();
+            v.sort_unstable();
+            v
+        });
+        // Routers sort after prefixes: the index's tail.
+        let routers = index.partition_point(|(d, ..)| matches!(d, Dest::Net(_)));
+        let of = |d: Dest| {
+            let lo = index.partition_point(|(x, ..)| *x < d);
+            let hi = index.partition_point(|(x, ..)| *x <= d);
+            &index[lo..hi]
+        };
+        let nets = only.iter().flat_map(|p| of(Dest::Net(*p)));
+        for (d, b, sc) in nets.chain(&index[routers..]) {
+            if let Some((c, h)) = to.get(&Dest::Router(*b)).filter(|_| !skip(d)) {
+                offer(t, *d, c.saturating_add(*sc), h);
+            }
+        }
+    }
+
     /// What ABR `b` summarises into `area`, not the backbone (that is
     /// `into_backbone`): what it reaches except that area's own (a stub area: a default
     /// route instead of externals, with no-summary only that).
-    fn summary_into(&self, b: usize, area: u32, wanted: &HashSet<usize>) -> Vec<(Dest, u64)> {
+    fn summary_into(
+        &self,
+        b: usize,
+        area: u32,
+        wanted: &HashSet<usize>,
+        only: Only<'_>,
+    ) -> Vec<(Dest, u64)> {
         let mut m: HashMap<Dest, u64> = HashMap::new();
         let stub = self.stub_of.get(&(b, area)).copied();
         let nssa = self.nssa_of.get(&(b, area));
@@ -710,7 +776,7 @@ impl Net {
                 return m.into_iter().collect();
             }
         }
-        let st = self.abr_state(b, wanted);
+        let st = self.abr_state(b, wanted, only);
         let empty = View::default();
         let view = st
             .views
@@ -741,18 +807,19 @@ impl Net {
         m.into_iter().collect()
     }
 
-    /// Router `s`'s OSPF routes, sorted by prefix and kind.
-    pub fn routes_of(&self, s: usize) -> Vec<OspfRoute> {
+    /// Router `s`'s OSPF routes, sorted by prefix and kind; with `only`, just its routes
+    /// for those prefixes (the same rows, made without its whole table).
+    pub fn routes_for(&self, s: usize, only: Only<'_>) -> Vec<OspfRoute> {
         let mut routes = Vec::new();
         let areas = self.areas(s);
         if areas.is_empty() {
             return routes;
         }
         let wanted = self.abr_set();
-        let abr = self.is_abr(s).then(|| self.abr_state(s, &wanted));
+        let abr = self.is_abr(s).then(|| self.abr_state(s, &wanted, only));
         let own = match &abr {
             Some(_) => Vec::new(),
-            None => self.views(s, &wanted),
+            None => self.views(s, &wanted, only),
         };
         let views: &[(u32, View)] = abr.as_ref().map_or(&own, |st| &st.views);
         let mut intra_t = Table::new();
@@ -782,19 +849,17 @@ impl Net {
             }
             inter_t = st.inter;
         } else {
+            let skip = |d: &Dest| intra_t.contains_key(d) || mine.contains(d);
             for (a, v) in views {
+                if *a == 0 {
+                    self.offer_backbone(&v.to, only, skip, &mut inter_t);
+                    continue;
+                }
                 for (r, (c, h)) in &v.to {
                     let Dest::Router(b) = r else { continue };
-                    let other;
-                    let summary: &[(Dest, u64)] = if *a == 0 {
-                        self.into_backbone.get(b).map_or(&[], Vec::as_slice)
-                    } else {
-                        other = self.summary_into(*b, *a, &wanted);
-                        &other
-                    };
-                    for (d, sc) in summary {
-                        if !intra_t.contains_key(d) && !mine.contains(d) {
-                            offer(&mut inter_t, *d, c.saturating_add(*sc), h);
+                    for (d, sc) in self.summary_into(*b, *a, &wanted, only) {
+                        if !skip(&d) {
+                            offer(&mut inter_t, d, c.saturating_add(sc), h);
                         }
                     }
                 }
@@ -824,6 +889,9 @@ impl Net {
             }
         }
         routes.extend(discards);
+        if let Some(only) = only {
+            routes.retain(|r| only.contains(&r.prefix));
+        }
         routes.sort_by_key(|r| (r.prefix, r.kind));
         routes
     }

@@ -318,9 +318,16 @@ fn write_json(
     writeln!(out, "\n  ],")?;
     writeln!(
         out,
-        "  \"incomplete\": {}",
+        "  \"incomplete\": {},",
         serde_json::to_string(&incomplete)?
     )?;
+    // The exit status in words, as every JSON answer carries it (docs/json.md).
+    let status = if incomplete.is_empty() {
+        "ok"
+    } else {
+        "partial"
+    };
+    writeln!(out, "  \"status\": \"{status}\"")?;
     writeln!(out, "}}")?;
     Ok(())
 }

@@ -528,6 +528,7 @@ fn routes_command_answers_on_the_demo() {
     assert_eq!(discard["Admin_Distance"], 5);
     assert_eq!(discard["Tag"], serde_json::Value::Null);
     assert_eq!(v["incomplete"][0]["node"], "gamma-border-1");
+    assert_eq!(v["status"], "partial", "the exit status in words");
 
     let out = common::olav(dir.path())
         .args(["routes", "--device", "gamma-border1"])

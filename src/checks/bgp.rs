@@ -413,6 +413,17 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                 BgpPeer::ListenRange(range) => {
                     // Dynamic: one row per active remote peering inside the range that points back.
                     let mut any = false;
+                    // A configured neighbor for an address takes precedence over the
+                    // range (IOS, EOS, NX-OS): no dynamic peer is made for it.
+                    let configured: std::collections::HashSet<IpAddr> = bgp
+                        .neighbors
+                        .iter()
+                        .filter(|o| !o.shutdown && vrf_name(&o.vrf) == vrf)
+                        .filter_map(|o| match o.peer {
+                            BgpPeer::Address(a) => Some(a),
+                            _ => None,
+                        })
+                        .collect();
                     for e in &ends {
                         let (Some(rip), BgpPeer::Address(back)) = (e.local_ip, &e.n.peer) else {
                             continue;
@@ -422,17 +433,10 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
                             .interfaces
                             .iter()
                             .any(|i| i.addresses.iter().any(|a| a.address.addr() == *back));
-                        // A configured neighbor for that address takes precedence over
-                        // the range (IOS, EOS, NX-OS): no dynamic peer is made for it.
-                        let configured = bgp.neighbors.iter().any(|o| {
-                            !o.shutdown
-                                && vrf_name(&o.vrf) == vrf
-                                && matches!(o.peer, BgpPeer::Address(a) if a == rip)
-                        });
                         if e.dev != di
                             && range.contains(&rip)
                             && points_back
-                            && !configured
+                            && !configured.contains(&rip)
                             && as_compatible(e)
                         {
                             any = true;

@@ -142,7 +142,8 @@ enum Command {
     },
     /// Each device's main routing table: connected, local, static, OSPF, EIGRP, IS-IS and
     /// BGP routes (a RIB that needs what olav does not compute or could not read is marked
-    /// incomplete, with why, and the exit status is then 3, a partial result); with
+    /// incomplete, with why, as is every RIB when the snapshot holds configurations olav
+    /// does not read; the exit status is then 3, a partial result); with
     /// --format json, rows with Batfish's `routes` columns; --rib bgp, the BGP RIB;
     /// --trace, one address's forwarding path; --plan, the routes a plan would change.
     Routes {

@@ -7,12 +7,11 @@
 use super::policy::{self, Unknown};
 use super::sessions::End;
 use super::vpn::{self, Link};
-use super::{junos, originate, panos, select, Origin, Path, Source, Speaker, Table};
+use super::{junos, originate, panos, select, Path, Source, Speaker, Table};
 use crate::model::Vendor;
 use crate::routing::route::{NextHop, Protocol, Route};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, VecDeque};
-use std::net::Ipv4Addr;
 
 /// How often one table may be selected again before the exchange is cut off.
 pub const MAX_VISITS: u32 = 200;
@@ -184,23 +183,11 @@ fn choose<'p>(
                     .any(|r| r.vrf == tables[t].vrf && inside(&r.network)));
         if contributes {
             all.entry(agg).or_default().push(Path {
-                prefix: agg,
-                next_hop: Ipv4Addr::UNSPECIFIED,
-                as_path: Vec::new(),
-                confed: Vec::new(),
-                local_pref: 100,
-                med: 0,
                 weight: originate::local_weight(s.vendor),
-                origin: Origin::Igp,
-                communities: Vec::new(),
-                route_targets: Vec::new(),
                 source: Source::Aggregate {
                     summary_only: a.summary_only,
                 },
-                originator: None,
-                cluster_list: Vec::new(),
-                igp_cost: 0,
-                via: None,
+                ..Path::originated(agg)
             });
         }
     }
@@ -247,27 +234,7 @@ fn advertise(
     if n.routing.default_originate {
         let default = Ipv4Net::default();
         candidates.retain(|(p, _, _)| p.prefix != default);
-        candidates.push((
-            Path {
-                prefix: default,
-                next_hop: Ipv4Addr::UNSPECIFIED,
-                as_path: Vec::new(),
-                confed: Vec::new(),
-                local_pref: 100,
-                med: 0,
-                weight: 0,
-                origin: Origin::Igp,
-                communities: Vec::new(),
-                route_targets: Vec::new(),
-                source: Source::Local,
-                originator: None,
-                cluster_list: Vec::new(),
-                igp_cost: 0,
-                via: None,
-            },
-            Protocol::Bgp,
-            None,
-        ));
+        candidates.push((Path::originated(default), Protocol::Bgp, None));
     }
     // A prefix sent once: the first candidate the policy lets through (Junos
     // `advertise-inactive` offers the inactive BGP path after the active route).
@@ -562,21 +529,8 @@ fn export_candidates(
         };
         out.push((
             Path {
-                prefix,
-                next_hop: Ipv4Addr::UNSPECIFIED,
-                as_path: Vec::new(),
-                confed: Vec::new(),
-                local_pref: 100,
                 med: r.metric,
-                weight: 0,
-                origin: Origin::Igp,
-                communities: Vec::new(),
-                route_targets: Vec::new(),
-                source: Source::Local,
-                originator: None,
-                cluster_list: Vec::new(),
-                igp_cost: 0,
-                via: None,
+                ..Path::originated(prefix)
             },
             r.protocol,
             interface,

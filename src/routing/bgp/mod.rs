@@ -142,6 +142,28 @@ pub struct Path {
 }
 
 impl Path {
+    /// A path this device originates for `prefix`: no AS path, local preference 100, no
+    /// attributes; callers set what differs (MED, weight, source, origin).
+    pub fn originated(prefix: Ipv4Net) -> Path {
+        Path {
+            prefix,
+            next_hop: Ipv4Addr::UNSPECIFIED,
+            as_path: Vec::new(),
+            confed: Vec::new(),
+            local_pref: 100,
+            med: 0,
+            weight: 0,
+            origin: Origin::Igp,
+            communities: Vec::new(),
+            route_targets: Vec::new(),
+            source: Source::Local,
+            originator: None,
+            cluster_list: Vec::new(),
+            igp_cost: 0,
+            via: None,
+        }
+    }
+
     /// Whether it was received over eBGP.
     pub fn ebgp(&self) -> bool {
         matches!(

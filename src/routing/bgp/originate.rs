@@ -5,10 +5,9 @@
 //! made in [`super::exchange`].
 
 use super::policy::{self, Unknown};
-use super::{Origin, Path, Source, Speaker};
+use super::{Origin, Path, Speaker};
 use crate::model::{DeviceConfig, Vendor};
 use crate::routing::route::{NextHop, Protocol, Route};
-use std::net::Ipv4Addr;
 
 /// The weight of a locally originated path (Cisco: 32768; EOS and Junos have none).
 pub fn local_weight(vendor: Vendor) -> u32 {
@@ -20,24 +19,14 @@ pub fn local_weight(vendor: Vendor) -> u32 {
 
 fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
     Path {
-        prefix: r.network,
-        next_hop: Ipv4Addr::UNSPECIFIED,
-        as_path: Vec::new(),
-        confed: Vec::new(),
-        local_pref: 100,
         med: r.metric,
         weight: local_weight(vendor),
         origin,
-        communities: Vec::new(),
-        route_targets: Vec::new(),
-        source: Source::Local,
-        originator: None,
-        cluster_list: Vec::new(),
-        igp_cost: 0,
         via: match &r.next_hop {
             NextHop::Interface { interface, .. } => Some(interface.clone()),
             _ => None,
         },
+        ..Path::originated(r.network)
     }
 }
 

@@ -203,7 +203,6 @@ fn rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::bgp::Source;
 
     const FW: &str = "set network interface ethernet ethernet1/1 layer3 ip 10.0.0.0/31
 set network virtual-router default interface ethernet1/1
@@ -231,21 +230,9 @@ set network virtual-router default protocol bgp policy export rules TAG used-by 
 
     fn path(prefix: &str, as_path: &[u32]) -> Path {
         Path {
-            prefix: prefix.parse().expect("prefix"),
             next_hop: Ipv4Addr::new(10, 0, 0, 1),
             as_path: as_path.to_vec(),
-            confed: Vec::new(),
-            local_pref: 100,
-            med: 0,
-            weight: 0,
-            origin: Origin::Igp,
-            communities: Vec::new(),
-            route_targets: Vec::new(),
-            source: Source::Local,
-            originator: None,
-            cluster_list: Vec::new(),
-            igp_cost: 0,
-            via: None,
+            ..Path::originated(prefix.parse().expect("prefix"))
         }
     }
 

@@ -295,6 +295,8 @@ pub fn links(
         .collect();
     let mut devices: BTreeSet<usize> = exporters.iter().map(|t| tables[*t].dev).collect();
     devices.retain(|d| table_of.contains_key(&(*d, "default")));
+    // Whose VTEP is shut, once per device rather than per imported path.
+    let shut: Vec<bool> = overlay.iter().map(vtep_shut).collect();
     'devices: for d in devices {
         let s = &speakers[d];
         let origin = table_of[&(d, "default")];
@@ -307,7 +309,7 @@ pub fn links(
             .filter(|t| tables[*t].dev == d)
             .collect();
         let Some(vtep) = vtep(s) else {
-            if vtep_shut(s) {
+            if shut[d] {
                 continue;
             }
             for t in mine {
@@ -332,7 +334,7 @@ pub fn links(
             };
             for (&at, (as_path, ebgp)) in &arrivals {
                 let dev = tables[at].dev;
-                if vtep_shut(&overlay[dev]) {
+                if shut[dev] {
                     continue;
                 }
                 // The importer must reach the VTEP in its default VRF.

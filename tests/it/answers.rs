@@ -60,8 +60,26 @@ fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
     })
 }
 
-/// Dates and times in a text replaced by `DATE`, so that answers compare across days.
+/// Dates and times in a text replaced by `DATE`, and the age of a state ("N days ago")
+/// by `N`, so that answers compare across days.
 fn undated(text: &str) -> String {
+    let dated = without_dates(text);
+    let mut parts = dated.split(" days ago");
+    let mut out = parts.next().unwrap_or("").to_string();
+    for part in parts {
+        let kept = out.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        if kept < out.len() {
+            out.truncate(kept);
+            out.push('N');
+        }
+        out.push_str(" days ago");
+        out.push_str(part);
+    }
+    out
+}
+
+/// Dates and times in a text replaced by `DATE`.
+fn without_dates(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;

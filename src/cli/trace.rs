@@ -4,32 +4,10 @@
 use super::{open_or_demo, Cli, Exit};
 use crate::network::NetworkModel;
 use crate::output::Format;
-use crate::routing::connected::vrf_name;
-use crate::routing::trace::{trace, Addresses, Branch, Disposition, Owner};
+use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::RoutingModel;
 use anyhow::{bail, Result};
-use std::net::{IpAddr, Ipv4Addr};
-
-/// Every address of the state's devices, from the network model.
-fn addresses(m: &NetworkModel) -> Addresses {
-    let mut out = Addresses::default();
-    for a in &m.addresses {
-        if let (IpAddr::V4(ip), ipnet::IpNet::V4(p)) = (a.address, a.prefix) {
-            let vrf = m.name(a.vrf);
-            out.add(
-                ip,
-                Owner {
-                    hostname: m.name(a.hostname).to_owned(),
-                    interface: m.name(a.ifname).to_owned(),
-                    vrf: vrf_name(&Some(vrf.to_owned())),
-                    subnet: p.trunc(),
-                    up: a.up,
-                },
-            );
-        }
-    }
-    out
-}
+use std::net::Ipv4Addr;
 
 /// `olav routes --trace SRC DST [--vrf V]`: SRC is a device or an address one holds.
 pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
@@ -39,7 +17,7 @@ pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
     let db = open_or_demo(cli)?;
     let model = RoutingModel::shared(&db)?;
     let net = NetworkModel::shared(&db)?;
-    let addresses = addresses(&net);
+    let addresses = Addresses::of_model(&net);
     let (source, src_vrf) = match src.parse::<Ipv4Addr>() {
         Ok(ip) => match addresses.device_of(ip) {
             Some((h, v)) => (h.to_owned(), v.to_owned()),
@@ -79,7 +57,7 @@ pub fn run(cli: &Cli, src: &str, dst: &str, vrf: Option<&str>) -> Result<Exit> {
         }
         return Ok(Exit::Partial);
     }
-    let lookup = |h: &str| model.device(&db, h).ok().flatten();
+    let lookup = |h: &str| model.device(&db, h).ok().flatten().map(std::sync::Arc::new);
     let branches = trace(&lookup, &addresses, &source, &vrf, dst_ip);
     match cli.format {
         Format::Json => println!(

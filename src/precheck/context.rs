@@ -7,6 +7,7 @@ use super::announce::{self, Announcements};
 use super::blast::{self, Blast};
 use super::candidate::{Candidate, Cause};
 use super::checks::redundancy::{self, Redundancy};
+use super::forwarding::{self, Declared, Forwarding, Purpose};
 use super::readdressing::{readdressing, Left, Moved};
 use super::services::service_hits;
 use super::state_view::StateView;
@@ -14,7 +15,9 @@ use super::Options;
 use crate::import::parse::parser_for;
 use crate::model::{DeviceConfig, Vendor};
 use crate::plan::{Plan, Target};
+use crate::routing::connected::vrf_name;
 use crate::state::{StateDb, StateError};
+use ipnet::{IpNet, Ipv4Net};
 
 /// Everything a check may read about one plan.
 pub struct Context<'a> {
@@ -48,6 +51,8 @@ pub struct Context<'a> {
     pub moved: Vec<Moved>,
     /// For an added uplink: redundancy towards the peer, before and after.
     pub redundancy: Option<Redundancy>,
+    /// How forwarding changes: the candidate's RIBs against the stored ones.
+    pub forwarding: Forwarding,
 }
 
 impl<'a> Context<'a> {
@@ -115,6 +120,35 @@ impl<'a> Context<'a> {
             blast.services.sort_by(|x, y| x.name.cmp(&y.name));
         }
         let redundancy = redundancy::towards_peer(plan, &graph, &spec);
+        let declared = Declared {
+            devices: removed_devices.clone(),
+            interfaces: spec.interfaces.clone(),
+        };
+        let added: Vec<(String, String, Ipv4Net)> = cand
+            .touched
+            .iter()
+            .flat_map(|d| {
+                cand.route_changes(d)
+                    .0
+                    .into_iter()
+                    // A discard route drops on purpose.
+                    .filter(|r| !r.discards())
+                    .filter_map(|r| match r.prefix {
+                        IpNet::V4(p) => Some((d.clone(), vrf_name(&r.vrf), p)),
+                        IpNet::V6(_) => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let forwarding = forwarding::compute(db, plan, &announcements, &declared, &added)?;
+        // Sessions whose peer address the candidate's routing no longer reaches end too.
+        for b in &forwarding.broken {
+            let s = format!("{} → {}", b.flow.source, b.flow.dst);
+            if b.flow.purpose == Purpose::Session && !blast.sessions_lost.contains(&s) {
+                blast.sessions_lost.push(s);
+            }
+        }
+        blast.sessions_lost.sort();
         Ok(Context {
             db,
             plan,
@@ -130,6 +164,7 @@ impl<'a> Context<'a> {
             left,
             moved,
             redundancy,
+            forwarding,
         })
     }
 

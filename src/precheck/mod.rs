@@ -7,6 +7,7 @@ pub mod blast;
 pub mod candidate;
 pub mod checks;
 mod context;
+pub mod forwarding;
 mod model_sections;
 mod readdressing;
 mod routes;

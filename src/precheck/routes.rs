@@ -7,6 +7,10 @@ use super::{Finding, Severity};
 use crate::dialect::{static_route_line, StaticRouteLine};
 use crate::model::{AddressKind, StaticRoute, Vendor};
 
+/// Whether each added static route installs: (device, VRF, prefix) → Some(installed),
+/// or None when the device's candidate RIB is incomplete.
+pub type Installs = std::collections::HashMap<(String, String, ipnet::Ipv4Net), Option<bool>>;
+
 fn show(r: &StaticRoute) -> String {
     format!(
         "{}{} via {}",
@@ -60,11 +64,15 @@ fn discard_after<'a>(
     best.discards().then_some(best)
 }
 
-/// The findings, or None when the plan touches no static route.
+/// The findings, or None when the plan touches no static route; `installs` says
+/// whether an added route installs in its device's candidate RIB (by device, VRF,
+/// prefix; None inside: that RIB is incomplete), when the candidate's routing was
+/// computed.
 pub fn check(
     db: &crate::state::StateDb,
     cand: &Candidate,
     blocks: &[(String, String, &str)],
+    installs: Option<&Installs>,
 ) -> Option<Vec<Finding>> {
     let mut out = Vec::new();
     let mut applies = false;
@@ -123,7 +131,7 @@ pub fn check(
                         Severity::Warning,
                         el,
                         if dynamic {
-                            "this is the device's last static default route: unless a routing protocol supplies a default (the pre-check does not read the computed RIB yet: `olav routes`), the device loses every destination outside what it learns".into()
+                            "this is the device's last static default route: unless a routing protocol supplies a default, the device loses every destination outside what it learns (the routes check says whether its computed RIB keeps a default)".into()
                         } else {
                             "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into()
                         },
@@ -223,8 +231,33 @@ pub fn check(
                             .is_none_or(|i| !i.eq_ignore_ascii_case("null0"))
                 });
                 let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
+                // The candidate's computed RIB says whether the next hop resolves (any
+                // protocol, EIGRP and IS-IS too); without it, whether the device runs a
+                // routing protocol is all there is to go on.
+                let computed = match (installs, r.prefix) {
+                    (Some(m), ipnet::IpNet::V4(p)) => m
+                        .get(&(dev.clone(), crate::routing::connected::vrf_name(&r.vrf), p))
+                        .copied(),
+                    _ => None,
+                };
                 if !is_connected && !via_other {
-                    if dynamic {
+                    if let Some(known) = computed {
+                        if known == Some(false) {
+                            out.push(finding(
+                                Severity::Error,
+                                el,
+                                format!("next hop {nh} resolves through no route of {dev}'s RIB after the plan (connected, static and every routing protocol computed): the route does not install"),
+                                "use a next hop the device has a route to (olav routes --device DEVICE --prefix NEXT_HOP)",
+                            ));
+                        } else if known.is_none() {
+                            out.push(finding(
+                                Severity::Warning,
+                                el,
+                                format!("next hop {nh} is in no connected subnet and resolves through none of the routes olav computes for {dev}, whose RIB is incomplete (routes from outside the network): whether it installs is unknown"),
+                                "confirm the route to the next hop in the device's RIB",
+                            ));
+                        }
+                    } else if dynamic {
                         out.push(finding(
                             Severity::Warning,
                             el,

@@ -7,6 +7,7 @@
 
 use super::rib::{network, DeviceInput, DeviceRib};
 use super::route::Route;
+use super::trace::Addresses;
 use super::RoutingModel;
 use crate::checks::model::removed_devices;
 use crate::import::parse::parser_for;
@@ -14,12 +15,34 @@ use crate::model::{DeviceConfig, Vendor};
 use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Every device's RIB as the network would be after `plan`.
 pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
-    let removed = removed_devices(plan);
-    let lines = crate::dialect::plan_lines(plan);
+    Ok(after(db, plan)?.0)
+}
+
+/// Every device's RIB and every address as the network would be after `plan`.
+pub fn after(db: &StateDb, plan: &Plan) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
+    network_of(
+        db,
+        &removed_devices(plan),
+        &crate::dialect::plan_lines(plan),
+    )
+}
+
+/// Every device's RIB and every address as the network is, computed as a candidate is
+/// (every table at once): what a candidate is compared with row for row.
+pub fn now(db: &StateDb) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
+    network_of(db, &[], &BTreeMap::new())
+}
+
+/// The network with `removed` gone and `lines` applied to their devices.
+fn network_of(
+    db: &StateDb,
+    removed: &[&str],
+    lines: &BTreeMap<String, String>,
+) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
     // Parsed in full: the checks' parsed configurations leave routing out.
     let mut devices: Vec<(String, Vendor, DeviceConfig, String)> = Vec::new();
     // The cabling stays as imported (OSPF over unnumbered interfaces follows it).
@@ -47,7 +70,11 @@ pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
             text,
         })
         .collect();
-    Ok(network(&inputs))
+    let mut addresses = Addresses::default();
+    for (hostname, _, config, _) in &devices {
+        addresses.of_config(hostname, config);
+    }
+    Ok((network(&inputs), addresses))
 }
 
 /// The routes one device loses and gains.

@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
 use std::net::Ipv4Addr;
+use std::sync::Arc;
 
 /// How many hops one branch may take before it is called a loop (Batfish's traceroute
 /// stops looping packets the same way: a device and VRF seen twice).
@@ -68,6 +69,26 @@ impl Addresses {
                 }
             }
         }
+    }
+
+    /// Every address of the state's devices, from the network model.
+    pub fn of_model(m: &crate::network::NetworkModel) -> Addresses {
+        let mut out = Addresses::default();
+        for a in &m.addresses {
+            if let (std::net::IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) {
+                out.add(
+                    ip,
+                    Owner {
+                        hostname: m.name(a.hostname).to_owned(),
+                        interface: m.name(a.ifname).to_owned(),
+                        vrf: vrf_name(&Some(m.name(a.vrf).to_owned())),
+                        subnet: p.trunc(),
+                        up: a.up,
+                    },
+                );
+            }
+        }
+        out
     }
 
     /// The up interfaces that hold `address`.
@@ -196,14 +217,15 @@ enum Step {
     Vrf(String),
 }
 
-/// The RIBs a trace reads, by hostname.
+/// The RIBs a trace reads, by hostname (shared: a trace visits a device's RIB once per
+/// branch, and a pre-check traces many flows through the same RIBs).
 pub trait Ribs {
     /// The device's RIB, when olav has its configuration.
-    fn rib(&self, hostname: &str) -> Option<DeviceRib>;
+    fn rib(&self, hostname: &str) -> Option<Arc<DeviceRib>>;
 }
 
-impl<F: Fn(&str) -> Option<DeviceRib>> Ribs for F {
-    fn rib(&self, hostname: &str) -> Option<DeviceRib> {
+impl<F: Fn(&str) -> Option<Arc<DeviceRib>>> Ribs for F {
+    fn rib(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
         self(hostname)
     }
 }
@@ -369,7 +391,7 @@ pub fn trace(
     // Branches in progress: (hops so far, caveats, device, VRF).
     let mut work: Vec<(Vec<Hop>, Vec<String>, String, String)> =
         vec![(Vec::new(), Vec::new(), source.to_owned(), vrf.to_owned())];
-    let mut cache: HashMap<String, Option<DeviceRib>> = HashMap::new();
+    let mut cache: HashMap<String, Option<Arc<DeviceRib>>> = HashMap::new();
     while let Some((hops, mut caveats, node, vrf)) = work.pop() {
         let end = |mut hops: Vec<Hop>, caveats: Vec<String>, hop: Hop, d: Disposition| {
             hops.push(hop);

@@ -115,7 +115,7 @@ proptest! {
         for (h, _, c) in &parsed {
             addresses.of_config(h, c);
         }
-        let lookup = |h: &str| ribs.iter().find(|r| r.hostname == h).cloned();
+        let lookup = |h: &str| ribs.iter().find(|r| r.hostname == h).cloned().map(std::sync::Arc::new);
         for (h, _, _) in &parsed {
             let b = trace(&lookup, &addresses, h, "default", dst.into());
             prop_assert!(!b.is_empty() && b.len() <= 256);

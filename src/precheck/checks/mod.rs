@@ -21,12 +21,14 @@ mod links;
 mod mtu;
 mod new_neighbors;
 mod plan_conflict;
+mod reachability;
 pub(crate) mod readable;
 mod readdressed;
 pub(crate) mod redundancy;
 mod references;
 mod registered_file;
 mod rollback;
+mod route_shifts;
 mod scope;
 mod services;
 mod sessions_lost;
@@ -168,6 +170,8 @@ pub const LIST: &[Check] = &[
     degraded::CHECK,
     services::CHECK,
     redundancy::CHECK,
+    reachability::CHECK,
+    route_shifts::CHECK,
 ];
 
 /// What running the list gave.

@@ -20,7 +20,12 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         .iter()
         .map(|b| (b.device.clone(), b.os.clone(), b.text.as_str()))
         .collect();
-    match crate::precheck::routes::check(cx.db, cand, &texts) {
+    let installs = cx
+        .forwarding
+        .not_computed
+        .is_none()
+        .then_some(&cx.forwarding.installs);
+    match crate::precheck::routes::check(cx.db, cand, &texts, installs) {
         None => Ok(out.not_applicable()),
         Some(found) => {
             out.extend(found);

@@ -313,3 +313,32 @@ pub fn junos_plan(intent: &str, targets: Vec<Target>, lines: &str, rollback: &st
     }
     p
 }
+
+/// The square of `fixtures/forwarding`: r1 reaches r4 over two equal-cost OSPF paths
+/// (via r2 and r3), r1 and r4 peer iBGP between loopbacks, and the `office` service
+/// joins their LANs.
+pub fn square() -> Net {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/forwarding");
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect("fixtures/forwarding");
+    let configs: Vec<(&str, String)> = ["r1", "r2", "r3", "r4"]
+        .iter()
+        .map(|h| (*h, read(&format!("configs/{h}.cfg"))))
+        .collect();
+    let refs: Vec<(&str, &str)> = configs.iter().map(|(h, t)| (*h, t.as_str())).collect();
+    network(&refs, &read("state.yaml"))
+}
+
+/// A plan of the square: `intent` on `device`, its lines and rollback read from
+/// `fixtures/forwarding/blocks/<block>.txt` and `<rollback>.txt`.
+pub fn square_plan(
+    intent: &str,
+    targets: Vec<Target>,
+    device: &str,
+    block: &str,
+    rollback: &str,
+) -> Plan {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/forwarding/blocks");
+    let read = |p: &str| std::fs::read_to_string(dir.join(format!("{p}.txt"))).expect("block");
+    let (lines, back) = (read(block), read(rollback));
+    plan(intent, targets, &[(device, &lines)], &[(device, &back)])
+}

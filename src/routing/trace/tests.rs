@@ -39,7 +39,12 @@ fn build(devices: &[(String, String)]) -> (Vec<DeviceRib>, Addresses) {
 
 fn run(devices: &[(String, String)], from: &str, dst: &str) -> Vec<Branch> {
     let (ribs, addresses) = build(devices);
-    let lookup = |h: &str| ribs.iter().find(|r| r.hostname == h).cloned();
+    let lookup = |h: &str| {
+        ribs.iter()
+            .find(|r| r.hostname == h)
+            .cloned()
+            .map(std::sync::Arc::new)
+    };
     trace(&lookup, &addresses, from, "default", dst.parse().unwrap())
 }
 

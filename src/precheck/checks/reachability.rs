@@ -1,0 +1,290 @@
+//! Traffic the network exists for still gets through after the plan: each BGP session's
+//! peer address and each service's endpoints, traced through the candidate network's
+//! RIBs; no loop, no blackhole, no prefix announced to a provider with nothing behind it.
+
+use super::{Check, Context, Findings, Outcome};
+use crate::precheck::forwarding::{Broken, Purpose};
+use crate::precheck::Severity;
+use crate::routing::trace::Disposition;
+use crate::state::StateError;
+
+/// Traffic the network exists for still reaches its destination.
+pub const CHECK: Check = Check {
+    codes: &[
+        "precheck.reachability",
+        "precheck.loop",
+        "precheck.blackhole",
+    ],
+    name: "BGP peers and service endpoints stay reachable, without loops or blackholes",
+    reads: "the candidate network's RIBs against the stored routing model: traces to each BGP session's peer address and between each service's endpoints; what each border announces to its providers",
+    run,
+};
+
+/// How a broken flow ends, in words.
+fn ending(b: &Broken) -> String {
+    let at = b
+        .path
+        .rsplit(" → ")
+        .next()
+        .unwrap_or(&b.flow.source)
+        .to_owned();
+    match b.disposition {
+        Disposition::Loop => "it loops".to_owned(),
+        Disposition::NullRouted => format!(
+            "it is dropped at {at} by a discard route{}",
+            b.matched
+                .as_ref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
+        ),
+        _ => format!("it is dropped at {at}: no route for {}", b.flow.dst),
+    }
+}
+
+fn run(cx: &Context) -> Result<Outcome, StateError> {
+    let mut out = Findings::new(CHECK.codes[0]);
+    let f = &cx.forwarding;
+    if let Some(why) = &f.not_computed {
+        out.add(
+            Severity::Info,
+            "forwarding",
+            format!("not compared: {why}"),
+            "verify the plan with Batfish (olav verify) for its effect on forwarding",
+        );
+        return Ok(out.not_applicable());
+    }
+    let sends = cx
+        .announcements
+        .after
+        .iter()
+        .any(|s| !s.prefixes.is_empty());
+    if f.flows == 0 && !sends {
+        return Ok(out.not_applicable());
+    }
+    let removal = cx.is_removal();
+    for b in &f.broken {
+        // A loop is nobody's purpose; a session a removal ends as a side effect is wider
+        // than the request (sessions to what it removes are not traced); a service it
+        // cuts off is listed by criticality, as the blast radius lists services.
+        let severity = match (&b.flow.purpose, b.disposition, removal) {
+            (_, Disposition::Loop, _)
+            | (Purpose::Session | Purpose::Route, _, _)
+            | (_, _, false) => Severity::Error,
+            (Purpose::Service { criticality, .. }, _, true) => {
+                if matches!(criticality.as_str(), "critical" | "high") {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                }
+            }
+        };
+        let code = if b.disposition == Disposition::Loop {
+            "precheck.loop"
+        } else {
+            "precheck.blackhole"
+        };
+        if b.flow.purpose == Purpose::Route {
+            out.add_as(
+                code,
+                severity,
+                b.flow.what.clone(),
+                format!(
+                    "traffic for it ({} traced) does not arrive: {}; path: {}",
+                    b.flow.dst,
+                    ending(b),
+                    b.path
+                ),
+                "point the route at a next hop that has a route for the prefix, or add that route in the same plan",
+            );
+            continue;
+        }
+        let some = if b.partial {
+            "some of its ECMP branches reach it, but on one "
+        } else {
+            ""
+        };
+        out.add_as(
+            code,
+            severity,
+            b.flow.what.clone(),
+            format!(
+                "reached {} before the plan; after it, {some}{}; path: {}",
+                b.flow.dst,
+                ending(b),
+                b.path
+            ),
+            "keep a route towards it on the path (olav routes --plan PLAN shows what moves)",
+        );
+    }
+    for (flow, why) in &f.unknown {
+        out.add(
+            if removal {
+                Severity::Info
+            } else {
+                Severity::Warning
+            },
+            flow.what.clone(),
+            format!(
+                "reached {} before the plan; after it, olav cannot tell: {why}",
+                flow.dst
+            ),
+            "verify the plan with Batfish (olav verify)",
+        );
+    }
+    for d in &f.dark {
+        out.add_as(
+            "precheck.blackhole",
+            if removal {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
+            format!("{} → {}: {}", d.border, d.peer, d.prefix),
+            format!(
+                "still announced to the provider after the plan with no route behind it on {}: traffic from the internet for it is dropped there",
+                d.border
+            ),
+            "withdraw the announcement in the same plan, or keep a route behind it",
+        );
+    }
+    Ok(out.ran())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{self, has, interface, square, square_plan};
+    use super::CHECK;
+    use crate::precheck::Severity;
+
+    fn codes(o: &super::Outcome, severity: Severity) -> Vec<&'static str> {
+        o.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .map(|f| f.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_description_change_finds_nothing_and_passes() {
+        let net = square();
+        let p = square_plan(
+            "modify_interface",
+            vec![interface("r2", "GigabitEthernet0/1")],
+            "r2",
+            "description",
+            "description",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(o.passed(), "{:?}", o.findings);
+        assert!(o.findings.is_empty(), "{:?}", o.findings);
+    }
+
+    #[test]
+    fn one_of_two_paths_shut_reroutes_without_an_error() {
+        let net = square();
+        let p = square_plan(
+            "modify_interface",
+            vec![interface("r2", "GigabitEthernet0/1")],
+            "r2",
+            "shut",
+            "no_shut",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(o.passed(), "{:?}", o.findings);
+    }
+
+    #[test]
+    fn a_static_route_back_to_the_sender_is_a_loop_naming_the_path() {
+        let net = square();
+        let p = square_plan("add_static_route", Vec::new(), "r2", "loop", "no_loop");
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(
+            codes(&o, Severity::Error).contains(&"precheck.loop"),
+            "{:?}",
+            o.findings
+        );
+        // The session's traffic takes both ECMP branches: the one through r2 loops.
+        let session = o
+            .findings
+            .iter()
+            .find(|f| f.element == "BGP session r1 → 10.255.0.4")
+            .expect("the iBGP session's path is named");
+        assert_eq!(session.severity, Severity::Error);
+        assert!(
+            session
+                .message
+                .contains("some of its ECMP branches reach it")
+                && session.message.contains("r1 (GigabitEthernet0/0) → r2"),
+            "{}",
+            session.message
+        );
+    }
+
+    #[test]
+    fn a_static_route_to_a_router_without_a_route_is_a_blackhole() {
+        let net = square();
+        let p = square_plan(
+            "add_static_route",
+            Vec::new(),
+            "r1",
+            "nowhere",
+            "no_nowhere",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(
+            has(&o, Severity::Error, "dropped at r2: no route for 10.99.0.1"),
+            "{:?}",
+            o.findings
+        );
+        assert_eq!(o.findings[0].code, "precheck.blackhole");
+        assert_eq!(o.findings[0].element, "static route 10.99.0.0/16 on r1");
+    }
+
+    #[test]
+    fn cutting_a_site_off_blackholes_its_service_and_session_as_errors() {
+        let net = square();
+        let p = square_plan(
+            "modify_interface",
+            vec![interface("r4", "GigabitEthernet0/0")],
+            "r4",
+            "isolate",
+            "no_shut",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        let broken: Vec<&str> = o
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error && f.code == "precheck.blackhole")
+            .map(|f| f.element.as_str())
+            .collect();
+        assert!(
+            broken.contains(&"BGP session r1 → 10.255.0.4")
+                && broken.contains(&"service office: r1 → r4:GigabitEthernet0/2"),
+            "{:?}",
+            o.findings
+        );
+    }
+
+    #[test]
+    fn a_removal_lists_a_service_it_cuts_off_by_criticality() {
+        let net = square();
+        let mut p = square_plan(
+            "decommission_interface",
+            vec![interface("r4", "GigabitEthernet0/0")],
+            "r4",
+            "isolate",
+            "no_shut",
+        );
+        p.header.targets.push(interface("r4", "GigabitEthernet0/1"));
+        let o = testkit::run(&CHECK, &net, &p);
+        let service = o
+            .findings
+            .iter()
+            .find(|f| f.element == "service office: r1 → r4:GigabitEthernet0/2")
+            .expect("the service's lost path is listed");
+        // A high service cut off by a removal is a warning; the iBGP session it ends
+        // as a side effect stays an error.
+        assert_eq!(service.severity, Severity::Warning);
+        assert!(codes(&o, Severity::Error).contains(&"precheck.blackhole"));
+    }
+}

@@ -1,0 +1,190 @@
+//! Routes to loopbacks, defaults and service prefixes that the plan takes away or makes
+//! single-path, device by device: evidence beside the traced flows, and lost redundancy
+//! where a route had two next hops and keeps one.
+
+use super::{Check, Context, Findings, Outcome};
+use crate::precheck::Severity;
+use crate::state::StateError;
+
+/// Routes to what the network exists for stay as they were.
+pub const CHECK: Check = Check {
+    codes: &["precheck.routes"],
+    name: "routes to loopbacks, defaults and service prefixes are kept, with their next hops",
+    reads: "the candidate network's RIBs against the stored routing model, for every device's loopback, the default route and the services' prefixes",
+    run,
+};
+
+/// How many networks are named one by one before the rest are counted.
+const SHOWN: usize = 30;
+
+/// Up to five names, and how many more.
+fn some(names: &[String]) -> String {
+    let mut s = names.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 5 {
+        s.push_str(&format!(" and {} more", names.len() - 5));
+    }
+    s
+}
+
+fn run(cx: &Context) -> Result<Outcome, StateError> {
+    let mut out = Findings::new(CHECK.codes[0]);
+    let f = &cx.forwarding;
+    if f.not_computed.is_some() {
+        return Ok(out.not_applicable());
+    }
+    // A removal's losses are its point (the blast radius counts them); elsewhere a route
+    // lost or left with one next hop is an effect the request did not ask for. Traffic
+    // that no longer arrives is the reachability check's error; here it is evidence.
+    let severity = if cx.is_removal() {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    let mut named = 0;
+    let mut changed: Vec<String> = Vec::new();
+    let mut narrowed: Vec<String> = Vec::new();
+    let mut narrowed_on: Vec<String> = Vec::new();
+    for ((vrf, network), s) in &f.shifts {
+        let net = if vrf == "default" {
+            network.to_string()
+        } else {
+            format!("{network} (VRF {vrf})")
+        };
+        if !s.changed.is_empty() {
+            changed.push(net.clone());
+        }
+        if !s.narrowed.is_empty() {
+            narrowed.push(net.clone());
+            for d in &s.narrowed {
+                if !narrowed_on.contains(d) {
+                    narrowed_on.push(d.clone());
+                }
+            }
+        }
+        if s.lost.is_empty() {
+            continue;
+        }
+        named += 1;
+        if named <= SHOWN {
+            out.add(
+                severity,
+                net,
+                format!(
+                    "routes lost on {} device(s): {}",
+                    s.lost.len(),
+                    some(&s.lost)
+                ),
+                "olav routes --plan PLAN --prefix NETWORK shows the rows before and after",
+            );
+        }
+    }
+    if named > SHOWN {
+        out.add(
+            severity,
+            "routes",
+            format!("{} more network(s) lose routes", named - SHOWN),
+            "olav routes --plan PLAN lists them",
+        );
+    }
+    // Lost redundancy, one finding for the plan: the blast radius names the devices
+    // left with a single point of failure; this names the routes.
+    if !narrowed.is_empty() {
+        narrowed_on.sort();
+        out.add(
+            severity,
+            "routes",
+            format!(
+                "routes to {} network(s) go down to one next hop (from two or more) on {}: {}",
+                narrowed.len(),
+                some(&narrowed_on),
+                some(&narrowed)
+            ),
+            "confirm the remaining path is meant to carry it alone for the change",
+        );
+    }
+    if !changed.is_empty() {
+        out.add(
+            Severity::Info,
+            "routes",
+            format!(
+                "routes to {} network(s) change next hop, protocol or metric: {}",
+                changed.len(),
+                some(&changed)
+            ),
+            "olav routes --plan PLAN lists them",
+        );
+    }
+    Ok(out.ran())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{self, interface, square, square_plan};
+    use super::CHECK;
+    use crate::precheck::Severity;
+
+    #[test]
+    fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_a_warning() {
+        let net = square();
+        let p = square_plan(
+            "modify_interface",
+            vec![interface("r2", "GigabitEthernet0/1")],
+            "r2",
+            "shut",
+            "no_shut",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        let narrowed = o
+            .findings
+            .iter()
+            .find(|f| f.message.contains("go down to one next hop"))
+            .expect("lost redundancy is reported");
+        assert_eq!(narrowed.severity, Severity::Warning);
+        // r1 reached r4's LAN over r2 and r3, now over r3 only; r2 and r3 reached each
+        // other's loopbacks both ways round the square.
+        assert!(
+            narrowed.message.contains("6 network(s)")
+                && narrowed
+                    .message
+                    .contains("on r1, r2, r3, r4: 10.1.1.0/24, 10.4.4.0/24"),
+            "{}",
+            narrowed.message
+        );
+    }
+
+    #[test]
+    fn a_description_change_moves_no_route() {
+        let net = square();
+        let p = square_plan(
+            "modify_interface",
+            vec![interface("r2", "GigabitEthernet0/1")],
+            "r2",
+            "description",
+            "description",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(o.passed() && o.findings.is_empty(), "{:?}", o.findings);
+    }
+
+    #[test]
+    fn routes_a_removal_loses_are_information() {
+        let net = square();
+        let mut p = square_plan(
+            "decommission_interface",
+            vec![interface("r4", "GigabitEthernet0/0")],
+            "r4",
+            "isolate",
+            "no_shut",
+        );
+        p.header.targets.push(interface("r4", "GigabitEthernet0/1"));
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(
+            o.findings
+                .iter()
+                .any(|f| f.severity == Severity::Info && f.message.contains("routes lost on")),
+            "{:?}",
+            o.findings
+        );
+        assert!(o.findings.iter().all(|f| f.severity == Severity::Info));
+    }
+}

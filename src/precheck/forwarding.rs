@@ -1,0 +1,583 @@
+//! How a plan changes forwarding: the candidate network's RIBs (every device's routes
+//! recomputed with the plan applied) against the stored routing model, for what the
+//! network exists for — each BGP session's peer address from the device that configures
+//! it, each service's endpoints from one another, what each border still announces to
+//! its providers — and the routes to loopbacks, defaults and service prefixes
+//! (`docs/precheck.md`, "Forwarding").
+
+use super::announce::Announcements;
+use crate::network::NetworkModel;
+use crate::plan::Plan;
+use crate::routing::candidate;
+use crate::routing::igp::is_loopback;
+use crate::routing::trace::{trace, Addresses, Branch, Disposition};
+use crate::routing::{DeviceRib, NextHop, Protocol, Route};
+use crate::state::{StateDb, StateError};
+use ipnet::{IpNet, Ipv4Net};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::{Arc, Mutex};
+
+/// The largest network whose candidate the pre-check recomputes: it holds every
+/// device's table at once.
+pub const MAX_DEVICES: usize = 2_000;
+
+/// How many flows one service contributes (pairs of endpoints).
+const MAX_SERVICE_FLOWS: usize = 64;
+
+/// What a traced flow is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Purpose {
+    /// A BGP session: its peer address from the device that configures it.
+    Session,
+    /// A static route the plan adds: traffic for its prefix from its device.
+    Route,
+    /// A service, between two of its endpoints.
+    Service {
+        /// The service.
+        name: String,
+        /// Its criticality (`unrated` when the state gives none).
+        criticality: String,
+    },
+}
+
+/// Traffic from a device (and VRF) to an address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flow {
+    /// What it is for.
+    pub purpose: Purpose,
+    /// The device it starts on.
+    pub source: String,
+    /// The VRF it is looked up in there.
+    pub vrf: String,
+    /// Where it goes.
+    pub dst: Ipv4Addr,
+    /// The flow as the report names it (`BGP session r1 → 10.0.12.2`).
+    pub what: String,
+}
+
+/// A flow that reached its destination before the plan and does not after it.
+#[derive(Debug, Clone)]
+pub struct Broken {
+    /// The flow.
+    pub flow: Flow,
+    /// How the failing branch ends: a loop, no route, a discard route, or a next hop
+    /// the plan removes.
+    pub disposition: Disposition,
+    /// The failing branch, device by device with the interfaces it leaves by.
+    pub path: String,
+    /// The route the branch's last device matched, when one did.
+    pub matched: Option<String>,
+    /// Whether other ECMP branches still reach it.
+    pub partial: bool,
+}
+
+/// A prefix a border still announces to a provider after the plan with no route behind
+/// it on the border (only discard routes or none): traffic from the internet is dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dark {
+    /// The border.
+    pub border: String,
+    /// The provider's peer address.
+    pub peer: String,
+    /// The announced prefix.
+    pub prefix: IpNet,
+}
+
+/// How one network's routes change on the devices that hold them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shift {
+    /// Devices that lose every route to it.
+    pub lost: Vec<String>,
+    /// Devices that had two or more next hops for it and keep one.
+    pub narrowed: Vec<String>,
+    /// Devices whose routes to it change otherwise (next hop, protocol, metric).
+    pub changed: Vec<String>,
+}
+
+/// What the plan does to forwarding.
+#[derive(Debug, Clone, Default)]
+pub struct Forwarding {
+    /// Why it was not computed, when it was not.
+    pub not_computed: Option<String>,
+    /// How many flows were compared (reached before the plan, with complete RIBs).
+    pub flows: usize,
+    /// Flows the plan breaks.
+    pub broken: Vec<Broken>,
+    /// Flows that reached before and whose fate after cannot be told, with why.
+    pub unknown: Vec<(Flow, String)>,
+    /// Announcements left with nothing behind them.
+    pub dark: Vec<Dark>,
+    /// Routes to loopbacks, defaults and service prefixes that change, by VRF and
+    /// network.
+    pub shifts: BTreeMap<(String, Ipv4Net), Shift>,
+    /// Whether each static route the plan adds installs in its device's candidate RIB,
+    /// by (device, VRF, prefix): None when that RIB is incomplete (a route olav does not
+    /// compute may resolve its next hop on the device).
+    pub installs: HashMap<(String, String, Ipv4Net), Option<bool>>,
+}
+
+/// How a flow's branches end, taken together.
+enum Reach {
+    Reached,
+    Broken(Broken),
+    Unknown(String),
+}
+
+/// The VRF name the routing model uses for a VRF the network model stores.
+fn vrf_of(v: &str) -> String {
+    crate::routing::connected::vrf_name(&(!v.is_empty()).then(|| v.to_owned()))
+}
+
+/// The address a host in `p` has for a probe: its first host (the network itself for a
+/// /31 or /32; for a default route, 198.18.0.1, an address no network uses for itself).
+fn host_in(p: Ipv4Net) -> Ipv4Addr {
+    if p.prefix_len() == 0 {
+        Ipv4Addr::new(198, 18, 0, 1)
+    } else if p.prefix_len() >= 31 {
+        p.network()
+    } else {
+        Ipv4Addr::from(u32::from(p.network()).saturating_add(1))
+    }
+}
+
+/// A service endpoint: its device (none for a prefix), its address and VRF, its name.
+type End<'a> = (Option<&'a str>, Option<(Ipv4Addr, String)>, String);
+
+/// Every flow the network exists for, as the state describes it.
+fn flows(m: &NetworkModel) -> Vec<Flow> {
+    let mut out: Vec<Flow> = Vec::new();
+    let mut seen: HashSet<(String, String, Ipv4Addr)> = HashSet::new();
+    for s in &m.sessions {
+        let Ok(dst) = s.peer.parse::<Ipv4Addr>() else {
+            continue;
+        };
+        let vrf = vrf_of(&s.vrf);
+        if s.shutdown || crate::model::management::is_management("", &vrf) {
+            continue;
+        }
+        if seen.insert((s.hostname.clone(), vrf.clone(), dst)) {
+            out.push(Flow {
+                purpose: Purpose::Session,
+                what: format!("BGP session {} → {dst}", s.hostname),
+                source: s.hostname.clone(),
+                vrf,
+                dst,
+            });
+        }
+    }
+    // An endpoint's address (its interface's, a device's loopback, a prefix's first
+    // host) and the device and VRF it can be a source on.
+    let address_of = |h: &str, i: Option<&str>| -> Option<(Ipv4Addr, String)> {
+        m.addresses
+            .iter()
+            .filter(|a| m.name(a.hostname) == h)
+            .filter(|a| match i {
+                Some(i) => crate::ifname::same(m.name(a.ifname), i),
+                None => is_loopback(m.name(a.ifname)),
+            })
+            .find_map(|a| match a.address {
+                IpAddr::V4(ip) => Some((ip, vrf_of(m.name(a.vrf)))),
+                IpAddr::V6(_) => None,
+            })
+    };
+    for svc in &m.services {
+        let ends: Vec<End> = svc
+            .endpoints
+            .iter()
+            .filter_map(|e| match (&e.hostname, &e.ifname, &e.prefix) {
+                (Some(h), i, _) => Some((
+                    Some(h.as_str()),
+                    address_of(h, i.as_deref()),
+                    match i {
+                        Some(i) => format!("{h}:{i}"),
+                        None => h.clone(),
+                    },
+                )),
+                (None, _, Some(p)) => p.parse::<Ipv4Net>().ok().map(|n| {
+                    let dst = host_in(n);
+                    (None, Some((dst, String::new())), format!("{n} ({dst})"))
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut n = 0;
+        for (src, from, _) in &ends {
+            let Some(src) = src else { continue };
+            let vrf = from
+                .as_ref()
+                .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
+            for (host, to, name) in &ends {
+                let Some((dst, _)) = to else { continue };
+                if host.is_some_and(|h| h == *src) || n >= MAX_SERVICE_FLOWS {
+                    continue;
+                }
+                if seen.insert(((*src).to_owned(), vrf.clone(), *dst)) {
+                    n += 1;
+                    out.push(Flow {
+                        purpose: Purpose::Service {
+                            name: svc.name.clone(),
+                            criticality: svc
+                                .criticality
+                                .clone()
+                                .unwrap_or_else(|| "unrated".into()),
+                        },
+                        what: format!("service {}: {src} → {name}", svc.name),
+                        source: (*src).to_owned(),
+                        vrf: vrf.clone(),
+                        dst: *dst,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A branch as the report shows it: each device with the interface it leaves by.
+pub fn path_text(b: &Branch) -> String {
+    b.hops
+        .iter()
+        .map(|h| match &h.egress {
+            Some(e) => format!("{} ({e})", h.node),
+            None => h.node.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+/// The address a branch's last device sent the packet to, when it names one.
+fn last_next_hop(b: &Branch) -> Option<Ipv4Addr> {
+    match b.hops.last()?.next_hop.as_ref()? {
+        NextHop::Ip(ip) => Some(*ip),
+        NextHop::Interface { ip: Some(ip), .. } => Some(*ip),
+        _ => None,
+    }
+}
+
+/// How the branches of one flow end together; `gone` holds addresses the plan takes
+/// away (a branch handed to one of them is dropped: nothing answers there any more).
+fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach {
+    let mut failed: Option<(Branch, Disposition)> = None;
+    let mut reached = false;
+    for b in branches {
+        let d = match b.disposition {
+            Disposition::DeliveredToSubnet | Disposition::ExitsNetwork
+                if last_next_hop(&b).is_some_and(|ip| gone.contains(&ip)) =>
+            {
+                Disposition::NoRoute
+            }
+            d => d,
+        };
+        match d {
+            Disposition::Accepted | Disposition::DeliveredToSubnet | Disposition::ExitsNetwork => {
+                reached = true
+            }
+            Disposition::InsufficientInfo => {
+                let why = if b.caveats.is_empty() {
+                    "a RIB on the way is incomplete".to_owned()
+                } else {
+                    b.caveats.join("; ")
+                };
+                return Reach::Unknown(why);
+            }
+            Disposition::NoRoute | Disposition::NullRouted | Disposition::Loop => {
+                if failed.is_none() {
+                    failed = Some((b, d));
+                }
+            }
+        }
+    }
+    match failed {
+        None if reached => Reach::Reached,
+        None => Reach::Unknown("no branch was traced".into()),
+        Some((b, d)) => Reach::Broken(Broken {
+            flow: flow.clone(),
+            disposition: d,
+            path: path_text(&b),
+            matched: b.hops.last().and_then(|h| h.network.clone()),
+            partial: reached,
+        }),
+    }
+}
+
+/// Whether `rib` holds a route inside `p` that carries traffic somewhere (not a discard
+/// route).
+fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
+    rib.is_some_and(|r| {
+        r.routes
+            .iter()
+            .any(|x| x.vrf == "default" && p.contains(&x.network) && x.next_hop != NextHop::Discard)
+    })
+}
+
+/// The network as it is, computed as a candidate is (every table at once, so that the
+/// two compare row for row): made once per DB and state version in a process — a
+/// pre-check of every open plan compares each with it.
+pub struct Now {
+    key: (std::path::PathBuf, i64),
+    ribs: HashMap<String, Arc<DeviceRib>>,
+    addresses: Addresses,
+}
+
+/// This process's copy of the network as it is.
+static NOW: Mutex<Option<Arc<Now>>> = Mutex::new(None);
+
+/// The network of `db`'s current state version as it is.
+fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
+    let key = (db.path().to_path_buf(), db.state_version()?);
+    if let Ok(held) = NOW.lock() {
+        if let Some(n) = held.as_ref().filter(|n| n.key == key) {
+            return Ok(Arc::clone(n));
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let (ribs, addresses) = candidate::now(db)?;
+    tracing::debug!("forwarding: the network's RIBs in {:?}", t0.elapsed());
+    let n = Arc::new(Now {
+        key,
+        ribs: ribs
+            .into_iter()
+            .map(|r| (r.hostname.clone(), Arc::new(r)))
+            .collect(),
+        addresses,
+    });
+    if let Ok(mut held) = NOW.lock() {
+        *held = Some(Arc::clone(&n));
+    }
+    Ok(n)
+}
+
+/// What the plan takes away on purpose: the devices it removes and the interfaces it
+/// shuts or removes; forwarding towards them is the blast radius's, not a side effect.
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    /// Devices the plan removes.
+    pub devices: Vec<String>,
+    /// Interfaces the plan shuts or removes: (device, interface).
+    pub interfaces: Vec<(String, String)>,
+}
+
+/// Compares forwarding before and after `plan`; `added` are the static routes it adds:
+/// (device, VRF, prefix).
+pub fn compute(
+    db: &StateDb,
+    plan: &Plan,
+    announcements: &Announcements,
+    declared: &Declared,
+    added: &[(String, String, Ipv4Net)],
+) -> Result<Forwarding, StateError> {
+    let model = NetworkModel::shared(db)?;
+    let n = model.devices.len();
+    if n > MAX_DEVICES {
+        return Ok(Forwarding {
+            not_computed: Some(format!(
+                "the candidate network is recomputed with every table held at once, for networks of up to {MAX_DEVICES} devices for now ({n} here)"
+            )),
+            ..Forwarding::default()
+        });
+    }
+    let now = now(db)?;
+    let t0 = std::time::Instant::now();
+    let (after, after_addresses) = candidate::after(db, plan)?;
+    tracing::debug!("forwarding: candidate RIBs in {:?}", t0.elapsed());
+    let after: Vec<Arc<DeviceRib>> = after.into_iter().map(Arc::new).collect();
+    let after_arc: HashMap<&str, &Arc<DeviceRib>> =
+        after.iter().map(|r| (r.hostname.as_str(), r)).collect();
+    let after_by: HashMap<&str, &DeviceRib> = after
+        .iter()
+        .map(|r| (r.hostname.as_str(), r.as_ref()))
+        .collect();
+    let base = |h: &str| -> Option<Arc<DeviceRib>> { now.ribs.get(h).cloned() };
+    let cand = |h: &str| -> Option<Arc<DeviceRib>> { after_arc.get(h).map(|r| Arc::clone(r)) };
+    let before_addresses = &now.addresses;
+    let removed: BTreeSet<&str> = declared.devices.iter().map(String::as_str).collect();
+    // Addresses some device answers on before and none after.
+    let gone: HashSet<Ipv4Addr> = model
+        .addresses
+        .iter()
+        .filter(|a| a.up)
+        .filter_map(|a| match a.address {
+            IpAddr::V4(ip) if after_addresses.holders(ip).is_empty() => Some(ip),
+            _ => None,
+        })
+        .collect();
+    let mut out = Forwarding::default();
+    let all = flows(&model);
+    let started = std::time::Instant::now();
+    for flow in &all {
+        if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
+            continue;
+        }
+        let was = trace(&base, before_addresses, &flow.source, &flow.vrf, flow.dst);
+        if !matches!(reach(flow, was, &HashSet::new()), Reach::Reached) {
+            continue;
+        }
+        out.flows += 1;
+        let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
+        match reach(flow, is, &gone) {
+            Reach::Reached => {}
+            Reach::Broken(b) => out.broken.push(b),
+            Reach::Unknown(why) => out.unknown.push((flow.clone(), why)),
+        }
+    }
+    // A route the plan adds carries its prefix's traffic somewhere: it must install,
+    // and what it carries must arrive.
+    for (device, vrf, prefix) in added {
+        let rib = after_by.get(device.as_str()).copied();
+        let installed = rib.is_some_and(|r| {
+            r.routes
+                .iter()
+                .any(|x| x.vrf == *vrf && x.network == *prefix && x.protocol == Protocol::Static)
+        });
+        let known = installed || rib.is_some_and(|r| r.incomplete_in(vrf).is_empty());
+        out.installs.insert(
+            (device.clone(), vrf.clone(), *prefix),
+            known.then_some(installed),
+        );
+        let flow = Flow {
+            purpose: Purpose::Route,
+            what: format!("static route {prefix} on {device}"),
+            source: device.clone(),
+            vrf: vrf.clone(),
+            dst: host_in(*prefix),
+        };
+        let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
+        if let Reach::Broken(b) = reach(&flow, is, &gone) {
+            out.broken.push(b);
+        }
+    }
+    tracing::debug!(
+        "forwarding: {} of {} flows reached before the plan, compared in {:?}",
+        out.flows,
+        all.len(),
+        started.elapsed()
+    );
+    // Announcements: a prefix a border still sends, to any provider, with nothing behind
+    // it where it had something before (one it had nothing behind already is the
+    // network's condition, not the plan's).
+    for s in &announcements.after {
+        if removed.contains(s.device.as_str()) {
+            continue;
+        }
+        for p in &s.prefixes {
+            let IpNet::V4(v4) = p else { continue };
+            if !backed(after_by.get(s.device.as_str()).copied(), *v4)
+                && backed(base(&s.device).as_deref(), *v4)
+            {
+                out.dark.push(Dark {
+                    border: s.device.clone(),
+                    peer: s.peer.clone(),
+                    prefix: *p,
+                });
+            }
+        }
+    }
+    let t0 = std::time::Instant::now();
+    out.shifts = shifts(&model, &now, &after_by, declared);
+    tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
+    Ok(out)
+}
+
+/// The networks whose routes are watched: every device's loopback addresses, the
+/// default route, and the services' prefixes and interface subnets — less what the
+/// plan takes away on purpose.
+fn watched(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
+    let mut out: HashSet<Ipv4Net> = HashSet::new();
+    let mut dropped: HashSet<Ipv4Net> = HashSet::new();
+    out.insert(Ipv4Net::default());
+    for a in &m.addresses {
+        let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
+            continue;
+        };
+        let (h, i) = (m.name(a.hostname), m.name(a.ifname));
+        let mine = declared.devices.iter().any(|d| d == h)
+            || declared
+                .interfaces
+                .iter()
+                .any(|(d, x)| d == h && crate::ifname::same(x, i));
+        if mine {
+            dropped.insert(p.trunc());
+            dropped.insert(Ipv4Net::from(ip));
+        }
+        if is_loopback(i) {
+            out.insert(Ipv4Net::from(ip));
+        }
+        let serves = m.services.iter().any(|s| {
+            s.endpoints.iter().any(|e| {
+                e.hostname.as_deref() == Some(h)
+                    && e.ifname
+                        .as_deref()
+                        .is_some_and(|x| crate::ifname::same(x, i))
+            })
+        });
+        if serves {
+            out.insert(p.trunc());
+        }
+    }
+    for s in &m.services {
+        for e in &s.endpoints {
+            if let Some(p) = e.prefix.as_deref().and_then(|p| p.parse::<Ipv4Net>().ok()) {
+                out.insert(p.trunc());
+            }
+        }
+    }
+    out.retain(|n| !dropped.contains(n));
+    out
+}
+
+/// The rows of `rib` for the watched networks, by VRF and network.
+fn group<'a>(
+    rib: Option<&'a DeviceRib>,
+    watched: &HashSet<Ipv4Net>,
+) -> BTreeMap<(&'a str, Ipv4Net), Vec<&'a Route>> {
+    let mut g: BTreeMap<(&str, Ipv4Net), Vec<&Route>> = BTreeMap::new();
+    for r in rib.iter().flat_map(|r| r.routes.iter()) {
+        if watched.contains(&r.network) {
+            g.entry((r.vrf.as_str(), r.network)).or_default().push(r);
+        }
+    }
+    g
+}
+
+/// How the watched networks' routes change, device by device.
+fn shifts(
+    m: &NetworkModel,
+    now: &Now,
+    after: &HashMap<&str, &DeviceRib>,
+    declared: &Declared,
+) -> BTreeMap<(String, Ipv4Net), Shift> {
+    let watched = watched(m, declared);
+    let mut out: BTreeMap<(String, Ipv4Net), Shift> = BTreeMap::new();
+    let mut names: Vec<&String> = now.ribs.keys().collect();
+    names.sort();
+    for h in names {
+        if declared.devices.iter().any(|d| d == h) {
+            continue;
+        }
+        let was = now.ribs.get(h).map(Arc::as_ref);
+        let is = after.get(h.as_str()).copied();
+        let (a, b) = (group(was, &watched), group(is, &watched));
+        let hops = |x: &[&Route]| {
+            x.iter()
+                .map(|r| &r.next_hop)
+                .collect::<BTreeSet<&NextHop>>()
+                .len()
+        };
+        for (key, rows) in &a {
+            let after_rows = b.get(key).map(Vec::as_slice).unwrap_or_default();
+            if rows.as_slice() == after_rows {
+                continue;
+            }
+            let entry = out.entry((key.0.to_owned(), key.1)).or_default();
+            if after_rows.is_empty() {
+                entry.lost.push(h.clone());
+            } else if hops(rows) >= 2 && hops(after_rows) == 1 {
+                entry.narrowed.push(h.clone());
+            } else {
+                entry.changed.push(h.clone());
+            }
+        }
+    }
+    out
+}

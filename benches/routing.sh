@@ -4,8 +4,9 @@
 # `olav routes --device X` after the import: every configuration parsed, the network's
 # OSPF computed and stored), then `olav routes --device X` on the stored model for an
 # access switch and for a border router (whose table holds every site's prefixes),
-# beside benches/networkx_routes.py on the same DB; each the median of RUNS runs, with
-# the largest max RSS, and the load average when the runs ended.
+# beside benches/networkx_routes.py on the same DB; each the median of RUNS runs (wall
+# time, and user + sys CPU time: the machine is shared, and CPU time is what the run
+# itself cost), with the largest max RSS, and the load average when the runs ended.
 #
 #   cargo build --release && pip install networkx
 #   benches/routing.sh 10000 50000        # RUNS=5 by default; work in $WORK (/tmp/olav-bench)
@@ -18,21 +19,23 @@ ACCESS=${ACCESS:-s001-acc-0005}
 BORDER=${BORDER:-s001-border-1}
 mkdir -p "$WORK"
 
-# time_it LABEL CMD…: RUNS runs; prints the median wall time and the largest max RSS.
+# time_it LABEL CMD…: RUNS runs; prints the median wall time, the median user + sys CPU
+# time and the largest max RSS.
 # olav routes exits 3 on a partly computed table (the borders run BGP): not a failure.
 time_it() {
     local label=$1; shift
-    local times=() rss=0
+    local times=() cpus=() rss=0
     for _ in $(seq "$RUNS"); do
-        /usr/bin/time -f "%e %M" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
-        read -r t m < <(tail -1 "$WORK/t")
-        times+=("$t"); (( m > rss )) && rss=$m
+        /usr/bin/time -f "%e %M %U %S" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
+        read -r t m u s < <(tail -1 "$WORK/t")
+        times+=("$t"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')"); (( m > rss )) && rss=$m
     done
-    local med
-    med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
-    # The load average beside each figure: the times mean little on a busy machine.
-    printf '%-44s %8s s %8s MB   (load %s)\n' "$label" "$med" "$(( rss / 1024 ))" \
-        "$(cut -d' ' -f1-3 /proc/loadavg)"
+    local mid=$(( (RUNS + 1) / 2 )) med cpu
+    med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "${mid}p")
+    cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "${mid}p")
+    # The load average beside each figure: the wall times mean little on a busy machine.
+    printf '%-44s %8s s wall %8s s cpu %6s MB   (load %s)\n' "$label" "$med" "$cpu" \
+        "$(( rss / 1024 ))" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # Deletes the stored routing part of a DB (the next `olav routes` builds it).

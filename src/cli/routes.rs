@@ -297,13 +297,15 @@ fn write_json(
     let mut first = true;
     let mut incomplete: Vec<serde_json::Value> = Vec::new();
     each(&mut |r| {
+        let node = JsonNode::of(&r.hostname);
         for x in &r.routes {
             let sep = if std::mem::take(&mut first) {
                 ""
             } else {
                 ",\n"
             };
-            write!(out, "{sep}    {}", x.to_json(&r.hostname))?;
+            write!(out, "{sep}    ")?;
+            serde_json::to_writer(&mut *out, &JsonRow::of(&node, x))?;
         }
         incomplete.extend(
             r.incomplete
@@ -330,6 +332,124 @@ fn write_json(
     writeln!(out, "  \"status\": \"{status}\"")?;
     writeln!(out, "}}")?;
     Ok(())
+}
+
+/// A row's `Node` object: `{"id":"node-<name>","name":<name>}`, the name lowercase.
+#[derive(serde::Serialize)]
+struct JsonNode {
+    id: String,
+    name: String,
+}
+
+impl JsonNode {
+    fn of(hostname: &str) -> JsonNode {
+        let name = hostname.to_lowercase();
+        JsonNode {
+            id: format!("node-{name}"),
+            name,
+        }
+    }
+}
+
+/// Writes a value as a JSON string of its text form.
+fn as_text<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// A route's `Next_Hop` object ([`crate::routing::NextHop::to_json`]), its keys in that
+/// answer's order.
+#[derive(serde::Serialize)]
+struct JsonHop<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interface: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_text")]
+    ip: Option<std::net::Ipv4Addr>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vni: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vrf: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_text")]
+    vtep: Option<std::net::Ipv4Addr>,
+}
+
+/// [`as_text`] of a value that is there (the absent ones are skipped).
+fn opt_text<T: std::fmt::Display, S: serde::Serializer>(
+    v: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}
+
+/// One row of the JSON answer, byte for byte [`crate::routing::Route::to_json`] (whose
+/// keys serde_json sorts) written without building a JSON value per row.
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    #[serde(rename = "Admin_Distance")]
+    admin_distance: u32,
+    #[serde(rename = "Metric")]
+    metric: u32,
+    #[serde(rename = "Network", serialize_with = "as_text")]
+    network: Ipv4Net,
+    #[serde(rename = "Next_Hop")]
+    next_hop: JsonHop<'a>,
+    #[serde(rename = "Node")]
+    node: &'a JsonNode,
+    #[serde(rename = "Protocol")]
+    protocol: &'static str,
+    #[serde(rename = "Tag")]
+    tag: Option<u32>,
+    #[serde(rename = "VRF")]
+    vrf: &'a str,
+}
+
+impl<'a> JsonRow<'a> {
+    fn of(node: &'a JsonNode, x: &'a crate::routing::Route) -> JsonRow<'a> {
+        use crate::routing::NextHop;
+        let hop = |kind| JsonHop {
+            interface: None,
+            ip: None,
+            kind,
+            vni: None,
+            vrf: None,
+            vtep: None,
+        };
+        let next_hop = match &x.next_hop {
+            NextHop::Discard => hop("discard"),
+            NextHop::Interface { interface, ip } => JsonHop {
+                interface: Some(interface),
+                ip: *ip,
+                ..hop("interface")
+            },
+            NextHop::Ip(ip) => JsonHop {
+                ip: Some(*ip),
+                ..hop("ip")
+            },
+            NextHop::Vrf(v) => JsonHop {
+                vrf: Some(v),
+                ..hop("vrf")
+            },
+            NextHop::Vtep { vni, vtep } => JsonHop {
+                vni: Some(*vni),
+                vtep: Some(*vtep),
+                ..hop("vtep")
+            },
+        };
+        JsonRow {
+            admin_distance: x.admin_distance,
+            metric: x.metric,
+            network: x.network,
+            next_hop,
+            node,
+            protocol: x.protocol.as_str(),
+            tag: x.tag,
+            vrf: &x.vrf,
+        }
+    }
 }
 
 /// The `incomplete` entries of a JSON answer.
@@ -442,18 +562,124 @@ fn write_bgp_text(out: &mut impl Write, ribs: &[DeviceRib]) -> Result<()> {
     Ok(())
 }
 
-/// A route's cells in the text table.
-fn cells(hostname: &str, x: &crate::routing::Route) -> [String; 8] {
-    [
-        hostname.to_owned(),
-        x.vrf.clone(),
-        x.network.to_string(),
-        x.next_hop.to_string(),
-        x.protocol.as_str().to_owned(),
-        x.metric.to_string(),
-        x.admin_distance.to_string(),
-        x.tag.map_or_else(|| "-".to_owned(), |t| t.to_string()),
-    ]
+/// A route's cells in the text table, written into one reused buffer (a border router's
+/// 350,000 rows made eight strings each).
+#[derive(Default)]
+struct Cells {
+    text: String,
+    /// Where each cell ends in `text`.
+    ends: [usize; 8],
+}
+
+impl Cells {
+    /// The cells of route `x` of `hostname`.
+    fn fill(&mut self, hostname: &str, x: &crate::routing::Route) -> &Self {
+        use std::fmt::Write as _;
+        self.text.clear();
+        let t = &mut self.text;
+        // Writing into a String cannot fail.
+        let cells: [&dyn Fn(&mut String) -> std::fmt::Result; 8] = [
+            &|t| t.write_str(hostname),
+            &|t| t.write_str(&x.vrf),
+            &|t| {
+                push_ip(t, x.network.addr());
+                write!(t, "/{}", x.network.prefix_len())
+            },
+            &|t| push_hop(t, &x.next_hop),
+            &|t| t.write_str(x.protocol.as_str()),
+            &|t| write!(t, "{}", x.metric),
+            &|t| write!(t, "{}", x.admin_distance),
+            &|t| match x.tag {
+                Some(tag) => write!(t, "{tag}"),
+                None => t.write_str("-"),
+            },
+        ];
+        for (end, cell) in self.ends.iter_mut().zip(cells) {
+            let _ = cell(t);
+            *end = t.len();
+        }
+        self
+    }
+
+    /// The cells, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(s, e)| self.text.get(s..e).unwrap_or_default())
+    }
+}
+
+/// Writes an address as its `Display` does, without the formatting machinery: a
+/// backbone router's table writes 700,000 of them, twice (the widths, then the rows).
+fn push_ip(t: &mut String, ip: std::net::Ipv4Addr) {
+    for (k, o) in ip.octets().into_iter().enumerate() {
+        if k > 0 {
+            t.push('.');
+        }
+        if o >= 100 {
+            t.push(char::from(b'0' + o / 100));
+        }
+        if o >= 10 {
+            t.push(char::from(b'0' + o / 10 % 10));
+        }
+        t.push(char::from(b'0' + o % 10));
+    }
+}
+
+/// Writes a next hop as its `Display` does, the addresses by [`push_ip`].
+fn push_hop(t: &mut String, hop: &crate::routing::NextHop) -> std::fmt::Result {
+    use crate::routing::NextHop;
+    use std::fmt::Write as _;
+    match hop {
+        NextHop::Ip(ip) => push_ip(t, *ip),
+        NextHop::Interface {
+            interface,
+            ip: Some(ip),
+        } => {
+            push_ip(t, *ip);
+            t.push_str(" via ");
+            t.push_str(interface);
+        }
+        NextHop::Interface {
+            interface,
+            ip: None,
+        } => t.push_str(interface),
+        other => write!(t, "{other}")?,
+    }
+    Ok(())
+}
+
+/// The width of a cell in characters (a byte each when it is ASCII, as almost all are).
+fn width(c: &str) -> usize {
+    if c.is_ascii() {
+        c.len()
+    } else {
+        c.chars().count()
+    }
+}
+
+/// Writes one line of the text table: each cell but the last padded to its column's
+/// width and two spaces.
+fn write_line<'a>(
+    out: &mut impl Write,
+    cells: impl Iterator<Item = &'a str>,
+    widths: &[usize; 8],
+) -> std::io::Result<()> {
+    const SPACES: &[u8] = &[b' '; 64];
+    let mut cells = cells.zip(widths).peekable();
+    while let Some((c, w)) = cells.next() {
+        out.write_all(c.as_bytes())?;
+        if cells.peek().is_some() {
+            let mut pad = w.saturating_sub(width(c)) + 2;
+            while pad > 0 {
+                let n = pad.min(SPACES.len());
+                out.write_all(&SPACES[..n])?;
+                pad -= n;
+            }
+        }
+    }
+    out.write_all(b"\n")
 }
 
 /// The text answer: the verdict, the incomplete RIBs, then the aligned rows. The RIBs
@@ -462,14 +688,15 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
     let header = COLUMNS.map(str::to_uppercase);
     let mut widths = header.clone().map(|h| h.chars().count());
     let (mut rows, mut devices) = (0usize, 0usize);
+    let mut cells = Cells::default();
     // What the verdict needs of each RIB: all but its routes.
     let mut verdicts: Vec<DeviceRib> = Vec::new();
     each(&mut |r| {
         devices += 1;
         rows += r.routes.len();
         for x in &r.routes {
-            for (w, c) in widths.iter_mut().zip(cells(&r.hostname, x)) {
-                *w = (*w).max(c.chars().count());
+            for (w, c) in widths.iter_mut().zip(cells.fill(&r.hostname, x).iter()) {
+                *w = (*w).max(width(c));
             }
         }
         if !r.incomplete.is_empty() {
@@ -514,24 +741,120 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
         writeln!(out, "(no routes)")?;
         return Ok(());
     }
-    let line = |cells: &[String; 8]| {
-        let mut l = String::new();
-        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
-            if i + 1 == cells.len() {
-                l.push_str(c);
-            } else {
-                l.push_str(&format!("{c:<w$}  "));
-            }
-        }
-        l
-    };
     writeln!(out)?;
-    writeln!(out, "{}", line(&header))?;
+    write_line(out, header.iter().map(String::as_str), &widths)?;
     each(&mut |r| {
         for x in &r.routes {
-            writeln!(out, "{}", line(&cells(&r.hostname, x)))?;
+            write_line(out, cells.fill(&r.hostname, x).iter(), &widths)?;
         }
         Ok(())
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::{NextHop, Route};
+
+    fn route(next_hop: NextHop, tag: Option<u32>) -> Route {
+        Route {
+            vrf: "bl\"ue".to_owned(),
+            network: "10.1.0.0/16".parse().unwrap(),
+            next_hop,
+            protocol: Protocol::OspfIA,
+            metric: 20,
+            admin_distance: 110,
+            tag,
+        }
+    }
+
+    #[test]
+    fn json_rows_are_route_to_json_byte_for_byte() {
+        let ip = "10.0.0.1".parse().unwrap();
+        let hops = [
+            NextHop::Discard,
+            NextHop::Ip(ip),
+            NextHop::Vrf("red".to_owned()),
+            NextHop::Interface {
+                interface: "Ethernet1/1".to_owned(),
+                ip: Some(ip),
+            },
+            NextHop::Interface {
+                interface: "ge-0/0/0.0".to_owned(),
+                ip: None,
+            },
+            NextHop::Vtep {
+                vni: 10010,
+                vtep: ip,
+            },
+        ];
+        for (k, h) in hops.into_iter().enumerate() {
+            let r = route(h, (k % 2 == 0).then_some(7));
+            let node = JsonNode::of("Core-1");
+            let row = serde_json::to_string(&JsonRow::of(&node, &r)).unwrap();
+            assert_eq!(row, r.to_json("Core-1").to_string());
+        }
+    }
+
+    #[test]
+    fn cells_write_addresses_and_next_hops_as_display_does() {
+        for ip in [
+            "0.0.0.0",
+            "10.0.0.1",
+            "9.99.100.255",
+            "255.255.255.255",
+            "1.20.3.40",
+        ] {
+            let ip: std::net::Ipv4Addr = ip.parse().unwrap();
+            let hops = [
+                NextHop::Discard,
+                NextHop::Ip(ip),
+                NextHop::Vrf("red".to_owned()),
+                NextHop::Interface {
+                    interface: "Ethernet1/1".to_owned(),
+                    ip: Some(ip),
+                },
+                NextHop::Interface {
+                    interface: "ge-0/0/0.0".to_owned(),
+                    ip: None,
+                },
+                NextHop::Vtep { vni: 7, vtep: ip },
+            ];
+            for h in hops {
+                let mut t = String::new();
+                push_hop(&mut t, &h).unwrap();
+                assert_eq!(t, h.to_string());
+            }
+            let mut t = String::new();
+            push_ip(&mut t, ip);
+            assert_eq!(t, ip.to_string());
+        }
+    }
+
+    #[test]
+    fn text_lines_pad_every_cell_but_the_last() {
+        let r = route(NextHop::Ip("10.0.0.1".parse().unwrap()), None);
+        let mut cells = Cells::default();
+        let got: Vec<&str> = cells.fill("é1", &r).iter().collect();
+        assert_eq!(
+            got,
+            [
+                "é1",
+                "bl\"ue",
+                "10.1.0.0/16",
+                "10.0.0.1",
+                "ospfIA",
+                "20",
+                "110",
+                "-"
+            ]
+        );
+        let mut out = Vec::new();
+        write_line(&mut out, cells.iter(), &[3, 1, 12, 8, 6, 2, 3, 1]).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "é1   bl\"ue  10.1.0.0/16   10.0.0.1  ospfIA  20  110  -\n"
+        );
+    }
 }

@@ -11,7 +11,6 @@ use super::{eigrp, isis, ospf};
 use crate::model::{DeviceConfig, Vendor};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 
 /// A device's computed main RIB.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -366,7 +365,7 @@ fn seed_scope(p: &Prepared) -> Option<Scope> {
 /// whole RIBs. A backbone router's table, 350,000 rows at 50,000 devices, is not made.
 pub fn bgp_over(
     prepared: &[Prepared],
-    mut rib_of: impl FnMut(usize, Option<&HashSet<Ipv4Net>>) -> (Vec<Route>, Vec<Incomplete>),
+    mut rib_of: impl FnMut(usize, Option<&super::FastSet<Ipv4Net>>) -> (Vec<Route>, Vec<Incomplete>),
 ) -> Vec<Option<BgpLearned>> {
     if prepared.iter().all(|p| p.bgp.is_none()) {
         return vec![None; prepared.len()];

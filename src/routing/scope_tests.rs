@@ -119,7 +119,7 @@ fn same_ospf(name: &str, devices: &[DeviceInput<'_>]) {
     for (d, name_d) in names.iter().enumerate() {
         let (all, _) = learned.device(d);
         // Every other prefix of its table, and one it does not hold.
-        let mut only: std::collections::HashSet<ipnet::Ipv4Net> = all
+        let mut only: super::FastSet<ipnet::Ipv4Net> = all
             .iter()
             .map(|r| r.network)
             .collect::<std::collections::BTreeSet<_>>()

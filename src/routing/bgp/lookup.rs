@@ -5,9 +5,10 @@
 //! lookup outside it is recorded, and BGP is computed again with it.
 
 use crate::routing::route::Route;
+use crate::routing::{FastMap as HashMap, FastSet as HashSet};
 use ipnet::Ipv4Net;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 /// What a speaker's RIB before BGP holds when it is made for BGP alone: every row of
@@ -109,7 +110,7 @@ impl<'a> Lookup<'a> {
 
     /// Indexes `rib`.
     pub fn new(rib: &'a [Route]) -> Self {
-        let mut by: HashMap<&str, HashMap<Ipv4Net, Vec<&Route>>> = HashMap::new();
+        let mut by: HashMap<&str, HashMap<Ipv4Net, Vec<&Route>>> = HashMap::default();
         let mut present = [false; 33];
         for r in rib {
             by.entry(r.vrf.as_str())

@@ -11,10 +11,10 @@
 //! address on it.
 
 use super::topology::{OspfIf, Segment};
+use crate::routing::{FastMap as HashMap, FastSet as HashSet};
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// A first hop: (this router's interface, the neighbour's interface), indexes into the
@@ -175,6 +175,10 @@ pub struct OspfRoute {
     pub hops: Vec<Hop>,
 }
 
+mod area;
+
+use area::{Area, View};
+
 type Table = HashMap<Dest, (u64, Vec<Hop>)>;
 
 /// The prefixes a router's routes are asked for (None: all of them).
@@ -196,214 +200,6 @@ fn offer(t: &mut Table, d: Dest, cost: u64, hops: &[Hop]) {
             t.insert(d, (cost, h));
         }
     }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Edge {
-    /// The node it leads to (u32 and the cost's u32 halve the graphs' memory).
-    to: u32,
-    cost: u32,
-    local: u32,
-    remote: u32,
-}
-
-/// One area's graph: router nodes (devices) then transit-network nodes.
-#[derive(Debug, Serialize, Deserialize)]
-struct Area {
-    routers: Vec<usize>,
-    node_of: HashMap<usize, usize>,
-    edges: Vec<Vec<Edge>>,
-    adverts: Vec<Vec<(Dest, u64)>>,
-}
-
-impl Area {
-    /// The graph of the area whose interfaces are `ifs[k]` for `mine` and segments
-    /// `segs[k]` for `its_segs`.
-    fn build(
-        (ifs, mine): (&[OspfIf], &[usize]),
-        (segs, its_segs): (&[Segment], &[usize]),
-        asbr: &HashSet<usize>,
-    ) -> Area {
-        let mut routers: Vec<usize> = mine.iter().map(|&k| ifs[k].device).collect();
-        routers.sort_unstable();
-        routers.dedup();
-        let node_of: HashMap<usize, usize> =
-            routers.iter().enumerate().map(|(n, d)| (*d, n)).collect();
-        let area_segs = || its_segs.iter().map(|&k| &segs[k]);
-        let transit: Vec<&Segment> = area_segs().filter(|s| !s.p2p).collect();
-        let n = routers.len() + transit.len();
-        let mut edges: Vec<Vec<Edge>> = (0..n).map(|_| Vec::new()).collect();
-        let mut adverts: Vec<Vec<(Dest, u64)>> = vec![Vec::new(); n];
-        let mut on_transit: HashSet<usize> = HashSet::new();
-        for s in area_segs().filter(|s| s.p2p) {
-            let (a, b) = (s.members[0], s.members[1]);
-            for (x, y) in [(a, b), (b, a)] {
-                if let (Some(&nx), Some(&ny)) =
-                    (node_of.get(&ifs[x].device), node_of.get(&ifs[y].device))
-                {
-                    edges[nx].push(Edge {
-                        to: ny as u32,
-                        cost: ifs[x].cost,
-                        local: x as u32,
-                        remote: y as u32,
-                    });
-                }
-            }
-        }
-        for (t, s) in transit.iter().enumerate() {
-            let tn = routers.len() + t;
-            adverts[tn].push((Dest::Net(s.prefix), 0));
-            for &m in &s.members {
-                on_transit.insert(m);
-                if let Some(&r) = node_of.get(&ifs[m].device) {
-                    edges[r].push(Edge {
-                        to: tn as u32,
-                        cost: ifs[m].cost,
-                        local: m as u32,
-                        remote: NONE,
-                    });
-                    edges[tn].push(Edge {
-                        to: r as u32,
-                        cost: 0,
-                        local: NONE,
-                        remote: m as u32,
-                    });
-                }
-            }
-        }
-        for (k, i) in mine.iter().map(|&k| (k, &ifs[k])) {
-            let Some(&r) = node_of.get(&i.device) else {
-                continue;
-            };
-            if i.unnumbered {
-                // Its borrowed address is the source interface's to advertise.
-            } else if i.loopback || i.address.prefix_len() == 32 {
-                let host = Ipv4Net::new(i.address.addr(), 32).unwrap_or(i.address);
-                adverts[r].push((Dest::Net(host), u64::from(i.cost)));
-            } else if !on_transit.contains(&k) {
-                adverts[r].push((Dest::Net(i.address.trunc()), u64::from(i.cost)));
-            }
-            for s in &i.secondaries {
-                adverts[r].push((Dest::Net(*s), u64::from(i.cost)));
-            }
-        }
-        for (n, d) in routers.iter().enumerate() {
-            if asbr.contains(d) {
-                adverts[n].push((Dest::Router(*d), 0));
-            }
-        }
-        Area {
-            routers,
-            node_of,
-            edges,
-            adverts,
-        }
-    }
-
-    /// Dijkstra from node `s`: each node's distance and first hops.
-    fn spf(&self, s: usize) -> (Vec<u64>, Vec<Vec<Hop>>) {
-        let n = self.edges.len();
-        let mut dist = vec![u64::MAX; n];
-        let mut hops: Vec<Vec<Hop>> = vec![Vec::new(); n];
-        let mut heap = BinaryHeap::new();
-        dist[s] = 0;
-        heap.push(Reverse((0u64, s)));
-        while let Some(Reverse((d, u))) = heap.pop() {
-            if d > dist[u] {
-                continue;
-            }
-            for e in &self.edges[u] {
-                let to = e.to as usize;
-                if to == s {
-                    continue;
-                }
-                let nd = d.saturating_add(u64::from(e.cost));
-                // Only a path no longer than the best known adds hops (made only then).
-                if nd > dist[to] {
-                    continue;
-                }
-                let via: Vec<Hop> = if u == s {
-                    vec![(e.local, e.remote)]
-                } else {
-                    hops[u]
-                        .iter()
-                        .map(|&(l, r)| if r == NONE { (l, e.remote) } else { (l, r) })
-                        .collect()
-                };
-                if nd < dist[to] {
-                    dist[to] = nd;
-                    hops[to] = via;
-                    heap.push(Reverse((nd, to)));
-                } else if nd == dist[to] {
-                    let before = hops[to].len();
-                    hops[to].extend(via);
-                    hops[to].sort_unstable();
-                    hops[to].dedup();
-                    // Hops learned late (equal-cost paths through zero-cost edges)
-                    // propagate again.
-                    if hops[to].len() != before {
-                        heap.push(Reverse((nd, to)));
-                    }
-                }
-            }
-        }
-        (dist, hops)
-    }
-
-    /// The intra-area view of router `device`: its routes, its distances to `wanted`
-    /// routers, and what it reaches without a hop (its own stubs and transit networks,
-    /// which an ABR summarises too).
-    /// With `only`, just the routes to those prefixes (and to every router).
-    fn intra(&self, device: usize, wanted: &HashSet<usize>, only: Only<'_>) -> View {
-        let mut v = View::default();
-        let Some(&s) = self.node_of.get(&device) else {
-            return v;
-        };
-        let (dist, hops) = self.spf(s);
-        let own: HashSet<Dest> = self.adverts[s].iter().map(|(d, _)| *d).collect();
-        for (d, c) in &self.adverts[s] {
-            offer(&mut v.mine, *d, *c, &[]);
-        }
-        let (t, to) = (&mut v.routes, &mut v.to);
-        for (n, ads) in self.adverts.iter().enumerate() {
-            if n == s || dist[n] == u64::MAX {
-                continue;
-            }
-            if hops[n].iter().any(|(_, r)| *r == NONE) {
-                for (d, c) in ads {
-                    offer(&mut v.mine, *d, dist[n].saturating_add(*c), &[]);
-                }
-                continue;
-            }
-            let asked = |d: &Dest| match (d, only) {
-                (Dest::Net(p), Some(only)) => only.contains(p),
-                _ => true,
-            };
-            for (d, c) in ads {
-                if !own.contains(d) && asked(d) {
-                    offer(t, *d, dist[n].saturating_add(*c), &hops[n]);
-                }
-            }
-            if let Some(&r) = self.routers.get(n) {
-                if wanted.contains(&r) {
-                    offer(to, Dest::Router(r), dist[n], &hops[n]);
-                }
-            }
-        }
-        v.routes.retain(|d, _| !v.mine.contains_key(d));
-        v
-    }
-}
-
-/// One router's view of one area.
-#[derive(Default)]
-struct View {
-    /// Its intra-area routes.
-    routes: Table,
-    /// Its distances to the area's ABRs.
-    to: Table,
-    /// What it reaches itself (its stubs, its transit networks), at their cost.
-    mine: Table,
 }
 
 /// The network's OSPF as far as its routers share it: every area's graph and what each
@@ -668,7 +464,7 @@ impl Net {
     /// An ABR's best intra-area route per destination, with its area (the first of its
     /// areas on a tie).
     fn bests(views: &[(u32, View)]) -> HashMap<Dest, (u64, u32)> {
-        let mut m: HashMap<Dest, (u64, u32)> = HashMap::new();
+        let mut m: HashMap<Dest, (u64, u32)> = HashMap::default();
         for (a, v) in views {
             for (d, (c, _)) in v.routes.iter().chain(&v.mine) {
                 let e = m.entry(*d).or_insert((*c, *a));
@@ -687,13 +483,14 @@ impl Net {
         let bests = Self::bests(&views);
         // A summary equal to one of its own active ranges is ignored (RFC 2328 16.2).
         let own = self.ranged(b, bests.iter().map(|(d, (c, a))| (*d, *c, *a)));
-        let own_ranges: HashSet<Dest> = self.ranges.get(&b).map_or_else(HashSet::new, |(r, _)| {
-            own.active
-                .iter()
-                .map(|(k, _)| Dest::Net(r[*k].prefix))
-                .collect()
-        });
-        let mut inter = Table::new();
+        let own_ranges: HashSet<Dest> =
+            self.ranges.get(&b).map_or_else(HashSet::default, |(r, _)| {
+                own.active
+                    .iter()
+                    .map(|(k, _)| Dest::Net(r[*k].prefix))
+                    .collect()
+            });
+        let mut inter = Table::default();
         if let Some((_, backbone)) = views.iter().find(|(a, _)| *a == 0) {
             let skip = |d: &Dest| bests.contains_key(d) || own_ranges.contains(d);
             self.offer_backbone(&backbone.to, only, skip, &mut inter);
@@ -762,7 +559,7 @@ impl Net {
         wanted: &HashSet<usize>,
         only: Only<'_>,
     ) -> Vec<(Dest, u64)> {
-        let mut m: HashMap<Dest, u64> = HashMap::new();
+        let mut m: HashMap<Dest, u64> = HashMap::default();
         let stub = self.stub_of.get(&(b, area)).copied();
         let nssa = self.nssa_of.get(&(b, area));
         // A stub area gets a default route (IOS `default-cost`, 1 unless written; Junos
@@ -822,8 +619,8 @@ impl Net {
             None => self.views(s, &wanted, only),
         };
         let views: &[(u32, View)] = abr.as_ref().map_or(&own, |st| &st.views);
-        let mut intra_t = Table::new();
-        let mut mine: HashSet<Dest> = HashSet::new();
+        let mut intra_t = Table::default();
+        let mut mine: HashSet<Dest> = HashSet::default();
         for (_, v) in views {
             for (d, (c, h)) in &v.routes {
                 offer(&mut intra_t, *d, *c, h);
@@ -831,7 +628,7 @@ impl Net {
             mine.extend(v.mine.keys().copied());
         }
         intra_t.retain(|d, _| !mine.contains(d));
-        let mut inter_t = Table::new();
+        let mut inter_t = Table::default();
         let mut discards = Vec::new();
         if let Some(st) = abr {
             if let Some((ranges, _)) = self.ranges.get(&s) {
@@ -912,7 +709,7 @@ impl Net {
             .filter(|e| e.device == s && !e.translated)
             .map(|e| e.prefix)
             .collect();
-        let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::new();
+        let mut ext: HashMap<Ipv4Net, (Kind, u64, u64, Vec<Hop>)> = HashMap::default();
         let heard = |e: &&External| match e.area {
             None => type5,
             Some(a) => self.areas(s).contains(&a),

@@ -244,8 +244,7 @@ pub struct Warning {
 }
 
 /// The imported network's warnings: each device whose management address no interface
-/// of its own holds (olav, its plans' verification commands and the lock-out reasoning
-/// reach the device there).
+/// of its own holds (the address is where a change reaches the device).
 pub fn warnings(db: &crate::state::StateDb) -> Result<Vec<Warning>, crate::state::StateError> {
     Ok(db
         .management_addresses_unheld()?

@@ -27,9 +27,9 @@ pub struct UnheldManagement {
 
 impl StateDb {
     /// Devices whose management address (from the state file, else the configuration's
-    /// management interface) is on no interface of theirs: olav and the plans it drafts
-    /// reach the device there, so an address the device does not answer on is a fault of
-    /// the state file or of the device.
+    /// management interface) is on no interface of theirs: a change reaches the device
+    /// there, so an address the device does not answer on is a fault of the state file
+    /// or of the device.
     pub fn management_addresses_unheld(&self) -> Result<Vec<UnheldManagement>, StateError> {
         let devices: Vec<(String, String)> = self
             .conn

@@ -24,6 +24,8 @@ pub enum Only {
     Bgp,
     /// Undefined references.
     References,
+    /// Management addresses no interface of their device holds (a warning).
+    Management,
 }
 
 /// One owner of a duplicated address (Batfish ipOwners, duplicatesOnly).
@@ -227,6 +229,41 @@ pub struct Problem {
     pub element: String,
     /// In words.
     pub message: String,
+}
+
+/// A warning of `olav check`: not a problem Batfish would count, but a fault in what the
+/// rest of olav relies on; it does not fail the check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// Stable code.
+    pub code: &'static str,
+    /// The element it is about.
+    pub element: String,
+    /// In words.
+    pub message: String,
+}
+
+/// The imported network's warnings: each device whose management address no interface
+/// of its own holds (the address is where a change reaches the device).
+pub fn warnings(db: &crate::state::StateDb) -> Result<Vec<Warning>, crate::state::StateError> {
+    Ok(db
+        .management_addresses_unheld()?
+        .into_iter()
+        .map(|u| {
+            let instead = match &u.held_by {
+                Some((h, i)) => format!("; {h} {i} holds it instead"),
+                None => String::new(),
+            };
+            Warning {
+                code: "check.management_address",
+                element: u.hostname.clone(),
+                message: format!(
+                    "{}: management address {} is on none of its interfaces{instead}: the device cannot be reached there (correct the state file's management_address, or the device's configuration)",
+                    u.hostname, u.address
+                ),
+            }
+        })
+        .collect())
 }
 
 /// Every check's answer on the network as imported: computed once per state version,

@@ -256,6 +256,13 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
         }
     };
     let problems = f.problem_lines();
+    // About the imported state, not a configuration: a candidate adds none.
+    let warnings =
+        if plan.is_none() && (only.is_empty() || only.contains(&checks::Only::Management)) {
+            checks::warnings(&db)?
+        } else {
+            Vec::new()
+        };
     // Files the import did not read (other vendors) may hold the peers an iBGP session is
     // UNKNOWN_REMOTE towards (`checkpoint_simple_routing`: an IOS router's iBGP peer is the
     // Check Point firewall, named and skipped): then those rows cannot tell, and when
@@ -294,6 +301,7 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
                 "overlaps": f.overlaps,
                 "bgp": f.bgp,
                 "references": f.references,
+                "warnings": warnings,
             }))
         ),
         Format::Text => {
@@ -307,6 +315,9 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             );
             for p in &problems {
                 println!("  {p}");
+            }
+            for w in &warnings {
+                println!("  warning: {}", w.message);
             }
             if let Some(n) = &note {
                 println!("Note: {n}");

@@ -13,3 +13,60 @@ impl StateDb {
             .map_err(|e| self.err(e))
     }
 }
+
+/// A device's management address that no interface of the device holds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UnheldManagement {
+    /// The device.
+    pub hostname: String,
+    /// Its management address, as stored.
+    pub address: String,
+    /// The device and interface that hold the address instead, when one does.
+    pub held_by: Option<(String, String)>,
+}
+
+impl StateDb {
+    /// Devices whose management address (from the state file, else the configuration's
+    /// management interface) is on no interface of theirs: a change reaches the device
+    /// there, so an address the device does not answer on is a fault of the state file
+    /// or of the device.
+    pub fn management_addresses_unheld(&self) -> Result<Vec<UnheldManagement>, StateError> {
+        let devices: Vec<(String, String)> = self
+            .conn
+            .prepare_cached(
+                "SELECT hostname, management_address FROM device
+                 WHERE management_address IS NOT NULL ORDER BY hostname",
+            )
+            .and_then(|mut st| {
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<_, _>>()
+            })
+            .map_err(|e| self.err(e))?;
+        let mut holders = self
+            .conn
+            .prepare_cached(
+                "SELECT hostname, ifname FROM ip_address WHERE address = ?1 ORDER BY hostname, ifname",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for (hostname, address) in devices {
+            // Addresses are stored as they print: compare the parsed spelling.
+            let spelled = address
+                .parse::<std::net::IpAddr>()
+                .map_or_else(|_| address.clone(), |a| a.to_string());
+            let held: Vec<(String, String)> = holders
+                .query_map([&spelled], |r| Ok((r.get(0)?, r.get(1)?)))
+                .and_then(|rows| rows.collect::<Result<_, _>>())
+                .map_err(|e| self.err(e))?;
+            if held.iter().any(|(h, _)| *h == hostname) {
+                continue;
+            }
+            out.push(UnheldManagement {
+                hostname,
+                address,
+                held_by: held.into_iter().next(),
+            });
+        }
+        Ok(out)
+    }
+}

@@ -6,7 +6,8 @@
 //! commit before the model (`da695fa`):
 //! `OLAV_ANSWERS_BIN=<that olav> OLAV_ANSWERS_BLESS=1 cargo test --test it answers`.
 //! One answer changed since, on purpose: "decommission alpha-br-3560" carries the new
-//! warning for the two switches it cuts off (`precheck.isolated`).
+//! warning for the two switches it cuts off (`precheck.isolated`); and `check` carries
+//! `warnings` (management addresses on no interface: none on either network).
 
 use crate::common;
 

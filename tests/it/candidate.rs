@@ -92,10 +92,22 @@ fn an_mtu_unequal_to_the_far_end_fails_naming_both() {
 
 #[test]
 fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widens_it_fails() {
-    // The demo's alpha-core-1 Ethernet3 (9214) and alpha-dist-1 TwentyFiveGigE1/0/1
-    // (9198) already differ by 16: a change that keeps them as far apart or closer is the
-    // network's mismatch (a warning, never a pass); one that widens it is the plan's.
+    // A demo whose alpha-core-1 Ethernet3 (EOS mtu 9214) and alpha-dist-1
+    // TwentyFiveGigE1/0/1 (IOS-XE mtu 9198) differ by 16, as the fixture once did: a change
+    // that keeps them as far apart or closer is the network's mismatch (a warning, never
+    // a pass); one that widens it is the plan's.
+    let mismatched = |tmp: &Path| {
+        let snap = common::demo_copy(tmp);
+        let core = snap.join("configs/alpha-core-1/show_running-config.txt");
+        common::replace(
+            &core,
+            "description alpha-dist-1 TwentyFiveGigE1/0/1\n   mtu 9198",
+            "description alpha-dist-1 TwentyFiveGigE1/0/1\n   mtu 9214",
+        );
+        common::import(tmp, &snap);
+    };
     let tmp = tempfile::tempdir().expect("tempdir");
+    mismatched(tmp.path());
     let plan = draft_any(tmp.path(), "set mtu 9206 on Ethernet3 of alpha-core-1");
     let (verdict, f, r) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "WARN", "{f:#?}");
@@ -116,6 +128,7 @@ fn an_mtu_change_that_leaves_a_mismatch_in_place_is_a_warning_and_one_that_widen
         "{passed:?}"
     );
     let tmp = tempfile::tempdir().expect("tempdir");
+    mismatched(tmp.path());
     let plan = draft_any(tmp.path(), "set mtu 1500 on Ethernet3 of alpha-core-1");
     let (verdict, f, _) = precheck(tmp.path(), &plan);
     assert_eq!(verdict, "FAIL", "{f:#?}");

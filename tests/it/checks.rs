@@ -301,6 +301,75 @@ fn the_check_command_reports_and_exits_by_outcome() {
     );
 }
 
+#[test]
+fn a_management_address_on_no_interface_is_warned_and_the_demo_has_none() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let clean = olav(tmp.path())
+        .args(["-q", "check", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&clean.get_output().stdout).expect("json");
+    assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
+    // The demo's state file once gave alpha-br-3560 an out-of-band address it does not
+    // have (it is managed in-band, on its loopback); and beta-acc-2 one that alpha-acc-1
+    // holds.
+    let snap = common::demo_copy(tmp.path());
+    common::replace(
+        &snap.join("state.yaml"),
+        "management_address: 10.255.1.8}",
+        "management_address: 192.168.100.18}",
+    );
+    common::replace(
+        &snap.join("state.yaml"),
+        "management_address: 192.168.100.27}",
+        "management_address: 10.10.10.1}",
+    );
+    common::import(tmp.path(), &snap);
+    let out = olav(tmp.path()).args(["-q", "check"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with("PASS — "),
+        "a warning fails nothing: {text}"
+    );
+    assert!(
+        text.contains("warning: alpha-br-3560: management address 192.168.100.18 is on none of its interfaces: the device cannot be reached there"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning: beta-acc-2: management address 10.10.10.1 is on none of its interfaces; alpha-acc-1 Vlan10 holds it instead"),
+        "{text}"
+    );
+    let out = olav(tmp.path())
+        .args(["-q", "check", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    let codes: Vec<(&str, &str)> = v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| {
+            (
+                w["code"].as_str().unwrap_or(""),
+                w["element"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("check.management_address", "alpha-br-3560"),
+            ("check.management_address", "beta-acc-2")
+        ]
+    );
+    // `--only bgp` asks for BGP alone.
+    let out = olav(tmp.path())
+        .args(["-q", "check", "--only", "bgp"])
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&out.get_output().stdout).contains("warning:"));
+}
+
 /// Real-network BGP forms (confederations, per-neighbor local-as, one address pair
 /// reused per VRF, a VRF peering with the global table): every session comes up on real
 /// devices, so each must be UNIQUE_MATCH with the session type Batfish gives it.

@@ -125,7 +125,7 @@ fn parts(db: &Path) -> Vec<Part> {
 /// that a digest that no longer matches says which tables changed. Taken with the
 /// digests above.
 const PART_PINS: &[(&str, &str)] = &[
-    ("demo", "device=25821c58 device_config=31a0a4f5 interface=f8c80716 ip_address=9758ec7d link=8aa21fae bgp_session=b7480922 bgp_network=5c53916f static_route=a3f3b2fd ospf_network=de3bb588 structure_def=e0401667 structure_ref=6ae195df service=48625543 service_endpoint=05fdb15d import_warning=e3b0c442 batfish_file=e3b0c442 device_version=740d0b47 import_run=4a07e995"),
+    ("demo", "device=41593463 device_config=56dbbacf interface=f79a15d3 ip_address=9758ec7d link=8aa21fae bgp_session=b7480922 bgp_network=5c53916f static_route=a3f3b2fd ospf_network=fb4925e5 structure_def=a88dd6dc structure_ref=395c74d4 service=48625543 service_endpoint=05fdb15d import_warning=e3b0c442 batfish_file=e3b0c442 device_version=27acac09 import_run=9801b540"),
     ("nxos-site", "device=fd874691 device_config=32d0d568 interface=608467f9 ip_address=ba553c0d link=22273132 bgp_session=1425a0ad bgp_network=f994cb10 static_route=368e36f9 ospf_network=73ecfb2c structure_def=d18c50c1 structure_ref=07bbf82b service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=7b755969 import_run=f1b75933"),
     ("fidelity/vlans-vrfs", "device=5034eae0 device_config=29a04de8 interface=3bcfef86 ip_address=0ba406c7 link=d78c40bf bgp_session=e3b0c442 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=0a5f8201 import_run=d7647ef4"),
     ("fidelity/layer1", "device=eaef830b device_config=df93610a interface=1fc2fbf2 ip_address=7836244e link=d9e4b768 bgp_session=e3b0c442 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=ded4bc96 device_version=067fc68c import_run=45285a14"),
@@ -293,7 +293,9 @@ fn fixtures_import_unchanged() {
         // table compared row by row between the import before the two-pass one (da695fa)
         // and after it, identical. OSPF slice of #24: `ospf_network` gained the EOS
         // cores' interface-mode `ip ospf area` enablements (46 rows), dropped before.
-        ("demo", "dbf2992e0c2ec093c26a2d7f device=18 device_config=18 interface=148 ip_address=107 link=31 bgp_session=43 bgp_network=3 static_route=15 ospf_network=86 structure_def=50 structure_ref=76 service=12 service_endpoint=22 import_warning=0 batfish_file=0"),
+        // Issue #25: the demo's fixture corrected (MTUs, gamma's office in OSPF and its
+        // aggregate to iBGP, alpha-br-3560's management address).
+        ("demo", "fbee8104da9ab703df21ffb0 device=18 device_config=18 interface=148 ip_address=107 link=31 bgp_session=43 bgp_network=3 static_route=15 ospf_network=87 structure_def=50 structure_ref=77 service=12 service_endpoint=22 import_warning=0 batfish_file=0"),
         ("nxos-site", "1e8eb262f9269a2b31f8ec9d device=3 device_config=3 interface=12 ip_address=9 link=2 bgp_session=3 bgp_network=1 static_route=2 ospf_network=6 structure_def=5 structure_ref=6 service=0 service_endpoint=0 import_warning=0 batfish_file=0"),
         ("fidelity/vlans-vrfs", "9854db6af34738af671d8fbb device=4 device_config=4 interface=22 ip_address=14 link=6 bgp_session=0 bgp_network=0 static_route=0 ospf_network=0 structure_def=0 structure_ref=0 service=0 service_endpoint=0 import_warning=0 batfish_file=0"),
         ("fidelity/layer1", "31803daf5b3d0a4f8e766dd8 device=5 device_config=5 interface=19 ip_address=12 link=7 bgp_session=0 bgp_network=0 static_route=0 ospf_network=0 structure_def=0 structure_ref=0 service=0 service_endpoint=0 import_warning=0 batfish_file=3"),

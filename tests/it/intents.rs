@@ -152,11 +152,11 @@ const JUNOS: &[JunosCase] = &[
         &["show interfaces xe-0/1/4 terse"],
     ),
     (
-        // 9200: the IP MTU the port (mtu 9214) gives already, so the far end's 9214 is
-        // not moved further away (9000 would be: precheck.rs checks that it fails).
-        "change the MTU on gamma-border-1 xe-0/1/0.0 to 9200",
+        // 9214: the IP MTU the port (mtu 9228) gives already and the far end's (9000
+        // would not be: precheck.rs checks that it fails).
+        "change the MTU on gamma-border-1 xe-0/1/0.0 to 9214",
         "modify_interface",
-        &["set interfaces xe-0/1/0 unit 0 family inet mtu 9200"],
+        &["set interfaces xe-0/1/0 unit 0 family inet mtu 9214"],
         &["delete interfaces xe-0/1/0 unit 0 family inet mtu"],
         &["show ospf neighbor"],
     ),

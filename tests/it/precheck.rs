@@ -852,9 +852,9 @@ fn a_what_if_on_a_junos_port_takes_its_units() {
 }
 
 #[test]
-fn an_mtu_change_that_widens_an_existing_mismatch_fails() {
+fn an_mtu_change_on_an_eos_port_facing_ios_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    // alpha-core-1 Ethernet3 (9214) – alpha-dist-1 (9198) already differ by 16 bytes.
+    // alpha-core-1 Ethernet3 (EOS mtu 9198) – alpha-dist-1 (IOS-XE mtu 9198): equal IP MTUs.
     let plan = draft_any(
         tmp.path(),
         "set the mtu of Ethernet3 on alpha-core-1 to 1500",
@@ -869,7 +869,7 @@ fn an_mtu_change_that_widens_an_existing_mismatch_fails() {
 #[test]
 fn a_junos_port_mtu_is_compared_with_the_far_end_as_an_ip_mtu() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    // gamma-border-1 xe-0/1/0 (port mtu 9214: IP MTU 9200 on its unit xe-0/1/0.0) –
+    // gamma-border-1 xe-0/1/0 (port mtu 9228: IP MTU 9214 on its unit xe-0/1/0.0) –
     // alpha-core-1 Ethernet12 (EOS mtu 9214).
     let plan = draft_any(
         tmp.path(),
@@ -884,6 +884,33 @@ fn a_junos_port_mtu_is_compared_with_the_far_end_as_an_ip_mtu() {
             && m.contains("port xe-0/1/0 mtu 1500 less the 14-byte Ethernet header")),
         "{:#?}",
         findings(&v)
+    );
+    // The trial's change: the Junos port set to the far end's number, 9214, is 14 bytes
+    // short of it in IP MTU — a failure naming both ends with both values, never a pass.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "change the MTU on gamma-border-1 xe-0/1/0 to 9214",
+    );
+    let (code, v) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{:#?}", findings(&v));
+    assert!(
+        findings(&v).iter().any(|(s, e, m)| s == "error"
+            && e == "gamma-border-1 xe-0/1/0.0"
+            && m.contains("MTU 9200 here, 9214 at the far end alpha-core-1 Ethernet12")
+            && m.contains("port xe-0/1/0 mtu 9214 less the 14-byte Ethernet header")),
+        "{:#?}",
+        findings(&v)
+    );
+    let passed = v["report"]["passed"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !passed.iter().any(|p| p
+            .as_str()
+            .is_some_and(|p| p.starts_with("MTU equal at both ends"))),
+        "{passed:?}"
     );
     // A unit's `family inet mtu` is an IP MTU: 9000 against 9214 moves the ends apart.
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -902,18 +929,18 @@ fn deleting_the_address_of_a_junos_link_unit_breaks_the_link() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft_any(
         tmp.path(),
-        "change the MTU on gamma-border-1 xe-0/1/0 to 9228",
+        "change the MTU on gamma-border-1 xe-0/1/0 to 9214",
     );
     let path = tmp.path().join(&plan);
     let text = std::fs::read_to_string(&path).expect("plan");
     let edited = text
         .replacen(
-            "set interfaces xe-0/1/0 mtu 9228\n",
+            "set interfaces xe-0/1/0 mtu 9214\n",
             "delete interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31\n",
             1,
         )
         .replacen(
-            "delete interfaces xe-0/1/0 mtu\nset interfaces xe-0/1/0 mtu 9214\n",
+            "delete interfaces xe-0/1/0 mtu\nset interfaces xe-0/1/0 mtu 9228\n",
             "set interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31\n",
             1,
         );

@@ -68,6 +68,59 @@ fn trace_follows_both_ecmp_branches_on_the_demo() {
         .ends_with("olav routes --device alpha-acc-1 --prefix 10.10.11.1"));
 }
 
+/// The demo is true to itself (issue #25): every OSPF adjacency forms (IP MTUs equal
+/// across vendors), so the only routes olav marks missing are the providers'; gamma's
+/// office reaches the other sites and they reach it.
+#[test]
+fn the_demo_s_sites_reach_each_other_and_only_the_providers_routes_are_missing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(dir.path())
+        .args(["-q", "routes", "--format", "json"])
+        .output()
+        .expect("olav runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+    let text = v.to_string();
+    assert!(!text.contains("no OSPF adjacency"), "{text}");
+    assert!(
+        text.contains("BGP routes from peers outside the network"),
+        "{text}"
+    );
+    for (from, to, at) in [
+        ("beta-acc-1", "10.40.10.1", "gamma-border-1"),
+        ("alpha-acc-2", "10.40.10.1", "gamma-border-1"),
+        ("alpha-br-3560", "10.40.10.1", "gamma-border-1"),
+        ("gamma-border-1", "10.20.110.1", "alpha-br-3560"),
+        ("gamma-border-1", "10.30.10.1", "beta-acc-1"),
+    ] {
+        let out = common::olav(dir.path())
+            .args(["-q", "routes", "--trace", from, to])
+            .output()
+            .expect("olav runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            text.starts_with(&format!("{from} → {to} (VRF default): ACCEPTED at {at}")),
+            "{text}"
+        );
+    }
+    // Beyond the office LAN, gamma's aggregate reaches the route reflectors over iBGP.
+    let out = common::olav(dir.path())
+        .args([
+            "-q",
+            "routes",
+            "--device",
+            "alpha-core-1",
+            "--prefix",
+            "10.40.20.0/24",
+        ])
+        .output()
+        .expect("olav runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("alpha-core-1  default  10.40.0.0/16  10.255.3.1  ibgp"),
+        "{text}"
+    );
+}
+
 /// A switch without a route for the address: NO_ROUTE, a complete answer (exit 0); a
 /// source given as an address starts at the device that holds it.
 #[test]
@@ -106,8 +159,9 @@ fn trace_rejects_what_it_cannot_read() {
 }
 
 /// A plan shutting one of alpha-acc-1's two uplinks: its routes through that uplink
-/// move to the other one (at a higher cost), alpha-acc-2 and alpha-dist-1 lose the
-/// equal-cost paths through it, and nothing else changes.
+/// move to the other one (at a higher cost); alpha-acc-2, alpha-dist-1, the cores and
+/// the branch switch lose the equal-cost paths through it (to alpha-acc-1's subnets, or
+/// the uplink's own), and nothing else changes.
 #[test]
 fn routes_plan_shows_the_routes_a_plan_moves() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -122,7 +176,18 @@ fn routes_plan_shows_the_routes_a_plan_moves() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
     let changes = v["changes"].as_array().expect("changes");
     let nodes: Vec<&str> = changes.iter().filter_map(|c| c["node"].as_str()).collect();
-    assert_eq!(nodes, ["alpha-acc-1", "alpha-acc-2", "alpha-dist-1"], "{v}");
+    assert_eq!(
+        nodes,
+        [
+            "alpha-acc-1",
+            "alpha-acc-2",
+            "alpha-br-3560",
+            "alpha-core-1",
+            "alpha-core-2",
+            "alpha-dist-1"
+        ],
+        "{v}"
+    );
     let acc1 = &changes[0];
     let removed = acc1["removed"].as_array().expect("removed");
     assert!(
@@ -210,17 +275,18 @@ fn the_management_vrf_is_not_known_rather_than_empty() {
 fn a_discard_in_an_incomplete_rib_is_not_a_verdict() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = common::olav(dir.path())
-        .args(["routes", "--trace", "alpha-border-1", "10.10.10.5"])
+        .args(["routes", "--trace", "alpha-border-1", "10.10.99.5"])
         .output()
         .expect("olav runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    // The demo's border runs BGP with peers outside the network: its RIB is incomplete.
+    // The demo's border runs BGP with peers outside the network: its RIB is incomplete,
+    // and no subnet of its aggregate's (10.10.0.0/16, to Null0) holds 10.10.99.5.
     assert!(
         text.contains("alpha-border-1's RIB is incomplete"),
         "{text}"
     );
     assert!(
-        text.starts_with("alpha-border-1 → 10.10.10.5 (VRF default): INSUFFICIENT_INFO"),
+        text.starts_with("alpha-border-1 → 10.10.99.5 (VRF default): INSUFFICIENT_INFO"),
         "{text}"
     );
     assert_eq!(out.status.code(), Some(3));

@@ -15,13 +15,16 @@ pub const CHECK: Check = Check {
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let cand = &cx.cand;
+    // By name: a plan that adds an interface shifts the candidate's list; IOS `ip mtu`
+    // changes the IP MTU as `mtu` does.
     let changes_mtu = cand.touched.iter().any(|d| {
         cand.devices.get(d).is_some_and(|x| {
-            x.base
-                .interfaces
-                .iter()
-                .zip(&x.cand.interfaces)
-                .any(|(a, b)| a.mtu != b.mtu)
+            x.cand.interfaces.iter().any(|b| {
+                match x.base.interfaces.iter().find(|a| a.name == b.name) {
+                    Some(a) => a.mtu != b.mtu || a.ip_mtu != b.ip_mtu,
+                    None => b.mtu.is_some() || b.ip_mtu.is_some(),
+                }
+            })
         })
     });
     if cand.links.is_empty() || !changes_mtu {
@@ -87,6 +90,25 @@ mod tests {
                 &o,
                 Severity::Error,
                 "MTU 9000 here, 1500 at the far end r1 GigabitEthernet0/1"
+            ),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn an_ios_ip_mtu_is_the_mtu_compared() {
+        let p = plan(
+            "modify_interface",
+            vec![interface("r3", "GigabitEthernet0/0")],
+            &[("r3", "interface GigabitEthernet0/0\n ip mtu 1400")],
+            &[],
+        );
+        let o = run(&CHECK, &triangle(), &p);
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "MTU 1400 here, 1500 at the far end r1 GigabitEthernet0/1"
             ),
             "{o:?}"
         );

@@ -264,7 +264,8 @@ pub fn description_only() -> Plan {
 }
 
 /// j1 (Junos) xe-0/1/0, port `mtu 9214`, unit 0 10.0.3.0/31 — e1 (EOS) Ethernet12,
-/// `mtu 9214`, 10.0.3.1/31: the demo's gamma-border-1 – alpha-core-1 link.
+/// `mtu 9214`, 10.0.3.1/31: the demo's gamma-border-1 – alpha-core-1 link as its fixture once
+/// had it, 14 bytes apart in IP MTU.
 const J1: &str = "set system host-name j1
 set interfaces xe-0/1/0 mtu 9214
 set interfaces xe-0/1/0 unit 0 family inet address 10.0.3.0/31

@@ -320,14 +320,18 @@ pub struct Now {
     addresses: Addresses,
 }
 
-/// This process's copy of the network as it is.
-static NOW: Mutex<Option<Arc<Now>>> = Mutex::new(None);
+/// This process's copies of networks as they are, the most recently used last: a few,
+/// so that pre-checks on several DBs at once do not make each other's again.
+static NOW: Mutex<Vec<Arc<Now>>> = Mutex::new(Vec::new());
+
+/// How many networks [`NOW`] keeps.
+const KEPT: usize = 4;
 
 /// The network of `db`'s current state version as it is.
 fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
     let key = (db.path().to_path_buf(), db.state_version()?);
     if let Ok(held) = NOW.lock() {
-        if let Some(n) = held.as_ref().filter(|n| n.key == key) {
+        if let Some(n) = held.iter().find(|n| n.key == key) {
             return Ok(Arc::clone(n));
         }
     }
@@ -343,7 +347,11 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
         addresses,
     });
     if let Ok(mut held) = NOW.lock() {
-        *held = Some(Arc::clone(&n));
+        held.retain(|x| x.key != n.key);
+        if held.len() >= KEPT {
+            held.remove(0);
+        }
+        held.push(Arc::clone(&n));
     }
     Ok(n)
 }

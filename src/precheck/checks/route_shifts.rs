@@ -1,6 +1,5 @@
 //! Routes to loopbacks, defaults and service prefixes that the plan takes away or makes
-//! single-path, device by device: evidence beside the traced flows, and lost redundancy
-//! where a route had two next hops and keeps one.
+//! single-path, device by device: evidence beside the traced flows and the blast radius.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
@@ -86,12 +85,13 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             "olav routes --plan PLAN lists them",
         );
     }
-    // Lost redundancy, one finding for the plan: the blast radius names the devices
-    // left with a single point of failure; this names the routes.
+    // Fewer equal-cost next hops is not a single point of failure (a costlier path may
+    // remain): the blast radius judges that on the topology and warns; this is evidence
+    // of where traffic now goes, one finding for the plan.
     if !narrowed.is_empty() {
         narrowed_on.sort();
         out.add(
-            severity,
+            Severity::Info,
             "routes",
             format!(
                 "routes to {} network(s) go down to one next hop (from two or more) on {}: {}",
@@ -124,7 +124,7 @@ mod tests {
     use crate::precheck::Severity;
 
     #[test]
-    fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_a_warning() {
+    fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_as_information() {
         let net = square();
         let p = square_plan(
             "modify_interface",
@@ -138,8 +138,9 @@ mod tests {
             .findings
             .iter()
             .find(|f| f.message.contains("go down to one next hop"))
-            .expect("lost redundancy is reported");
-        assert_eq!(narrowed.severity, Severity::Warning);
+            .expect("the narrower routes are reported");
+        // Not a single point of failure by itself: the blast radius judges that.
+        assert_eq!(narrowed.severity, Severity::Info);
         // r1 reached r4's LAN over r2 and r3, now over r3 only; r2 and r3 reached each
         // other's loopbacks both ways round the square.
         assert!(

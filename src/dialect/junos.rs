@@ -15,6 +15,8 @@
 //!   the group's type, peer AS, import and export chains — the Junos form of copying the
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
+pub mod policy;
+
 use super::{Change, IfChange, Lines, StaticRouteLine};
 use crate::import::parse::junos::{quote, set_form, set_lines, SetLine};
 use crate::model::{StaticRoute, Vendor};
@@ -411,8 +413,10 @@ pub struct NewSession<'a> {
     pub theirs: IpAddr,
     /// The provider's AS.
     pub asn: u32,
-    /// The provider's name (for a new group's name).
+    /// The provider's name (for a new group's and new policies' names).
     pub name: &'a str,
+    /// The device's stored configuration (either syntax).
+    pub text: &'a str,
 }
 
 /// The existing session to the same provider a new one copies.
@@ -435,8 +439,8 @@ pub struct Session {
     pub not_copied: Option<String>,
     /// Whether the existing session authenticates (the new one inherits or needs a key).
     pub authenticated: bool,
-    /// Whether an import or export policy applies to the new neighbor.
-    pub filtered: bool,
+    /// Where the neighbor's policy came from, and whether it is drafted deactivated.
+    pub policy: crate::dialect::policy::Decided,
 }
 
 /// Unit statements that are the existing uplink's identity, not its policy.
@@ -463,7 +467,6 @@ pub fn new_session(
         .apply
         .push(set(&joined(&port_path, &["description", n.description])));
     let mut copied_from = None;
-    let mut filtered = false;
     if let Some(tu) = template_unit {
         let from = interface_path(tu);
         for l in st.under(&from) {
@@ -495,20 +498,31 @@ pub fn new_session(
     let group = template.and_then(|t| st.group_of(t.peer));
     let mut authenticated = false;
     let mut not_copied = None;
-    let neighbor = match (&group, template) {
+    // A chain set at the `protocols bgp` level applies to every group without its own.
+    let global = path(&["protocols", "bgp"]);
+    let chain_at = |p: &[String]| -> Vec<&'static str> {
+        ["import", "export"]
+            .into_iter()
+            .filter(|w| {
+                st.lines.iter().any(|l| {
+                    l.words.len() > p.len() && l.words.starts_with(p) && l.words[p.len()] == *w
+                })
+            })
+            .collect()
+    };
+    let mut inherited = chain_at(&global);
+    let (neighbor, at) = match (&group, template) {
         (Some(g), Some(t)) => {
             let gp = path(&["protocols", "bgp", "group", g]);
             copied_from = Some(format!("group {g} (the session to {})", t.peer));
-            let own = joined(&gp, &["neighbor", t.peer]);
             authenticated = st
                 .under(&gp)
                 .any(|l| l.words.iter().any(|w| w == "authentication-key"));
-            filtered = st.under(&gp).any(|l| {
-                let at_group_or_own = l.words.len() > gp.len()
-                    && (l.words[gp.len()] != "neighbor" || l.words.starts_with(&own));
-                at_group_or_own && l.words.iter().any(|w| w == "import" || w == "export")
-            });
-            joined(&gp, &["neighbor", &theirs])
+            // Only the group's own chains reach the new neighbor, not the existing
+            // neighbor's.
+            inherited.extend(chain_at(&gp));
+            let nb = joined(&gp, &["neighbor", &theirs]);
+            (nb.clone(), nb)
         }
         _ => {
             if let Some(t) = template {
@@ -524,15 +538,26 @@ pub fn new_session(
                 .apply
                 .push(set(&joined(&gp, &["peer-as", &n.asn.to_string()])));
             lines.rollback.extend(st.restore(&gp));
-            joined(&gp, &["neighbor", &theirs])
+            (joined(&gp, &["neighbor", &theirs]), gp)
         }
     };
+    let mut pol = policy::decide(st, n.text, n.theirs, n.name, &at, &inherited);
+    lines.apply.append(&mut pol.apply);
     lines
         .apply
         .push(set(&joined(&neighbor, &["description", n.description])));
+    if pol.decided.shut {
+        let w = words(&neighbor);
+        lines.apply.push(format!("deactivate {w}"));
+        pol.decided.notes.push(super::policy::shut_note(
+            &format!("`deactivate {w}`"),
+            &format!("`activate {w}`"),
+        ));
+    }
     if group.is_some() {
         lines.rollback.insert(0, delete(&neighbor));
     }
+    lines.rollback.append(&mut pol.rollback);
     // The port back exactly as stored.
     lines.rollback.extend(st.restore(&port_path));
     Session {
@@ -541,7 +566,7 @@ pub fn new_session(
         copied_from,
         not_copied,
         authenticated,
-        filtered,
+        policy: pol.decided,
     }
 }
 

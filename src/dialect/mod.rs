@@ -8,6 +8,7 @@
 
 pub mod cisco;
 pub mod junos;
+pub mod policy;
 
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;

@@ -298,12 +298,122 @@ fn a_new_neighbor_inside_the_network_must_match_its_device() {
     );
 }
 
+/// The plan at `plan` (relative to `dir`), as text.
+fn plan_text(dir: &Path, plan: &str) -> String {
+    std::fs::read_to_string(dir.join(plan)).expect("plan")
+}
+
 #[test]
-fn a_new_provider_without_filters_is_warned() {
+fn a_new_provider_is_drafted_with_the_borders_own_filters_and_not_warned() {
+    // IOS, EOS and Junos borders: each reuses what its existing provider session filters
+    // with, leaving out what sets that provider's attributes.
+    for (request, lines) in [
+        (
+            "add a peering to Hurricane Electric AS6939 on alpha-border-1 link 192.0.2.8/31",
+            &[
+                "route-map HURRICANE-ELECTRIC-IN permit 10\n match ip address prefix-list AARNET-IN\n!",
+                "  neighbor 192.0.2.9 prefix-list AARNET-IN in\n  neighbor 192.0.2.9 route-map HURRICANE-ELECTRIC-IN in\n  neighbor 192.0.2.9 route-map AARNET-OUT out",
+                "no route-map HURRICANE-ELECTRIC-IN",
+            ][..],
+        ),
+        (
+            "add a peering to Cogent AS174 on beta-border-1 link 198.18.0.5/31",
+            &[
+                "route-map COGENT-IN permit 10\n   match ip address prefix-list TELSTRA-IN\n!",
+                "   neighbor 198.18.0.4 route-map COGENT-IN in\n   neighbor 198.18.0.4 route-map TELSTRA-OUT out",
+            ][..],
+        ),
+        (
+            "add a peering to Cogent AS174 on gamma-border-1 link 198.18.0.9/31",
+            &[
+                "set protocols bgp group EBGP-COGENT import TELIA-IN\nset protocols bgp group EBGP-COGENT export TELIA-OUT",
+                "left out: SET-LOCAL-PREF",
+            ][..],
+        ),
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let plan = draft_any(tmp.path(), request);
+        let text = plan_text(tmp.path(), &plan);
+        for l in lines {
+            assert!(text.contains(l), "{request}: {l:?} not in\n{text}");
+        }
+        assert!(!text.contains("drafted shut"), "{text}");
+        let (v, f, _) = precheck(tmp.path(), &plan);
+        assert_eq!(v, "PASS", "{request}: {f:#?}");
+    }
+}
+
+#[test]
+fn a_new_provider_with_no_outbound_policy_to_have_is_drafted_shut_and_not_warned() {
+    // alpha-core-1 (EOS) has no provider session and originates no public prefix: the
+    // inbound filter is built, the session drafted shut.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "add a peering to Cogent AS174 on alpha-core-1 link 198.18.1.5/31",
+    );
+    let text = plan_text(tmp.path(), &plan);
+    for l in [
+        "ip prefix-list COGENT-IN\n   seq 5 deny 0.0.0.0/0\n   seq 10 deny 0.0.0.0/8 le 32",
+        "   seq 80 permit 0.0.0.0/0 le 24\n!",
+        "   neighbor 198.18.1.4 shutdown\n   neighbor 198.18.1.4 prefix-list COGENT-IN in",
+        "no ip prefix-list COGENT-IN",
+        "the session is drafted shut (`neighbor 198.18.1.4 shutdown`)",
+    ] {
+        assert!(text.contains(l), "{l:?} not in\n{text}");
+    }
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert!(!f.iter().any(|x| x.2.contains("filter")), "{f:#?}");
+    assert_eq!(v, "PASS", "{f:#?}");
+}
+
+#[test]
+fn a_junos_neighbor_with_no_export_policy_to_reuse_is_drafted_deactivated() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = common::demo_copy(tmp.path());
+    // Telia's export policy prepends: it is Telia's, not a filter to reuse.
+    common::replace(
+        &snap.join("configs/gamma-border-1/show_configuration.txt"),
+        "                prefix-list GAMMA-PREFIXES;\n            }\n            then accept;",
+        "                prefix-list GAMMA-PREFIXES;\n            }\n            then {\n                as-path-prepend \"65001 65001\";\n                accept;\n            }",
+    );
+    common::import(tmp.path(), &snap);
+    let plan = draft_any(
+        tmp.path(),
+        "add a peering to Cogent AS174 on gamma-border-1 link 198.18.0.9/31",
+    );
+    let text = plan_text(tmp.path(), &plan);
+    for l in [
+        "set protocols bgp group EBGP-COGENT import TELIA-IN",
+        "deactivate protocols bgp group EBGP-COGENT neighbor 198.18.0.8",
+        "activate protocols bgp group EBGP-COGENT neighbor 198.18.0.8`",
+    ] {
+        assert!(text.contains(l), "{l:?} not in\n{text}");
+    }
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("set ") && l.contains(" export ")),
+        "{text}"
+    );
+    let (v, f, _) = precheck(tmp.path(), &plan);
+    assert!(!f.iter().any(|x| x.2.contains("filter")), "{f:#?}");
+    assert_ne!(v, "FAIL", "{f:#?}");
+}
+
+#[test]
+fn a_hand_written_unfiltered_session_is_still_warned() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft_any(
         tmp.path(),
         "add a peering to Hurricane Electric AS6939 on alpha-border-1 link 192.0.2.8/31",
+    );
+    // The engineer deletes the policy olav drafted.
+    edit(
+        tmp.path(),
+        &plan,
+        "  neighbor 192.0.2.9 prefix-list AARNET-IN in\n  neighbor 192.0.2.9 route-map HURRICANE-ELECTRIC-IN in\n  neighbor 192.0.2.9 route-map AARNET-OUT out\n",
+        "",
     );
     let (v, f, _) = precheck(tmp.path(), &plan);
     assert_eq!(v, "WARN");

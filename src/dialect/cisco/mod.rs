@@ -7,6 +7,7 @@
 //! followed by its rollback leaves the device's model as it was.
 
 pub mod candidate;
+pub mod policy;
 pub mod running;
 
 use super::{IfChange, Lines, StaticRouteLine};
@@ -291,6 +292,8 @@ pub struct NewSession<'a> {
     pub text: &'a str,
     /// The session copied.
     pub template: Option<Template<'a>>,
+    /// The provider's name (for the names of new policies).
+    pub provider: &'a str,
 }
 
 /// What drafting a session produced.
@@ -301,8 +304,8 @@ pub struct Session {
     pub checks: String,
     /// Whether the copied session has a password (the new one needs its own).
     pub password: bool,
-    /// Whether an inbound or outbound filter applies to the new session.
-    pub filtered: bool,
+    /// Where the session's policy came from, and whether it is drafted shut.
+    pub policy: crate::dialect::policy::Decided,
 }
 
 /// Interface lines of the existing uplink that are policy, not identity: ACLs and
@@ -400,10 +403,12 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         bgp_lines = lines;
         password = pw;
     }
-    let mut cfg = vec![
-        format!("interface {}", n.interface),
-        format!("{i}description {desc}"),
-    ];
+    let pol = policy::decide(v, n.text, theirs, n.provider, bgp_lines);
+    let bgp_lines = pol.kept;
+    // Policy first: the session never comes up without it.
+    let mut cfg = pol.define;
+    cfg.push(format!("interface {}", n.interface));
+    cfg.push(format!("{i}description {desc}"));
     if v != Vendor::CiscoIos {
         cfg.push(format!("{i}no switchport"));
     }
@@ -412,10 +417,14 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
     cfg.push(format!("{i}no shutdown"));
     cfg.push("!".to_owned());
     cfg.push(format!("router bgp {}", n.local_as));
+    let shut = pol.decided.shut;
     if v == Vendor::CiscoNxos {
         cfg.push(format!("{i}neighbor {theirs}"));
         cfg.push(format!("{i}{i}remote-as {}", n.asn));
         cfg.push(format!("{i}{i}description {desc}"));
+        if shut {
+            cfg.push(format!("{i}{i}shutdown"));
+        }
         cfg.extend(bgp_lines.iter().cloned());
         if !bgp_lines
             .iter()
@@ -423,18 +432,41 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         {
             cfg.push(format!("{i}{i}address-family ipv4 unicast"));
         }
+        cfg.extend(
+            pol.attach
+                .iter()
+                .map(|(k, name, dir)| format!("{i}{i}{i}{k} {name} {dir}")),
+        );
     } else {
         cfg.push(format!("{i}neighbor {theirs} remote-as {}", n.asn));
         cfg.push(format!("{i}neighbor {theirs} description {desc}"));
+        if shut {
+            cfg.push(format!("{i}neighbor {theirs} shutdown"));
+        }
+        // EOS applies a neighbor's filters at the `router bgp` level.
+        if v == Vendor::AristaEos {
+            cfg.extend(
+                pol.attach
+                    .iter()
+                    .map(|(k, name, dir)| format!("{i}neighbor {theirs} {k} {name} {dir}")),
+            );
+        }
         cfg.extend(bgp_lines.iter().cloned());
+        let af = if v == Vendor::AristaEos {
+            "      "
+        } else {
+            "  "
+        };
         if !bgp_lines.iter().any(|l| l.contains("activate")) {
-            let af = if v == Vendor::AristaEos {
-                "      "
-            } else {
-                "  "
-            };
             cfg.push(format!("{i}address-family ipv4"));
             cfg.push(format!("{af}neighbor {theirs} activate"));
+        }
+        if v != Vendor::AristaEos {
+            cfg.extend(
+                pol.attach
+                    .iter()
+                    .map(|(k, name, dir)| format!("{af}neighbor {theirs} {k} {name} {dir}")),
+            );
         }
     }
     // Rollback: the session goes, the interface returns to exactly its stored lines.
@@ -443,8 +475,9 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         format!("router bgp {}", n.local_as),
         format!("{i}no neighbor {theirs}"),
         "!".to_owned(),
-        format!("default interface {}", n.interface),
     ];
+    rollback.extend(pol.undefine);
+    rollback.push(format!("default interface {}", n.interface));
     if stanza.is_empty() {
         rollback.push(format!("interface {}", n.interface));
     }
@@ -453,12 +486,6 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         Vendor::AristaEos => format!("ping {theirs} source {}", n.ours.addr()),
         _ => format!("ping {theirs} source {}", n.interface),
     };
-    let filtered = bgp_lines.iter().any(|l| {
-        l.contains("route-map")
-            || l.contains("prefix-list")
-            || l.contains("filter-list")
-            || l.contains("distribute-list")
-    });
     Session {
         lines: Lines {
             apply: cfg,
@@ -467,7 +494,7 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         },
         checks: format!("show interfaces {}\n{ping}\nshow ip bgp summary\nshow ip bgp neighbors {theirs}\nshow ip bgp neighbors {theirs} routes\nshow ip bgp neighbors {theirs} advertised-routes", n.interface),
         password,
-        filtered,
+        policy: pol.decided,
     }
 }
 

@@ -5,6 +5,7 @@
 use super::{blast_section, header, list, os_of, pre_change, slug, vendor_of, Ctx, Draft};
 use crate::agents::analyzer::facts::{free_interface, Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
+use crate::dialect::policy::Decided;
 use crate::dialect::{cisco, is_junos, junos};
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
@@ -50,8 +51,8 @@ struct Rendered {
     not_copied: Option<String>,
     /// The risk line when the existing session authenticates.
     password: Option<String>,
-    /// Whether an inbound or outbound filter applies to the new session.
-    filtered: bool,
+    /// Where the session's policy came from, and whether it is drafted shut.
+    policy: Decided,
 }
 
 /// Cisco-style lines: the interface stanza and `router bgp` neighbor lines, the policy
@@ -107,6 +108,7 @@ fn cisco_session(
         local_as,
         text: &own,
         template,
+        provider: n.name,
     });
     let (cfg, rollback) = s.lines.texts();
     Ok(Rendered {
@@ -117,7 +119,7 @@ fn cisco_session(
         copied_from,
         not_copied,
         password: s.password.then(|| cisco::password_risk(n.name, theirs)),
-        filtered: s.filtered,
+        policy: s.policy,
     })
 }
 
@@ -132,7 +134,8 @@ fn junos_session(
     desc: &str,
     our_addr: IpNet,
 ) -> Result<Rendered, String> {
-    let st = junos::Stored::new(&ctx.running(n.device)?);
+    let text = ctx.running(n.device)?;
+    let st = junos::Stored::new(&text);
     // Only a template on this device is reused: its group and filters are defined here.
     let template = n.template.filter(|t| t.hostname == n.device);
     let template_unit = template
@@ -148,6 +151,7 @@ fn junos_session(
             theirs: n.theirs,
             asn: n.asn,
             name: n.name,
+            text: &text,
         },
         template
             .or(n.template)
@@ -167,7 +171,7 @@ fn junos_session(
         copied_from: s.copied_from.map(|c| format!("{} {c}", n.device)),
         not_copied: s.not_copied,
         password: s.authenticated.then(|| junos::key_risk(n.name)),
-        filtered: s.filtered,
+        policy: s.policy,
     })
 }
 
@@ -194,14 +198,20 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     } else {
         cisco_session(n, f, ctx, local_as, &desc, our_addr)?
     };
+    let shut = r.policy.shut;
     let verification = format!(
-        "On {device}, after {} has configured their side:\n\n```\n{}\n```\n\n{}",
+        "On {device}, after {} has configured their side{}:\n\n```\n{}\n```\n\n{}",
         n.name,
+        if shut {
+            " and the session has been enabled with its outbound policy (it is drafted shut)"
+        } else {
+            ""
+        },
         r.checks,
         if n.template.is_some() {
             format!("Expect the session Established, the prefixes received accepted by the inbound policy, and the advertised prefixes the same as on the existing session to {}.", n.name)
         } else {
-            "Expect the session Established, and only the prefixes your new policy allows received and advertised.".to_owned()
+            "Expect the session Established, and only the prefixes the policy above allows received and advertised.".to_owned()
         }
     );
     let before = net.redundancy_to_peer(n.asn, &[]);
@@ -270,8 +280,16 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         )
     };
     let summary = format!(
-        "{title} on {} with link subnet {} ({device} {}, {} {theirs}).\n\nBlast radius 0: the change adds a session and removes nothing; it {spof_line}.",
-        n.iface.name, n.subnet, n.ours, n.name
+        "{title} on {} with link subnet {} ({device} {}, {} {theirs}).\n\nBlast radius 0: the change adds a session and removes nothing; {}it {spof_line}.",
+        n.iface.name,
+        n.subnet,
+        n.ours,
+        n.name,
+        if shut {
+            "the session is drafted shut until its outbound policy is agreed; once enabled, "
+        } else {
+            ""
+        }
     );
     let mut scope = format!(
         "- Device: {device} ({os}, AS{local_as})\n- Interface: {} (free: no address, no link{})\n- New BGP session: {theirs} AS{} ({})\n- Link subnet: {} — overlaps nothing in the state DB (state version {})",
@@ -288,7 +306,17 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             "\n- Interface template and session policy copied from {c}"
         );
     }
-    let mut risks = format!("- Blast radius 0; the change {spof_line}.\n");
+    for note in &r.policy.notes {
+        let _ = write!(scope, "\n- Policy, {note}");
+    }
+    let mut risks = format!(
+        "- Blast radius 0; {}the change {spof_line}.\n",
+        if shut {
+            "once the session is enabled, "
+        } else {
+            ""
+        }
+    );
     let _ = writeln!(
         risks,
         "- {} must configure {theirs} with remote AS {local_as} and accept {}; {} the addressing ({}) with {} before the window.",
@@ -304,13 +332,13 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
     if let Some(why) = &r.not_copied {
         let _ = writeln!(
             risks,
-            "- Policy not copied: {why}; configure the same filters by hand."
+            "- Policy not copied: {why}; the session's policy was decided as for a new provider instead (see Scope): compare it with the existing session's."
         );
     }
-    if n.template.is_none() {
-        let _ = writeln!(risks, "- A new provider has no policy in this network yet: define inbound and outbound filters (prefix-lists or route-maps) and maximum-prefix before the session is enabled, or it accepts and announces everything.");
-    } else if r.copied_from.is_some() && !r.filtered {
-        let _ = writeln!(risks, "- The existing session has no inbound or outbound filter to copy: without policy the session would accept and announce everything.");
+    if shut {
+        let _ = writeln!(risks, "- The session is drafted shut: olav found no outbound policy to reuse and no public prefix {device} originates, and never drafts a session that announces everything. It stays down until the outbound policy is agreed and added (see Scope).");
+    } else if n.template.is_none() {
+        let _ = writeln!(risks, "- The policy is reused or built by olav (see Scope): review it with {}, and agree a maximum-prefix limit for the session.", n.name);
     }
     if remaining.iter().any(|p| p.starts_with("device ")) {
         let _ = writeln!(

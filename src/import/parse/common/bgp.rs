@@ -21,6 +21,8 @@ pub struct BgpBuilder {
     index: HashMap<(Option<String>, BgpPeer), usize>,
     /// Neighbors a later `no neighbor X` removed.
     removed: std::collections::HashSet<usize>,
+    /// The lines that configured each neighbor: a removed neighbor's references go with it.
+    lines: HashMap<usize, Vec<u32>>,
     no_default_ipv4: bool,
     /// Each VRF's route targets and VNI (IOS `vrf definition`, NX-OS `vrf context`, EOS
     /// `router bgp / vrf`, `interface Vxlan1`).
@@ -563,6 +565,9 @@ impl BgpBuilder {
     ) -> bool {
         let Scope { vrf, af } = scope;
         let target = self.target(vrf, id, line);
+        if let Target::Neighbor(i) = &target {
+            self.lines.entry(*i).or_default().push(line);
+        }
         // A group-definition line: `neighbor G peer-group` / `neighbor G peer group`.
         if let Target::Group(g) = &target {
             if matches!(attr, ["peer-group"] | ["peer", "group"] | []) {
@@ -822,6 +827,9 @@ impl BgpBuilder {
         process.routing.vtep_interface = self.vtep_interface.take();
         for (i, (vrf, peer, line, mut s)) in self.neighbors.into_iter().enumerate() {
             if self.removed.contains(&i) {
+                if let Some(gone) = self.lines.get(&i) {
+                    dev.references.retain(|r| !gone.contains(&r.line));
+                }
                 continue;
             }
             if let Some(g) = s.peer_group.clone() {

@@ -443,6 +443,10 @@ pub fn compute(
             (device.clone(), vrf.clone(), *prefix),
             known.then_some(installed),
         );
+        // A route that does not install carries nothing: the static-route check says so.
+        if !installed {
+            continue;
+        }
         let flow = Flow {
             purpose: Purpose::Route,
             what: format!("static route {prefix} on {device}"),

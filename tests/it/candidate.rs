@@ -183,7 +183,7 @@ fn static_route_checks() {
         ),
         "{f:#?}"
     );
-    // A next hop nothing resolves, on a device with no routing protocol.
+    // A next hop nothing resolves: the candidate's computed RIB has no route to it.
     let plan = draft_any(
         tmp.path(),
         "add a static route to 10.99.0.0/16 via 172.31.0.1 on alpha-br-2960-1",
@@ -195,11 +195,12 @@ fn static_route_checks() {
             &f,
             "error",
             "alpha-br-2960-1 10.99.0.0/16 via 172.31.0.1",
-            "can never be active"
+            "the route does not install"
         ),
         "{f:#?}"
     );
-    // The same on a BGP speaker: olav cannot see its RIB, so a warning.
+    // The same on a BGP speaker whose RIB lacks the providers' routes (outside the
+    // network): one of them might resolve it, so a warning.
     let plan = draft_any(
         tmp.path(),
         "add a static route to 10.97.0.0/16 via 172.31.0.1 on beta-core-1",
@@ -211,7 +212,7 @@ fn static_route_checks() {
             &f,
             "warning",
             "beta-core-1 10.97.0.0/16 via 172.31.0.1",
-            "the pre-check does not read yet"
+            "whether it installs is unknown"
         ),
         "{f:#?}"
     );

@@ -62,15 +62,20 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         return Ok(out.not_applicable());
     }
     let removal = cx.is_removal();
+    // A shutdown the request asks for declares what goes dark behind it, as a removal
+    // does: what it cuts off is listed, not an error (the blast radius warns).
+    let declared = removal || cx.shuts_only_targets();
     for b in &f.broken {
-        // A loop is nobody's purpose; a session a removal ends as a side effect is wider
-        // than the request (sessions to what it removes are not traced); a service it
-        // cuts off is listed by criticality, as the blast radius lists services.
-        let severity = match (&b.flow.purpose, b.disposition, removal) {
-            (_, Disposition::Loop, _)
-            | (Purpose::Session | Purpose::Route, _, _)
-            | (_, _, false) => Severity::Error,
-            (Purpose::Service { criticality, .. }, _, true) => {
+        // A loop is nobody's purpose, nor is a route the plan adds that drops; a session
+        // a removal ends as a side effect is wider than the request (sessions to what it
+        // removes are not traced); a service cut off by what the request declares is
+        // listed by criticality, as the blast radius lists services.
+        let severity = match (&b.flow.purpose, b.disposition) {
+            (_, Disposition::Loop) | (Purpose::Route, _) => Severity::Error,
+            (Purpose::Session, _) if removal || !declared => Severity::Error,
+            (Purpose::Session, _) => Severity::Warning,
+            (Purpose::Service { .. }, _) if !declared => Severity::Error,
+            (Purpose::Service { criticality, .. }, _) => {
                 if matches!(criticality.as_str(), "critical" | "high") {
                     Severity::Warning
                 } else {
@@ -118,7 +123,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     }
     for (flow, why) in &f.unknown {
         out.add(
-            if removal {
+            if declared {
                 Severity::Info
             } else {
                 Severity::Warning
@@ -134,7 +139,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     for d in &f.dark {
         out.add_as(
             "precheck.blackhole",
-            if removal {
+            if declared {
                 Severity::Warning
             } else {
                 Severity::Error

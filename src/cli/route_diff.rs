@@ -4,13 +4,10 @@
 use super::{open_or_demo, Cli, Exit};
 use crate::agents::capability::{PlanReader, Tools};
 use crate::output::Format;
-use crate::routing::candidate::{diff, ribs, RouteChange};
+use crate::routing::candidate::{diff, ribs, RouteChange, MAX_DEVICES};
 use crate::routing::{Query, RoutingModel};
 use anyhow::{anyhow, Result};
 use std::path::Path;
-
-/// The largest network whose candidate `--plan` recomputes (every table held at once).
-const MAX_DEVICES: usize = 2_000;
 
 /// `olav routes --plan PLAN [--device] [--vrf] [--prefix] [--protocol]`.
 pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {

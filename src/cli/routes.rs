@@ -769,10 +769,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn json_rows_are_route_to_json_byte_for_byte() {
-        let ip = "10.0.0.1".parse().unwrap();
-        let hops = [
+    /// One next hop of each kind, through `ip`.
+    fn every_next_hop(ip: std::net::Ipv4Addr) -> [NextHop; 6] {
+        [
             NextHop::Discard,
             NextHop::Ip(ip),
             NextHop::Vrf("red".to_owned()),
@@ -788,8 +787,15 @@ mod tests {
                 vni: 10010,
                 vtep: ip,
             },
-        ];
-        for (k, h) in hops.into_iter().enumerate() {
+        ]
+    }
+
+    #[test]
+    fn json_rows_are_route_to_json_byte_for_byte() {
+        for (k, h) in every_next_hop("10.0.0.1".parse().unwrap())
+            .into_iter()
+            .enumerate()
+        {
             let r = route(h, (k % 2 == 0).then_some(7));
             let node = JsonNode::of("Core-1");
             let row = serde_json::to_string(&JsonRow::of(&node, &r)).unwrap();
@@ -807,21 +813,7 @@ mod tests {
             "1.20.3.40",
         ] {
             let ip: std::net::Ipv4Addr = ip.parse().unwrap();
-            let hops = [
-                NextHop::Discard,
-                NextHop::Ip(ip),
-                NextHop::Vrf("red".to_owned()),
-                NextHop::Interface {
-                    interface: "Ethernet1/1".to_owned(),
-                    ip: Some(ip),
-                },
-                NextHop::Interface {
-                    interface: "ge-0/0/0.0".to_owned(),
-                    ip: None,
-                },
-                NextHop::Vtep { vni: 7, vtep: ip },
-            ];
-            for h in hops {
+            for h in every_next_hop(ip) {
                 let mut t = String::new();
                 push_hop(&mut t, &h).unwrap();
                 assert_eq!(t, h.to_string());

@@ -8,7 +8,7 @@
 use super::announce::Announcements;
 use crate::network::NetworkModel;
 use crate::plan::Plan;
-use crate::routing::candidate;
+use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::{DeviceRib, NextHop, Protocol, Route};
@@ -16,11 +16,7 @@ use crate::state::{StateDb, StateError};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr};
-use std::sync::{Arc, Mutex};
-
-/// The largest network whose candidate the pre-check recomputes: it holds every
-/// device's table at once.
-pub const MAX_DEVICES: usize = 2_000;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How many flows one service contributes (pairs of endpoints).
 const MAX_SERVICE_FLOWS: usize = 64;
@@ -235,7 +231,7 @@ fn flows(m: &NetworkModel) -> Vec<Flow> {
 }
 
 /// A branch as the report shows it: each device with the interface it leaves by.
-pub fn path_text(b: &Branch) -> String {
+fn path_text(b: &Branch) -> String {
     b.hops
         .iter()
         .map(|h| match &h.egress {
@@ -314,10 +310,29 @@ fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
 /// The network as it is, computed as a candidate is (every table at once, so that the
 /// two compare row for row): made once per DB and state version in a process — a
 /// pre-check of every open plan compares each with it.
-pub struct Now {
+struct Now {
     key: (std::path::PathBuf, i64),
     ribs: HashMap<String, Arc<DeviceRib>>,
     addresses: Addresses,
+    /// The flows that reach their destination now, with every RIB on the way complete:
+    /// the same for every plan, traced once.
+    reached: OnceLock<Vec<Flow>>,
+}
+
+impl Now {
+    /// The flows of `m` that reach now ([`Now::reached`]).
+    fn reached(&self, m: &NetworkModel) -> &[Flow] {
+        self.reached.get_or_init(|| {
+            let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
+            flows(m)
+                .into_iter()
+                .filter(|f| {
+                    let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
+                    matches!(reach(f, was, &HashSet::new()), Reach::Reached)
+                })
+                .collect()
+        })
+    }
 }
 
 /// This process's copies of networks as they are, the most recently used last: a few,
@@ -345,6 +360,7 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
             .map(|r| (r.hostname.clone(), Arc::new(r)))
             .collect(),
         addresses,
+        reached: OnceLock::new(),
     });
     if let Ok(mut held) = NOW.lock() {
         held.retain(|x| x.key != n.key);
@@ -396,9 +412,7 @@ pub fn compute(
         .iter()
         .map(|r| (r.hostname.as_str(), r.as_ref()))
         .collect();
-    let base = |h: &str| -> Option<Arc<DeviceRib>> { now.ribs.get(h).cloned() };
     let cand = |h: &str| -> Option<Arc<DeviceRib>> { after_arc.get(h).map(|r| Arc::clone(r)) };
-    let before_addresses = &now.addresses;
     let removed: BTreeSet<&str> = declared.devices.iter().map(String::as_str).collect();
     // Addresses some device answers on before and none after.
     let gone: HashSet<Ipv4Addr> = model
@@ -411,14 +425,10 @@ pub fn compute(
         })
         .collect();
     let mut out = Forwarding::default();
-    let all = flows(&model);
+    let reached = now.reached(&model);
     let started = std::time::Instant::now();
-    for flow in &all {
+    for flow in reached {
         if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
-            continue;
-        }
-        let was = trace(&base, before_addresses, &flow.source, &flow.vrf, flow.dst);
-        if !matches!(reach(flow, was, &HashSet::new()), Reach::Reached) {
             continue;
         }
         out.flows += 1;
@@ -460,9 +470,9 @@ pub fn compute(
         }
     }
     tracing::debug!(
-        "forwarding: {} of {} flows reached before the plan, compared in {:?}",
+        "forwarding: {} of the {} flows that reach now compared in {:?}",
         out.flows,
-        all.len(),
+        reached.len(),
         started.elapsed()
     );
     // Announcements: a prefix a border still sends, to any provider, with nothing behind
@@ -475,7 +485,7 @@ pub fn compute(
         for p in &s.prefixes {
             let IpNet::V4(v4) = p else { continue };
             if !backed(after_by.get(s.device.as_str()).copied(), *v4)
-                && backed(base(&s.device).as_deref(), *v4)
+                && backed(now.ribs.get(s.device.as_str()).map(Arc::as_ref), *v4)
             {
                 out.dark.push(Dark {
                     border: s.device.clone(),

@@ -17,6 +17,10 @@ use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// The largest network whose candidate is recomputed: every device's table is held at
+/// once.
+pub const MAX_DEVICES: usize = 2_000;
+
 /// Every device's RIB as the network would be after `plan`.
 pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
     Ok(after(db, plan)?.0)

@@ -96,6 +96,18 @@ pub struct DeviceInput<'a> {
     pub text: &'a str,
 }
 
+impl<'a> DeviceInput<'a> {
+    /// One imported device as the network computation takes it.
+    pub fn of(d: &'a crate::import::ParsedDevice) -> DeviceInput<'a> {
+        DeviceInput {
+            hostname: &d.hostname,
+            vendor: d.vendor,
+            config: &d.config,
+            text: &d.text,
+        }
+    }
+}
+
 /// A device's connected and local routes and static candidates, from its configuration.
 pub fn prepare(d: DeviceInput<'_>) -> Prepared {
     let (hostname, vendor, config) = (d.hostname, d.vendor, d.config);

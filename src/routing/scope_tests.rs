@@ -68,16 +68,7 @@ fn scoped_ribs_give_the_whole_ribs_bgp_on_the_corpus() {
     for lab in &labs {
         let snap = Snapshot::from_dir(lab).expect("snapshot");
         let parsed = parse_snapshot(&snap).expect("parses");
-        let inputs: Vec<DeviceInput<'_>> = parsed
-            .devices
-            .iter()
-            .map(|d| DeviceInput {
-                hostname: &d.hostname,
-                vendor: d.vendor,
-                config: &d.config,
-                text: &d.text,
-            })
-            .collect();
+        let inputs: Vec<DeviceInput<'_>> = parsed.devices.iter().map(DeviceInput::of).collect();
         learning += same_bgp(&lab.display().to_string(), &inputs);
     }
     assert!(
@@ -90,16 +81,7 @@ fn scoped_ribs_give_the_whole_ribs_bgp_on_the_corpus() {
 fn scoped_ribs_give_the_whole_ribs_bgp_on_a_generated_network() {
     let g = crate::synth::generate(700, 1);
     let parsed = parse_snapshot(&g.to_snapshot()).expect("parses");
-    let inputs: Vec<DeviceInput<'_>> = parsed
-        .devices
-        .iter()
-        .map(|d| DeviceInput {
-            hostname: &d.hostname,
-            vendor: d.vendor,
-            config: &d.config,
-            text: &d.text,
-        })
-        .collect();
+    let inputs: Vec<DeviceInput<'_>> = parsed.devices.iter().map(DeviceInput::of).collect();
     let n = same_bgp("synth 700", &inputs);
     // The borders and cores learn the other borders' prefix (the distribution switches
     // reach its next hops only through the default route, less specific than the prefix:
@@ -154,16 +136,7 @@ fn ospf_routes_for_a_few_prefixes_are_the_whole_tables_rows() {
         }
     }
     for (name, parsed) in &nets {
-        let inputs: Vec<DeviceInput<'_>> = parsed
-            .devices
-            .iter()
-            .map(|d| DeviceInput {
-                hostname: &d.hostname,
-                vendor: d.vendor,
-                config: &d.config,
-                text: &d.text,
-            })
-            .collect();
+        let inputs: Vec<DeviceInput<'_>> = parsed.devices.iter().map(DeviceInput::of).collect();
         same_ospf(name, &inputs);
     }
 }

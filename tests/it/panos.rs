@@ -56,16 +56,7 @@ fn panos_routes_agree_with_the_devices() {
         .devices
         .iter()
         .all(|d| d.vendor == Vendor::PaloAltoPanos));
-    let inputs: Vec<DeviceInput> = parsed
-        .devices
-        .iter()
-        .map(|d| DeviceInput {
-            hostname: &d.hostname,
-            vendor: d.vendor,
-            config: &d.config,
-            text: &d.text,
-        })
-        .collect();
+    let inputs: Vec<DeviceInput> = parsed.devices.iter().map(DeviceInput::of).collect();
     let ribs = network(&inputs);
     for rib in &ribs {
         let show = std::fs::read_to_string(

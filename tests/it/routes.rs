@@ -341,16 +341,7 @@ fn measure(root: &Path) -> Tally {
             olav::checks::model::link_interfaces(&d.hostname, &mut d.config, &far);
         }
         let mut t = Tally::default();
-        let inputs: Vec<DeviceInput> = parsed
-            .devices
-            .iter()
-            .map(|d| DeviceInput {
-                hostname: &d.hostname,
-                vendor: d.vendor,
-                config: &d.config,
-                text: &d.text,
-            })
-            .collect();
+        let inputs: Vec<DeviceInput> = parsed.devices.iter().map(DeviceInput::of).collect();
         let ribs = network(&inputs);
         for (d, rib) in parsed.devices.iter().zip(&ribs) {
             let Some(dir) = show_dir(lab, d) else {

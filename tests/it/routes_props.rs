@@ -144,16 +144,7 @@ fn the_stored_model_answers_as_the_whole_network_computed_at_once() {
         let mut db = olav::state::StateDb::open(&dir.path().join("state.db")).expect("db");
         db.import(&parsed).expect("import");
         let model = olav::routing::RoutingModel::build(&db).expect("model");
-        let inputs: Vec<DeviceInput> = parsed
-            .devices
-            .iter()
-            .map(|d| DeviceInput {
-                hostname: &d.hostname,
-                vendor: d.vendor,
-                config: &d.config,
-                text: &d.text,
-            })
-            .collect();
+        let inputs: Vec<DeviceInput> = parsed.devices.iter().map(DeviceInput::of).collect();
         for rib in network(&inputs) {
             let stored = model
                 .device(&db, &rib.hostname)

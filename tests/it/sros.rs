@@ -16,16 +16,7 @@ fn lab() -> std::path::PathBuf {
 #[test]
 fn an_sros_router_and_its_eos_peer_route_as_the_devices_show() {
     let parsed = common::parsed(&lab());
-    let inputs: Vec<DeviceInput> = parsed
-        .devices
-        .iter()
-        .map(|d| DeviceInput {
-            hostname: &d.hostname,
-            vendor: d.vendor,
-            config: &d.config,
-            text: &d.text,
-        })
-        .collect();
+    let inputs: Vec<DeviceInput> = parsed.devices.iter().map(DeviceInput::of).collect();
     let ribs = network(&inputs);
     let rib_of = |host: &str| {
         let i = parsed

@@ -157,7 +157,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{self, has, interface, square, square_plan};
+    use super::super::testkit::{self, has, square, square_plan};
     use super::CHECK;
     use crate::precheck::Severity;
 
@@ -172,13 +172,7 @@ mod tests {
     #[test]
     fn a_description_change_finds_nothing_and_passes() {
         let net = square();
-        let p = square_plan(
-            "modify_interface",
-            vec![interface("r2", "GigabitEthernet0/1")],
-            "r2",
-            "description",
-            "description",
-        );
+        let p = testkit::square_description();
         let o = testkit::run(&CHECK, &net, &p);
         assert!(o.passed(), "{:?}", o.findings);
         assert!(o.findings.is_empty(), "{:?}", o.findings);
@@ -187,13 +181,7 @@ mod tests {
     #[test]
     fn one_of_two_paths_shut_reroutes_without_an_error() {
         let net = square();
-        let p = square_plan(
-            "modify_interface",
-            vec![interface("r2", "GigabitEthernet0/1")],
-            "r2",
-            "shut",
-            "no_shut",
-        );
+        let p = testkit::square_shut();
         let o = testkit::run(&CHECK, &net, &p);
         assert!(o.passed(), "{:?}", o.findings);
     }
@@ -248,13 +236,7 @@ mod tests {
     #[test]
     fn cutting_a_site_off_blackholes_its_service_and_session_as_errors() {
         let net = square();
-        let p = square_plan(
-            "modify_interface",
-            vec![interface("r4", "GigabitEthernet0/0")],
-            "r4",
-            "isolate",
-            "no_shut",
-        );
+        let p = testkit::square_isolate(false);
         let o = testkit::run(&CHECK, &net, &p);
         let broken: Vec<&str> = o
             .findings
@@ -273,14 +255,7 @@ mod tests {
     #[test]
     fn a_removal_lists_a_service_it_cuts_off_by_criticality() {
         let net = square();
-        let mut p = square_plan(
-            "decommission_interface",
-            vec![interface("r4", "GigabitEthernet0/0")],
-            "r4",
-            "isolate",
-            "no_shut",
-        );
-        p.header.targets.push(interface("r4", "GigabitEthernet0/1"));
+        let p = testkit::square_isolate(true);
         let o = testkit::run(&CHECK, &net, &p);
         let service = o
             .findings

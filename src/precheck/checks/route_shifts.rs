@@ -119,20 +119,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{self, interface, square, square_plan};
+    use super::super::testkit::{self, square};
     use super::CHECK;
     use crate::precheck::Severity;
 
     #[test]
     fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_as_information() {
         let net = square();
-        let p = square_plan(
-            "modify_interface",
-            vec![interface("r2", "GigabitEthernet0/1")],
-            "r2",
-            "shut",
-            "no_shut",
-        );
+        let p = testkit::square_shut();
         let o = testkit::run(&CHECK, &net, &p);
         let narrowed = o
             .findings
@@ -156,13 +150,7 @@ mod tests {
     #[test]
     fn a_description_change_moves_no_route() {
         let net = square();
-        let p = square_plan(
-            "modify_interface",
-            vec![interface("r2", "GigabitEthernet0/1")],
-            "r2",
-            "description",
-            "description",
-        );
+        let p = testkit::square_description();
         let o = testkit::run(&CHECK, &net, &p);
         assert!(o.passed() && o.findings.is_empty(), "{:?}", o.findings);
     }
@@ -170,14 +158,7 @@ mod tests {
     #[test]
     fn routes_a_removal_loses_are_information() {
         let net = square();
-        let mut p = square_plan(
-            "decommission_interface",
-            vec![interface("r4", "GigabitEthernet0/0")],
-            "r4",
-            "isolate",
-            "no_shut",
-        );
-        p.header.targets.push(interface("r4", "GigabitEthernet0/1"));
+        let p = testkit::square_isolate(true);
         let o = testkit::run(&CHECK, &net, &p);
         assert!(
             o.findings

@@ -343,3 +343,46 @@ pub fn square_plan(
     let (lines, back) = (read(block), read(rollback));
     plan(intent, targets, &[(device, &lines)], &[(device, &back)])
 }
+
+/// A description change on r2's link to r4: nothing moves.
+pub fn square_description() -> Plan {
+    square_plan(
+        "modify_interface",
+        vec![interface("r2", "GigabitEthernet0/1")],
+        "r2",
+        "description",
+        "description",
+    )
+}
+
+/// r2's link to r4 shut: one of r1's two paths to r4 goes.
+pub fn square_shut() -> Plan {
+    square_plan(
+        "modify_interface",
+        vec![interface("r2", "GigabitEthernet0/1")],
+        "r2",
+        "shut",
+        "no_shut",
+    )
+}
+
+/// Both of r4's links shut: r4 and its LAN are cut off — as a change to one of the links,
+/// or (`removal`) as the decommissioning of both.
+pub fn square_isolate(removal: bool) -> Plan {
+    let intent = if removal {
+        "decommission_interface"
+    } else {
+        "modify_interface"
+    };
+    let mut p = square_plan(
+        intent,
+        vec![interface("r4", "GigabitEthernet0/0")],
+        "r4",
+        "isolate",
+        "no_shut",
+    );
+    if removal {
+        p.header.targets.push(interface("r4", "GigabitEthernet0/1"));
+    }
+    p
+}

@@ -7,7 +7,8 @@
 use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
 use crate::agents::reporter::Reporter;
 use crate::calendar::{CalendarError, Cron};
-use crate::precheck::Options;
+use crate::precheck::window::{together, Open, Together};
+use crate::precheck::{Finding, Options, Severity};
 use crate::state::plans::PlanStatus;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
@@ -43,6 +44,10 @@ pub struct Cycle {
     pub verdict: &'static str,
     /// One row per open plan.
     pub rows: Vec<CycleRow>,
+    /// Effects that only the open plans together have (each also noted on the rows of
+    /// the plans involved).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub together: Vec<Together>,
     /// What the cycle did with the snapshot folder it re-imports (`--import`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refresh: Option<Refresh>,
@@ -207,6 +212,8 @@ pub fn precheck_all(
         .in_cycle(id)
     };
     let mut rows = Vec::new();
+    // The plans read and checked, with what each found alone, for the window as a whole.
+    let mut checked: Vec<(String, String, Vec<Finding>)> = Vec::new();
     for p in plans {
         let reporter = reporter_for(&p.path);
         if !Path::new(&p.path).is_file() {
@@ -226,6 +233,13 @@ pub fn precheck_all(
         }
         match reporter.check(&p.path) {
             Ok((report, _, recorded)) => {
+                if report.plan_id.is_some() {
+                    checked.push((
+                        p.plan_id.clone(),
+                        p.created.clone(),
+                        report.findings.clone(),
+                    ));
+                }
                 let first_error = report
                     .findings
                     .iter()
@@ -255,6 +269,45 @@ pub fn precheck_all(
             }
         }
     }
+    let together = window(&db, &p_paths(&rows), checked, options)?;
+    for row in &mut rows {
+        let mine: Vec<&Together> = together
+            .iter()
+            .filter(|t| t.plans.contains(&row.plan_id))
+            .collect();
+        let Some(worst) = mine.iter().map(|t| t.finding.severity).min() else {
+            continue;
+        };
+        match worst {
+            Severity::Error => row.verdict = "FAIL".into(),
+            Severity::Warning if row.verdict == "PASS" => row.verdict = "WARN".into(),
+            _ => {}
+        }
+        let mut others: Vec<&str> = mine
+            .iter()
+            .flat_map(|t| t.plans.iter())
+            .filter(|o| **o != row.plan_id)
+            .map(String::as_str)
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        let first = mine
+            .iter()
+            .find(|t| t.finding.severity == worst)
+            .map(|t| format!("{}: {}", t.finding.element, t.finding.message))
+            .unwrap_or_default();
+        let said = format!(
+            "together with {}: {} effect(s) no plan has alone, worst {}: {first}",
+            others.join(", "),
+            mine.len(),
+            worst.as_str()
+        );
+        row.note = Some(match row.note.take() {
+            Some(n) if worst != Severity::Error => format!("{n}; {said}"),
+            Some(n) => format!("{said}; {n}"),
+            None => said,
+        });
+    }
     let failing = rows
         .iter()
         .any(|r| r.verdict != "PASS" && r.verdict != "WARN");
@@ -269,6 +322,7 @@ pub fn precheck_all(
             "PASS"
         },
         rows,
+        together,
         refresh: None,
     };
     db.finish_cycle(
@@ -278,6 +332,43 @@ pub fn precheck_all(
         cycle.failed(),
     )?;
     Ok(cycle)
+}
+
+/// Each checked plan's file, by id.
+fn p_paths(rows: &[CycleRow]) -> Vec<(String, String)> {
+    rows.iter()
+        .map(|r| (r.plan_id.clone(), r.path.clone()))
+        .collect()
+}
+
+/// The open plans checked this cycle applied together, oldest first (olav knows no
+/// change-window times: the registry's order is the window's).
+fn window(
+    db: &StateDb,
+    paths: &[(String, String)],
+    mut checked: Vec<(String, String, Vec<Finding>)>,
+    options: &Options,
+) -> Result<Vec<Together>, StateError> {
+    checked.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let mut plans = Vec::new();
+    for (id, _, findings) in &checked {
+        let Some((_, path)) = paths.iter().find(|(p, _)| p == id) else {
+            continue;
+        };
+        // A plan that cannot be read again (changed since) is left out of the window.
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Ok(plan) = crate::plan::Plan::from_markdown(&text) else {
+            continue;
+        };
+        plans.push((id.as_str(), plan, findings.as_slice()));
+    }
+    let open: Vec<Open<'_>> = plans
+        .iter()
+        .map(|(id, plan, alone)| Open { id, plan, alone })
+        .collect();
+    together(db, &open, options)
 }
 
 /// A parsed cron schedule.

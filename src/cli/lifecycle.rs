@@ -51,6 +51,25 @@ fn print_cycle(cli: &Cli, c: &Cycle) {
             if !t.rows.is_empty() {
                 print!("{}", t.to_text());
             }
+            if !c.together.is_empty() {
+                println!(
+                    "The open plans together ({} effect(s) no plan has alone):",
+                    c.together.len()
+                );
+                const SHOWN: usize = 10;
+                for x in c.together.iter().take(SHOWN) {
+                    println!(
+                        "  {:<7} {}: {} [{}]",
+                        x.finding.severity.as_str(),
+                        x.finding.element,
+                        x.finding.message,
+                        x.plans.join(" + ")
+                    );
+                }
+                if c.together.len() > SHOWN {
+                    println!("  … {} more (--format json)", c.together.len() - SHOWN);
+                }
+            }
             if c.failed() > 0 {
                 println!("Next: {} plans show <plan>", crate::output::invoked());
             }

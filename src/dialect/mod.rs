@@ -9,6 +9,7 @@
 pub mod cisco;
 pub mod junos;
 pub mod policy;
+pub mod safety;
 
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;

@@ -13,6 +13,12 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Arc;
 
+mod between;
+mod csr;
+
+pub use between::SinglePoints;
+use csr::Csr;
+
 /// A link between two devices, interface names in the graph's `ifnames`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct LinkE {
@@ -158,6 +164,10 @@ pub struct Graph {
     services: Vec<(String, String, Vec<Ep>)>,
     protected_before: Vec<bool>,
     reachable_before: Vec<bool>,
+    /// Each device's site, a number into `sites` (`u32::MAX`: none known).
+    site: Vec<u32>,
+    /// Site names.
+    sites: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -167,126 +177,22 @@ enum Ep {
     Prefix(IpNet),
 }
 
-/// Compact undirected adjacency (CSR).
-struct Csr {
-    start: Vec<u32>,
-    adj: Vec<u32>,
-}
-
-impl Csr {
-    fn new(n: usize, edges: &[(u32, u32)]) -> Csr {
-        let mut deg = vec![0u32; n + 1];
-        for &(a, b) in edges {
-            deg[a as usize] += 1;
-            deg[b as usize] += 1;
-        }
-        let mut start = vec![0u32; n + 1];
-        for i in 0..n {
-            start[i + 1] = start[i] + deg[i];
-        }
-        let mut fill = start.clone();
-        let mut adj = vec![0u32; start[n] as usize];
-        for &(a, b) in edges {
-            adj[fill[a as usize] as usize] = b;
-            fill[a as usize] += 1;
-            adj[fill[b as usize] as usize] = a;
-            fill[b as usize] += 1;
-        }
-        Csr { start, adj }
-    }
-
-    fn n(&self) -> usize {
-        self.start.len() - 1
-    }
-
-    fn nb(&self, v: u32) -> &[u32] {
-        &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
-    }
-
-    fn reach(&self, root: u32) -> Vec<bool> {
-        let mut seen = vec![false; self.n()];
-        let mut q = std::collections::VecDeque::from([root]);
-        seen[root as usize] = true;
-        while let Some(v) = q.pop_front() {
-            for &w in self.nb(v) {
-                if !seen[w as usize] {
-                    seen[w as usize] = true;
-                    q.push_back(w);
-                }
-            }
-        }
-        seen
-    }
-
-    /// Immediate dominators from `root` (u32::MAX: unreachable).
-    fn idom(&self, root: u32) -> Vec<u32> {
-        let n = self.n();
-        const NONE: u32 = u32::MAX;
-        // Reverse postorder by iterative DFS.
-        let mut order: Vec<u32> = Vec::with_capacity(n);
-        let mut visited = vec![false; n];
-        let mut stack: Vec<(u32, u32)> = vec![(root, 0)];
-        visited[root as usize] = true;
-        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            let nb = self.nb(v);
-            if (*i as usize) < nb.len() {
-                let w = nb[*i as usize];
-                *i += 1;
-                if !visited[w as usize] {
-                    visited[w as usize] = true;
-                    stack.push((w, 0));
-                }
-            } else {
-                order.push(v);
-                stack.pop();
-            }
-        }
-        order.reverse();
-        let mut rpo = vec![NONE; n];
-        for (i, &v) in order.iter().enumerate() {
-            rpo[v as usize] = i as u32;
-        }
-        let mut idom = vec![NONE; n];
-        idom[root as usize] = root;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &v in order.iter().skip(1) {
-                let mut new = NONE;
-                for &p in self.nb(v) {
-                    if idom[p as usize] == NONE {
-                        continue;
-                    }
-                    new = if new == NONE {
-                        p
-                    } else {
-                        let (mut a, mut b) = (p, new);
-                        while a != b {
-                            while rpo[a as usize] > rpo[b as usize] {
-                                a = idom[a as usize];
-                            }
-                            while rpo[b as usize] > rpo[a as usize] {
-                                b = idom[b as usize];
-                            }
-                        }
-                        a
-                    };
-                }
-                if new != NONE && idom[v as usize] != new {
-                    idom[v as usize] = new;
-                    changed = true;
-                }
-            }
-        }
-        idom
-    }
-}
-
 /// Removal state as flags.
 struct Cut {
     dev: Vec<bool>,
     link: Vec<bool>,
     sess: Vec<bool>,
+}
+
+/// What the root of the subdivided graph joins.
+#[derive(Clone, Copy)]
+enum Roots<'a> {
+    /// Every anchor and every external peer.
+    Anchors,
+    /// The anchors not listed (to look at one peer from the core).
+    InsideExcept(&'a HashSet<u32>),
+    /// These devices only.
+    Devices(&'a [u32]),
 }
 
 /// Element kinds of the subdivided graph, for naming dominators.
@@ -330,6 +236,16 @@ impl Graph {
                 sym_dev[s as usize] = g.names.len() as u32;
             }
             g.names.push(d.hostname.clone());
+            g.site.push(match d.site.as_deref() {
+                Some(name) => match g.sites.iter().position(|x| x == name) {
+                    Some(i) => i as u32,
+                    None => {
+                        g.sites.push(name.to_owned());
+                        g.sites.len() as u32 - 1
+                    }
+                },
+                None => u32::MAX,
+            });
             g.anchor.push(matches!(
                 d.role.as_deref().unwrap_or(""),
                 "border" | "core" | "edge" | "spine"
@@ -486,7 +402,7 @@ impl Graph {
             .sort_by_key(|&i| (g.addresses[i as usize].prefix, i));
         let none = g.no_cut();
         g.protected_before = g.protection(&none);
-        let (csr, root, _) = g.subdivided(&none, &[], None);
+        let (csr, root, _) = g.subdivided(&none, &[], Roots::Anchors);
         let reach = csr.reach(root);
         g.reachable_before = (0..g.names.len()).map(|v| reach[v]).collect();
         g
@@ -536,13 +452,12 @@ impl Graph {
     }
 
     /// The subdivided graph: devices, peers, root, then one node per link and session.
-    /// The root joins every anchor and every peer, or — with `inside_except` — only the
-    /// anchors not listed there (to look at one peer from the core).
+    /// The root joins what `roots` says.
     fn subdivided(
         &self,
         cut: &Cut,
         extra_sessions: &[SessE],
-        inside_except: Option<&HashSet<u32>>,
+        roots: Roots<'_>,
     ) -> (Csr, u32, Vec<Elem>) {
         let nd = self.names.len();
         let np = self.peer_asns.len();
@@ -552,11 +467,16 @@ impl Graph {
         kinds.push(Elem::Root);
         let mut edges: Vec<(u32, u32)> = Vec::with_capacity(self.links.len() * 2 + nd);
         for (i, a) in self.anchor.iter().enumerate() {
-            if *a && !cut.dev[i] && inside_except.is_none_or(|h| !h.contains(&(i as u32))) {
+            let joined = match roots {
+                Roots::Anchors => *a,
+                Roots::InsideExcept(h) => *a && !h.contains(&(i as u32)),
+                Roots::Devices(d) => d.contains(&(i as u32)),
+            };
+            if joined && !cut.dev[i] {
                 edges.push((root, i as u32));
             }
         }
-        if inside_except.is_none() {
+        if matches!(roots, Roots::Anchors) {
             for p in 0..np {
                 edges.push((root, (nd + p) as u32));
             }
@@ -592,7 +512,15 @@ impl Graph {
             i = j;
         }
         let mut by_pair: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
-        for (i, s) in self.sessions.iter().chain(extra_sessions).enumerate() {
+        // Between sites, the way through an external peer is not a path of the network.
+        let peers = !matches!(roots, Roots::Devices(_));
+        for (i, s) in self
+            .sessions
+            .iter()
+            .chain(extra_sessions)
+            .enumerate()
+            .filter(|_| peers)
+        {
             let cut_here = i < self.sessions.len() && cut.sess[i];
             if cut_here || s.shutdown || s.peer_dev.is_some() || cut.dev[s.dev as usize] {
                 continue;
@@ -643,7 +571,7 @@ impl Graph {
 
     /// Devices with two independent paths (no single device or link in common) to the anchors.
     fn protection(&self, cut: &Cut) -> Vec<bool> {
-        let (csr, root, _) = self.subdivided(cut, &[], None);
+        let (csr, root, _) = self.subdivided(cut, &[], Roots::Anchors);
         let idom = csr.idom(root);
         (0..self.names.len()).map(|v| idom[v] == root).collect()
     }
@@ -755,7 +683,7 @@ impl Graph {
     pub fn blast(&self, spec: &Spec) -> Blast {
         let mut b = Blast::default();
         let cut = self.cut_for(spec, &mut b.unknown);
-        let (csr, root, _) = self.subdivided(&cut, &[], None);
+        let (csr, root, _) = self.subdivided(&cut, &[], Roots::Anchors);
         let reach = csr.reach(root);
         let idom = csr.idom(root);
         let mut gone = cut.dev.clone();
@@ -917,7 +845,7 @@ impl Graph {
             .filter(|(i, s)| s.asn == Some(asn) && live(*i, s))
             .map(|(_, s)| s.dev)
             .collect();
-        let (inside, root, kinds) = self.subdivided(&cut, &extra, Some(&hosts));
+        let (inside, root, kinds) = self.subdivided(&cut, &extra, Roots::InsideExcept(&hosts));
         let idom = inside.idom(root);
         let mut out = Vec::new();
         let mut v = peer;
@@ -926,33 +854,7 @@ impl Graph {
             if d == root {
                 break;
             }
-            match kinds[d as usize] {
-                Elem::Device(x) => out.push(format!("device {}", self.names[x as usize])),
-                Elem::Link(l) => {
-                    let l = &self.links[l];
-                    out.push(format!(
-                        "link {}:{} – {}:{}",
-                        self.names[l.a as usize],
-                        self.ifname(l.ia),
-                        self.names[l.b as usize],
-                        self.ifname(l.ib)
-                    ));
-                }
-                Elem::Session(s) => {
-                    let s = self
-                        .sessions
-                        .get(s)
-                        .or_else(|| extra.get(s - self.sessions.len()));
-                    if let Some(s) = s {
-                        out.push(format!(
-                            "session {} via {}",
-                            self.names[s.dev as usize],
-                            s.local_if.as_deref().unwrap_or("?")
-                        ));
-                    }
-                }
-                Elem::Peer | Elem::Root => {}
-            }
+            out.extend(self.describe(&kinds[d as usize], &extra));
             v = d;
         }
         if idom[peer as usize] == u32::MAX {
@@ -981,17 +883,4 @@ fn cut_if(spec: &Spec, dev: &str, ifn: &str) -> bool {
     spec.interfaces
         .iter()
         .any(|(d, i)| d == dev && crate::ifname::covers(i, ifn))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dominators_of_a_diamond_with_a_tail() {
-        // 0 root; 0-1, 0-2, 1-3, 2-3, 3-4.
-        let c = Csr::new(5, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]);
-        let idom = c.idom(0);
-        assert_eq!(idom, vec![0, 0, 0, 0, 3]);
-    }
 }

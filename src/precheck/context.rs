@@ -53,6 +53,9 @@ pub struct Context<'a> {
     pub redundancy: Option<Redundancy>,
     /// How forwarding changes: the candidate's RIBs against the stored ones.
     pub forwarding: Forwarding,
+    /// Paths between sites and towards external peers that now depend on a single
+    /// device or link.
+    pub single_points: blast::SinglePoints,
 }
 
 impl<'a> Context<'a> {
@@ -120,6 +123,12 @@ impl<'a> Context<'a> {
             blast.services.sort_by(|x, y| x.name.cmp(&y.name));
         }
         let redundancy = redundancy::towards_peer(plan, &graph, &spec);
+        let t0 = std::time::Instant::now();
+        let single_points = graph.single_points(&spec);
+        tracing::debug!(
+            "single points between sites and towards peers in {:?}",
+            t0.elapsed()
+        );
         let declared = Declared {
             devices: removed_devices.clone(),
             interfaces: spec.interfaces.clone(),
@@ -165,6 +174,7 @@ impl<'a> Context<'a> {
             moved,
             redundancy,
             forwarding,
+            single_points,
         })
     }
 
@@ -193,7 +203,7 @@ impl<'a> Context<'a> {
 /// What the blast radius is recomputed from: the plan's targets, and what the candidate
 /// network loses (shut interfaces, links whose ends no longer meet, sessions that end
 /// at either side).
-fn blast_spec(plan: &Plan, cand: &Candidate) -> blast::Spec {
+pub(super) fn blast_spec(plan: &Plan, cand: &Candidate) -> blast::Spec {
     let mut spec = blast::Spec::default();
     for t in &plan.header.targets {
         match (plan.header.intent.as_str(), t) {

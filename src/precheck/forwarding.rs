@@ -66,6 +66,9 @@ pub struct Broken {
     pub matched: Option<String>,
     /// Whether other ECMP branches still reach it.
     pub partial: bool,
+    /// What the trace assumed to get there (routes from outside peers ruled out for the
+    /// network's own addresses), if anything.
+    pub assumed: Option<String>,
 }
 
 /// A prefix a border still announces to a provider after the plan with no route behind
@@ -293,6 +296,11 @@ fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach 
             path: path_text(&b),
             matched: b.hops.last().and_then(|h| h.network.clone()),
             partial: reached,
+            assumed: b
+                .caveats
+                .iter()
+                .find(|c| c.starts_with(crate::routing::trace::ASSUMED))
+                .cloned(),
         }),
     }
 }
@@ -465,8 +473,11 @@ pub fn compute(
             dst: host_in(*prefix),
         };
         let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
-        if let Reach::Broken(b) = reach(&flow, is, &gone) {
-            out.broken.push(b);
+        match reach(&flow, is, &gone) {
+            Reach::Reached => {}
+            Reach::Broken(b) => out.broken.push(b),
+            // Never a silent pass: where the traffic goes could not be followed.
+            Reach::Unknown(why) => out.unknown.push((flow, why)),
         }
     }
     tracing::debug!(

@@ -8,12 +8,14 @@ pub mod candidate;
 pub mod checks;
 mod context;
 pub mod forwarding;
+pub mod lockout;
 mod model_sections;
 mod readdressing;
 mod routes;
 mod scope;
 mod services;
 mod state_view;
+pub mod window;
 
 pub use context::Context;
 
@@ -35,7 +37,8 @@ pub enum Severity {
 }
 
 impl Severity {
-    fn as_str(self) -> &'static str {
+    /// Its name in reports (`error`, `warning`, `info`).
+    pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",

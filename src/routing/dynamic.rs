@@ -28,6 +28,14 @@ pub fn not_computed(protocol: &str) -> String {
     format!("{protocol} routes are not computed yet")
 }
 
+/// How the reason for routes from BGP peers outside the network begins.
+pub const OUTSIDE: &str = "BGP routes from peers outside the network";
+
+/// Whether an incompleteness is only the routes BGP peers outside the network send.
+pub fn from_outside(reason: &str) -> bool {
+    reason.starts_with(OUTSIDE)
+}
+
 /// The mark of a device's BGP before the network's BGP is computed
 /// ([`super::rib::finish_all`] replaces it with what BGP leaves incomplete).
 pub fn bgp_pending(i: &Incomplete) -> bool {

@@ -40,21 +40,47 @@ pub struct Owner {
     pub up: bool,
 }
 
+/// The caveat of a trace that took peers outside the network to send no route for its
+/// destination.
+pub const ASSUMED: &str =
+    "assumed: no peer outside the network sends a route for the network's own addresses (one AS, no allowas-in)";
+
 /// Who owns which address: the devices' interface addresses.
 #[derive(Debug, Clone, Default)]
 pub struct Addresses {
     owners: HashMap<Ipv4Addr, Vec<Owner>>,
+    /// Every interface subnet of the network.
+    subnets: std::collections::HashSet<Ipv4Net>,
+    /// The ASes the network's BGP speakers use (router AS, per-neighbor `local-as`).
+    asns: std::collections::BTreeSet<u32>,
+    /// Whether some speaker accepts its own AS back (`allowas-in`), sits in a
+    /// confederation, or its AS is not known.
+    own_as_may_return: bool,
 }
 
 impl Addresses {
     /// Records that `owner` holds `address`.
     pub fn add(&mut self, address: Ipv4Addr, owner: Owner) {
+        self.subnets.insert(owner.subnet);
         self.owners.entry(address).or_default().push(owner);
     }
 
     /// Records every IPv4 address of a device's configuration (up: the interface is
     /// administratively up and not the management plane's).
     pub fn of_config(&mut self, hostname: &str, config: &DeviceConfig) {
+        if let Some(b) = &config.bgp {
+            match b.local_as {
+                Some(a) => {
+                    self.asns.insert(a);
+                }
+                None => self.own_as_may_return = true,
+            }
+            self.own_as_may_return |= b.confederation_id.is_some();
+            for n in &b.neighbors {
+                self.asns.extend(n.local_as);
+                self.own_as_may_return |= n.routing.allowas_in.is_some();
+            }
+        }
         for i in &config.interfaces {
             for a in &i.addresses {
                 if let IpNet::V4(n) = a.address {
@@ -73,7 +99,11 @@ impl Addresses {
 
     /// Every address of the state's devices, from the network model.
     pub fn of_model(m: &crate::network::NetworkModel) -> Addresses {
-        let mut out = Addresses::default();
+        // The model keeps no `allowas-in`: outside peers are never assumed away here.
+        let mut out = Addresses {
+            own_as_may_return: true,
+            ..Addresses::default()
+        };
         for a in &m.addresses {
             if let (std::net::IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) {
                 out.add(
@@ -89,6 +119,17 @@ impl Addresses {
             }
         }
         out
+    }
+
+    /// Whether no route from a peer outside the network can cover `dst`: it lies in a
+    /// subnet of the network's own, and every BGP speaker is in one AS that none accepts
+    /// back — a path the network announced comes back with its own AS in it and is
+    /// dropped (`docs/routing.md`, "Tracing").
+    pub fn stays_inside(&self, dst: Ipv4Addr) -> bool {
+        !self.own_as_may_return
+            && self.asns.len() <= 1
+            && (0..=32u8)
+                .any(|len| Ipv4Net::new(dst, len).is_ok_and(|n| self.subnets.contains(&n.trunc())))
     }
 
     /// The up interfaces that hold `address`.
@@ -392,6 +433,7 @@ pub fn trace(
     let mut work: Vec<(Vec<Hop>, Vec<String>, String, String)> =
         vec![(Vec::new(), Vec::new(), source.to_owned(), vrf.to_owned())];
     let mut cache: HashMap<String, Option<Arc<DeviceRib>>> = HashMap::new();
+    let inside = addresses.stays_inside(dst);
     while let Some((hops, mut caveats, node, vrf)) = work.pop() {
         let end = |mut hops: Vec<Hop>, caveats: Vec<String>, hop: Hop, d: Disposition| {
             hops.push(hop);
@@ -437,7 +479,14 @@ pub fn trace(
             done.push(end(hops, caveats, bare, Disposition::InsufficientInfo));
             continue;
         };
-        let unknown = rib.incomplete_in(&vrf);
+        let mut unknown = rib.incomplete_in(&vrf);
+        if inside {
+            let before = unknown.len();
+            unknown.retain(|r| !super::dynamic::from_outside(r));
+            if unknown.len() < before && !caveats.iter().any(|c| c == ASSUMED) {
+                caveats.push(ASSUMED.to_owned());
+            }
+        }
         if !unknown.is_empty() {
             caveats.push(format!(
                 "{node}'s RIB is incomplete: {}",

@@ -14,6 +14,50 @@ impl StateDb {
     }
 }
 
+/// How a device is reached for management: its management address and the interface
+/// of its own that holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManagementAccess {
+    /// The management address, as stored.
+    pub address: String,
+    /// The device's interface holding it, and that interface's VRF (None when no
+    /// interface of the device holds it).
+    pub held_on: Option<(String, String)>,
+}
+
+impl StateDb {
+    /// The management address of `hostname` (from the state file, else the
+    /// configuration's management interface) and where on the device it is; None when
+    /// the device has none.
+    pub fn management_access(
+        &self,
+        hostname: &str,
+    ) -> Result<Option<ManagementAccess>, StateError> {
+        let address: Option<Option<String>> = self
+            .conn
+            .prepare_cached("SELECT management_address FROM device WHERE hostname = ?1")
+            .and_then(|mut st| st.query_row([hostname], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?;
+        let Some(address) = address.flatten() else {
+            return Ok(None);
+        };
+        let spelled = address
+            .parse::<std::net::IpAddr>()
+            .map_or_else(|_| address.clone(), |a| a.to_string());
+        let held_on = self
+            .conn
+            .prepare_cached(
+                "SELECT ifname, vrf FROM ip_address WHERE hostname = ?1 AND address = ?2 ORDER BY ifname LIMIT 1",
+            )
+            .and_then(|mut st| {
+                st.query_row([hostname, spelled.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(Some(ManagementAccess { address, held_on }))
+    }
+}
+
 /// A device's management address that no interface of the device holds.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct UnheldManagement {

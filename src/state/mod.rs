@@ -14,7 +14,7 @@ mod services;
 mod topology;
 mod write;
 
-pub use addresses::UnheldManagement;
+pub use addresses::{ManagementAccess, UnheldManagement};
 pub use read::{ShowKind, Stats};
 pub use services::ServiceEndpoint;
 pub use topology::LinkEnd;

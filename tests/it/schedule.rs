@@ -678,3 +678,42 @@ fn a_plan_edited_after_its_pre_check_is_not_approved_until_pre_checked_again() {
         .assert()
         .success();
 }
+
+#[test]
+fn two_plans_that_split_the_sites_only_together_fail_together() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for core in ["alpha-core-1", "alpha-core-2"] {
+        // Alone, each leaves the other link between alpha and beta: a warning at most.
+        olav(tmp.path())
+            .args(["-q", &format!("shutdown interface Ethernet10 on {core}")])
+            .assert()
+            .success();
+    }
+    let out = olav(tmp.path())
+        .args(["precheck", "--all"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with("FAIL — 2 open plan(s) pre-checked, 2 failing"),
+        "{text}"
+    );
+    assert_eq!(text.matches("together with ").count(), 2, "{text}");
+    assert!(text.contains("The open plans together ("), "{text}");
+    assert!(
+        text.contains("error   BGP session alpha-core-1 → 10.255.2.2: reached 10.255.2.2 before the plan; after it, it is dropped at alpha-core-1: no route for 10.255.2.2"),
+        "{text}"
+    );
+    let json = olav(tmp.path())
+        .args(["precheck", "--all", "--format", "json"])
+        .assert()
+        .code(1);
+    let v: Value = serde_json::from_slice(&json.get_output().stdout).expect("json");
+    let together = v["together"].as_array().expect("together");
+    assert!(together
+        .iter()
+        .all(|t| t["plans"].as_array().map(Vec::len) == Some(2)));
+    assert!(together
+        .iter()
+        .any(|t| t["finding"]["code"] == "precheck.sessions_split"));
+}

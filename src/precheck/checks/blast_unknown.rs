@@ -15,7 +15,14 @@ pub const CHECK: Check = Check {
 
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
-    if cx.anchors == 0 {
+    // A change that cuts nothing (no device, link, interface or session) cuts nobody
+    // off, anchors or not: no false alarm on a description change.
+    let cuts = !cx.blast.removed.is_empty()
+        || cx.blast.links_removed > 0
+        || !cx.blast.sessions_lost.is_empty()
+        || !cx.cand.shut.is_empty()
+        || !cx.cand.lost_links.is_empty();
+    if cx.anchors == 0 && cuts {
         out.add(
             Severity::Warning,
             "blast radius",
@@ -55,12 +62,25 @@ mod tests {
             &[("r3", "hostname r3\n!\ninterface GigabitEthernet0/0\n ip address 10.0.13.2 255.255.255.252\n!\nend\n")],
             "devices:\n  - {hostname: r3, role: access}\n",
         );
-        let p = plan("set_description", vec![device("r3")], &[], &[]);
+        let p = plan(
+            "shutdown_interface",
+            vec![interface("r3", "GigabitEthernet0/0")],
+            &[("r3", "interface GigabitEthernet0/0\n shutdown")],
+            &[],
+        );
         let o = run(&CHECK, &net, &p);
         assert!(
             has(&o, Severity::Warning, "isolation is unknown, not none"),
             "{o:?}"
         );
+        // A description change cuts nothing: no anchor is needed to say so.
+        let p = plan(
+            "set_description",
+            vec![device("r3")],
+            &[("r3", "interface GigabitEthernet0/0\n description spare")],
+            &[],
+        );
+        assert!(run(&CHECK, &net, &p).passed());
     }
 
     #[test]

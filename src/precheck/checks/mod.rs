@@ -18,6 +18,7 @@ mod freshness;
 mod interfaces;
 mod isolated;
 mod links;
+mod lockout;
 mod mtu;
 mod new_neighbors;
 mod plan_conflict;
@@ -167,6 +168,7 @@ pub const LIST: &[Check] = &[
     sessions_split::CHECK,
     blast_unknown::CHECK,
     isolated::CHECK,
+    lockout::CHECK,
     degraded::CHECK,
     services::CHECK,
     redundancy::CHECK,

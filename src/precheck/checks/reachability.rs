@@ -28,7 +28,7 @@ fn ending(b: &Broken) -> String {
         .next()
         .unwrap_or(&b.flow.source)
         .to_owned();
-    match b.disposition {
+    let end = match b.disposition {
         Disposition::Loop => "it loops".to_owned(),
         Disposition::NullRouted => format!(
             "it is dropped at {at} by a discard route{}",
@@ -38,6 +38,10 @@ fn ending(b: &Broken) -> String {
                 .unwrap_or_default()
         ),
         _ => format!("it is dropped at {at}: no route for {}", b.flow.dst),
+    };
+    match &b.assumed {
+        Some(a) => format!("{end} ({a})"),
+        None => end,
     }
 }
 
@@ -65,6 +69,18 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     // A shutdown the request asks for declares what goes dark behind it, as a removal
     // does: what it cuts off is listed, not an error (the blast radius warns).
     let declared = removal || cx.shuts_only_targets();
+    // The subnets of the interfaces the plan shuts: a session to a peer there rides the
+    // shut link itself, which the request names; a session that ends because the network
+    // splits (an iBGP session between loopbacks) is wider than the request.
+    let mut shut_subnets: Vec<ipnet::IpNet> = Vec::new();
+    for (d, i) in &cx.cand.shut {
+        shut_subnets.extend(cx.state.addresses_on(d, i)?);
+    }
+    let on_shut_link = |dst: std::net::Ipv4Addr| {
+        shut_subnets
+            .iter()
+            .any(|n| n.contains(&std::net::IpAddr::V4(dst)))
+    };
     for b in &f.broken {
         // A loop is nobody's purpose, nor is a route the plan adds that drops; a session
         // a removal ends as a side effect is wider than the request (sessions to what it
@@ -72,7 +88,9 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         // listed by criticality, as the blast radius lists services.
         let severity = match (&b.flow.purpose, b.disposition) {
             (_, Disposition::Loop) | (Purpose::Route, _) => Severity::Error,
-            (Purpose::Session, _) if removal || !declared => Severity::Error,
+            (Purpose::Session, _) if removal || !declared || !on_shut_link(b.flow.dst) => {
+                Severity::Error
+            }
             (Purpose::Session, _) => Severity::Warning,
             (Purpose::Service { .. }, _) if !declared => Severity::Error,
             (Purpose::Service { criticality, .. }, _) => {
@@ -129,10 +147,17 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 Severity::Warning
             },
             flow.what.clone(),
-            format!(
-                "reached {} before the plan; after it, olav cannot tell: {why}",
-                flow.dst
-            ),
+            if flow.purpose == Purpose::Route {
+                format!(
+                    "where its traffic ({} traced) goes after the plan, olav cannot tell: {why}",
+                    flow.dst
+                )
+            } else {
+                format!(
+                    "reached {} before the plan; after it, olav cannot tell: {why}",
+                    flow.dst
+                )
+            },
             "verify the plan with Batfish (olav verify)",
         );
     }

@@ -319,6 +319,21 @@ pub fn junos_plan(intent: &str, targets: Vec<Target>, lines: &str, rollback: &st
 /// (via r2 and r3), r1 and r4 peer iBGP between loopbacks, and the `office` service
 /// joins their LANs.
 pub fn square() -> Net {
+    square_with(|state| state)
+}
+
+/// The square with r3 and r4 in a second site, `b`: the sites are joined by r1–r3 and
+/// r2–r4.
+pub fn square_two_sites() -> Net {
+    square_with(|state| {
+        state
+            .replace("r3, role: core, site: a", "r3, role: core, site: b")
+            .replace("r4, role: access, site: a", "r4, role: access, site: b")
+    })
+}
+
+/// The square with its `state.yaml` changed by `edit`.
+fn square_with(edit: impl Fn(String) -> String) -> Net {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/forwarding");
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect("fixtures/forwarding");
     let configs: Vec<(&str, String)> = ["r1", "r2", "r3", "r4"]
@@ -326,7 +341,7 @@ pub fn square() -> Net {
         .map(|h| (*h, read(&format!("configs/{h}.cfg"))))
         .collect();
     let refs: Vec<(&str, &str)> = configs.iter().map(|(h, t)| (*h, t.as_str())).collect();
-    network(&refs, &read("state.yaml"))
+    network(&refs, &edit(read("state.yaml")))
 }
 
 /// A plan of the square: `intent` on `device`, its lines and rollback read from

@@ -613,7 +613,7 @@ fn compute(
         let table = &tables[t];
         notes[table.dev].push((
             Some(table.vrf.clone()),
-            format!("BGP routes from peers outside the network{PEER}{peer}"),
+            format!("{}{PEER}{peer}", crate::routing::dynamic::OUTSIDE),
         ));
     }
     // One neighbor address answered by several devices (the same address on separate

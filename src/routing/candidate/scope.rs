@@ -4,7 +4,8 @@
 //! configuration (and of its text, read only for what olav does not compute:
 //! `dynamic::incomplete`) and of the cabling. A device is **changed** when the plan
 //! removes it or when its candidate configuration differs from the stored one as the
-//! computation reads it (a plan then its rollback changes nothing). Devices interact only through the protocols that run between
+//! computation reads it (a plan then its rollback, or a new description, changes
+//! nothing). Devices interact only through the protocols that run between
 //! them, so the devices whose RIBs can change are the **components** of the changed
 //! devices in a graph that joins, over the network as it is *and* as the plan leaves it:
 //!
@@ -40,10 +41,11 @@ pub struct Sides<'a> {
 
 /// Whether the computation reads the same of both: the parsed configurations and what
 /// the text says olav does not compute. Compared as plain data (equal values, equal
-/// encodings) without the source line numbers, which a plan's lines shift in the rest of
-/// the file: the routing reads none save the unread lines' warnings' (which name them:
-/// compared) and the file order of prefix-list entries (kept in the lists' order);
-/// `lines_total` only for being above zero.
+/// encodings) without what the routing does not read: the source line numbers, which a
+/// plan's lines shift in the rest of the file (it reads none save the unread lines'
+/// warnings', which name them: compared, and the file order of prefix-list entries, kept
+/// in the lists' order), interface and neighbor descriptions, and `lines_total` beyond
+/// its being above zero.
 fn same(a: &DeviceInput<'_>, b: &DeviceInput<'_>) -> bool {
     if std::ptr::eq(a.config, b.config) && a.text == b.text {
         return true;
@@ -60,6 +62,7 @@ fn reads(c: &DeviceConfig) -> Option<serde_json::Value> {
         match v {
             serde_json::Value::Object(m) => {
                 m.remove("line");
+                m.remove("description");
                 m.values_mut().for_each(unlined);
             }
             serde_json::Value::Array(a) => a.iter_mut().for_each(unlined),

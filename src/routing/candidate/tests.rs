@@ -42,17 +42,20 @@ fn islands(count: u8, routers: u8) -> Vec<(String, String)> {
                 16 + i
             );
             if i < 2 {
-                t += &format!("router bgp 6500{i}\n");
+                let mut neighbors = String::new();
                 for k in (0..routers).filter(|k| *k != j) {
                     let peer = format!("10.{i}.255.{}", k + 1);
-                    t += &format!(
+                    neighbors += &format!(
                         " neighbor {peer} remote-as 6500{i}\n neighbor {peer} update-source Loopback0\n"
                     );
                 }
-                t += &format!(" network 172.{}.{j}.0 mask 255.255.255.0\n!\n", 16 + i);
+                t += &format!(
+                    "!\nrouter bgp 6500{i}\n{neighbors} network 172.{}.{j}.0 mask 255.255.255.0\n!\n",
+                    16 + i
+                );
             }
             let far = (j + 1) % routers + 1;
-            t += &format!("ip route 192.168.{i}.0 255.255.255.0 10.{i}.255.{far}\n!\nend\n");
+            t += &format!("!\nip route 192.168.{i}.0 255.255.255.0 10.{i}.255.{far}\n!\nend\n");
             out.push((format!("i{i}r{j}"), t));
         }
     }
@@ -274,6 +277,7 @@ fn a_plan_recomputes_the_islands_it_reaches_and_no_more() {
     assert_eq!(same_as_whole(&devices, &[(1, Edit::Shut(1))]), 8);
     // A removal: its island, the device included.
     assert_eq!(same_as_whole(&devices, &[(13, Edit::Remove)]), 4);
-    // Plan then rollback: nothing.
+    // Plan then rollback, a description: nothing.
     assert_eq!(same_as_whole(&devices, &[(5, Edit::RoundTrip(1))]), 0);
+    assert_eq!(same_as_whole(&devices, &[(5, Edit::Describe(1))]), 0);
 }

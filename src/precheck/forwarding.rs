@@ -411,9 +411,9 @@ pub fn compute(
     }
     let now = now(db)?;
     let t0 = std::time::Instant::now();
-    let (after, after_addresses) = candidate::after(db, plan)?;
+    let (after, after_addresses) =
+        candidate::after_scoped(db, plan, &|h| now.ribs.get(h).cloned())?;
     tracing::debug!("forwarding: candidate RIBs in {:?}", t0.elapsed());
-    let after: Vec<Arc<DeviceRib>> = after.into_iter().map(Arc::new).collect();
     let after_arc: HashMap<&str, &Arc<DeviceRib>> =
         after.iter().map(|r| (r.hostname.as_str(), r)).collect();
     let after_by: HashMap<&str, &DeviceRib> = after

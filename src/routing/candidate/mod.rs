@@ -1,9 +1,15 @@
 //! The routing model of a candidate network — a plan's lines applied to the stored
 //! configurations, decommissioned devices gone — and the routes it changes.
 //!
-//! The whole network is recomputed from its configurations, the plan's devices' as the
-//! plan leaves them ([`crate::dialect::candidate_text`]): OSPF and BGP are network-wide,
-//! so a change on one device can move routes anywhere.
+//! [`after`] recomputes the whole network from its configurations, the plan's devices'
+//! as the plan leaves them ([`crate::dialect::candidate_text`]). [`after_scoped`] gives
+//! the same RIBs recomputing only the devices the plan can reach — the components of the
+//! devices it changes over adjacencies, cabling and BGP ([`scope`]) — and takes every
+//! other device's RIB as the network has it now (`docs/routing.md`, "Candidates").
+
+pub mod scope;
+#[cfg(test)]
+mod tests;
 
 use super::rib::{network, DeviceInput, DeviceRib};
 use super::route::Route;
@@ -16,6 +22,7 @@ use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// The largest network whose candidate is recomputed: every device's table is held at
 /// once.
@@ -39,6 +46,72 @@ pub fn after(db: &StateDb, plan: &Plan) -> Result<(Vec<DeviceRib>, Addresses), S
 /// (every table at once): what a candidate is compared with row for row.
 pub fn now(db: &StateDb) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
     network_of(db, &[], &BTreeMap::new())
+}
+
+/// Every device's RIB and every address as the network would be after `plan`, the same
+/// as [`after`]'s: the devices the plan can reach recomputed ([`scope`]), every other
+/// device's RIB taken from `now` (its RIB as the network is, as [`now`] computes it).
+pub fn after_scoped(
+    db: &StateDb,
+    plan: &Plan,
+    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+) -> Result<(Vec<Arc<DeviceRib>>, Addresses), StateError> {
+    let removed = removed_devices(plan);
+    let lines = crate::dialect::plan_lines(plan);
+    let ends = db.link_ends()?;
+    let far = crate::checks::model::far_ends(&ends);
+    // (hostname, vendor, as it is, as the plan leaves it when it changes its text).
+    type Parsed = (DeviceConfig, String);
+    let mut devices: Vec<(String, Vendor, Parsed, Option<Option<Parsed>>)> = Vec::new();
+    db.each_config(|hostname, os, stored| {
+        let vendor = Vendor::from_os(os);
+        let parse = |text: String| {
+            let mut config = parser_for(vendor).parse(&text);
+            crate::checks::model::link_interfaces(hostname, &mut config, &far);
+            (config, text)
+        };
+        let after = if removed.contains(&hostname) {
+            Some(None)
+        } else {
+            lines
+                .get(hostname)
+                .map(|l| Some(parse(crate::dialect::candidate_text(vendor, stored, l))))
+        };
+        devices.push((hostname.to_owned(), vendor, parse(stored.to_owned()), after));
+    })?;
+    fn input<'a>(
+        hostname: &'a str,
+        vendor: Vendor,
+        parsed: &'a (DeviceConfig, String),
+    ) -> DeviceInput<'a> {
+        DeviceInput {
+            hostname,
+            vendor,
+            config: &parsed.0,
+            text: &parsed.1,
+        }
+    }
+    let sides: Vec<scope::Sides<'_>> = devices
+        .iter()
+        .map(|(h, v, now, after)| {
+            let now = input(h, *v, now);
+            scope::Sides {
+                now,
+                after: match after {
+                    None => Some(now),
+                    Some(None) => None,
+                    Some(Some(a)) => Some(input(h, *v, a)),
+                },
+            }
+        })
+        .collect();
+    let mut addresses = Addresses::default();
+    for s in &sides {
+        if let Some(a) = s.after {
+            addresses.of_config(a.hostname, a.config);
+        }
+    }
+    Ok((scope::ribs(&sides, &ends, now), addresses))
 }
 
 /// The network with `removed` gone and `lines` applied to their devices.

@@ -1,0 +1,204 @@
+//! Which devices' RIBs a plan can change, and the candidate computed over those alone.
+//!
+//! The network's computation (`rib::network`) is a function of each device's parsed
+//! configuration (and of its text, read only for what olav does not compute:
+//! `dynamic::incomplete`) and of the cabling. A device is **changed** when the plan
+//! removes it or when its candidate configuration differs from the stored one as the
+//! computation reads it (a plan then its rollback, or a new description, changes
+//! nothing). Devices interact only through the protocols that run between
+//! them, so the devices whose RIBs can change are the **components** of the changed
+//! devices in a graph that joins, over the network as it is *and* as the plan leaves it:
+//!
+//! - two devices holding addresses of overlapping IPv4 subnets (every interface, shut or
+//!   not, any VRF): every OSPF, EIGRP and IS-IS adjacency olav forms is between
+//!   interfaces of one subnet;
+//! - two cabled devices (OSPF over unnumbered interfaces follows the cabling);
+//! - every BGP speaker with every other one: a BGP route, its policy or its next hop's
+//!   IGP cost can travel anywhere sessions reach (route reflection, eBGP onwards), and
+//!   BGP's size limits count every speaker of the network.
+//!
+//! Each component is closed: its devices' adjacencies and sessions are among themselves,
+//! so the protocols computed over its devices alone give them what the whole network
+//! gives them (every per-domain limit included), and every device outside keeps the RIB
+//! it has now. The graph over-approximates (a shared subnet without an adjacency joins
+//! too): a wider scope costs time, never correctness — the whole network is the widest.
+
+use crate::model::{DeviceConfig, LinkEnds};
+use crate::routing::dynamic;
+use crate::routing::rib::{network, DeviceInput, DeviceRib};
+use ipnet::IpNet;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One device as it is and as the plan leaves it (None: the plan removes it).
+#[derive(Debug, Clone, Copy)]
+pub struct Sides<'a> {
+    /// The device as it is.
+    pub now: DeviceInput<'a>,
+    /// The device after the plan.
+    pub after: Option<DeviceInput<'a>>,
+}
+
+/// Whether the computation reads the same of both: the parsed configurations and what
+/// the text says olav does not compute. Compared as plain data (equal values, equal
+/// encodings) without what the routing does not read: the source line numbers, which a
+/// plan's lines shift in the rest of the file (it reads none save the unread lines'
+/// warnings', which name them: compared, and the file order of prefix-list entries, kept
+/// in the lists' order), interface and neighbor descriptions, and `lines_total` beyond
+/// its being above zero.
+fn same(a: &DeviceInput<'_>, b: &DeviceInput<'_>) -> bool {
+    if std::ptr::eq(a.config, b.config) && a.text == b.text {
+        return true;
+    }
+    a.vendor == b.vendor
+        && reads(a.config).is_some_and(|x| Some(x) == reads(b.config))
+        && dynamic::incomplete(a.config, a.vendor, a.text)
+            == dynamic::incomplete(b.config, b.vendor, b.text)
+}
+
+/// What the routing reads of a configuration, as plain data ([`same`]).
+fn reads(c: &DeviceConfig) -> Option<serde_json::Value> {
+    fn unlined(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("line");
+                m.remove("description");
+                m.values_mut().for_each(unlined);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(unlined),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(c).ok()?;
+    let m = v.as_object_mut()?;
+    let warnings = m.remove("warnings");
+    m.remove("lines_unrecognised");
+    m.insert("lines_total".into(), (c.lines_total > 0).into());
+    unlined(&mut v);
+    v.as_object_mut()?.insert("warnings".into(), warnings?);
+    Some(v)
+}
+
+/// Union-find over device numbers.
+struct Components(Vec<usize>);
+
+impl Components {
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.0[x] != x {
+            self.0[x] = self.0[self.0[x]];
+            x = self.0[x];
+        }
+        x
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        self.0[a] = b;
+    }
+}
+
+/// Per device (in `devices`' order), whether the plan can change its RIB: its component
+/// holds a changed device (the module's doc). All false when nothing changes.
+pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds]) -> Vec<bool> {
+    let n = devices.len();
+    let changed: Vec<bool> = devices
+        .iter()
+        .map(|d| d.after.is_none_or(|a| !same(&d.now, &a)))
+        .collect();
+    if !changed.contains(&true) {
+        return changed;
+    }
+    let mut c = Components((0..n).collect());
+    let index: HashMap<&str, usize> = devices
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.now.hostname, i))
+        .collect();
+    for ((a, _), (b, _)) in ends {
+        if let (Some(&x), Some(&y)) = (index.get(a.as_str()), index.get(b.as_str())) {
+            c.join(x, y);
+        }
+    }
+    // Subnets as address ranges, sorted: each run of overlapping ranges is joined.
+    let mut ranges: Vec<(u32, u32, usize)> = Vec::new();
+    let mut speaker: Option<usize> = None;
+    for (k, d) in devices.iter().enumerate() {
+        for input in [Some(d.now), d.after].into_iter().flatten() {
+            if input.config.bgp.is_some() {
+                match speaker {
+                    Some(s) => c.join(s, k),
+                    None => speaker = Some(k),
+                }
+            }
+            for a in input.config.interfaces.iter().flat_map(|i| &i.addresses) {
+                if let IpNet::V4(net) = a.address {
+                    let net = net.trunc();
+                    ranges.push((u32::from(net.network()), u32::from(net.broadcast()), k));
+                }
+            }
+        }
+    }
+    ranges.sort_unstable();
+    let mut run: Option<(u32, usize)> = None;
+    for (start, end, k) in ranges {
+        match run {
+            Some((last, first)) if start <= last => {
+                c.join(first, k);
+                run = Some((last.max(end), first));
+            }
+            _ => run = Some((end, k)),
+        }
+    }
+    let mut hit = vec![false; n];
+    for k in (0..n).filter(|&k| changed[k]) {
+        let r = c.find(k);
+        hit[r] = true;
+    }
+    (0..n).map(|k| hit[c.find(k)]).collect()
+}
+
+/// The candidate's RIBs (the devices the plan keeps, in `devices`' order): the affected
+/// devices' computed over them alone, every other device's taken from `now` (its RIB as
+/// the network is). A device outside the scope without a RIB in `now` widens the scope to
+/// the whole network.
+pub fn ribs(
+    devices: &[Sides<'_>],
+    ends: &[LinkEnds],
+    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+) -> Vec<Arc<DeviceRib>> {
+    let mut hit = affected(devices, ends);
+    let kept: Vec<Option<Arc<DeviceRib>>> = devices
+        .iter()
+        .zip(&hit)
+        .map(|(d, h)| if *h { None } else { now(d.now.hostname) })
+        .collect();
+    if devices
+        .iter()
+        .zip(&hit)
+        .zip(&kept)
+        .any(|((d, h), k)| !h && d.after.is_some() && k.is_none())
+    {
+        hit = vec![true; devices.len()];
+    }
+    let inputs: Vec<DeviceInput<'_>> = devices
+        .iter()
+        .zip(&hit)
+        .filter(|(_, h)| **h)
+        .filter_map(|(d, _)| d.after)
+        .collect();
+    tracing::debug!(
+        "candidate: {} of {} devices recomputed",
+        inputs.len(),
+        devices.len()
+    );
+    let mut computed = network(&inputs).into_iter();
+    let mut out = Vec::with_capacity(devices.len());
+    for ((d, h), k) in devices.iter().zip(&hit).zip(kept) {
+        if d.after.is_none() {
+            continue;
+        }
+        let rib = if *h { computed.next().map(Arc::new) } else { k };
+        out.extend(rib);
+    }
+    out
+}

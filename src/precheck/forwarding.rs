@@ -92,6 +92,9 @@ pub struct Shift {
     pub narrowed: Vec<String>,
     /// Devices whose routes to it change otherwise (next hop, protocol, metric).
     pub changed: Vec<String>,
+    /// Devices whose every route to it is now a discard route (`Null0`, `discard`,
+    /// `reject`) and was not before: its traffic is dropped there.
+    pub discarded: Vec<String>,
 }
 
 /// What the plan does to forwarding.
@@ -603,8 +606,11 @@ fn shifts(
                 continue;
             }
             let entry = out.entry((key.0.to_owned(), key.1)).or_default();
+            let drops = |x: &[&Route]| x.iter().all(|r| r.next_hop == NextHop::Discard);
             if after_rows.is_empty() {
                 entry.lost.push(h.clone());
+            } else if drops(after_rows) && !drops(rows) {
+                entry.discarded.push(h.clone());
             } else if hops(rows) >= 2 && hops(after_rows) == 1 {
                 entry.narrowed.push(h.clone());
             } else {

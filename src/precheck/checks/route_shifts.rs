@@ -60,6 +60,18 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 }
             }
         }
+        if !s.discarded.is_empty() {
+            out.add(
+                severity,
+                net.clone(),
+                format!(
+                    "now routed to a discard route (Null0, discard, reject) on {} device(s): {} — its traffic is dropped there",
+                    s.discarded.len(),
+                    some(&s.discarded)
+                ),
+                "olav routes --plan PLAN --prefix NETWORK shows the rows before and after",
+            );
+        }
         if s.lost.is_empty() {
             continue;
         }
@@ -144,6 +156,28 @@ mod tests {
                     .contains("on r1, r2, r3, r4: 10.1.1.0/24, 10.4.4.0/24"),
             "{}",
             narrowed.message
+        );
+    }
+
+    #[test]
+    fn a_discard_route_that_captures_a_service_prefix_is_named() {
+        let net = square();
+        let p = testkit::square_plan(
+            "add_static_route",
+            vec![testkit::device("r1")],
+            "r1",
+            "discard",
+            "no_discard",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(
+            testkit::has(
+                &o,
+                Severity::Warning,
+                "now routed to a discard route (Null0, discard, reject) on 1 device(s): r1"
+            ),
+            "{:?}",
+            o.findings
         );
     }
 

@@ -26,8 +26,24 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     }
     let removal =
         plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
+    // A loopback the request shuts is declared, the sessions it sources are not: they
+    // are the network's routing, not the interface (`docs/precheck.md`).
+    let mut loopback_addrs: Vec<std::net::IpAddr> = Vec::new();
+    let mut loopback_devs: Vec<&str> = Vec::new();
+    for (d, i) in cand
+        .shut
+        .iter()
+        .filter(|(_, i)| crate::routing::igp::is_loopback(i))
+    {
+        loopback_devs.push(d);
+        loopback_addrs.extend(cx.state.addresses_on(d, i)?.iter().map(|n| n.addr()));
+    }
     for s in &cand.lost_sessions {
         let el = format!("{} → {}", s.device, s.peer);
+        let on_loopback = loopback_devs.contains(&s.device.as_str())
+            || s.peer
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|p| loopback_addrs.contains(&p));
         if removal {
             out.add(
                 Severity::Info,
@@ -44,6 +60,13 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                     format!("the plan removes or shuts this existing neighbor, which its request ({}) does not ask for: a plan wider than its request", plan.header.intent),
                     "remove those lines, or plan the session's removal on its own",
                 );
+        } else if cx.shuts_only_targets() && on_loopback {
+            out.add(
+                Severity::Error,
+                el,
+                "the session ends with the loopback the plan shuts: a loopback whose loss ends sessions ends the routing they carry, which the request does not declare",
+                "move the sessions to another source address first, or plan their removal on their own",
+            );
         } else if cx.shuts_only_targets() {
             // Declared by the shutdown the request asks for, but worth a look: routing
             // over it goes.
@@ -105,6 +128,29 @@ mod tests {
             &[],
         );
         run(&CHECK, &triangle(), &p)
+    }
+
+    #[test]
+    fn shutting_the_loopback_that_sources_sessions_is_an_error_even_when_requested() {
+        let p = crate::precheck::checks::testkit::plan(
+            "modify_interface",
+            vec![crate::precheck::checks::testkit::interface(
+                "r4",
+                "Loopback0",
+            )],
+            &[("r4", "interface Loopback0\n shutdown")],
+            &[("r4", "interface Loopback0\n no shutdown")],
+        );
+        let net = crate::precheck::checks::testkit::square();
+        let o = crate::precheck::checks::testkit::run(&CHECK, &net, &p);
+        assert!(
+            crate::precheck::checks::testkit::has(
+                &o,
+                crate::precheck::Severity::Error,
+                "the session ends with the loopback the plan shuts"
+            ),
+            "{o:?}"
+        );
     }
 
     #[test]

@@ -98,7 +98,8 @@ enum Command {
         /// The plan file (inside the exports folder).
         #[arg(required_unless_present = "all", conflicts_with = "all")]
         plan: Option<PathBuf>,
-        /// Re-check every open plan, record drift, mark plans that now fail stale.
+        /// Re-check every open plan, record drift, mark plans that now fail stale; then
+        /// check them all applied together (effects no plan has alone fail the plans involved).
         #[arg(long)]
         all: bool,
         /// State collected longer ago than this is a warning (7d, 12h, 30m).

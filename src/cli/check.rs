@@ -53,7 +53,11 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
             }
         }
     }
-    Ok(if report.verdict == "FAIL" {
+    // A plan that cannot be read is bad input: its report says why, and there is no
+    // verdict on a change to give.
+    Ok(if report.plan_id.is_none() {
+        Exit::BadInput
+    } else if report.verdict == "FAIL" {
         Exit::Fail
     } else {
         Exit::Ok

@@ -216,15 +216,16 @@ fn a_malformed_plan_fails_naming_what_is_missing() {
     let path = tmp.path().join(&plan);
     let text = std::fs::read_to_string(&path).expect("plan");
     std::fs::write(&path, text.replace("## Rollback", "## Undo")).expect("edit");
+    // Bad input: exit 2, the report still saying what is missing.
     let (code, v) = precheck(tmp.path(), &plan);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert_eq!(
         v["report"]["findings"][0]["message"],
         "the plan cannot be read: missing section '## Rollback'"
     );
     std::fs::write(&path, "just some text\n").expect("edit");
     let (code, v) = precheck(tmp.path(), &plan);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(v["report"]["findings"][0]["message"]
         .as_str()
         .is_some_and(|m| m.contains("no plan header")));

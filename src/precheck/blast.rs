@@ -470,7 +470,8 @@ impl Graph {
             let joined = match roots {
                 Roots::Anchors => *a,
                 Roots::InsideExcept(h) => *a && !h.contains(&(i as u32)),
-                Roots::Devices(d) => d.contains(&(i as u32)),
+                // Sorted by device number (`between::members`).
+                Roots::Devices(d) => d.binary_search(&(i as u32)).is_ok(),
             };
             if joined && !cut.dev[i] {
                 edges.push((root, i as u32));

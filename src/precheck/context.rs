@@ -83,18 +83,10 @@ impl<'a> Context<'a> {
         let graph = blast::Graph::load(db)?;
         let spec = blast_spec(plan, &cand);
         let mut blast = graph.blast(&spec);
-        let removed_devices: Vec<String> = if plan.header.intent == "decommission_device" {
-            plan.header
-                .targets
-                .iter()
-                .filter_map(|t| match t {
-                    Target::Device { device } => Some(device.clone()),
-                    _ => None,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let removed_devices: Vec<String> = crate::checks::model::removed_devices(plan)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
         let announcements = announce::evaluate(db, &cand, &removed_devices)?;
         let (left, moved) = readdressing(db, &cand)?;
         // Services that live in withdrawn prefixes or in subnets left behind, and internet

@@ -21,7 +21,7 @@ use super::candidate::Candidate;
 use super::context::blast_spec;
 use crate::model::management::is_management;
 use crate::model::Vendor;
-use crate::plan::{ConfigBlock, Plan, Target};
+use crate::plan::{ConfigBlock, Plan};
 use crate::state::{StateDb, StateError};
 use std::collections::BTreeMap;
 
@@ -82,8 +82,9 @@ fn access(db: &StateDb, device: &str) -> Result<Access, StateError> {
 /// Every block of `plan` (implementation, then rollback) whose device an earlier block
 /// has cut off from management.
 /// `whole` and `cand` are the whole plan's blast radius and candidate: when the whole plan
-/// cuts off none of the devices it configures and no device has two blocks, no block
-/// before can have (cutting less cuts off no more), and the blocks are not replayed.
+/// cuts off none of the devices it configures and no device has two blocks, the blocks are
+/// not replayed — a plan whose later block (on another device) restores what an earlier
+/// one cut is then judged as a whole (`docs/precheck.md`, "Lock-out").
 pub fn find(
     db: &StateDb,
     plan: &Plan,
@@ -91,18 +92,7 @@ pub fn find(
     whole: &Blast,
     cand: &Candidate,
 ) -> Result<Vec<Lockout>, StateError> {
-    let decommissioned: Vec<&str> = if plan.header.intent == "decommission_device" {
-        plan.header
-            .targets
-            .iter()
-            .filter_map(|t| match t {
-                Target::Device { device } => Some(device.as_str()),
-                _ => None,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let decommissioned = crate::checks::model::removed_devices(plan);
     let blocks: Vec<(Phase, usize, &ConfigBlock)> = plan
         .implementation
         .iter()

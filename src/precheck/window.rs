@@ -134,14 +134,9 @@ pub fn together(
         .collect();
     // A device a plan decommissions goes dark on purpose: cut off in the combination
     // (whose intent is no longer that plan's) is not news.
-    for o in open
-        .iter()
-        .filter(|o| o.plan.header.intent == "decommission_device")
-    {
-        for t in &o.plan.header.targets {
-            if let crate::plan::Target::Device { device } = t {
-                alone.insert(("precheck.isolated", device.clone(), String::new()));
-            }
+    for o in open {
+        for device in crate::checks::model::removed_devices(o.plan) {
+            alone.insert(("precheck.isolated", device.to_owned(), String::new()));
         }
     }
     let is_new = |f: &Finding, seen: &BTreeSet<Key>| keys(f).iter().any(|k| !seen.contains(k));

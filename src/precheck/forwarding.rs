@@ -8,6 +8,7 @@
 use super::announce::Announcements;
 use crate::network::NetworkModel;
 use crate::plan::Plan;
+use crate::routing::adjacency;
 use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
@@ -117,6 +118,8 @@ pub struct Forwarding {
     /// by (device, VRF, prefix): None when that RIB is incomplete (a route olav does not
     /// compute may resolve its next hop on the device).
     pub installs: HashMap<(String, String, Ipv4Net), Option<bool>>,
+    /// The IGP adjacencies of the devices the plan changes, lost and formed.
+    pub adjacencies: adjacency::Change,
 }
 
 /// How a flow's branches end, taken together.
@@ -414,8 +417,11 @@ pub fn compute(
     }
     let now = now(db)?;
     let t0 = std::time::Instant::now();
-    let (after, after_addresses) =
-        candidate::after_scoped(db, plan, &|h| now.ribs.get(h).cloned())?;
+    let candidate::Scoped {
+        ribs: after,
+        addresses: after_addresses,
+        adjacencies,
+    } = candidate::after_scoped(db, plan, &|h| now.ribs.get(h).cloned())?;
     tracing::debug!("forwarding: candidate RIBs in {:?}", t0.elapsed());
     let after_arc: HashMap<&str, &Arc<DeviceRib>> =
         after.iter().map(|r| (r.hostname.as_str(), r)).collect();
@@ -435,7 +441,10 @@ pub fn compute(
             _ => None,
         })
         .collect();
-    let mut out = Forwarding::default();
+    let mut out = Forwarding {
+        adjacencies,
+        ..Forwarding::default()
+    };
     let reached = now.reached(&model);
     let started = std::time::Instant::now();
     for flow in reached {

@@ -9,6 +9,7 @@
 //! `routing` part ([`RoutingModel::shared`]). [`shown`] reads the devices' own routing
 //! tables (show output), which the fidelity tests compare against.
 
+pub mod adjacency;
 pub mod autostate;
 pub mod bgp;
 pub mod candidate;

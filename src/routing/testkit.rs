@@ -3,7 +3,32 @@
 
 use crate::import::parse::parser_for;
 use crate::model::Vendor;
+use crate::routing::adjacency::Igps;
 use crate::routing::{network, DeviceInput, DeviceRib};
+
+/// The IGP adjacencies among the devices, as `describe` names them, and the speakers
+/// (to ask why one does not form).
+pub fn adjacencies(devices: &[(&str, Vendor, String)]) -> (Vec<String>, Igps) {
+    let configs: Vec<_> = devices
+        .iter()
+        .map(|(_, v, t)| parser_for(*v).parse(t))
+        .collect();
+    let inputs: Vec<DeviceInput> = devices
+        .iter()
+        .zip(&configs)
+        .map(|((h, v, t), c)| DeviceInput {
+            hostname: h,
+            vendor: *v,
+            config: c,
+            text: t,
+        })
+        .collect();
+    let igps = Igps::of(&inputs);
+    (
+        igps.adjacencies().iter().map(|a| a.describe()).collect(),
+        igps,
+    )
+}
 
 /// Every device's RIB: (hostname, vendor, configuration text). The texts are whole
 /// running configurations: an IOS or EOS one without its closing `end` gets it (else

@@ -7,6 +7,7 @@
 //! passed checks in list order), and its unit tests on a small network (`testkit`).
 
 mod addresses;
+mod adjacencies;
 mod announcements;
 mod as_drafted;
 mod blast_claim;
@@ -154,6 +155,7 @@ pub const LIST: &[Check] = &[
     links::CHECK,
     mtu::CHECK,
     sessions_lost::CHECK,
+    adjacencies::CHECK,
     static_routes::CHECK,
     rollback::CHECK,
     as_drafted::CHECK,

@@ -11,6 +11,7 @@ pub mod scope;
 #[cfg(test)]
 mod tests;
 
+use super::adjacency;
 use super::rib::{network, DeviceInput, DeviceRib};
 use super::route::Route;
 use super::trace::Addresses;
@@ -48,14 +49,25 @@ pub fn now(db: &StateDb) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
     network_of(db, &[], &BTreeMap::new())
 }
 
+/// The network after a plan, as [`after_scoped`] computes it.
+pub struct Scoped {
+    /// Every device's RIB (the devices the plan keeps).
+    pub ribs: Vec<Arc<DeviceRib>>,
+    /// Every address.
+    pub addresses: Addresses,
+    /// The IGP adjacencies of the devices the plan changes, lost and formed.
+    pub adjacencies: adjacency::Change,
+}
+
 /// Every device's RIB and every address as the network would be after `plan`, the same
 /// as [`after`]'s: the devices the plan can reach recomputed ([`scope`]), every other
-/// device's RIB taken from `now` (its RIB as the network is, as [`now`] computes it).
+/// device's RIB taken from `now` (its RIB as the network is, as [`now`] computes it);
+/// and how the adjacencies of the devices it changes change.
 pub fn after_scoped(
     db: &StateDb,
     plan: &Plan,
     now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
-) -> Result<(Vec<Arc<DeviceRib>>, Addresses), StateError> {
+) -> Result<Scoped, StateError> {
     let removed = removed_devices(plan);
     let lines = crate::dialect::plan_lines(plan);
     let ends = db.link_ends()?;
@@ -111,7 +123,35 @@ pub fn after_scoped(
             addresses.of_config(a.hostname, a.config);
         }
     }
-    Ok((scope::ribs(&sides, &ends, now), addresses))
+    let changed = scope::changed(&sides);
+    let near = scope::near(&sides, &ends, &changed);
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for (s, _) in sides.iter().zip(&near).filter(|(_, n)| **n) {
+        before.push(s.now);
+        after.extend(s.after);
+    }
+    let changed: BTreeSet<&str> = sides
+        .iter()
+        .zip(&changed)
+        .filter(|(_, c)| **c)
+        .map(|(s, _)| s.now.hostname)
+        .collect();
+    let (before, after) = (adjacency::Igps::of(&before), adjacency::Igps::of(&after));
+    let adjacencies = adjacency::change(&before, &after, &|h| changed.contains(h));
+    tracing::debug!(
+        "candidate: adjacencies of {} changed device(s) among {}: {} before, {} after; {} lost, {} formed",
+        changed.len(),
+        near.iter().filter(|n| **n).count(),
+        before.adjacencies().len(),
+        after.adjacencies().len(),
+        adjacencies.lost.len(),
+        adjacencies.formed.len()
+    );
+    Ok(Scoped {
+        ribs: scope::ribs(&sides, &ends, now),
+        addresses,
+        adjacencies,
+    })
 }
 
 /// The network with `removed` gone and `lines` applied to their devices.

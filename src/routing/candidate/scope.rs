@@ -97,14 +97,75 @@ impl Components {
     }
 }
 
+/// Per device (in `devices`' order), whether the plan changes it: removes it, or leaves
+/// a configuration the routing reads differently.
+pub fn changed(devices: &[Sides<'_>]) -> Vec<bool> {
+    devices
+        .iter()
+        .map(|d| d.after.is_none_or(|a| !same(&d.now, &a)))
+        .collect()
+}
+
+/// Per device, whether it is `changed` or its direct neighbour: cabled to a changed
+/// device, or holding an address in a subnet overlapping one of a changed device's
+/// (either side). Every adjacency with a changed end is among these devices, and so is
+/// every interface that decides it (all members of its subnet).
+pub fn near(devices: &[Sides<'_>], ends: &[LinkEnds], changed: &[bool]) -> Vec<bool> {
+    let mut out = changed.to_vec();
+    let ranges = |d: &Sides<'_>| -> Vec<(u32, u32)> {
+        [Some(d.now), d.after]
+            .into_iter()
+            .flatten()
+            .flat_map(|input| input.config.interfaces.iter().flat_map(|i| &i.addresses))
+            .filter_map(|a| match a.address {
+                IpNet::V4(net) => Some((u32::from(net.network()), u32::from(net.broadcast()))),
+                IpNet::V6(_) => None,
+            })
+            .collect()
+    };
+    let mut hot: Vec<(u32, u32)> = devices
+        .iter()
+        .zip(changed)
+        .filter(|(_, c)| **c)
+        .flat_map(|(d, _)| ranges(d))
+        .collect();
+    hot.sort_unstable();
+    // The ranges start in order; a range overlaps one of them when some range starting at
+    // or before its end ends at or after its start.
+    let mut reach: Vec<u32> = Vec::with_capacity(hot.len());
+    for (k, (_, e)) in hot.iter().enumerate() {
+        reach.push(if k == 0 { *e } else { reach[k - 1].max(*e) });
+    }
+    let overlaps = |(s, e): (u32, u32)| {
+        let k = hot.partition_point(|(x, _)| *x <= e);
+        k > 0 && reach[k - 1] >= s
+    };
+    for (k, d) in devices.iter().enumerate() {
+        if !out[k] && ranges(d).into_iter().any(overlaps) {
+            out[k] = true;
+        }
+    }
+    let index: HashMap<&str, usize> = devices
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.now.hostname, i))
+        .collect();
+    for ((a, _), (b, _)) in ends {
+        if let (Some(&x), Some(&y)) = (index.get(a.as_str()), index.get(b.as_str())) {
+            if changed[x] || changed[y] {
+                out[x] = true;
+                out[y] = true;
+            }
+        }
+    }
+    out
+}
+
 /// Per device (in `devices`' order), whether the plan can change its RIB: its component
 /// holds a changed device (the module's doc). All false when nothing changes.
 pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds]) -> Vec<bool> {
     let n = devices.len();
-    let changed: Vec<bool> = devices
-        .iter()
-        .map(|d| d.after.is_none_or(|a| !same(&d.now, &a)))
-        .collect();
+    let changed = changed(devices);
     if !changed.contains(&true) {
         return changed;
     }

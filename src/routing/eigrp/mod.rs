@@ -285,6 +285,12 @@ struct Label {
     origin: Option<Source>,
 }
 
+/// Whether an EIGRP interface forms adjacencies: not passive, not a loopback, not a /32.
+/// Two such interfaces of one subnet and AS on different devices are neighbours.
+pub fn forms_adjacencies(i: &EigrpIf) -> bool {
+    !i.passive && !igp::is_loopback(&i.name) && i.address.prefix_len() < 32
+}
+
 /// Each device's EIGRP routes and what EIGRP leaves incomplete there, in `speakers'` order.
 pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<Incomplete>)> {
     let mut nodes: Vec<Node> = Vec::new();
@@ -301,7 +307,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
     let mut by_subnet: BTreeMap<(Ipv4Net, u32), Vec<(usize, usize)>> = BTreeMap::new();
     for n in 0..nodes.len() {
         for (k, i) in inst(n).ifs.iter().enumerate() {
-            if !i.passive && !igp::is_loopback(&i.name) && i.address.prefix_len() < 32 {
+            if forms_adjacencies(i) {
                 by_subnet
                     .entry((i.address.trunc(), inst(n).asn))
                     .or_default()

@@ -2,7 +2,7 @@
 //! network computed at once; metrics as the devices print them.
 
 use crate::model::Vendor;
-use crate::routing::testkit::{rows, run};
+use crate::routing::testkit::{adjacencies, rows, run};
 use crate::routing::DeviceRib;
 
 /// `network protocol [AD/metric] next-hop` of the EIGRP rows.
@@ -319,4 +319,47 @@ fn stub_routers_pass_on_only_their_own() {
         nets(&rib[0]),
         ["10.0.23.0/24", "10.255.0.2/32", "10.255.0.3/32"]
     );
+}
+
+/// The adjacencies olav forms are the ones the route computation uses: D1–D3 over their
+/// shared subnet, D3 learning D1's LAN over it; with D1's interface passive, no adjacency,
+/// no route, and the reason names the passive interface.
+#[test]
+fn adjacencies_follow_the_route_computation() {
+    let d1 = |passive: &str| {
+        format!("hostname D1\ninterface GigabitEthernet2\n ip address 10.13.21.1 255.255.255.0\ninterface GigabitEthernet3\n ip address 10.14.31.1 255.255.255.0\nrouter eigrp 1\n network 10.0.0.0\n{passive}")
+    };
+    let d3 = "hostname D3\ninterface GigabitEthernet1\n ip address 10.13.21.2 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n".to_owned();
+    let up = [
+        ("D1", Vendor::CiscoIos, d1("")),
+        ("D3", Vendor::CiscoIos, d3.clone()),
+    ];
+    let (found, _) = adjacencies(&up);
+    assert_eq!(
+        found,
+        ["EIGRP AS 1 D1 GigabitEthernet2 ↔ D3 GigabitEthernet1"]
+    );
+    assert_eq!(eigrp(&run(&up)[1]).len(), 1);
+    let passive = [
+        (
+            "D1",
+            Vendor::CiscoIos,
+            d1(" passive-interface GigabitEthernet2\n"),
+        ),
+        ("D3", Vendor::CiscoIos, d3),
+    ];
+    let (none, igps) = adjacencies(&passive);
+    assert!(none.is_empty(), "{none:?}");
+    assert!(eigrp(&run(&passive)[1]).is_empty());
+    let end = |d: &str, i: &str| crate::routing::adjacency::End {
+        device: d.into(),
+        interface: i.into(),
+    };
+    let gone = crate::routing::adjacency::Adjacency {
+        protocol: "EIGRP",
+        scope: "AS 1".into(),
+        subnet: "10.13.21.0/24".parse().expect("a subnet"),
+        ends: [end("D1", "GigabitEthernet2"), end("D3", "GigabitEthernet1")],
+    };
+    assert_eq!(igps.why_not(&gone), "D1 GigabitEthernet2 is passive");
 }

@@ -343,6 +343,22 @@ fn idle(s: &Speaker, hostname: &str) -> Vec<Incomplete> {
     inc
 }
 
+/// Whether an IS-IS interface forms adjacencies: not passive, not a loopback, not a /32.
+pub fn forms_adjacencies(i: &IsisIf) -> bool {
+    !i.passive && !igp::is_loopback(&i.name) && i.address.prefix_len() < 32
+}
+
+/// The levels at which two interfaces of one subnet on different routers are adjacent:
+/// level 1 when both circuits run it and the routers share an area, level 2 when both
+/// circuits run it.
+pub fn levels_between(sa: &Speaker, a: &IsisIf, sb: &Speaker, b: &IsisIf) -> (bool, bool) {
+    let common = sa.areas.iter().any(|x| sb.areas.contains(x));
+    (
+        a.levels.l1() && b.levels.l1() && common,
+        a.levels.l2() && b.levels.l2(),
+    )
+}
+
 /// Each device's IS-IS routes and what IS-IS leaves incomplete there, in `speakers'` order.
 pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<Incomplete>)> {
     let n = speakers.len();
@@ -360,7 +376,7 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
     let mut by_subnet: BTreeMap<Ipv4Net, Vec<(usize, usize)>> = BTreeMap::new();
     for (d, s) in speakers.iter().enumerate() {
         for (k, i) in s.ifs.iter().enumerate() {
-            if !i.passive && !igp::is_loopback(&i.name) && i.address.prefix_len() < 32 {
+            if forms_adjacencies(i) {
                 by_subnet.entry(i.address.trunc()).or_default().push((d, k));
             }
         }
@@ -373,15 +389,12 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
                 }
                 let (a, b) = (&speakers[u].ifs[ui], &speakers[v].ifs[vi]);
                 let hop = (ui, b.address.addr());
-                let common = speakers[u]
-                    .areas
-                    .iter()
-                    .any(|x| speakers[v].areas.contains(x));
-                if a.levels.l1() && b.levels.l1() && common {
+                let (l1, l2) = levels_between(&speakers[u], a, &speakers[v], b);
+                if l1 {
                     g1[u].push((v, u64::from(a.metric.0), hop));
                     domains.join(u, v);
                 }
-                if a.levels.l2() && b.levels.l2() {
+                if l2 {
                     g2[u].push((v, u64::from(a.metric.1), hop));
                     domains.join(u, v);
                 }

@@ -2,7 +2,7 @@
 //! network computed at once.
 
 use crate::model::Vendor;
-use crate::routing::testkit::{rows, run};
+use crate::routing::testkit::{adjacencies, rows, run};
 use crate::routing::DeviceRib;
 
 /// `network protocol [AD/metric] next-hop` of the IS-IS rows.
@@ -200,4 +200,39 @@ fn eos_needs_the_ipv4_address_family() {
     );
     let rib = net(vec![e(1, ""), e(2, "")]);
     assert!(rib.iter().all(|r| isis(r).is_empty()));
+}
+
+/// IS-IS adjacencies per level: two level-2-only routers form one at level 2; a level-1
+/// router in another area forms none with a level-1-2 router (no common area at level
+/// 1, and it does not run level 2).
+#[test]
+fn adjacencies_per_level() {
+    let found = |devices: &[(String, Vendor, String)]| {
+        let v: Vec<(&str, Vendor, String)> = devices
+            .iter()
+            .map(|(h, v, t)| (h.as_str(), *v, t.clone()))
+            .collect();
+        adjacencies(&v).0
+    };
+    let l2 = |n: u8| format!(" net 49.000{n}.0000.0000.000{n}.00\n is-type level-2-only\n");
+    assert_eq!(
+        found(&[
+            ios(1, &[("GigabitEthernet1", "10.0.12.1")], &l2(1)),
+            ios(2, &[("GigabitEthernet1", "10.0.12.2")], &l2(2)),
+        ]),
+        ["IS-IS level 2 r1 GigabitEthernet1 ↔ r2 GigabitEthernet1"]
+    );
+    let apart = found(&[
+        ios(
+            1,
+            &[("GigabitEthernet1", "10.0.12.1")],
+            " net 49.0001.0000.0000.0001.00\n is-type level-1\n",
+        ),
+        ios(
+            2,
+            &[("GigabitEthernet1", "10.0.12.2")],
+            " net 49.0002.0000.0000.0002.00\n",
+        ),
+    ]);
+    assert!(apart.is_empty(), "{apart:?}");
 }

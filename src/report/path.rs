@@ -275,6 +275,19 @@ pub fn table(s: &mut String, p: &Picture) {
             String::new()
         }
     );
+    // Hops on devices the picture leaves out (a large neighbourhood) are not drawn.
+    let missing = |f: &FlowPath| {
+        let mut gone: Vec<&str> = f
+            .path
+            .hops
+            .iter()
+            .map(|h| h.device.as_str())
+            .filter(|d| !p.nodes.iter().any(|x| x.name == *d))
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        gone.len()
+    };
     s.push_str("<table class=\"paths\">\n<tr><th>path</th><th>severity</th><th>flow</th><th>to</th><th>how it ends</th><th>hops</th></tr>\n");
     for (f, n) in p.paths.iter().zip(&number) {
         let sev = match f.severity {
@@ -305,7 +318,11 @@ pub fn table(s: &mut String, p: &Picture) {
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td><span class=\"sev sev-{sev}\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            n.map_or("not drawn".to_owned(), |n| n.to_string()),
+            match (n, missing(f)) {
+                (None, _) => "not drawn".to_owned(),
+                (Some(n), 0) => n.to_string(),
+                (Some(n), k) => format!("{n} (partly: {k} of its devices are not in the picture)"),
+            },
             sev.to_uppercase(),
             esc(&f.flow),
             esc(&to),
@@ -471,6 +488,20 @@ mod tests {
         table(&mut html, &p);
         assert_eq!(html.matches("<td>not drawn</td>").count(), 2);
         assert!(html.contains("2 more path(s) are listed here only"));
+    }
+
+    #[test]
+    fn a_path_through_a_device_left_out_of_the_picture_says_so() {
+        let mut p = square(vec![dropped()]);
+        p.nodes.retain(|n| n.name != "r3");
+        let svg = svg::render(&p);
+        assert_eq!(segments(&svg).len(), 0, "{svg}");
+        let mut html = String::new();
+        table(&mut html, &p);
+        assert!(
+            html.contains("<td>1 (partly: 1 of its devices are not in the picture)</td>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::engine::breaker::ToolError;
 use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
 use crate::precheck::{self, Options, Report};
 use crate::report::html::{self, PlanPage, Verified};
-use crate::report::{self, Impact, Picture};
+use crate::report::{self, FlowPath, Impact, Picture};
 use crate::state::plans::{PrecheckRecord, Recorded};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -119,7 +119,9 @@ impl Reporter {
                 .query("state.picture", serde_json::json!({"plan": path}), |db| {
                     let picture = match (&plan, &report.blast) {
                         (Some(plan), Some(blast)) => {
-                            Some(Picture::load(db, &Impact::of_plan(db, plan)?, blast)?)
+                            let mut impact = Impact::of_plan(db, plan)?;
+                            impact.paths = FlowPath::of_findings(&report.findings);
+                            Some(Picture::load(db, &impact, blast)?)
                         }
                         _ => None,
                     };

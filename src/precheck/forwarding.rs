@@ -63,6 +63,8 @@ pub struct Broken {
     pub disposition: Disposition,
     /// The failing branch, device by device with the interfaces it leaves by.
     pub path: String,
+    /// The same branch as data: each device with the interface it leaves by.
+    pub hops: Vec<super::PathHop>,
     /// The route the branch's last device matched, when one did.
     pub matched: Option<String>,
     /// Whether other ECMP branches still reach it.
@@ -125,7 +127,7 @@ pub struct Forwarding {
 /// How a flow's branches end, taken together.
 enum Reach {
     Reached,
-    Broken(Broken),
+    Broken(Box<Broken>),
     Unknown(String),
 }
 
@@ -296,10 +298,18 @@ fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach 
     match failed {
         None if reached => Reach::Reached,
         None => Reach::Unknown("no branch was traced".into()),
-        Some((b, d)) => Reach::Broken(Broken {
+        Some((b, d)) => Reach::Broken(Box::new(Broken {
             flow: flow.clone(),
             disposition: d,
             path: path_text(&b),
+            hops: b
+                .hops
+                .iter()
+                .map(|h| super::PathHop {
+                    device: h.node.clone(),
+                    egress: h.egress.clone(),
+                })
+                .collect(),
             matched: b.hops.last().and_then(|h| h.network.clone()),
             partial: reached,
             assumed: b
@@ -307,7 +317,7 @@ fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach 
                 .iter()
                 .find(|c| c.starts_with(crate::routing::trace::ASSUMED))
                 .cloned(),
-        }),
+        })),
     }
 }
 
@@ -455,7 +465,7 @@ pub fn compute(
         let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
         match reach(flow, is, &gone) {
             Reach::Reached => {}
-            Reach::Broken(b) => out.broken.push(b),
+            Reach::Broken(b) => out.broken.push(*b),
             Reach::Unknown(why) => out.unknown.push((flow.clone(), why)),
         }
     }
@@ -487,7 +497,7 @@ pub fn compute(
         let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
         match reach(&flow, is, &gone) {
             Reach::Reached => {}
-            Reach::Broken(b) => out.broken.push(b),
+            Reach::Broken(b) => out.broken.push(*b),
             // Never a silent pass: where the traffic goes could not be followed.
             Reach::Unknown(why) => out.unknown.push((flow, why)),
         }

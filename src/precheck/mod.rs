@@ -60,6 +60,55 @@ pub struct Finding {
     pub message: String,
     /// What to do.
     pub suggestion: String,
+    /// The traced path it names, for a flow the plan breaks (loops and blackholes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Box<TracedPath>>,
+}
+
+/// One device on a traced path, with the interface the traffic leaves it by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PathHop {
+    /// The device.
+    pub device: String,
+    /// The interface it leaves by (none where the path ends).
+    pub egress: Option<String>,
+}
+
+/// How a traced path ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathEnd {
+    /// It comes back to a device it passed (the last hop repeats it).
+    Loop,
+    /// Its last device has no route for the destination, or hands it to an address
+    /// nothing answers on any more.
+    NoRoute,
+    /// Its last device matches a discard route (`Null0`, `discard`, `reject`).
+    Discard,
+}
+
+/// The failing branch of a flow the plan breaks, device by device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TracedPath {
+    /// The address traced.
+    pub destination: std::net::Ipv4Addr,
+    /// The route the last device matched, when one did.
+    pub matched: Option<String>,
+    /// How it ends.
+    pub ends: PathEnd,
+    /// Whether other ECMP branches of the flow still arrive.
+    pub partial: bool,
+    /// The devices in order, from the flow's source.
+    pub hops: Vec<PathHop>,
+}
+
+impl TracedPath {
+    /// The device a loop comes back to (the last hop, passed before), if it loops.
+    pub fn loops_at(&self) -> Option<&str> {
+        let (last, before) = self.hops.split_last()?;
+        (self.ends == PathEnd::Loop && before.iter().any(|h| h.device == last.device))
+            .then_some(last.device.as_str())
+    }
 }
 
 /// Options.

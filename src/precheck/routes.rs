@@ -33,6 +33,7 @@ fn finding(severity: Severity, element: String, message: String, suggestion: &st
         element,
         message,
         suggestion: suggestion.to_owned(),
+        path: None,
     }
 }
 

@@ -107,6 +107,7 @@ pub fn check(plan: &Plan) -> Option<Vec<Finding>> {
                     plan.header.intent
                 ),
                 suggestion: "keep only the requested route, or plan the others on their own".to_owned(),
+                path: None,
             });
         }
     }
@@ -128,6 +129,7 @@ pub fn check(plan: &Plan) -> Option<Vec<Finding>> {
                         b.device, plan.header.intent
                     ),
                     suggestion: "remove those lines, or plan that change on its own".to_owned(),
+                    path: None,
                 });
             }
         }

@@ -194,6 +194,7 @@ fn picture(s: &mut String, p: &Picture) {
         esc(&around),
         esc(&left)
     );
+    super::path::table(s, p);
 }
 
 fn blocks(s: &mut String, v: &[ConfigBlock], none: &str) {

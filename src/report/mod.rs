@@ -5,12 +5,14 @@
 //! document around it.
 
 pub mod html;
+pub mod path;
 pub mod svg;
 
 use crate::model::LinkEnds;
 use crate::plan::{Plan, Target};
 use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::candidate::{Candidate, LostLink};
+use crate::precheck::{Finding, Severity, TracedPath};
 use crate::state::{StateDb, StateError};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -159,6 +161,34 @@ impl Service {
     }
 }
 
+/// A flow the plan breaks, with the path its traffic takes: drawn on the picture and
+/// listed under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlowPath {
+    /// The flow, as its finding names it (`BGP session r1 → 10.255.0.4`).
+    pub flow: String,
+    /// Its finding's severity.
+    pub severity: Severity,
+    /// The failing branch.
+    pub path: TracedPath,
+}
+
+impl FlowPath {
+    /// The flows of a pre-check's findings that name a traced path, in their order.
+    pub fn of_findings(findings: &[Finding]) -> Vec<FlowPath> {
+        findings
+            .iter()
+            .filter_map(|f| {
+                Some(FlowPath {
+                    flow: f.element.clone(),
+                    severity: f.severity,
+                    path: f.path.as_deref()?.clone(),
+                })
+            })
+            .collect()
+    }
+}
+
 /// The affected part of the network: what the SVG draws.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Picture {
@@ -176,6 +206,8 @@ pub struct Picture {
     pub hops: usize,
     /// Devices within two hops left out to keep the picture readable.
     pub left_out: usize,
+    /// Flows the change breaks, with their paths.
+    pub paths: Vec<FlowPath>,
 }
 
 /// A session the change adds: device, peer address, peer AS, peer name.
@@ -193,6 +225,8 @@ pub struct Impact {
     pub links: Vec<LinkEnds>,
     /// Sessions the change adds.
     pub new_sessions: Vec<NewSession>,
+    /// Flows the pre-check found the change breaks, with their paths.
+    pub paths: Vec<FlowPath>,
 }
 
 impl Impact {
@@ -211,6 +245,7 @@ impl Impact {
             interfaces: spec.interfaces.clone(),
             links: spec.links.clone(),
             new_sessions: Vec::new(),
+            paths: Vec::new(),
         }
     }
 
@@ -360,6 +395,12 @@ impl Picture {
         for (d, ..) in &impact.new_sessions {
             mark(d, Mark::Changed);
         }
+        // Every device a broken flow passes is drawn, so that its path is.
+        for f in &impact.paths {
+            for h in &f.path.hops {
+                mark(&h.device, Mark::Context);
+            }
+        }
         let endpoints = service_devices(db, blast)?;
         for devs in endpoints.values() {
             for d in devs {
@@ -378,6 +419,7 @@ impl Picture {
         let mut pic = Picture {
             hops,
             left_out,
+            paths: impact.paths.clone(),
             ..Picture::default()
         };
         for d in &drawn {

@@ -10,9 +10,9 @@ use super::{esc, Fate, Mark, Picture};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-const NODE_W: f64 = 150.0;
-const NODE_H: f64 = 44.0;
-const PITCH: f64 = 168.0;
+pub(super) const NODE_W: f64 = 150.0;
+pub(super) const NODE_H: f64 = 44.0;
+pub(super) const PITCH: f64 = 168.0;
 const ROW_H: f64 = 100.0;
 const GUTTER: f64 = 104.0;
 const COL_GAP: f64 = 32.0;
@@ -507,7 +507,11 @@ pub fn render(p: &Picture) -> String {
         w = l.width,
         h = l.height
     );
-    s.push_str(r##"<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="8" stroke="#b91c1c" stroke-width="1.2" stroke-opacity="0.35"/></pattern></defs>"##);
+    s.push_str(r##"<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="8" stroke="#b91c1c" stroke-width="1.2" stroke-opacity="0.35"/></pattern>"##);
+    if !p.paths.is_empty() {
+        s.push_str(super::path::DEFS);
+    }
+    s.push_str("</defs>");
     for (label, x, w) in &l.columns {
         let _ = write!(
             s,
@@ -627,6 +631,7 @@ pub fn render(p: &Picture) -> String {
             }
         }
     }
+    super::path::arrows(&mut s, p, &l.node_at);
     for n in &p.nodes {
         if let Some((x, y)) = l.node_at.get(&n.name) {
             let role = n.role.clone().unwrap_or_default();
@@ -663,13 +668,15 @@ pub fn render(p: &Picture) -> String {
         };
         service_pill(&mut s, x, y, &svc.name, &status, svc.down());
     }
-    legend(&mut s, l.legend_y, l.width);
+    super::path::badges(&mut s, p, &l.node_at);
+    legend(&mut s, l.legend_y, l.width, !p.paths.is_empty());
     s.push_str("</svg>");
     s
 }
 
-/// The legend: every style the picture can use, in three rows.
-fn legend(s: &mut String, y0: f64, width: f64) {
+/// The legend: every style the picture can use, in three rows (the paths' only when
+/// the picture has some).
+fn legend(s: &mut String, y0: f64, width: f64, paths: bool) {
     let _ = write!(
         s,
         r##"<g class="legend"><rect x="{m}" y="{y0:.1}" width="{w:.1}" height="{h}" rx="6" fill="#ffffff" stroke="#cbd5e1"/><text x="{tx}" y="{ty:.1}" font-size="11" font-weight="700" fill="#334155">Legend</text>"##,
@@ -766,10 +773,13 @@ fn legend(s: &mut String, y0: f64, width: f64) {
         );
         legend_text(s, x + 42.0, y, text);
     }
+    if paths {
+        super::path::legend(s, at(13), at(14));
+    }
     s.push_str("</g>");
 }
 
-fn legend_text(s: &mut String, x: f64, y: f64, text: &str) {
+pub(super) fn legend_text(s: &mut String, x: f64, y: f64, text: &str) {
     let _ = write!(
         s,
         r##"<text x="{x:.1}" y="{y:.1}" font-size="11" fill="#334155" dominant-baseline="middle">{t}</text>"##,

@@ -429,3 +429,123 @@ fn a_lost_internal_session_is_titled_by_its_two_devices() {
         assert_ne!(a, b);
     }
 }
+
+#[test]
+fn a_plan_that_loops_a_flow_draws_its_path_on_the_picture() {
+    // The square of fixtures/forwarding, and a hand-written plan: a static route on r2
+    // that sends r4's loopback back to r1, which sends half of it to r2 (ECMP).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    common::import(dir, &common::fixture("forwarding"));
+    let stats = olav(dir)
+        .args(["-q", "state", "stats", "--format", "json"])
+        .assert()
+        .success();
+    let stats: Value = serde_json::from_slice(&stats.get_output().stdout).expect("json");
+    let block = |text: &str| olav::plan::ConfigBlock {
+        device: "r2".into(),
+        os: "ios".into(),
+        text: text.into(),
+    };
+    let plan = olav::plan::Plan {
+        header: olav::plan::Header {
+            olav_plan: 1,
+            plan_id: "loop-by-hand".into(),
+            workflow: "by-hand".into(),
+            intent: "add_static_route".into(),
+            targets: Vec::new(),
+            state_version: stats["state_version"].as_i64().expect("a version"),
+            created: "2026-12-01T07:00:00Z".into(),
+            request: "route r4's loopback via r1 on r2".into(),
+            understood: String::new(),
+            what_if: false,
+            drafted: String::new(),
+        },
+        title: "Static route on r2".into(),
+        summary: String::new(),
+        scope: String::new(),
+        implementation_notes: String::new(),
+        implementation: vec![block("ip route 10.255.0.4 255.255.255.255 10.0.12.1")],
+        rollback: vec![block("no ip route 10.255.0.4 255.255.255.255 10.0.12.1")],
+        verification: String::new(),
+        blast_radius: String::new(),
+        claimed_blast_radius: Some(0),
+        risks: String::new(),
+        pre_change: String::new(),
+    };
+    let plans = dir.join("exports/change_plans");
+    std::fs::create_dir_all(&plans).expect("mkdir");
+    std::fs::write(plans.join("loop.md"), plan.to_markdown()).expect("write");
+    let out = olav(dir)
+        .args([
+            "precheck",
+            "exports/change_plans/loop.md",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["report"]["verdict"], "FAIL", "{v:#}");
+    // The finding carries its path as data.
+    let session = v["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["code"] == "precheck.loop" && f["element"] == "BGP session r1 → 10.255.0.4")
+        .unwrap_or_else(|| panic!("the session loops: {v:#}"));
+    let hops: Vec<String> = session["path"]["hops"]
+        .as_array()
+        .expect("hops")
+        .iter()
+        .map(|h| format!("{} {}", h["device"], h["egress"]))
+        .collect();
+    assert_eq!(
+        hops,
+        vec![
+            "\"r1\" \"GigabitEthernet0/0\"",
+            "\"r2\" \"GigabitEthernet0/0\"",
+            "\"r1\" null"
+        ]
+    );
+    assert_eq!(session["path"]["ends"], "loop");
+    assert_eq!(session["path"]["destination"], "10.255.0.4");
+    // The page beside it draws that path: r1 → r2 → r1, the loop's badge on r1.
+    let page = read(&page_of(dir, "exports/change_plans/loop.md"));
+    self_contained(&page);
+    verdict_first(&page, "FAIL");
+    let pic = svg(&page);
+    let drawn: Vec<(String, String)> = boxes(pic);
+    assert!(drawn.iter().any(|(_, d)| d == "r1") && drawn.iter().any(|(_, d)| d == "r2"));
+    assert!(
+        pic.contains("<title>path 1: r1 (GigabitEthernet0/0) → r2</title>")
+            && pic.contains("<title>path 1: r2 (GigabitEthernet0/0) → r1</title>"),
+        "{pic}"
+    );
+    let badge = pic
+        .split("<g class=\"path-loop\"><title>")
+        .nth(1)
+        .and_then(|b| b.split_once("</title>"))
+        .map(|b| b.0)
+        .expect("the loop's badge");
+    assert!(
+        badge.starts_with("path 1: loops: comes back to r1"),
+        "{badge}"
+    );
+    assert!(pic.contains("path of a broken flow"));
+    // Listed under the picture with its destination and how it ends.
+    let table = page
+        .split_once("<table class=\"paths\">")
+        .expect("the flows listed")
+        .1;
+    let row = table
+        .split("<tr>")
+        .find(|r| r.contains("BGP session r1 → 10.255.0.4"))
+        .expect("the session's row");
+    assert!(row.contains("<td>10.255.0.4"), "{row}");
+    assert!(row.contains("loops: comes back to r1"), "{row}");
+    assert!(
+        row.contains("r1 (GigabitEthernet0/0) → r2 (GigabitEthernet0/0) → <b>r1</b> (again)"),
+        "{row}"
+    );
+}

@@ -116,7 +116,24 @@ impl Findings {
             element: element.into(),
             message: message.into(),
             suggestion: suggestion.into(),
+            path: None,
         });
+    }
+
+    /// Adds a finding under another of the check's codes, with the traced path it names.
+    pub fn add_traced(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+        path: crate::precheck::TracedPath,
+    ) {
+        self.add_as(code, severity, element, message, suggestion);
+        if let Some(last) = self.list.last_mut() {
+            last.path = Some(Box::new(path));
+        }
     }
 
     /// Adds findings made elsewhere (they carry their code).

@@ -4,7 +4,7 @@
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::forwarding::{Broken, Purpose};
-use crate::precheck::Severity;
+use crate::precheck::{PathEnd, Severity, TracedPath};
 use crate::routing::trace::Disposition;
 use crate::state::StateError;
 
@@ -42,6 +42,21 @@ fn ending(b: &Broken) -> String {
     match &b.assumed {
         Some(a) => format!("{end} ({a})"),
         None => end,
+    }
+}
+
+/// The failing branch as the report draws it.
+fn traced(b: &Broken) -> TracedPath {
+    TracedPath {
+        destination: b.flow.dst,
+        matched: b.matched.clone(),
+        ends: match b.disposition {
+            Disposition::Loop => PathEnd::Loop,
+            Disposition::NullRouted => PathEnd::Discard,
+            _ => PathEnd::NoRoute,
+        },
+        partial: b.partial,
+        hops: b.hops.clone(),
     }
 }
 
@@ -107,7 +122,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             "precheck.blackhole"
         };
         if b.flow.purpose == Purpose::Route {
-            out.add_as(
+            out.add_traced(
                 code,
                 severity,
                 b.flow.what.clone(),
@@ -118,6 +133,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                     b.path
                 ),
                 "point the route at a next hop that has a route for the prefix, or add that route in the same plan",
+                traced(b),
             );
             continue;
         }
@@ -126,7 +142,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         } else {
             ""
         };
-        out.add_as(
+        out.add_traced(
             code,
             severity,
             b.flow.what.clone(),
@@ -137,6 +153,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 b.path
             ),
             "keep a route towards it on the path (olav routes --plan PLAN shows what moves)",
+            traced(b),
         );
     }
     for (flow, why) in &f.unknown {
@@ -184,7 +201,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 mod tests {
     use super::super::testkit::{self, has, square, square_plan};
     use super::CHECK;
-    use crate::precheck::Severity;
+    use crate::precheck::{PathEnd, Severity};
 
     fn codes(o: &super::Outcome, severity: Severity) -> Vec<&'static str> {
         o.findings
@@ -236,6 +253,24 @@ mod tests {
             "{}",
             session.message
         );
+        // The same path as data, for the report's picture: it comes back to r1.
+        let path = session.path.as_ref().expect("the path as data");
+        assert_eq!(path.ends, PathEnd::Loop);
+        assert!(path.partial);
+        let hops: Vec<(&str, Option<&str>)> = path
+            .hops
+            .iter()
+            .map(|h| (h.device.as_str(), h.egress.as_deref()))
+            .collect();
+        assert_eq!(
+            hops,
+            vec![
+                ("r1", Some("GigabitEthernet0/0")),
+                ("r2", Some("GigabitEthernet0/0")),
+                ("r1", None)
+            ]
+        );
+        assert_eq!(path.loops_at(), Some("r1"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub fn read(plan_path: &str, text: &str) -> Result<Plan, Finding> {
         element: plan_path.to_owned(),
         message: format!("the plan cannot be read: {e}"),
         suggestion: "re-draft the plan, or restore what is missing (docs/plan-format.md)".into(),
+        path: None,
     })
 }
 

@@ -396,6 +396,26 @@ impl ConfigReader {
     }
 }
 
+impl ConfigReader {
+    /// What olav's routing model says of the plan's effect on forwarding (flows,
+    /// adjacencies, routes), for the verification's static fallback.
+    pub fn forwarding(
+        &self,
+        plan_path: &str,
+        plan: &crate::plan::Plan,
+    ) -> Result<crate::precheck::ForwardingAnswer, ToolError> {
+        self.tools.call(
+            "configs.forwarding",
+            serde_json::json!({"plan": plan.header.plan_id}),
+            || {
+                let db = self.open()?;
+                crate::precheck::forwarding_answer(&db, plan_path, plan)
+                    .map_err(|e| (ErrorClass::Environment, e.to_string()))
+            },
+        )
+    }
+}
+
 /// How the simulator reaches Batfish.
 #[derive(Debug, Clone)]
 pub struct BatfishSettings {

@@ -103,8 +103,14 @@ impl Simulator {
             }
             Err(e) => {
                 let (imported, after) = self.configs.checks_before_and_after(&plan)?;
-                let introduced = after.introduced_since(&imported);
-                let verdict = if introduced.is_empty() {
+                let mut introduced = after.introduced_since(&imported);
+                let forwarding = self.configs.forwarding(path, &plan)?;
+                let breaks = forwarding
+                    .findings
+                    .iter()
+                    .any(|f| f.severity == crate::precheck::Severity::Error);
+                // Never PASS without Batfish: the fallback can only find problems.
+                let verdict = if introduced.is_empty() && !breaks {
                     "UNVERIFIED"
                 } else {
                     "FAIL"
@@ -124,6 +130,7 @@ impl Simulator {
                 for l in &introduced {
                     let _ = writeln!(body, "  {l}");
                 }
+                forwarding_lines(&mut body, &mut introduced, &forwarding);
                 body.push_str(&crate::batfish::guidance(&self.batfish.address(), path));
                 (verdict, None, Some(why), introduced)
             }
@@ -174,6 +181,43 @@ impl Simulator {
             text: body,
             report,
         })
+    }
+}
+
+/// The fallback's forwarding answer in the body, its errors and warnings also among the
+/// findings (as `error precheck.loop: element: message`).
+fn forwarding_lines(
+    body: &mut String,
+    findings: &mut Vec<String>,
+    f: &crate::precheck::ForwardingAnswer,
+) {
+    use crate::precheck::Severity;
+    if let Some(why) = &f.not_computed {
+        let _ = writeln!(
+            body,
+            "Forwarding (olav's routing model, not Batfish): not compared — {why}"
+        );
+        return;
+    }
+    let count = |s: Severity| f.findings.iter().filter(|x| x.severity == s).count();
+    let _ = writeln!(
+        body,
+        "Forwarding (olav's routing model, not Batfish): {} flow(s) compared ({} unknown after the plan) — {} error(s), {} warning(s)",
+        f.compared,
+        f.unknown,
+        count(Severity::Error),
+        count(Severity::Warning)
+    );
+    for x in f.findings.iter().filter(|x| x.severity != Severity::Info) {
+        let line = format!(
+            "{} {}: {}: {}",
+            x.severity.as_str(),
+            x.code,
+            x.element,
+            x.message
+        );
+        let _ = writeln!(body, "  {line}");
+        findings.push(line);
     }
 }
 

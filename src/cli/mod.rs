@@ -174,7 +174,9 @@ enum Command {
         #[arg(long, value_name = "PLAN", conflicts_with = "trace")]
         plan: Option<PathBuf>,
     },
-    /// Verify a plan formally with Batfish (the simulator step alone).
+    /// Verify a plan formally with Batfish (the simulator step alone); without Batfish,
+    /// static checks and olav's own forwarding answers, labelled as such (UNVERIFIED or
+    /// FAIL, never PASS).
     Verify {
         /// The plan file (inside the exports folder).
         plan: PathBuf,

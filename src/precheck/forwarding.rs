@@ -29,6 +29,20 @@ pub enum Purpose {
     Session,
     /// A static route the plan adds: traffic for its prefix from its device.
     Route,
+    /// A device managed in band: its management address from a border (or core), and
+    /// back from the device to that border's loopback.
+    Management {
+        /// The managed device.
+        device: String,
+    },
+    /// A service towards the internet: from one of its devices to an address outside
+    /// every network (198.18.0.1), out through a provider.
+    Internet {
+        /// The service.
+        name: String,
+        /// Its criticality (`unrated` when the state gives none).
+        criticality: String,
+    },
     /// A service, between two of its endpoints.
     Service {
         /// The service.
@@ -151,8 +165,35 @@ fn host_in(p: Ipv4Net) -> Ipv4Addr {
 /// A service endpoint: its device (none for a prefix), its address and VRF, its name.
 type End<'a> = (Option<&'a str>, Option<(Ipv4Addr, String)>, String);
 
+/// The address traced for "the internet": in a range set aside for benchmarks (RFC 2544),
+/// which no network uses for itself, so that only a default route (or a provider's
+/// routes) carries it.
+const INTERNET: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
+
+/// Devices managed in band: (device, its management address), the address on a
+/// data-plane interface or a loopback of the device.
+pub type InBand = Vec<(String, Ipv4Addr)>;
+
+/// The devices of `db` managed in band.
+fn in_band(db: &StateDb, m: &NetworkModel) -> Result<InBand, StateError> {
+    let mut out = Vec::new();
+    for d in m.devices.iter().filter(|d| d.status == "active") {
+        let Some(access) = db.management_access(&d.hostname)? else {
+            continue;
+        };
+        let (Ok(ip), Some((ifname, vrf))) = (access.address.parse::<Ipv4Addr>(), access.held_on)
+        else {
+            continue;
+        };
+        if !crate::model::management::is_management(&ifname, &vrf) {
+            out.push((d.hostname.clone(), ip));
+        }
+    }
+    Ok(out)
+}
+
 /// Every flow the network exists for, as the state describes it.
-fn flows(m: &NetworkModel) -> Vec<Flow> {
+fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
     let mut seen: HashSet<(String, String, Ipv4Addr)> = HashSet::new();
     for s in &m.sessions {
@@ -188,6 +229,54 @@ fn flows(m: &NetworkModel) -> Vec<Flow> {
                 IpAddr::V6(_) => None,
             })
     };
+    // Management in band: from a border (of the device's site when it has one), else a
+    // core, to the address; and back to that device's loopback.
+    let anchors = |role: &str| -> Vec<(&str, Option<&str>)> {
+        m.devices
+            .iter()
+            .filter(|d| d.status == "active" && d.role.as_deref() == Some(role))
+            .map(|d| (d.hostname.as_str(), d.site.as_deref()))
+            .collect()
+    };
+    let (borders, cores) = (anchors("border"), anchors("core"));
+    let pool = if borders.is_empty() { &cores } else { &borders };
+    for (device, ip) in in_band {
+        let site = m
+            .devices
+            .iter()
+            .find(|d| d.hostname == *device)
+            .and_then(|d| d.site.as_deref());
+        let Some((from, _)) = pool
+            .iter()
+            .find(|(h, s)| *s == site && h != device)
+            .or_else(|| pool.iter().find(|(h, _)| h != device))
+        else {
+            continue;
+        };
+        let purpose = Purpose::Management {
+            device: device.clone(),
+        };
+        if seen.insert(((*from).to_owned(), "default".to_owned(), *ip)) {
+            out.push(Flow {
+                purpose: purpose.clone(),
+                what: format!("management of {device}: {from} → {ip}"),
+                source: (*from).to_owned(),
+                vrf: "default".into(),
+                dst: *ip,
+            });
+        }
+        if let Some((back, vrf)) = address_of(from, None) {
+            if vrf == "default" && seen.insert((device.clone(), vrf.clone(), back)) {
+                out.push(Flow {
+                    purpose,
+                    what: format!("management of {device}: {device} → {from} ({back})"),
+                    source: device.clone(),
+                    vrf,
+                    dst: back,
+                });
+            }
+        }
+    }
     for svc in &m.services {
         let ends: Vec<End> = svc
             .endpoints
@@ -208,6 +297,25 @@ fn flows(m: &NetworkModel) -> Vec<Flow> {
                 _ => None,
             })
             .collect();
+        // Towards the internet, from each of the service's devices.
+        for (src, from, _) in &ends {
+            let Some(src) = src else { continue };
+            let vrf = from
+                .as_ref()
+                .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
+            if seen.insert(((*src).to_owned(), vrf.clone(), INTERNET)) {
+                out.push(Flow {
+                    purpose: Purpose::Internet {
+                        name: svc.name.clone(),
+                        criticality: svc.criticality.clone().unwrap_or_else(|| "unrated".into()),
+                    },
+                    what: format!("service {}: {src} → the internet", svc.name),
+                    source: (*src).to_owned(),
+                    vrf,
+                    dst: INTERNET,
+                });
+            }
+        }
         let mut n = 0;
         for (src, from, _) in &ends {
             let Some(src) = src else { continue };
@@ -264,11 +372,26 @@ fn last_next_hop(b: &Branch) -> Option<Ipv4Addr> {
 
 /// How the branches of one flow end together; `gone` holds addresses the plan takes
 /// away (a branch handed to one of them is dropped: nothing answers there any more).
-fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach {
+fn reach(
+    flow: &Flow,
+    branches: Vec<Branch>,
+    gone: &HashSet<Ipv4Addr>,
+    ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+) -> Reach {
     let mut failed: Option<(Branch, Disposition)> = None;
     let mut reached = false;
     for b in branches {
         let d = match b.disposition {
+            // Towards the internet, a router whose only unknown routes are the providers'
+            // is as far as olav can follow: it hears them, so the traffic gets out there.
+            Disposition::InsufficientInfo
+                if matches!(flow.purpose, Purpose::Internet { .. })
+                    && b.hops
+                        .last()
+                        .is_some_and(|h| hears_providers(ribs, &h.node, &h.vrf)) =>
+            {
+                Disposition::ExitsNetwork
+            }
             Disposition::DeliveredToSubnet | Disposition::ExitsNetwork
                 if last_next_hop(&b).is_some_and(|ip| gone.contains(&ip)) =>
             {
@@ -321,6 +444,17 @@ fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach 
     }
 }
 
+/// Whether `node`'s RIB in `vrf` lacks only the routes BGP peers outside the network send.
+fn hears_providers(ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>, node: &str, vrf: &str) -> bool {
+    ribs(node).is_some_and(|r| {
+        let unknown = r.incomplete_in(vrf);
+        !unknown.is_empty()
+            && unknown
+                .iter()
+                .all(|u| crate::routing::dynamic::from_outside(u))
+    })
+}
+
 /// Whether `rib` holds a route inside `p` that carries traffic somewhere (not a discard
 /// route).
 fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
@@ -345,14 +479,14 @@ struct Now {
 
 impl Now {
     /// The flows of `m` that reach now ([`Now::reached`]).
-    fn reached(&self, m: &NetworkModel) -> &[Flow] {
+    fn reached(&self, m: &NetworkModel, in_band: &InBand) -> &[Flow] {
         self.reached.get_or_init(|| {
             let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
-            flows(m)
+            flows(m, in_band)
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
-                    matches!(reach(f, was, &HashSet::new()), Reach::Reached)
+                    matches!(reach(f, was, &HashSet::new(), &base), Reach::Reached)
                 })
                 .collect()
         })
@@ -455,7 +589,8 @@ pub fn compute(
         adjacencies,
         ..Forwarding::default()
     };
-    let reached = now.reached(&model);
+    let in_band = in_band(db, &model)?;
+    let reached = now.reached(&model, &in_band);
     let started = std::time::Instant::now();
     for flow in reached {
         if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
@@ -463,7 +598,7 @@ pub fn compute(
         }
         out.flows += 1;
         let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
-        match reach(flow, is, &gone) {
+        match reach(flow, is, &gone, &cand) {
             Reach::Reached => {}
             Reach::Broken(b) => out.broken.push(*b),
             Reach::Unknown(why) => out.unknown.push((flow.clone(), why)),
@@ -495,7 +630,7 @@ pub fn compute(
             dst: host_in(*prefix),
         };
         let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
-        match reach(&flow, is, &gone) {
+        match reach(&flow, is, &gone, &cand) {
             Reach::Reached => {}
             Reach::Broken(b) => out.broken.push(*b),
             // Never a silent pass: where the traffic goes could not be followed.

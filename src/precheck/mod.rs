@@ -217,6 +217,41 @@ pub fn precheck(
     Ok(report)
 }
 
+/// What olav's routing model says of a plan's effect on forwarding: the verification's
+/// static fallback, labelled as such (`docs/verification.md`, "Without Batfish").
+#[derive(Debug, Clone)]
+pub struct ForwardingAnswer {
+    /// Flows compared (reached before the plan, with complete RIBs).
+    pub compared: usize,
+    /// Flows whose fate after the plan cannot be told.
+    pub unknown: usize,
+    /// Why forwarding was not compared, when it was not.
+    pub not_computed: Option<String>,
+    /// The forwarding checks' findings, most severe first.
+    pub findings: Vec<Finding>,
+}
+
+/// Runs the forwarding checks ([`checks::FORWARDING`]) on `plan`.
+pub fn forwarding_answer(
+    db: &StateDb,
+    plan_path: &str,
+    plan: &crate::plan::Plan,
+) -> Result<ForwardingAnswer, StateError> {
+    let opts = Options::default();
+    let cx = Context::build(db, plan_path, plan, &opts)?;
+    let mut findings = Vec::new();
+    for c in checks::FORWARDING {
+        findings.extend((c.run)(&cx)?.findings);
+    }
+    findings.sort_by_key(|f| f.severity);
+    Ok(ForwardingAnswer {
+        compared: cx.forwarding.flows,
+        unknown: cx.forwarding.unknown.len(),
+        not_computed: cx.forwarding.not_computed.clone(),
+        findings,
+    })
+}
+
 impl Report {
     /// Counts by severity.
     pub fn counts(&self) -> BTreeMap<&'static str, usize> {

@@ -232,6 +232,18 @@ fn connection_refused_falls_back_and_require_batfish_makes_it_an_error() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.starts_with("Verdict: UNVERIFIED"), "{text}");
     assert!(text.contains("not reachable at 127.0.0.1:9"), "{text}");
+    // The fallback answers for forwarding too, labelled as olav's own model.
+    let compared = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Forwarding (olav's routing model, not Batfish): "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let flows: usize = compared
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{compared}"));
+    assert!(flows > 20, "{compared}");
+    assert!(compared.ends_with("0 error(s), 0 warning(s)"), "{compared}");
     let out = olav(tmp.path())
         .args([
             "--batfish-host",
@@ -317,6 +329,35 @@ fn a_plan_that_conflicts_fails_the_static_fallback() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.starts_with("Verdict: FAIL"), "{text}");
     assert!(text.contains("duplicate IP 10.0.1.1"), "{text}");
+}
+
+#[test]
+fn a_plan_that_loops_traffic_fails_the_static_fallback_naming_the_path() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // alpha-dist-1 sends alpha-border-1's loopback to the branch switch, whose only way
+    // back to the rest of the network is alpha-dist-1.
+    let plan = common::draft_any(
+        tmp.path(),
+        "add a static route to 10.255.1.1/32 via 10.0.1.41 on alpha-dist-1",
+    );
+    let out = verify(tmp.path(), &plan, 9, "60").code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.starts_with("Verdict: FAIL"), "{text}");
+    assert!(
+        text.contains("Static checks (not Batfish) on the candidate network: no conflict found"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Forwarding (olav's routing model, not Batfish): "),
+        "{text}"
+    );
+    assert!(
+        text.contains("error precheck.loop: static route 10.255.1.1/32 on alpha-dist-1")
+            && text.contains(
+                "path: alpha-dist-1 (TwentyFiveGigE1/0/10) → alpha-br-3560 (GigabitEthernet0/25) → alpha-dist-1"
+            ),
+        "{text}"
+    );
 }
 
 /// The demo network with two hostnames in capitals, imported into its own DB.

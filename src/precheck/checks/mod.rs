@@ -195,6 +195,10 @@ pub const LIST: &[Check] = &[
     route_shifts::CHECK,
 ];
 
+/// The checks that answer for forwarding (flows, adjacencies, routes): what the static
+/// fallback of the verification runs when Batfish does not.
+pub const FORWARDING: &[Check] = &[reachability::CHECK, adjacencies::CHECK, route_shifts::CHECK];
+
 /// What running the list gave.
 #[derive(Debug, Default)]
 pub struct Results {

@@ -1,6 +1,6 @@
 //! Traffic the network exists for still gets through after the plan: each BGP session's
-//! peer address and each service's endpoints, traced through the candidate network's
-//! RIBs; no loop, no blackhole, no prefix announced to a provider with nothing behind it.
+//! peer address, each service's endpoints and its way to the internet, each in-band
+//! management address, traced through the candidate network's RIBs; no loop, no blackhole, no prefix announced to a provider with nothing behind it.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::forwarding::{Broken, Purpose};
@@ -15,8 +15,8 @@ pub const CHECK: Check = Check {
         "precheck.loop",
         "precheck.blackhole",
     ],
-    name: "BGP peers and service endpoints stay reachable, without loops or blackholes",
-    reads: "the candidate network's RIBs against the stored routing model: traces to each BGP session's peer address and between each service's endpoints; what each border announces to its providers",
+    name: "BGP peers, service endpoints, the internet and in-band management stay reachable, without loops or blackholes",
+    reads: "the candidate network's RIBs against the stored routing model: traces to each BGP session's peer address, between each service's endpoints, from each service towards the internet, to and from each in-band management address; what each border announces to its providers",
     run,
 };
 
@@ -107,8 +107,16 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 Severity::Error
             }
             (Purpose::Session, _) => Severity::Warning,
-            (Purpose::Service { .. }, _) if !declared => Severity::Error,
-            (Purpose::Service { criticality, .. }, _) => {
+            // A device left unmanageable by routing: one the blast radius cuts off is
+            // warned there already; what a removal or a requested shutdown leaves
+            // unmanaged is a warning, anything else an error.
+            (Purpose::Management { device }, _) if cx.blast.isolated.contains(device) => {
+                Severity::Info
+            }
+            (Purpose::Management { .. }, _) if !declared => Severity::Error,
+            (Purpose::Management { .. }, _) => Severity::Warning,
+            (Purpose::Service { .. } | Purpose::Internet { .. }, _) if !declared => Severity::Error,
+            (Purpose::Service { criticality, .. } | Purpose::Internet { criticality, .. }, _) => {
                 if matches!(criticality.as_str(), "critical" | "high") {
                     Severity::Warning
                 } else {
@@ -307,6 +315,49 @@ mod tests {
         assert!(
             broken.contains(&"BGP session r1 → 10.255.0.4")
                 && broken.contains(&"service office: r1 → r4:GigabitEthernet0/2"),
+            "{:?}",
+            o.findings
+        );
+    }
+
+    #[test]
+    fn a_service_cut_off_from_the_internet_is_an_error_and_a_description_is_not() {
+        let net = testkit::square_internet();
+        let o = testkit::run(&CHECK, &net, &testkit::square_description());
+        assert!(o.passed() && o.findings.is_empty(), "{:?}", o.findings);
+        let o = testkit::run(&CHECK, &net, &testkit::square_isolate(false));
+        assert!(
+            o.findings.iter().any(|f| f.severity == Severity::Error
+                && f.element == "service office: r4 → the internet"
+                && f.message.contains("dropped at r4: no route for 198.18.0.1")),
+            "{:?}",
+            o.findings
+        );
+        // r1's own way out does not cross what the plan shuts.
+        assert!(
+            !o.findings
+                .iter()
+                .any(|f| f.element == "service office: r1 → the internet"),
+            "{:?}",
+            o.findings
+        );
+    }
+
+    #[test]
+    fn a_device_managed_in_band_left_unreachable_by_a_route_is_an_error() {
+        let net = testkit::square_internet();
+        let p = square_plan(
+            "add_static_route",
+            Vec::new(),
+            "r1",
+            "discard_r3",
+            "no_discard_r3",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        assert!(
+            o.findings.iter().any(|f| f.severity == Severity::Error
+                && f.element == "management of r3: r1 → 10.255.0.3"
+                && f.message.contains("dropped at r1 by a discard route")),
             "{:?}",
             o.findings
         );

@@ -332,13 +332,37 @@ pub fn square_two_sites() -> Net {
     })
 }
 
+/// The square where r1 also has a provider uplink with a static default route, which it
+/// originates into OSPF (`fixtures/forwarding/r1-internet.cfg`): every router reaches the
+/// internet through r1; and r3 is managed in band on its loopback.
+pub fn square_internet() -> Net {
+    square_from("r1-internet.cfg", |state| {
+        state.replace(
+            "{hostname: r3, role: core, site: a, status: active}",
+            "{hostname: r3, role: core, site: a, status: active, management_address: 10.255.0.3}",
+        )
+    })
+}
+
 /// The square with its `state.yaml` changed by `edit`.
 fn square_with(edit: impl Fn(String) -> String) -> Net {
+    square_from("configs/r1.cfg", edit)
+}
+
+/// The square with r1's configuration read from `r1` and `state.yaml` changed by `edit`.
+fn square_from(r1: &str, edit: impl Fn(String) -> String) -> Net {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/forwarding");
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect("fixtures/forwarding");
     let configs: Vec<(&str, String)> = ["r1", "r2", "r3", "r4"]
         .iter()
-        .map(|h| (*h, read(&format!("configs/{h}.cfg"))))
+        .map(|h| {
+            let path = if *h == "r1" {
+                r1.to_owned()
+            } else {
+                format!("configs/{h}.cfg")
+            };
+            (*h, read(&path))
+        })
         .collect();
     let refs: Vec<(&str, &str)> = configs.iter().map(|(h, t)| (*h, t.as_str())).collect();
     network(&refs, &edit(read("state.yaml")))

@@ -26,6 +26,16 @@ fn show(r: &StaticRoute) -> String {
     )
 }
 
+/// Whether the device runs a routing protocol that may give it routes: BGP, or an IGP
+/// (OSPF, EIGRP, IS-IS, RIP) in its stored or candidate configuration. EIGRP and IS-IS
+/// count as OSPF does: an EIGRP-only router resolves next hops through EIGRP.
+fn routing_protocol(d: &super::candidate::Dev) -> bool {
+    d.igp
+        || d.cand.bgp.is_some()
+        || !d.cand.ospf_networks.is_empty()
+        || d.cand.eigrp.processes.iter().any(|p| !p.shutdown)
+}
+
 fn finding(severity: Severity, element: String, message: String, suggestion: &str) -> Finding {
     Finding {
         code: "precheck.static_routes",
@@ -126,11 +136,10 @@ pub fn check(
                         .iter()
                         .any(|o| o.prefix.prefix_len() == 0 && o.vrf == r.vrf)
                 {
-                    let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
                     out.push(finding(
                         Severity::Warning,
                         el,
-                        if dynamic {
+                        if routing_protocol(d) {
                             "this is the device's last static default route: unless a routing protocol supplies a default, the device loses every destination outside what it learns (the routes check says whether its computed RIB keeps a default)".into()
                         } else {
                             "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into()
@@ -230,7 +239,7 @@ pub fn check(
                             .as_deref()
                             .is_none_or(|i| !i.eq_ignore_ascii_case("null0"))
                 });
-                let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
+                let dynamic = routing_protocol(d);
                 // The candidate's computed RIB says whether the next hop resolves (any
                 // protocol, EIGRP and IS-IS too); without it, whether the device runs a
                 // routing protocol is all there is to go on.
@@ -253,7 +262,7 @@ pub fn check(
                             out.push(finding(
                                 Severity::Warning,
                                 el,
-                                format!("next hop {nh} is in no connected subnet and resolves through none of the routes olav computes for {dev}, whose RIB is incomplete (routes from outside the network): whether it installs is unknown"),
+                                format!("next hop {nh} is in no connected subnet and resolves through none of the routes olav computes for {dev}, whose RIB is incomplete (`olav routes --device {dev}` names what olav does not compute there): whether it installs is unknown"),
                                 "confirm the route to the next hop in the device's RIB",
                             ));
                         }

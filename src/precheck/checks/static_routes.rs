@@ -66,5 +66,51 @@ mod tests {
         assert!(!run(&CHECK, &triangle(), &description_only()).applies);
     }
 
+    /// r1 and r3 joined by EIGRP alone (no BGP, no OSPF): r3 reaches r1's loopback only
+    /// through EIGRP.
+    fn eigrp_pair() -> Net {
+        use crate::dialect::cisco::sample::eigrp;
+        let r1 = format!(
+            "hostname r1\ninterface Loopback0\n ip address 10.255.0.1 255.255.255.255\ninterface GigabitEthernet0/0\n ip address 10.0.13.1 255.255.255.252\n{}end\n",
+            eigrp(1, " network 10.0.0.0 0.255.255.255\n")
+        );
+        let r3 = format!(
+            "hostname r3\ninterface GigabitEthernet0/0\n ip address 10.0.13.2 255.255.255.252\n{}end\n",
+            eigrp(1, " network 10.0.13.0 0.0.0.3\n")
+        );
+        network(&[("r1", &r1), ("r3", &r3)], "devices: []\n")
+    }
+
+    #[test]
+    fn an_eigrp_only_router_runs_a_routing_protocol() {
+        let net = eigrp_pair();
+        let p = plan(
+            "add_static_route",
+            vec![device("r3")],
+            &[("r3", &ip_route("10.60.0.0 255.255.0.0 10.255.0.1"))],
+            &[],
+        );
+        // Computed: the next hop resolves through EIGRP, the route installs.
+        let o = run(&CHECK, &net, &p);
+        assert!(o.passed(), "{o:?}");
+        // Not computed (a network too large): unknown, never "runs no routing protocol".
+        let opts = Default::default();
+        let mut cx = context(&net, &p, &opts);
+        cx.forwarding.not_computed = Some("too large".into());
+        let o = (CHECK.run)(&cx).expect("runs");
+        assert!(
+            has(
+                &o,
+                Severity::Warning,
+                "resolves only through a dynamic route"
+            ),
+            "{o:?}"
+        );
+        assert!(
+            !o.findings.iter().any(|f| f.severity == Severity::Error),
+            "{o:?}"
+        );
+    }
+
     use super::super::Outcome;
 }

@@ -168,7 +168,7 @@ fn instance(
             delay,
         });
     }
-    redistribution(&mut inst, p, rib, &|name| {
+    redistribution(&mut inst, config, p, rib, &|name| {
         if_metric(vendor, config, p.named, name)
     });
     inst.unsupported.sort();
@@ -193,9 +193,10 @@ fn if_metric(vendor: Vendor, config: &DeviceConfig, named: bool, name: &str) -> 
 
 /// What the instance redistributes from the RIB before the IGPs: connected routes (with
 /// their interface's bandwidth and delay unless a metric is written) and static routes
-/// (with the written metric).
+/// (with the written metric), through a route-map that matches only on prefix-lists.
 fn redistribution(
     inst: &mut Instance,
+    config: &DeviceConfig,
     p: &EigrpProcess,
     rib: &[Route],
     if_metric: &dyn Fn(&str) -> (u64, u64),
@@ -209,11 +210,18 @@ fn redistribution(
                 continue;
             }
         };
-        if r.route_map.is_some() {
-            inst.unsupported
-                .push("redistribution through route-maps".to_owned());
-            continue;
-        }
+        let map = match r
+            .route_map
+            .as_deref()
+            .map(|m| filter::redistribution(config, m))
+        {
+            None => None,
+            Some(Ok(f)) => Some(f),
+            Some(Err(why)) => {
+                inst.unsupported.push(why);
+                continue;
+            }
+        };
         let written = r.metric.or(p.default_metric);
         if written.is_none() && protocol == Protocol::Static {
             inst.unsupported
@@ -224,6 +232,7 @@ fn redistribution(
         for route in rib
             .iter()
             .filter(|x| x.vrf == inst.vrf && x.protocol == protocol)
+            .filter(|x| map.as_ref().is_none_or(|m| m.permits(x.network)))
         {
             if !seen.insert(route.network) {
                 continue;

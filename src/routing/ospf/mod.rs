@@ -162,16 +162,26 @@ impl Speaker {
                         continue;
                     }
                 };
-                if r.route_map.is_some() {
-                    sp.unsupported.push("redistribution route-maps".to_owned());
-                    continue;
-                }
+                // A route-map that matches only on prefix-lists and sets nothing filters.
+                let map = match r
+                    .route_map
+                    .as_deref()
+                    .map(|m| super::eigrp::filter::redistribution(config, m))
+                {
+                    None => None,
+                    Some(Ok(f)) => Some(f),
+                    Some(Err(why)) => {
+                        sp.unsupported.push(why);
+                        continue;
+                    }
+                };
                 let classful_only = vendor == Vendor::CiscoIos && !r.subnets;
                 let mut seen = BTreeSet::new();
                 for route in rib
                     .iter()
                     .filter(in_default)
                     .filter(|x| x.protocol == protocol)
+                    .filter(|x| map.as_ref().is_none_or(|m| m.permits(x.network)))
                 {
                     let n = route.network;
                     if n.prefix_len() == 0 || (classful_only && !classful(&n)) || !seen.insert(n) {

@@ -134,12 +134,12 @@ fn nxos_passive_other_as_and_unmodelled() {
         ),
         ("r2", Vendor::CiscoIos, ios(2, "")),
     ]);
-    for r in &rib {
-        assert_eq!(
-            reasons(r),
-            ["EIGRP redistributions with an undefined route-map RM (r1) not computed yet"]
-        );
-    }
+    // r1's own externals leave only its neighbour incomplete.
+    assert_eq!(
+        reasons(&rib[1]),
+        ["EIGRP redistributions with an undefined route-map RM (r1) not computed yet"]
+    );
+    assert!(reasons(&rib[0]).is_empty());
 }
 
 /// `iosxe_redistribution` D1: connected routes redistributed through a route-map whose
@@ -350,4 +350,40 @@ fn stub_routers_pass_on_only_their_own() {
         nets(&rib[0]),
         ["10.0.23.0/24", "10.255.0.2/32", "10.255.0.3/32"]
     );
+}
+
+/// A router's own externals never come back to it: D1 redistributing BGP (olav does not
+/// compute that yet) leaves D3 incomplete, not D1 itself — unless another router of the
+/// domain passes EIGRP routes on into another protocol (they could come back by it), or
+/// D1 has iBGP routes its own externals could beat.
+#[test]
+fn a_router_is_not_incomplete_by_its_own_externals() {
+    let d1 = |bgp_peer_as: u32| {
+        format!("hostname D1\ninterface GigabitEthernet2\n ip address 10.13.21.1 255.255.255.0\ninterface GigabitEthernet3\n ip address 10.14.31.1 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n redistribute bgp 65001 metric 800 100 255 1 1500\nrouter bgp 65001\n neighbor 10.14.31.2 remote-as {bgp_peer_as}\n")
+    };
+    let d3 = |extra: &str| {
+        format!("hostname D3\ninterface GigabitEthernet1\n ip address 10.13.21.2 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n{extra}")
+    };
+    let why = "EIGRP redistribution of bgp (D1) not computed yet";
+    let has = |r: &DeviceRib| reasons(r).contains(&why);
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65004)),
+        ("D3", Vendor::CiscoIos, d3("")),
+    ]);
+    assert!(!has(&r[0]), "{:?}", r[0].incomplete);
+    assert!(has(&r[1]), "{:?}", r[1].incomplete);
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65004)),
+        (
+            "D3",
+            Vendor::CiscoIos,
+            d3("router ospf 1\n redistribute eigrp 1 subnets\n"),
+        ),
+    ]);
+    assert!(has(&r[0]) && has(&r[1]));
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65001)),
+        ("D3", Vendor::CiscoIos, d3("")),
+    ]);
+    assert!(has(&r[0]) && has(&r[1]));
 }

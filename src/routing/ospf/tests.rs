@@ -201,15 +201,18 @@ fn unmodelled_features_mark_the_domain_incomplete() {
         ios(3, &[("GigabitEthernet0/1", "10.0.99.1", "")], all),
     ];
     let ribs = run(&net);
-    for r in &ribs[..2] {
-        assert_eq!(
-            r.incomplete_in("default"),
-            [
-                "OSPF redistribution of bgp (r2) not computed yet",
-                "OSPF virtual links (r1) not computed yet"
-            ]
-        );
-    }
+    assert_eq!(
+        ribs[0].incomplete_in("default"),
+        [
+            "OSPF redistribution of bgp (r2) not computed yet",
+            "OSPF virtual links (r1) not computed yet"
+        ]
+    );
+    // r2's own externals are not in its own routes.
+    assert_eq!(
+        ribs[1].incomplete_in("default"),
+        ["OSPF virtual links (r1) not computed yet"]
+    );
     // r3 shares no adjacency with them: its own OSPF is complete.
     assert!(ribs[2].incomplete.is_empty());
 }
@@ -1011,4 +1014,31 @@ fn redistribution_through_a_prefix_list_route_map() {
         ribs[0].incomplete_in("default"),
         ["OSPF redistribution route-map RC (its set statements are not evaluated) (r2) not computed yet"]
     );
+}
+
+/// A router does not route by its own LSAs: r2 redistributing BGP (not computed yet)
+/// leaves r1 incomplete, not r2 — unless another router of the domain passes OSPF
+/// routes on into another protocol.
+#[test]
+fn a_router_is_not_incomplete_by_its_own_externals() {
+    let net = |r1_extra: &str| {
+        [
+            ios(
+                1,
+                &[("GigabitEthernet0/1", "10.0.12.1", "")],
+                &format!(" network 10.0.12.0 0.0.0.3 area 0\n{r1_extra}"),
+            ),
+            ios(
+                2,
+                &[("GigabitEthernet0/1", "10.0.12.2", "")],
+                " network 10.0.12.0 0.0.0.3 area 0\n redistribute bgp 65000 subnets\n",
+            ),
+        ]
+    };
+    let why = "OSPF redistribution of bgp (r2) not computed yet";
+    let ribs = run(&net(""));
+    assert_eq!(ribs[0].incomplete_in("default"), [why]);
+    assert!(ribs[1].incomplete.is_empty(), "{:?}", ribs[1].incomplete);
+    let ribs = run(&net("router eigrp 1\n redistribute ospf 1\n"));
+    assert!(ribs[1].incomplete_in("default").contains(&why));
 }

@@ -83,6 +83,7 @@ pub fn check(
     cand: &Candidate,
     blocks: &[(String, String, &str)],
     installs: Option<&Installs>,
+    covered: &dyn Fn(&str, &StaticRoute) -> Option<bool>,
 ) -> Option<Vec<Finding>> {
     let mut out = Vec::new();
     let mut applies = false;
@@ -200,16 +201,35 @@ pub fn check(
             // set) overrides what the IGP gives to it.
             if r.prefix.prefix_len() > 0 {
                 if let Some((h, i, net)) = connected_elsewhere(db, dev, &r.prefix) {
-                    out.push(finding(
-                        Severity::Warning,
-                        el.clone(),
-                        format!(
-                            "{} is {}, connected on {h} {i}: this static route overrides the route the network's routing gives to it",
-                            r.prefix,
-                            if net == r.prefix { "the subnet".to_owned() } else { format!("inside {net}") }
-                        ),
-                        "make sure the next hop leads to that subnet, or use a higher administrative distance",
-                    ));
+                    let what = if net == r.prefix {
+                        "the subnet".to_owned()
+                    } else {
+                        format!("inside {net}")
+                    };
+                    // Whether the network's routing gives the device a route to it now:
+                    // when it gives none, the static route overrides nothing (whether
+                    // its traffic arrives is the forwarding check's).
+                    if covered(dev, &r) == Some(false) {
+                        out.push(finding(
+                            Severity::Info,
+                            el.clone(),
+                            format!(
+                                "{} is {what}, connected on {h} {i}; {dev} has no route to it now (its computed RIB is complete): the static route gives it one",
+                                r.prefix
+                            ),
+                            "",
+                        ));
+                    } else {
+                        out.push(finding(
+                            Severity::Warning,
+                            el.clone(),
+                            format!(
+                                "{} is {what}, connected on {h} {i}: this static route overrides the route the network's routing gives to it",
+                                r.prefix
+                            ),
+                            "make sure the next hop leads to that subnet, or use a higher administrative distance",
+                        ));
+                    }
                 }
             }
             let own: Vec<std::net::IpAddr> = d

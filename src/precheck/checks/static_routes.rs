@@ -25,7 +25,28 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         .not_computed
         .is_none()
         .then_some(&cx.forwarding.installs);
-    match crate::precheck::routes::check(cx.db, cand, &texts, installs) {
+    // The network's own RIBs, read only when a check asks (a route to a subnet another
+    // device holds) and only where forwarding is compared.
+    let model = std::cell::OnceCell::new();
+    let covered = |dev: &str, r: &crate::model::StaticRoute| -> Option<bool> {
+        installs?;
+        let ipnet::IpNet::V4(p) = r.prefix else {
+            return None;
+        };
+        let rib = model
+            .get_or_init(|| crate::routing::RoutingModel::shared(cx.db).ok())
+            .as_ref()?
+            .device(cx.db, dev)
+            .ok()
+            .flatten()?;
+        let vrf = crate::routing::connected::vrf_name(&r.vrf);
+        let has = rib
+            .routes
+            .iter()
+            .any(|x| x.vrf == vrf && x.network.contains(&p));
+        (has || rib.incomplete_in(&vrf).is_empty()).then_some(has)
+    };
+    match crate::precheck::routes::check(cx.db, cand, &texts, installs, &covered) {
         None => Ok(out.not_applicable()),
         Some(found) => {
             out.extend(found);
@@ -71,7 +92,7 @@ mod tests {
     fn eigrp_pair() -> Net {
         use crate::dialect::cisco::sample::eigrp;
         let r1 = format!(
-            "hostname r1\ninterface Loopback0\n ip address 10.255.0.1 255.255.255.255\ninterface GigabitEthernet0/0\n ip address 10.0.13.1 255.255.255.252\n{}end\n",
+            "hostname r1\ninterface Loopback0\n ip address 10.255.0.1 255.255.255.255\ninterface GigabitEthernet0/0\n ip address 10.0.13.1 255.255.255.252\ninterface GigabitEthernet0/1\n ip address 172.16.1.1 255.255.255.0\ninterface GigabitEthernet0/2\n ip address 10.0.99.1 255.255.255.0\n{}end\n",
             eigrp(1, " network 10.0.0.0 0.255.255.255\n")
         );
         let r3 = format!(
@@ -108,6 +129,38 @@ mod tests {
         );
         assert!(
             !o.findings.iter().any(|f| f.severity == Severity::Error),
+            "{o:?}"
+        );
+    }
+
+    /// A route to a subnet another router holds overrides the network's routing only
+    /// when the network gives the device a route to it: r3 learns 10.0.99.0/24 from
+    /// EIGRP, and nothing of 172.16.1.0/24 (r1 runs no EIGRP there).
+    #[test]
+    fn a_route_to_a_subnet_elsewhere_overrides_only_what_the_network_routes() {
+        let net = eigrp_pair();
+        let add = |spec: &str| {
+            let p = plan(
+                "add_static_route",
+                vec![device("r3")],
+                &[("r3", &ip_route(spec))],
+                &[],
+            );
+            run(&CHECK, &net, &p)
+        };
+        let o = add("172.16.1.0 255.255.255.0 10.0.13.1");
+        assert!(
+            has(&o, Severity::Info, "r3 has no route to it now"),
+            "{o:?}"
+        );
+        assert!(o.passed(), "{o:?}");
+        let o = add("10.0.99.0 255.255.255.0 10.0.13.1");
+        assert!(
+            has(
+                &o,
+                Severity::Warning,
+                "overrides the route the network's routing gives"
+            ),
             "{o:?}"
         );
     }

@@ -209,7 +209,8 @@ pub fn check(
                     // Whether the network's routing gives the device a route to it now:
                     // when it gives none, the static route overrides nothing (whether
                     // its traffic arrives is the forwarding check's).
-                    if covered(dev, &r) == Some(false) {
+                    let covers = covered(dev, &r);
+                    if covers == Some(false) {
                         out.push(finding(
                             Severity::Info,
                             el.clone(),
@@ -224,8 +225,13 @@ pub fn check(
                             Severity::Warning,
                             el.clone(),
                             format!(
-                                "{} is {what}, connected on {h} {i}: this static route overrides the route the network's routing gives to it",
-                                r.prefix
+                                "{} is {what}, connected on {h} {i}: this static route overrides {}",
+                                r.prefix,
+                                if covers == Some(true) {
+                                    "the route the network's routing gives to it".to_owned()
+                                } else {
+                                    format!("any route the network's routing gives to it (whether it gives {dev} one, olav cannot tell: its computed RIB is incomplete or not compared)")
+                                }
                             ),
                             "make sure the next hop leads to that subnet, or use a higher administrative distance",
                         ));

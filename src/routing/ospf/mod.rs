@@ -9,6 +9,8 @@ pub mod spf;
 pub mod topology;
 
 #[cfg(test)]
+mod redistribution_tests;
+#[cfg(test)]
 mod tests;
 
 use super::dynamic::Incomplete;

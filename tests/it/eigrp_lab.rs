@@ -162,6 +162,45 @@ fn the_what_if_losing_the_only_adjacency_lists_the_routes_lost() {
     }
 }
 
+/// The what-if alone on a lab without roles or external peers: what the change cuts off
+/// cannot be computed, so neither "isolated none" nor "withdrawn none" — unknown, said,
+/// with where the routes lost are.
+#[test]
+fn the_blast_radius_what_if_says_isolation_is_unknown_not_none() {
+    let dir = lab();
+    let out = olav(dir.path())
+        .args(["blast-radius", "--interface", "D3_eigrp:GigabitEthernet1"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("isolated unknown"), "{text}");
+    assert!(!text.contains("isolated       none"), "{text}");
+    assert!(
+        text.contains("what the change cuts off, and the prefixes only it holds, are unknown"),
+        "{text}"
+    );
+    let out = olav(dir.path())
+        .args([
+            "blast-radius",
+            "--interface",
+            "D3_eigrp:GigabitEthernet1",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["isolation_unknown"], true, "{v:#}");
+    let out = olav(dir.path())
+        .args(["-q", "what if D3_eigrp GigabitEthernet1 goes down"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("isolated unknown · "), "{text}");
+    assert!(!text.contains("prefixes withdrawn 0\n"), "{text}");
+}
+
 /// What an expert says that olav does not yet: an adjacency lost in a plan that is not a
 /// removal is an error (issue #25; the IGP-adjacency check), and the blast radius's
 /// "prefixes withdrawn" counts what the candidate's routing loses, not only the subnets

@@ -200,14 +200,14 @@ pub fn blast_radius(
     // never "none".
     let unknown = g.anchor_count() == 0;
     match cli.format {
-        Format::Json => println!(
-            "{}",
-            output::json(&serde_json::json!({
-                "number": b.number(),
-                "blast_radius": b,
-                "isolation_unknown": unknown,
-            }))
-        ),
+        Format::Json => {
+            let mut v = serde_json::json!({"number": b.number(), "blast_radius": b});
+            // Only when it is so: a network with anchors answers as it always did.
+            if unknown {
+                v["isolation_unknown"] = serde_json::Value::Bool(true);
+            }
+            println!("{}", output::json(&v))
+        }
         Format::Text => {
             let list = |v: &[String]| {
                 if v.is_empty() {

@@ -196,11 +196,18 @@ pub fn blast_radius(
         crate::fsutil::write_atomic(file, page.as_bytes())
             .with_context(|| format!("writing the HTML page {}", file.display()))?;
     }
+    // Without anchors nothing can be called cut off, nor its prefixes withdrawn: unknown,
+    // never "none".
+    let unknown = g.anchor_count() == 0;
     match cli.format {
-        Format::Json => println!(
-            "{}",
-            output::json(&serde_json::json!({"number": b.number(), "blast_radius": b}))
-        ),
+        Format::Json => {
+            let mut v = serde_json::json!({"number": b.number(), "blast_radius": b});
+            // Only when it is so: a network with anchors answers as it always did.
+            if unknown {
+                v["isolation_unknown"] = serde_json::Value::Bool(true);
+            }
+            println!("{}", output::json(&v))
+        }
         Format::Text => {
             let list = |v: &[String]| {
                 if v.is_empty() {
@@ -214,20 +221,43 @@ pub fn blast_radius(
                 "Blast radius: {} device(s) — removed {}, isolated {}",
                 b.number(),
                 b.removed.len(),
-                b.isolated.len()
+                if unknown {
+                    "unknown".to_owned()
+                } else {
+                    b.isolated.len().to_string()
+                }
             );
+            let withdrawn = if unknown {
+                format!(
+                    "{} (held only by removed devices; what the change cuts off, and the prefixes only it holds, are unknown)",
+                    list(&b.prefixes_withdrawn)
+                )
+            } else {
+                list(&b.prefixes_withdrawn)
+            };
             let rows = [
                 ("removed", list(&b.removed)),
-                ("isolated", list(&b.isolated)),
+                (
+                    "isolated",
+                    if unknown {
+                        "unknown: no device has a border or core role and no external peer is known"
+                            .to_owned()
+                    } else {
+                        list(&b.isolated)
+                    },
+                ),
                 ("degraded", list(&b.degraded)),
                 ("links removed", b.links_removed.to_string()),
                 ("sessions lost", list(&b.sessions_lost)),
                 ("peers lost", list(&b.peers_lost)),
-                ("withdrawn", list(&b.prefixes_withdrawn)),
+                ("withdrawn", withdrawn),
                 ("services", list(&services)),
             ];
             for (k, v) in rows {
                 println!("  {k:<14} {v}");
+            }
+            if unknown {
+                println!("  The routes the change loses, device by device: draft it (\"what if … goes down\") and pre-check the plan, or `olav routes --plan <plan>`.");
             }
             if let Some(file) = html {
                 println!("HTML page: {}", file.display());

@@ -26,6 +26,16 @@ fn show(r: &StaticRoute) -> String {
     )
 }
 
+/// Whether the device runs a routing protocol that may give it routes: BGP, or an IGP
+/// (OSPF, EIGRP, IS-IS, RIP) in its stored or candidate configuration. EIGRP and IS-IS
+/// count as OSPF does: an EIGRP-only router resolves next hops through EIGRP.
+fn routing_protocol(d: &super::candidate::Dev) -> bool {
+    d.igp
+        || d.cand.bgp.is_some()
+        || !d.cand.ospf_networks.is_empty()
+        || d.cand.eigrp.processes.iter().any(|p| !p.shutdown)
+}
+
 fn finding(severity: Severity, element: String, message: String, suggestion: &str) -> Finding {
     Finding {
         code: "precheck.static_routes",
@@ -74,6 +84,7 @@ pub fn check(
     cand: &Candidate,
     blocks: &[(String, String, &str)],
     installs: Option<&Installs>,
+    covered: &dyn Fn(&str, &StaticRoute) -> Option<bool>,
 ) -> Option<Vec<Finding>> {
     let mut out = Vec::new();
     let mut applies = false;
@@ -127,11 +138,10 @@ pub fn check(
                         .iter()
                         .any(|o| o.prefix.prefix_len() == 0 && o.vrf == r.vrf)
                 {
-                    let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
                     out.push(finding(
                         Severity::Warning,
                         el,
-                        if dynamic {
+                        if routing_protocol(d) {
                             "this is the device's last static default route: unless a routing protocol supplies a default, the device loses every destination outside what it learns (the routes check says whether its computed RIB keeps a default)".into()
                         } else {
                             "this is the device's only default route and it runs no routing protocol: it loses every destination outside its connected subnets (including its management, if that is remote)".into()
@@ -192,16 +202,41 @@ pub fn check(
             // set) overrides what the IGP gives to it.
             if r.prefix.prefix_len() > 0 {
                 if let Some((h, i, net)) = connected_elsewhere(db, dev, &r.prefix) {
-                    out.push(finding(
-                        Severity::Warning,
-                        el.clone(),
-                        format!(
-                            "{} is {}, connected on {h} {i}: this static route overrides the route the network's routing gives to it",
-                            r.prefix,
-                            if net == r.prefix { "the subnet".to_owned() } else { format!("inside {net}") }
-                        ),
-                        "make sure the next hop leads to that subnet, or use a higher administrative distance",
-                    ));
+                    let what = if net == r.prefix {
+                        "the subnet".to_owned()
+                    } else {
+                        format!("inside {net}")
+                    };
+                    // Whether the network's routing gives the device a route to it now:
+                    // when it gives none, the static route overrides nothing (whether
+                    // its traffic arrives is the forwarding check's).
+                    let covers = covered(dev, &r);
+                    if covers == Some(false) {
+                        out.push(finding(
+                            Severity::Info,
+                            el.clone(),
+                            format!(
+                                "{} is {what}, connected on {h} {i}; {dev} has no route to it now (its computed RIB is complete): the static route gives it one",
+                                r.prefix
+                            ),
+                            "",
+                        ));
+                    } else {
+                        out.push(finding(
+                            Severity::Warning,
+                            el.clone(),
+                            format!(
+                                "{} is {what}, connected on {h} {i}: this static route overrides {}",
+                                r.prefix,
+                                if covers == Some(true) {
+                                    "the route the network's routing gives to it".to_owned()
+                                } else {
+                                    format!("any route the network's routing gives to it (whether it gives {dev} one, olav cannot tell: its computed RIB is incomplete or not compared)")
+                                }
+                            ),
+                            "make sure the next hop leads to that subnet, or use a higher administrative distance",
+                        ));
+                    }
                 }
             }
             let own: Vec<std::net::IpAddr> = d
@@ -231,7 +266,7 @@ pub fn check(
                             .as_deref()
                             .is_none_or(|i| !i.eq_ignore_ascii_case("null0"))
                 });
-                let dynamic = d.cand.bgp.is_some() || !d.cand.ospf_networks.is_empty();
+                let dynamic = routing_protocol(d);
                 // The candidate's computed RIB says whether the next hop resolves (any
                 // protocol, EIGRP and IS-IS too); without it, whether the device runs a
                 // routing protocol is all there is to go on.
@@ -254,7 +289,7 @@ pub fn check(
                             out.push(finding(
                                 Severity::Warning,
                                 el,
-                                format!("next hop {nh} is in no connected subnet and resolves through none of the routes olav computes for {dev}, whose RIB is incomplete (routes from outside the network): whether it installs is unknown"),
+                                format!("next hop {nh} is in no connected subnet and resolves through none of the routes olav computes for {dev}, whose RIB is incomplete (`olav routes --device {dev}` names what olav does not compute there): whether it installs is unknown"),
                                 "confirm the route to the next hop in the device's RIB",
                             ));
                         }

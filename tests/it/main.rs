@@ -12,6 +12,7 @@ mod calendar;
 mod candidate;
 mod checks;
 mod corpus;
+mod eigrp_lab;
 mod fidelity;
 mod import_digest;
 mod intents;

@@ -666,6 +666,11 @@ pub(crate) mod sample {
         format!("ip route {spec}")
     }
 
+    /// `router eigrp <asn>` with `lines` (already indented) under it.
+    pub fn eigrp(asn: u32, lines: &str) -> String {
+        format!("router eigrp {asn}\n{lines}")
+    }
+
     /// Its removal: `no ip route <spec>`.
     pub fn no_ip_route(spec: &str) -> String {
         format!("no {}", ip_route(spec))

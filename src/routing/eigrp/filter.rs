@@ -56,40 +56,63 @@ pub fn compile(config: &DeviceConfig, d: &EigrpDistribute) -> Result<Filter, Str
             entries(config, name)
                 .ok_or_else(|| format!("distribute-lists with an undefined prefix-list {name}"))?,
         ),
-        DistributeList::RouteMap(name) => {
-            let mut clauses: Vec<_> = config
-                .route_map_clauses
-                .iter()
-                .filter(|c| c.name == *name)
-                .collect();
-            if clauses.is_empty() {
-                return Err(format!(
-                    "distribute-lists with an undefined route-map {name}"
-                ));
-            }
-            clauses.sort_by_key(|c| c.seq);
-            let mut out = Vec::new();
-            for c in clauses {
-                if let Some(o) = c.other.first() {
-                    return Err(format!(
-                        "distribute-list route-map {name} ('{o}' is not evaluated)"
-                    ));
-                }
-                let mut lists = Vec::new();
-                for pl in &c.prefix_lists {
-                    lists.push(entries(config, pl).ok_or_else(|| {
-                        format!("distribute-lists with an undefined prefix-list {pl}")
-                    })?);
-                }
-                out.push((c.permit, lists));
-            }
-            Rules::RouteMap(out)
-        }
+        DistributeList::RouteMap(name) => route_map(config, name, "distribute-list")?,
         DistributeList::Other(what) => return Err(format!("distribute-lists by {what}")),
     };
     Ok(Filter {
         inbound: d.inbound,
         interface: d.interface.clone(),
+        rules,
+    })
+}
+
+/// A route-map's clauses as rules, or why they cannot be evaluated; `what` names its use
+/// in the reason (`distribute-list`, `redistribution`). Its `set` lines are left to the
+/// caller.
+fn route_map(config: &DeviceConfig, name: &str, what: &str) -> Result<Rules, String> {
+    let mut clauses: Vec<_> = config
+        .route_map_clauses
+        .iter()
+        .filter(|c| c.name == *name)
+        .collect();
+    if clauses.is_empty() {
+        return Err(format!("{what}s with an undefined route-map {name}"));
+    }
+    clauses.sort_by_key(|c| c.seq);
+    let mut out = Vec::new();
+    for c in clauses {
+        if let Some(o) = c.other.first() {
+            return Err(format!("{what} route-map {name} ('{o}' is not evaluated)"));
+        }
+        let mut lists = Vec::new();
+        for pl in &c.prefix_lists {
+            lists.push(
+                entries(config, pl)
+                    .ok_or_else(|| format!("{what}s with an undefined prefix-list {pl}"))?,
+            );
+        }
+        out.push((c.permit, lists));
+    }
+    Ok(Rules::RouteMap(out))
+}
+
+/// The route-map `name` of a `redistribute … route-map` line as a filter of the routes
+/// it takes, when its clauses match only on prefix-lists and set nothing (a `set metric`
+/// or `set tag` would change what is advertised); else why not, in words.
+pub fn redistribution(config: &DeviceConfig, name: &str) -> Result<Filter, String> {
+    let rules = route_map(config, name, "redistribution")?;
+    if config
+        .route_map_clauses
+        .iter()
+        .any(|c| c.name == name && !c.sets.is_empty())
+    {
+        return Err(format!(
+            "redistribution route-map {name} (its set statements are not evaluated)"
+        ));
+    }
+    Ok(Filter {
+        inbound: false,
+        interface: None,
         rules,
     })
 }

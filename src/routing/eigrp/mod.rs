@@ -91,6 +91,10 @@ impl Instance {
 pub struct Speaker {
     /// Its instances that run.
     pub instances: Vec<Instance>,
+    /// It redistributes EIGRP routes into another protocol ([`igp::passes_on`]).
+    pub passes_on: bool,
+    /// It has routes its own externals could beat ([`igp::weak_sources`]).
+    pub weak_sources: bool,
 }
 
 impl Speaker {
@@ -103,7 +107,11 @@ impl Speaker {
     /// static routes), which tells the interfaces that are up and what redistribution
     /// takes.
     pub fn of(vendor: Vendor, config: &DeviceConfig, rib: &[Route]) -> Speaker {
-        let mut sp = Speaker::default();
+        let mut sp = Speaker {
+            passes_on: igp::passes_on(vendor, config, "eigrp"),
+            weak_sources: igp::weak_sources(config),
+            ..Speaker::default()
+        };
         for p in config.eigrp.processes.iter().filter(|p| !p.shutdown) {
             let Some(asn) = p.asn else { continue };
             let inst = instance(vendor, config, rib, p, asn);
@@ -168,7 +176,7 @@ fn instance(
             delay,
         });
     }
-    redistribution(&mut inst, p, rib, &|name| {
+    redistribution(&mut inst, config, p, rib, &|name| {
         if_metric(vendor, config, p.named, name)
     });
     inst.unsupported.sort();
@@ -193,9 +201,10 @@ fn if_metric(vendor: Vendor, config: &DeviceConfig, named: bool, name: &str) -> 
 
 /// What the instance redistributes from the RIB before the IGPs: connected routes (with
 /// their interface's bandwidth and delay unless a metric is written) and static routes
-/// (with the written metric).
+/// (with the written metric), through a route-map that matches only on prefix-lists.
 fn redistribution(
     inst: &mut Instance,
+    config: &DeviceConfig,
     p: &EigrpProcess,
     rib: &[Route],
     if_metric: &dyn Fn(&str) -> (u64, u64),
@@ -209,11 +218,18 @@ fn redistribution(
                 continue;
             }
         };
-        if r.route_map.is_some() {
-            inst.unsupported
-                .push("redistribution through route-maps".to_owned());
-            continue;
-        }
+        let map = match r
+            .route_map
+            .as_deref()
+            .map(|m| filter::redistribution(config, m))
+        {
+            None => None,
+            Some(Ok(f)) => Some(f),
+            Some(Err(why)) => {
+                inst.unsupported.push(why);
+                continue;
+            }
+        };
         let written = r.metric.or(p.default_metric);
         if written.is_none() && protocol == Protocol::Static {
             inst.unsupported
@@ -224,6 +240,7 @@ fn redistribution(
         for route in rib
             .iter()
             .filter(|x| x.vrf == inst.vrf && x.protocol == protocol)
+            .filter(|x| map.as_ref().is_none_or(|m| m.permits(x.network)))
         {
             if !seen.insert(route.network) {
                 continue;
@@ -368,15 +385,27 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
         members.entry(*r).or_default().push(n);
     }
     let mut reasons: HashMap<usize, BTreeSet<String>> = HashMap::new();
+    // Per device, the reasons of its own that leave its own RIB as computed: its own
+    // externals, when no other router of the domain passes EIGRP routes on elsewhere
+    // (they would come back to it by another protocol).
+    let mut own: HashMap<usize, BTreeSet<String>> = HashMap::new();
     let mut too_big: BTreeSet<usize> = BTreeSet::new();
     for (r, m) in &members {
         let set = reasons.entry(*r).or_default();
+        let passers: BTreeSet<usize> = m
+            .iter()
+            .map(|&o| nodes[o].device)
+            .filter(|&o| speakers[o].passes_on)
+            .collect();
         for &n in m {
+            let d = nodes[n].device;
+            let alone = passers.iter().all(|&o| o == d);
             for u in &inst(n).unsupported {
-                set.insert(format!(
-                    "EIGRP {u} ({}) not computed yet",
-                    hostnames[nodes[n].device]
-                ));
+                let reason = format!("EIGRP {u} ({}) not computed yet", hostnames[d]);
+                if alone && !speakers[d].weak_sources && igp::own_externals(u) {
+                    own.entry(d).or_default().insert(reason.clone());
+                }
+                set.insert(reason);
             }
         }
         let prefixes = prefixes_of.get(r).copied().unwrap_or(0);
@@ -437,6 +466,9 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
     let mut incomplete: Vec<Vec<Incomplete>> = vec![Vec::new(); speakers.len()];
     for (n, node) in nodes.iter().enumerate() {
         for reason in reasons.get(&root[n]).into_iter().flatten() {
+            if own.get(&node.device).is_some_and(|o| o.contains(reason)) {
+                continue;
+            }
             let i = Incomplete {
                 vrf: Some(inst(n).vrf.clone()),
                 reason: reason.clone(),

@@ -134,11 +134,42 @@ fn nxos_passive_other_as_and_unmodelled() {
         ),
         ("r2", Vendor::CiscoIos, ios(2, "")),
     ]);
-    for r in &rib {
-        assert_eq!(
-            reasons(r),
-            ["EIGRP redistribution through route-maps (r1) not computed yet"]
-        );
+    // r1's own externals leave only its neighbour incomplete.
+    assert_eq!(
+        reasons(&rib[1]),
+        ["EIGRP redistributions with an undefined route-map RM (r1) not computed yet"]
+    );
+    assert!(reasons(&rib[0]).is_empty());
+}
+
+/// `iosxe_redistribution` D1: connected routes redistributed through a route-map whose
+/// prefix-list permits only the loopback reach D3 as that one external; a route-map that
+/// sets something, or matches on anything but prefix-lists, stays incomplete.
+#[test]
+fn redistribution_through_a_prefix_list_route_map() {
+    let d1 = |map: &str| {
+        format!("hostname D1\ninterface Loopback123\n ip address 192.168.123.1 255.255.255.255\ninterface GigabitEthernet2\n ip address 10.13.21.1 255.255.255.0\ninterface GigabitEthernet3\n ip address 10.14.31.1 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n redistribute connected metric 1000 100 255 1 1500 route-map RC\nip prefix-list LO seq 5 permit 192.168.123.1/32\nroute-map RC permit 10\n match ip address prefix-list LO\n{map}")
+    };
+    let d3 = "hostname D3\ninterface GigabitEthernet1\n ip address 10.13.21.2 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n".to_owned();
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1("")),
+        ("D3", Vendor::CiscoIos, d3.clone()),
+    ]);
+    assert_eq!(
+        eigrp(&r[1]),
+        ["192.168.123.1/32 eigrpEX [170/2585856] 10.13.21.1 via GigabitEthernet1"]
+    );
+    assert!(r.iter().all(|x| x.incomplete.is_empty()), "{r:?}");
+    for (extra, why) in [
+        (" set tag 7\n", "EIGRP redistribution route-map RC (its set statements are not evaluated) (D1) not computed yet"),
+        (" match interface GigabitEthernet3\n", "EIGRP redistribution route-map RC ('match interface GigabitEthernet3' is not evaluated) (D1) not computed yet"),
+    ] {
+        let r = run(&[
+            ("D1", Vendor::CiscoIos, d1(extra)),
+            ("D3", Vendor::CiscoIos, d3.clone()),
+        ]);
+        assert!(eigrp(&r[1]).is_empty(), "{extra}");
+        assert_eq!(reasons(&r[1]), [why]);
     }
 }
 
@@ -362,4 +393,40 @@ fn adjacencies_follow_the_route_computation() {
         ends: [end("D1", "GigabitEthernet2"), end("D3", "GigabitEthernet1")],
     };
     assert_eq!(igps.why_not(&gone), "D1 GigabitEthernet2 is passive");
+}
+
+/// A router's own externals never come back to it: D1 redistributing BGP (olav does not
+/// compute that yet) leaves D3 incomplete, not D1 itself — unless another router of the
+/// domain passes EIGRP routes on into another protocol (they could come back by it), or
+/// D1 has iBGP routes its own externals could beat.
+#[test]
+fn a_router_is_not_incomplete_by_its_own_externals() {
+    let d1 = |bgp_peer_as: u32| {
+        format!("hostname D1\ninterface GigabitEthernet2\n ip address 10.13.21.1 255.255.255.0\ninterface GigabitEthernet3\n ip address 10.14.31.1 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n redistribute bgp 65001 metric 800 100 255 1 1500\nrouter bgp 65001\n neighbor 10.14.31.2 remote-as {bgp_peer_as}\n")
+    };
+    let d3 = |extra: &str| {
+        format!("hostname D3\ninterface GigabitEthernet1\n ip address 10.13.21.2 255.255.255.0\nrouter eigrp 1\n network 10.13.21.0 0.0.0.255\n{extra}")
+    };
+    let why = "EIGRP redistribution of bgp (D1) not computed yet";
+    let has = |r: &DeviceRib| reasons(r).contains(&why);
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65004)),
+        ("D3", Vendor::CiscoIos, d3("")),
+    ]);
+    assert!(!has(&r[0]), "{:?}", r[0].incomplete);
+    assert!(has(&r[1]), "{:?}", r[1].incomplete);
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65004)),
+        (
+            "D3",
+            Vendor::CiscoIos,
+            d3("router ospf 1\n redistribute eigrp 1 subnets\n"),
+        ),
+    ]);
+    assert!(has(&r[0]) && has(&r[1]));
+    let r = run(&[
+        ("D1", Vendor::CiscoIos, d1(65001)),
+        ("D3", Vendor::CiscoIos, d3("")),
+    ]);
+    assert!(has(&r[0]) && has(&r[1]));
 }

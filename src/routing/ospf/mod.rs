@@ -9,6 +9,8 @@ pub mod spf;
 pub mod topology;
 
 #[cfg(test)]
+mod redistribution_tests;
+#[cfg(test)]
 mod tests;
 
 use super::dynamic::Incomplete;
@@ -47,6 +49,8 @@ pub struct Speaker {
     /// Whether its ranges' summaries cost their costliest component (RFC 1583
     /// compatibility off) or their cheapest; None: not known for its vendor.
     pub ranges_max: Option<bool>,
+    /// It redistributes OSPF routes into another protocol ([`super::igp::passes_on`]).
+    pub passes_on: bool,
 }
 
 /// The class an IOS network belongs to (A /8, B /16, C /24), for `redistribute` without
@@ -68,6 +72,7 @@ impl Speaker {
     pub fn of(vendor: Vendor, config: &DeviceConfig, rib: &[Route], dynamic: bool) -> Speaker {
         let mut sp = Speaker {
             vendor: Some(vendor),
+            passes_on: super::igp::passes_on(vendor, config, "ospf"),
             ..Speaker::default()
         };
         let procs: Vec<_> = config
@@ -162,16 +167,26 @@ impl Speaker {
                         continue;
                     }
                 };
-                if r.route_map.is_some() {
-                    sp.unsupported.push("redistribution route-maps".to_owned());
-                    continue;
-                }
+                // A route-map that matches only on prefix-lists and sets nothing filters.
+                let map = match r
+                    .route_map
+                    .as_deref()
+                    .map(|m| super::eigrp::filter::redistribution(config, m))
+                {
+                    None => None,
+                    Some(Ok(f)) => Some(f),
+                    Some(Err(why)) => {
+                        sp.unsupported.push(why);
+                        continue;
+                    }
+                };
                 let classful_only = vendor == Vendor::CiscoIos && !r.subnets;
                 let mut seen = BTreeSet::new();
                 for route in rib
                     .iter()
                     .filter(in_default)
                     .filter(|x| x.protocol == protocol)
+                    .filter(|x| map.as_ref().is_none_or(|m| m.permits(x.network)))
                 {
                     let n = route.network;
                     if n.prefix_len() == 0 || (classful_only && !classful(&n)) || !seen.insert(n) {
@@ -403,11 +418,25 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
     drop(ifs);
     // What each domain does not model, named on every device of the domain.
     let mut domain_reasons: HashMap<usize, BTreeSet<String>> = HashMap::new();
+    // Per device, the reasons of its own that leave its own RIB as computed: its own
+    // externals (a router does not route by its own LSAs), when no other router of the
+    // domain passes OSPF routes on elsewhere (they would come back by another protocol).
+    let mut own: HashMap<usize, BTreeSet<String>> = HashMap::new();
     for (r, m) in &members {
         let set = domain_reasons.entry(*r).or_default();
+        let passers: BTreeSet<usize> = m
+            .iter()
+            .copied()
+            .filter(|&o| speakers[o].passes_on)
+            .collect();
         for &d in m {
+            let alone = passers.iter().all(|&o| o == d);
             for u in &speakers[d].unsupported {
-                set.insert(format!("OSPF {u} ({}) not computed yet", hostnames[d]));
+                let reason = format!("OSPF {u} ({}) not computed yet", hostnames[d]);
+                if alone && super::igp::own_externals(u) {
+                    own.entry(d).or_default().insert(reason.clone());
+                }
+                set.insert(reason);
             }
         }
         if let Some(big) = too_big.get(r) {
@@ -419,7 +448,11 @@ pub fn routes(hostnames: &[&str], mut speakers: Vec<Speaker>) -> Learned {
             let sp = &speakers[d];
             let mut inc: Vec<Incomplete> = sp.vrf_incomplete.clone();
             let reasons = if runs[d] {
-                domain_reasons.get(&root[d]).cloned().unwrap_or_default()
+                let mut set = domain_reasons.get(&root[d]).cloned().unwrap_or_default();
+                if let Some(o) = own.get(&d) {
+                    set.retain(|x| !o.contains(x));
+                }
+                set
             } else {
                 // Not running in the default VRF, yet configured there.
                 sp.unsupported

@@ -354,13 +354,24 @@ pub fn decommission(d: Decom, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         summary: vec![
             format!("Drafted: {title}"),
             format!("  {cite}"),
-            format!(
-                "  isolated {} · degraded {} · sessions lost {} · prefixes withdrawn {}",
-                list(&br.isolated),
-                list(&br.degraded),
-                br.sessions_lost.len(),
-                br.prefixes_withdrawn.len()
-            ),
+            // Without anchors what is cut off, and the prefixes only it holds, are
+            // unknown: never "none" and "0".
+            if br.isolation_unknown {
+                format!(
+                    "  isolated unknown · degraded {} · sessions lost {} · prefixes withdrawn {} or more (held only by removed devices; the pre-check lists the routes lost)",
+                    list(&br.degraded),
+                    br.sessions_lost.len(),
+                    br.prefixes_withdrawn.len()
+                )
+            } else {
+                format!(
+                    "  isolated {} · degraded {} · sessions lost {} · prefixes withdrawn {}",
+                    list(&br.isolated),
+                    list(&br.degraded),
+                    br.sessions_lost.len(),
+                    br.prefixes_withdrawn.len()
+                )
+            },
         ],
         plan,
     })

@@ -165,11 +165,6 @@ fn host_in(p: Ipv4Net) -> Ipv4Addr {
 /// A service endpoint: its device (none for a prefix), its address and VRF, its name.
 type End<'a> = (Option<&'a str>, Option<(Ipv4Addr, String)>, String);
 
-/// The address traced for "the internet": in a range set aside for benchmarks (RFC 2544),
-/// which no network uses for itself, so that only a default route (or a provider's
-/// routes) carries it.
-const INTERNET: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
-
 /// Devices managed in band: (device, its management address), the address on a
 /// data-plane interface or a loopback of the device.
 pub type InBand = Vec<(String, Ipv4Addr)>;
@@ -297,25 +292,6 @@ fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
                 _ => None,
             })
             .collect();
-        // Towards the internet, from each of the service's devices.
-        for (src, from, _) in &ends {
-            let Some(src) = src else { continue };
-            let vrf = from
-                .as_ref()
-                .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
-            if seen.insert(((*src).to_owned(), vrf.clone(), INTERNET)) {
-                out.push(Flow {
-                    purpose: Purpose::Internet {
-                        name: svc.name.clone(),
-                        criticality: svc.criticality.clone().unwrap_or_else(|| "unrated".into()),
-                    },
-                    what: format!("service {}: {src} → the internet", svc.name),
-                    source: (*src).to_owned(),
-                    vrf,
-                    dst: INTERNET,
-                });
-            }
-        }
         let mut n = 0;
         for (src, from, _) in &ends {
             let Some(src) = src else { continue };

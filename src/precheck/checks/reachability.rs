@@ -321,29 +321,6 @@ mod tests {
     }
 
     #[test]
-    fn a_service_cut_off_from_the_internet_is_an_error_and_a_description_is_not() {
-        let net = testkit::square_internet();
-        let o = testkit::run(&CHECK, &net, &testkit::square_description());
-        assert!(o.passed() && o.findings.is_empty(), "{:?}", o.findings);
-        let o = testkit::run(&CHECK, &net, &testkit::square_isolate(false));
-        assert!(
-            o.findings.iter().any(|f| f.severity == Severity::Error
-                && f.element == "service office: r4 → the internet"
-                && f.message.contains("dropped at r4: no route for 198.18.0.1")),
-            "{:?}",
-            o.findings
-        );
-        // r1's own way out does not cross what the plan shuts.
-        assert!(
-            !o.findings
-                .iter()
-                .any(|f| f.element == "service office: r1 → the internet"),
-            "{:?}",
-            o.findings
-        );
-    }
-
-    #[test]
     fn a_device_managed_in_band_left_unreachable_by_a_route_is_an_error() {
         let net = testkit::square_internet();
         let p = square_plan(

@@ -93,7 +93,7 @@ enum Command {
     /// Inspect, validate and render workflows.
     #[command(subcommand)]
     Workflows(WorkflowsCmd),
-    /// Pre-check a plan against the state DB (the reporter step alone: blast radius, forwarding before and after), or every open plan.
+    /// Pre-check a plan against the state DB (the reporter step alone: blast radius, forwarding and IGP adjacencies before and after), or every open plan.
     Precheck {
         /// The plan file (inside the exports folder).
         #[arg(required_unless_present = "all", conflicts_with = "all")]

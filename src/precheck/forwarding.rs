@@ -35,14 +35,6 @@ pub enum Purpose {
         /// The managed device.
         device: String,
     },
-    /// A service towards the internet: from one of its devices to an address outside
-    /// every network (198.18.0.1), out through a provider.
-    Internet {
-        /// The service.
-        name: String,
-        /// Its criticality (`unrated` when the state gives none).
-        criticality: String,
-    },
     /// A service, between two of its endpoints.
     Service {
         /// The service.
@@ -348,26 +340,11 @@ fn last_next_hop(b: &Branch) -> Option<Ipv4Addr> {
 
 /// How the branches of one flow end together; `gone` holds addresses the plan takes
 /// away (a branch handed to one of them is dropped: nothing answers there any more).
-fn reach(
-    flow: &Flow,
-    branches: Vec<Branch>,
-    gone: &HashSet<Ipv4Addr>,
-    ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
-) -> Reach {
+fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach {
     let mut failed: Option<(Branch, Disposition)> = None;
     let mut reached = false;
     for b in branches {
         let d = match b.disposition {
-            // Towards the internet, a router whose only unknown routes are the providers'
-            // is as far as olav can follow: it hears them, so the traffic gets out there.
-            Disposition::InsufficientInfo
-                if matches!(flow.purpose, Purpose::Internet { .. })
-                    && b.hops
-                        .last()
-                        .is_some_and(|h| hears_providers(ribs, &h.node, &h.vrf)) =>
-            {
-                Disposition::ExitsNetwork
-            }
             Disposition::DeliveredToSubnet | Disposition::ExitsNetwork
                 if last_next_hop(&b).is_some_and(|ip| gone.contains(&ip)) =>
             {
@@ -420,17 +397,6 @@ fn reach(
     }
 }
 
-/// Whether `node`'s RIB in `vrf` lacks only the routes BGP peers outside the network send.
-fn hears_providers(ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>, node: &str, vrf: &str) -> bool {
-    ribs(node).is_some_and(|r| {
-        let unknown = r.incomplete_in(vrf);
-        !unknown.is_empty()
-            && unknown
-                .iter()
-                .all(|u| crate::routing::dynamic::from_outside(u))
-    })
-}
-
 /// Whether `rib` holds a route inside `p` that carries traffic somewhere (not a discard
 /// route).
 fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
@@ -448,6 +414,8 @@ struct Now {
     key: (std::path::PathBuf, i64),
     ribs: HashMap<String, Arc<DeviceRib>>,
     addresses: Addresses,
+    /// The devices managed in band (read once per state version, not per plan).
+    in_band: InBand,
     /// The flows that reach their destination now, with every RIB on the way complete:
     /// the same for every plan, traced once.
     reached: OnceLock<Vec<Flow>>,
@@ -455,14 +423,14 @@ struct Now {
 
 impl Now {
     /// The flows of `m` that reach now ([`Now::reached`]).
-    fn reached(&self, m: &NetworkModel, in_band: &InBand) -> &[Flow] {
+    fn reached(&self, m: &NetworkModel) -> &[Flow] {
         self.reached.get_or_init(|| {
             let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
-            flows(m, in_band)
+            flows(m, &self.in_band)
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
-                    matches!(reach(f, was, &HashSet::new(), &base), Reach::Reached)
+                    matches!(reach(f, was, &HashSet::new()), Reach::Reached)
                 })
                 .collect()
         })
@@ -487,7 +455,9 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
     let t0 = std::time::Instant::now();
     let (ribs, addresses) = candidate::now(db)?;
     tracing::debug!("forwarding: the network's RIBs in {:?}", t0.elapsed());
+    let in_band = in_band(db, &*NetworkModel::shared(db)?)?;
     let n = Arc::new(Now {
+        in_band,
         key,
         ribs: ribs
             .into_iter()
@@ -565,8 +535,7 @@ pub fn compute(
         adjacencies,
         ..Forwarding::default()
     };
-    let in_band = in_band(db, &model)?;
-    let reached = now.reached(&model, &in_band);
+    let reached = now.reached(&model);
     let started = std::time::Instant::now();
     for flow in reached {
         if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
@@ -574,7 +543,7 @@ pub fn compute(
         }
         out.flows += 1;
         let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
-        match reach(flow, is, &gone, &cand) {
+        match reach(flow, is, &gone) {
             Reach::Reached => {}
             Reach::Broken(b) => out.broken.push(*b),
             Reach::Unknown(why) => out.unknown.push((flow.clone(), why)),
@@ -606,7 +575,7 @@ pub fn compute(
             dst: host_in(*prefix),
         };
         let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
-        match reach(&flow, is, &gone, &cand) {
+        match reach(&flow, is, &gone) {
             Reach::Reached => {}
             Reach::Broken(b) => out.broken.push(*b),
             // Never a silent pass: where the traffic goes could not be followed.

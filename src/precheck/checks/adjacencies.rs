@@ -20,8 +20,7 @@ const SHOWN: usize = 5;
 
 /// Whether the plan takes away an end of `a` on purpose: it shuts or deletes the
 /// interface, or removes the device (readdressing one end is not taking it away).
-fn taken(cx: &Context, a: &Adjacency) -> bool {
-    let removed = crate::checks::model::removed_devices(cx.plan);
+fn taken(cx: &Context, removed: &[&str], a: &Adjacency) -> bool {
     a.ends.iter().any(|e| {
         removed.contains(&e.device.as_str())
             || cx.cand.shut.iter().any(|(d, i)| a.on(d, i))
@@ -52,6 +51,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         return Ok(out.not_applicable());
     }
     let change = &f.adjacencies;
+    let removed = crate::checks::model::removed_devices(cx.plan);
     // A removal ends every adjacency of what it removes: one row, not one per neighbour.
     let mut ended: Vec<String> = Vec::new();
     for (a, why) in &change.lost {
@@ -59,7 +59,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         let el = a.describe();
         if cx.is_removal() {
             ended.push(el);
-        } else if taken(cx, a) && (cx.shuts_only_targets() || cx.cand.shut.is_empty()) {
+        } else if taken(cx, &removed, a) && (cx.shuts_only_targets() || cx.cand.shut.is_empty()) {
             // The request's own shutdown: what the adjacency carried is judged by the
             // flows, routes and redundancy checks, not here (a warning per shut link
             // would cry wolf on every redundant link taken down).
@@ -69,7 +69,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 "adjacency ends with the interface the plan takes down",
                 "what it carried is judged by the forwarding checks and the blast radius",
             );
-        } else if taken(cx, a) {
+        } else if taken(cx, &removed, a) {
             out.add(
                 Severity::Warning,
                 el,

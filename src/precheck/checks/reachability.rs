@@ -115,8 +115,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             }
             (Purpose::Management { .. }, _) if !declared => Severity::Error,
             (Purpose::Management { .. }, _) => Severity::Warning,
-            (Purpose::Service { .. } | Purpose::Internet { .. }, _) if !declared => Severity::Error,
-            (Purpose::Service { criticality, .. } | Purpose::Internet { criticality, .. }, _) => {
+            (Purpose::Service { .. }, _) if !declared => Severity::Error,
+            (Purpose::Service { criticality, .. }, _) => {
                 if matches!(criticality.as_str(), "critical" | "high") {
                     Severity::Warning
                 } else {

@@ -123,8 +123,8 @@ pub fn after_scoped(
             addresses.of_config(a.hostname, a.config);
         }
     }
-    let changed = scope::changed(&sides);
-    let near = scope::near(&sides, &ends, &changed);
+    let changed_flags = scope::changed(&sides);
+    let near = scope::near(&sides, &ends, &changed_flags);
     let (mut before, mut after) = (Vec::new(), Vec::new());
     for (s, _) in sides.iter().zip(&near).filter(|(_, n)| **n) {
         before.push(s.now);
@@ -132,7 +132,7 @@ pub fn after_scoped(
     }
     let changed: BTreeSet<&str> = sides
         .iter()
-        .zip(&changed)
+        .zip(&changed_flags)
         .filter(|(_, c)| **c)
         .map(|(s, _)| s.now.hostname)
         .collect();
@@ -148,7 +148,7 @@ pub fn after_scoped(
         adjacencies.formed.len()
     );
     Ok(Scoped {
-        ribs: scope::ribs(&sides, &ends, now),
+        ribs: scope::ribs(&sides, &ends, &changed_flags, now),
         addresses,
         adjacencies,
     })

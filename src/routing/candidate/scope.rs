@@ -145,40 +145,38 @@ pub fn near(devices: &[Sides<'_>], ends: &[LinkEnds], changed: &[bool]) -> Vec<b
             out[k] = true;
         }
     }
-    let index: HashMap<&str, usize> = devices
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.now.hostname, i))
-        .collect();
-    for ((a, _), (b, _)) in ends {
-        if let (Some(&x), Some(&y)) = (index.get(a.as_str()), index.get(b.as_str())) {
-            if changed[x] || changed[y] {
-                out[x] = true;
-                out[y] = true;
-            }
+    for (x, y) in cabled(devices, ends) {
+        if changed[x] || changed[y] {
+            out[x] = true;
+            out[y] = true;
         }
     }
     out
 }
 
-/// Per device (in `devices`' order), whether the plan can change its RIB: its component
-/// holds a changed device (the module's doc). All false when nothing changes.
-pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds]) -> Vec<bool> {
-    let n = devices.len();
-    let changed = changed(devices);
-    if !changed.contains(&true) {
-        return changed;
-    }
-    let mut c = Components((0..n).collect());
+/// The cabled pairs of devices, as indexes into `devices`.
+fn cabled(devices: &[Sides<'_>], ends: &[LinkEnds]) -> Vec<(usize, usize)> {
     let index: HashMap<&str, usize> = devices
         .iter()
         .enumerate()
         .map(|(i, d)| (d.now.hostname, i))
         .collect();
-    for ((a, _), (b, _)) in ends {
-        if let (Some(&x), Some(&y)) = (index.get(a.as_str()), index.get(b.as_str())) {
-            c.join(x, y);
-        }
+    ends.iter()
+        .filter_map(|((a, _), (b, _))| Some((*index.get(a.as_str())?, *index.get(b.as_str())?)))
+        .collect()
+}
+
+/// Per device (in `devices`' order), whether the plan can change its RIB: its component
+/// holds a changed device (the module's doc). All false when nothing changes.
+/// `changed` is [`changed`]'s answer for `devices`.
+pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds], changed: &[bool]) -> Vec<bool> {
+    let n = devices.len();
+    if !changed.contains(&true) {
+        return changed.to_vec();
+    }
+    let mut c = Components((0..n).collect());
+    for (x, y) in cabled(devices, ends) {
+        c.join(x, y);
     }
     // Subnets as address ranges, sorted: each run of overlapping ranges is joined.
     let mut ranges: Vec<(u32, u32, usize)> = Vec::new();
@@ -225,9 +223,10 @@ pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds]) -> Vec<bool> {
 pub fn ribs(
     devices: &[Sides<'_>],
     ends: &[LinkEnds],
+    changed: &[bool],
     now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
 ) -> Vec<Arc<DeviceRib>> {
-    let mut hit = affected(devices, ends);
+    let mut hit = affected(devices, ends, changed);
     let kept: Vec<Option<Arc<DeviceRib>>> = devices
         .iter()
         .zip(&hit)

@@ -2,7 +2,7 @@
 //! ([`crate::routing::network`]) on every device, for random plans on generated networks:
 //! islands of routers (some joined by iBGP, some running OSPF alone), and `olav synth`.
 
-use super::scope::{affected, ribs, Sides};
+use super::scope::{affected, changed, ribs, Sides};
 use crate::dialect::{render, Change, IfChange};
 use crate::import::parse::parser_for;
 use crate::import::parse_snapshot;
@@ -207,11 +207,14 @@ fn same_as_whole(devices: &[Dev], edits: &[(usize, Edit)]) -> usize {
             .map(|r| (r.hostname.clone(), Arc::new(r)))
             .collect();
     let whole = network(&sides.iter().filter_map(|s| s.after).collect::<Vec<_>>());
-    let scoped = ribs(&sides, &[], &|h| before.get(h).cloned());
+    let scoped = ribs(&sides, &[], &changed(&sides), &|h| before.get(h).cloned());
     let scoped: Vec<&DeviceRib> = scoped.iter().map(Arc::as_ref).collect();
     let whole: Vec<&DeviceRib> = whole.iter().collect();
     assert_eq!(scoped, whole, "edits {edits:?}");
-    affected(&sides, &[]).iter().filter(|a| **a).count()
+    affected(&sides, &[], &changed(&sides))
+        .iter()
+        .filter(|a| **a)
+        .count()
 }
 
 /// One device of a test network.

@@ -184,6 +184,21 @@ pub fn blast_radius(
     if !b.unknown.is_empty() {
         bail!("not in the state DB: {}", b.unknown.join(", "));
     }
+    // The routing model's answer: the networks no device routes after the what-if (a
+    // session named alone is not replayed in it: its prefixes are the topology's).
+    let routed = if spec.peers.is_empty() {
+        let mut shut = spec.interfaces.clone();
+        for (a, z) in &spec.links {
+            shut.extend([a.clone(), z.clone()]);
+        }
+        crate::precheck::forwarding::what_if_withdrawn(&db, &spec.devices, &shut)?
+    } else {
+        None
+    };
+    if let Some(w) = &routed {
+        let refs: Vec<_> = w.iter().collect();
+        crate::precheck::add_withdrawn(&db, &mut b, &refs)?;
+    }
     if let Some(file) = html {
         let picture = Picture::load(&db, &Impact::of_spec(&spec), &b)?;
         let page = crate::report::html::what_if_page(
@@ -201,7 +216,11 @@ pub fn blast_radius(
     let unknown = g.anchor_count() == 0;
     match cli.format {
         Format::Json => {
-            let mut v = serde_json::json!({"number": b.number(), "blast_radius": b});
+            let mut v = serde_json::json!({
+                "number": b.number(),
+                "blast_radius": b,
+                "withdrawn_from_routing": routed.is_some(),
+            });
             // Only when it is so: a network with anchors answers as it always did.
             if unknown {
                 v["isolation_unknown"] = serde_json::Value::Bool(true);
@@ -227,7 +246,7 @@ pub fn blast_radius(
                     b.isolated.len().to_string()
                 }
             );
-            let withdrawn = if unknown {
+            let withdrawn = if unknown && routed.is_none() {
                 format!(
                     "{} (held only by removed devices; what the change cuts off, and the prefixes only it holds, are unknown)",
                     list(&b.prefixes_withdrawn)

@@ -9,7 +9,7 @@ use super::candidate::{Candidate, Cause};
 use super::checks::redundancy::{self, Redundancy};
 use super::forwarding::{self, Declared, Forwarding, Purpose};
 use super::readdressing::{readdressing, Left, Moved};
-use super::services::service_hits;
+use super::services::{add_withdrawn, merge_hits, service_hits};
 use super::state_view::StateView;
 use super::Options;
 use crate::import::parse::parser_for;
@@ -105,14 +105,7 @@ impl<'a> Context<'a> {
                         .any(|a| a.device == *d && !a.prefixes.is_empty())
                 })
                 .collect();
-            for hit in service_hits(db, &withdrawn, &silent, &left)? {
-                // Hit twice (cut off and withdrawn): the larger loss stands.
-                match blast.services.iter_mut().find(|x| x.name == hit.name) {
-                    Some(x) => x.remaining = x.remaining.min(hit.remaining),
-                    None => blast.services.push(hit),
-                }
-            }
-            blast.services.sort_by(|x, y| x.name.cmp(&y.name));
+            merge_hits(&mut blast, service_hits(db, &withdrawn, &silent, &left)?);
         }
         let redundancy = redundancy::towards_peer(plan, &graph, &spec);
         let t0 = std::time::Instant::now();
@@ -150,6 +143,10 @@ impl<'a> Context<'a> {
             }
         }
         blast.sessions_lost.sort();
+        // Networks no device routes any more are withdrawn too, whatever the topology's
+        // roles say (a router cut off from every neighbour, a LAN behind it).
+        let routed_away: Vec<_> = forwarding.withdrawn.iter().map(|(w, _)| w).collect();
+        add_withdrawn(db, &mut blast, &routed_away)?;
         Ok(Context {
             db,
             plan,

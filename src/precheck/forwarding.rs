@@ -12,6 +12,7 @@ use crate::routing::adjacency;
 use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
+use crate::routing::withdrawn::{withdrawn, Routed, Withdrawn};
 use crate::routing::{DeviceRib, NextHop, Protocol, Route};
 use crate::state::{StateDb, StateError};
 use ipnet::{IpNet, Ipv4Net};
@@ -128,6 +129,9 @@ pub struct Forwarding {
     pub installs: HashMap<(String, String, Ipv4Net), Option<bool>>,
     /// The IGP adjacencies of the devices the plan changes, lost and formed.
     pub adjacencies: adjacency::Change,
+    /// Networks no device routes after the plan, with whether the plan takes them away
+    /// on purpose (a subnet or address of a device it removes or an interface it shuts).
+    pub withdrawn: Vec<(Withdrawn, bool)>,
 }
 
 /// How a flow's branches end, taken together.
@@ -413,6 +417,8 @@ fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
 struct Now {
     key: (std::path::PathBuf, i64),
     ribs: HashMap<String, Arc<DeviceRib>>,
+    /// How many devices route each network.
+    routed: Routed,
     addresses: Addresses,
     /// The devices managed in band (read once per state version, not per plan).
     in_band: InBand,
@@ -459,6 +465,7 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
     let n = Arc::new(Now {
         in_band,
         key,
+        routed: Routed::of(&ribs),
         ribs: ribs
             .into_iter()
             .map(|r| (r.hostname.clone(), Arc::new(r)))
@@ -611,16 +618,62 @@ pub fn compute(
     let t0 = std::time::Instant::now();
     out.shifts = shifts(&model, &now, &after_by, declared);
     tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
+    let on_purpose = declared_networks(&model, declared);
+    out.withdrawn = withdrawn(&now.routed, &now.ribs, &after)
+        .into_iter()
+        .map(|w| {
+            let mine = on_purpose.contains(&w.network);
+            (w, mine)
+        })
+        .collect();
     Ok(out)
 }
 
-/// The networks whose routes are watched: every device's loopback addresses, the
-/// default route, and the services' prefixes and interface subnets — less what the
-/// plan takes away on purpose.
-fn watched(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
-    let mut out: HashSet<Ipv4Net> = HashSet::new();
-    let mut dropped: HashSet<Ipv4Net> = HashSet::new();
-    out.insert(Ipv4Net::default());
+/// The networks a what-if withdraws from the network's routing: `devices` gone and
+/// `interfaces` shut, recomputed as a plan's candidate is. None when it cannot be told:
+/// a network larger than the candidate's limit, or a device whose shutdown olav cannot
+/// write in its dialect.
+pub fn what_if_withdrawn(
+    db: &StateDb,
+    devices: &[String],
+    interfaces: &[(String, String)],
+) -> Result<Option<Vec<Withdrawn>>, StateError> {
+    if NetworkModel::shared(db)?.devices.len() > MAX_DEVICES {
+        return Ok(None);
+    }
+    let mut lines: BTreeMap<String, String> = BTreeMap::new();
+    for (device, interface) in interfaces {
+        if devices.contains(device) {
+            continue;
+        }
+        let Some((os, text)) = db.os_and_config(device)? else {
+            return Ok(None);
+        };
+        let change = crate::dialect::Change::Interface {
+            name: interface,
+            changes: &[crate::dialect::IfChange::Shutdown],
+            switchport: None,
+            replaced: None,
+        };
+        let Ok(rendered) =
+            crate::dialect::render(crate::model::Vendor::from_os(&os), device, &text, &change)
+        else {
+            return Ok(None);
+        };
+        let e = lines.entry(device.clone()).or_default();
+        e.push_str(&rendered.apply.join("\n"));
+        e.push('\n');
+    }
+    let now = now(db)?;
+    let removed: Vec<&str> = devices.iter().map(String::as_str).collect();
+    let after =
+        candidate::after_scoped_with(db, &removed, &lines, &|h| now.ribs.get(h).cloned())?;
+    Ok(Some(withdrawn(&now.routed, &now.ribs, &after.ribs)))
+}
+
+/// The subnets and addresses of the devices the plan removes and the interfaces it shuts.
+fn declared_networks(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
+    let mut out = HashSet::new();
     for a in &m.addresses {
         let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
             continue;
@@ -632,9 +685,25 @@ fn watched(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
                 .iter()
                 .any(|(d, x)| d == h && crate::ifname::same(x, i));
         if mine {
-            dropped.insert(p.trunc());
-            dropped.insert(Ipv4Net::from(ip));
+            out.insert(p.trunc());
+            out.insert(Ipv4Net::from(ip));
         }
+    }
+    out
+}
+
+/// The networks whose routes are watched: every device's loopback addresses, the
+/// default route, and the services' prefixes and interface subnets — less what the
+/// plan takes away on purpose.
+fn watched(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
+    let mut out: HashSet<Ipv4Net> = HashSet::new();
+    let dropped = declared_networks(m, declared);
+    out.insert(Ipv4Net::default());
+    for a in &m.addresses {
+        let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
+            continue;
+        };
+        let (h, i) = (m.name(a.hostname), m.name(a.ifname));
         if is_loopback(i) {
             out.insert(Ipv4Net::from(ip));
         }

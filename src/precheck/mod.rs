@@ -17,6 +17,8 @@ mod services;
 mod state_view;
 pub mod window;
 
+pub use services::add_withdrawn;
+
 pub use context::Context;
 
 use crate::state::{StateDb, StateError};

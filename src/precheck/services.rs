@@ -1,11 +1,13 @@
 //! The services a plan reaches: those its withdrawn prefixes and abandoned subnets hit,
 //! and those its blast radius declares.
 
-use super::blast::ServiceHit;
+use super::blast::{Blast, ServiceHit};
 use super::readdressing::Left;
 use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
+use crate::routing::withdrawn::Withdrawn;
 use ipnet::IpNet;
+use std::collections::BTreeSet;
 
 /// Services hit by prefixes no provider hears any more (a prefix endpoint inside one is
 /// lost; an internet service whose devices are all borders that fell silent is down),
@@ -54,6 +56,44 @@ pub fn service_hits(
         }
     }
     Ok(out)
+}
+
+/// Adds services hit to the blast radius's; a service hit twice (cut off and withdrawn)
+/// keeps the larger loss.
+pub(super) fn merge_hits(blast: &mut Blast, hits: Vec<ServiceHit>) {
+    for hit in hits {
+        match blast.services.iter_mut().find(|x| x.name == hit.name) {
+            Some(x) => x.remaining = x.remaining.min(hit.remaining),
+            None => blast.services.push(hit),
+        }
+    }
+    blast.services.sort_by(|x, y| x.name.cmp(&y.name));
+}
+
+/// Adds the networks the routing model says no device routes any more (global table)
+/// to the blast radius's prefixes withdrawn, and the services with a prefix inside one.
+pub fn add_withdrawn(
+    db: &StateDb,
+    blast: &mut Blast,
+    withdrawn: &[&Withdrawn],
+) -> Result<(), StateError> {
+    let nets: Vec<IpNet> = withdrawn
+        .iter()
+        .filter(|w| w.vrf == "default")
+        .map(|w| IpNet::V4(w.network))
+        .collect();
+    if nets.is_empty() {
+        return Ok(());
+    }
+    let mut all: BTreeSet<IpNet> = blast
+        .prefixes_withdrawn
+        .iter()
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    all.extend(nets.iter().copied());
+    blast.prefixes_withdrawn = all.iter().map(ToString::to_string).collect();
+    merge_hits(blast, service_hits(db, &nets, &[], &[])?);
+    Ok(())
 }
 
 /// The services a plan names in its blast radius ("Services affected").

@@ -25,6 +25,7 @@ pub mod shown;
 pub mod statics;
 mod store;
 pub mod trace;
+pub mod withdrawn;
 
 pub use dynamic::Incomplete;
 pub use rib::{compute, network, DeviceInput, DeviceRib};

@@ -127,22 +127,29 @@ fn the_hub_is_complete_and_the_spokes_name_what_is_not_computed() {
         ));
 }
 
-/// Shutting D3's only EIGRP adjacency: the routes lost are named, device by device (D1
-/// and, through BGP, D4 lose D3's loopback; D3 loses D1's), never "0 prefixes".
+/// Shutting D3's only EIGRP adjacency: the routes lost are named, device by device (D3
+/// loses D1's loopback), and D3's loopback, which D1 and (through BGP) D4 routed, leaves
+/// the network's routing: withdrawn, an error — never "0 prefixes".
 #[test]
 fn losing_the_only_eigrp_adjacency_names_the_routes_lost() {
     let dir = lab();
     let plan = draft_any(dir.path(), "shutdown D3_eigrp GigabitEthernet1");
     let (code, report) = precheck(dir.path(), &plan);
-    assert_ne!(report["verdict"], "PASS", "{report:#}");
-    assert!(code == 0 || code == 1, "{code}");
+    assert_eq!(report["verdict"], "FAIL", "{report:#}");
+    assert_eq!(code, 1);
     let f = findings(&report);
     let lost = |prefix: &str, on: &str| {
         f.iter().any(|(_, s, e, m)| {
             s != "info" && e == prefix && m.contains("routes lost") && m.contains(on)
         })
     };
-    assert!(lost("192.168.123.3/32", "D1_redist, D4_bgp"), "{f:#?}");
+    assert!(
+        f.iter().any(|(c, s, e, m)| c == "precheck.withdrawn"
+            && s == "error"
+            && e == "192.168.123.3/32"
+            && m.contains("before, 2 did (D1_redist, D4_bgp)")),
+        "{f:#?}"
+    );
     assert!(lost("192.168.123.1/32", "D3_eigrp"), "{f:#?}");
 }
 
@@ -153,13 +160,26 @@ fn the_what_if_losing_the_only_adjacency_lists_the_routes_lost() {
     let plan = draft_any(dir.path(), "what if D3_eigrp GigabitEthernet1 goes down");
     let (_, report) = precheck(dir.path(), &plan);
     let f = findings(&report);
-    for p in ["192.168.123.1/32", "192.168.123.2/32", "192.168.123.3/32"] {
+    for p in ["192.168.123.1/32", "192.168.123.2/32"] {
         assert!(
             f.iter()
                 .any(|(_, _, e, m)| e == p && m.contains("routes lost")),
             "{p}: {f:#?}"
         );
     }
+    // D3's loopback leaves every other router's table: withdrawn, as the what-if means.
+    assert!(
+        f.iter().any(|(c, s, _, m)| c == "precheck.withdrawn"
+            && s == "info"
+            && m.contains("withdrawn with what the plan removes or shuts: 192.168.123.3/32")),
+        "{f:#?}"
+    );
+    assert!(
+        report["blast"]["prefixes_withdrawn"]
+            .as_array()
+            .is_some_and(|a| a.contains(&serde_json::json!("192.168.123.3/32"))),
+        "{report:#}"
+    );
 }
 
 /// The what-if alone on a lab without roles or external peers: what the change cuts off
@@ -176,10 +196,8 @@ fn the_blast_radius_what_if_says_isolation_is_unknown_not_none() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("isolated unknown"), "{text}");
     assert!(!text.contains("isolated       none"), "{text}");
-    assert!(
-        text.contains("what the change cuts off, and the prefixes only it holds, are unknown"),
-        "{text}"
-    );
+    // What no router routes any more is known from the routing model, roles or not.
+    assert!(text.contains("withdrawn      192.168.123.3/32\n"), "{text}");
     let out = olav(dir.path())
         .args([
             "blast-radius",
@@ -201,12 +219,11 @@ fn the_blast_radius_what_if_says_isolation_is_unknown_not_none() {
     assert!(!text.contains("prefixes withdrawn 0\n"), "{text}");
 }
 
-/// What an expert says that olav does not yet: an adjacency lost in a plan that is not a
-/// removal is an error (issue #25; the IGP-adjacency check), and the blast radius's
-/// "prefixes withdrawn" counts what the candidate's routing loses, not only the subnets
-/// of removed or isolated devices (`olav blast-radius` says "withdrawn none" here).
+/// Shutting D3's only link takes its loopback out of every other router's table: the
+/// pre-check fails (a network withdrawn that the plan does not take away), and the
+/// blast radius's "prefixes withdrawn" counts what the routing loses, not only the
+/// subnets of removed or isolated devices (it said "withdrawn none" here before).
 #[test]
-#[ignore = "needs the IGP-adjacency check and routing-based prefixes withdrawn (issue #25)"]
 fn losing_the_only_eigrp_adjacency_fails_and_withdraws_prefixes() {
     let dir = lab();
     let plan = draft_any(dir.path(), "shutdown D3_eigrp GigabitEthernet1");

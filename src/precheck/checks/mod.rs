@@ -38,6 +38,7 @@ mod sessions_relied_on;
 mod sessions_split;
 mod static_routes;
 mod targets;
+mod withdrawn;
 #[cfg(test)]
 mod testkit;
 
@@ -192,12 +193,18 @@ pub const LIST: &[Check] = &[
     services::CHECK,
     redundancy::CHECK,
     reachability::CHECK,
+    withdrawn::CHECK,
     route_shifts::CHECK,
 ];
 
 /// The checks that answer for forwarding (flows, adjacencies, routes): what the static
 /// fallback of the verification runs when Batfish does not.
-pub const FORWARDING: &[Check] = &[reachability::CHECK, adjacencies::CHECK, route_shifts::CHECK];
+pub const FORWARDING: &[Check] = &[
+    reachability::CHECK,
+    adjacencies::CHECK,
+    withdrawn::CHECK,
+    route_shifts::CHECK,
+];
 
 /// What running the list gave.
 #[derive(Debug, Default)]

@@ -72,7 +72,12 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 "olav routes --plan PLAN --prefix NETWORK shows the rows before and after",
             );
         }
-        if s.lost.is_empty() {
+        // A network no device routes any more is the withdrawn check's to report.
+        let withdrawn = f
+            .withdrawn
+            .iter()
+            .any(|(w, _)| w.vrf == *vrf && w.network == *network);
+        if s.lost.is_empty() || withdrawn {
             continue;
         }
         named += 1;

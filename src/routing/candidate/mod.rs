@@ -68,8 +68,22 @@ pub fn after_scoped(
     plan: &Plan,
     now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
 ) -> Result<Scoped, StateError> {
-    let removed = removed_devices(plan);
-    let lines = crate::dialect::plan_lines(plan);
+    after_scoped_with(
+        db,
+        &removed_devices(plan),
+        &crate::dialect::plan_lines(plan),
+        now,
+    )
+}
+
+/// [`after_scoped`] for the network with `removed` gone and `lines` (per device, in its
+/// dialect) applied: a what-if that is not a plan.
+pub fn after_scoped_with(
+    db: &StateDb,
+    removed: &[&str],
+    lines: &BTreeMap<String, String>,
+    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+) -> Result<Scoped, StateError> {
     let ends = db.link_ends()?;
     let far = crate::checks::model::far_ends(&ends);
     // (hostname, vendor, as it is, as the plan leaves it when it changes its text).

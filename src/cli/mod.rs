@@ -114,7 +114,8 @@ enum Command {
         #[arg(long, default_value = "7d")]
         max_age: String,
     },
-    /// What removing devices, interfaces, links or peers would take down (their union).
+    /// What removing devices, interfaces, links or peers would take down (their union);
+    /// the prefixes withdrawn include the networks no device routes after it (routing model).
     BlastRadius {
         /// A device (repeatable).
         #[arg(long)]

@@ -666,8 +666,7 @@ pub fn what_if_withdrawn(
     }
     let now = now(db)?;
     let removed: Vec<&str> = devices.iter().map(String::as_str).collect();
-    let after =
-        candidate::after_scoped_with(db, &removed, &lines, &|h| now.ribs.get(h).cloned())?;
+    let after = candidate::after_scoped_with(db, &removed, &lines, &|h| now.ribs.get(h).cloned())?;
     Ok(Some(withdrawn(&now.routed, &now.ribs, &after.ribs)))
 }
 

@@ -4,8 +4,8 @@
 use super::blast::{Blast, ServiceHit};
 use super::readdressing::Left;
 use crate::plan::Plan;
-use crate::state::{StateDb, StateError};
 use crate::routing::withdrawn::Withdrawn;
+use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
 use std::collections::BTreeSet;
 
@@ -85,6 +85,13 @@ pub fn add_withdrawn(
     if nets.is_empty() {
         return Ok(());
     }
+    // A default route withdrawn does not take the network's own prefixes with it: they
+    // have routes of their own (a withdrawn one is in the list itself).
+    let specific: Vec<IpNet> = nets
+        .iter()
+        .filter(|n| n.prefix_len() > 0)
+        .copied()
+        .collect();
     let mut all: BTreeSet<IpNet> = blast
         .prefixes_withdrawn
         .iter()
@@ -92,7 +99,7 @@ pub fn add_withdrawn(
         .collect();
     all.extend(nets.iter().copied());
     blast.prefixes_withdrawn = all.iter().map(ToString::to_string).collect();
-    merge_hits(blast, service_hits(db, &nets, &[], &[])?);
+    merge_hits(blast, service_hits(db, &specific, &[], &[])?);
     Ok(())
 }
 

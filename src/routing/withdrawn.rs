@@ -115,7 +115,19 @@ pub fn withdrawn(
                 })
             })
         });
-        if covered {
+        // Routed only by devices the change removes: withdrawn when it lives on a kept
+        // device that nothing routes to now, not when it was a removed device's own
+        // route elsewhere (its static default goes with it).
+        let lives_on_kept = || {
+            after.iter().any(|r| {
+                r.routes.iter().any(|x| {
+                    x.vrf == vrf
+                        && x.network == network
+                        && matches!(x.protocol, Protocol::Connected | Protocol::Local)
+                })
+            })
+        };
+        if covered || (lost_on.is_empty() && !lives_on_kept()) {
             continue;
         }
         lost_on.sort_unstable();
@@ -132,4 +144,145 @@ pub fn withdrawn(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{routes, withdrawn, Routed, Withdrawn};
+    use crate::model::Vendor;
+    use crate::routing::route::{NextHop, Protocol, Route};
+    use crate::routing::DeviceRib;
+    use ipnet::Ipv4Net;
+    use proptest::prelude::*;
+    use std::collections::{BTreeSet, HashMap};
+    use std::net::Ipv4Addr;
+    use std::sync::Arc;
+
+    /// The networks rows are drawn from: a default, a /16 and two /24s inside it, a /32.
+    fn pool() -> Vec<Ipv4Net> {
+        [
+            "0.0.0.0/0",
+            "10.1.0.0/16",
+            "10.1.1.0/24",
+            "10.1.2.0/24",
+            "10.9.9.9/32",
+        ]
+        .iter()
+        .filter_map(|s| s.parse().ok())
+        .collect()
+    }
+
+    /// A row: network `n` of the pool, of kind `k` (connected, OSPF, static, discard).
+    fn row(n: usize, k: u8) -> Route {
+        let (protocol, next_hop) = match k % 4 {
+            0 => (
+                Protocol::Connected,
+                NextHop::Interface {
+                    interface: "Gi0/0".into(),
+                    ip: None,
+                },
+            ),
+            1 => (Protocol::Ospf, NextHop::Ip(Ipv4Addr::new(10, 0, 0, 1))),
+            2 => (Protocol::Static, NextHop::Ip(Ipv4Addr::new(10, 0, 0, 2))),
+            _ => (Protocol::Static, NextHop::Discard),
+        };
+        Route {
+            vrf: "default".into(),
+            network: pool()[n % pool().len()],
+            next_hop,
+            protocol,
+            metric: 0,
+            admin_distance: 0,
+            tag: None,
+        }
+    }
+
+    fn rib(h: usize, rows: &[(usize, u8)]) -> DeviceRib {
+        DeviceRib {
+            hostname: format!("d{h}"),
+            vendor: Vendor::CiscoIos,
+            routes: rows.iter().map(|(n, k)| row(*n, *k)).collect(),
+            incomplete: Vec::new(),
+            unresolved_statics: 0,
+            bgp: Vec::new(),
+        }
+    }
+
+    /// The definition, over every device: routed by some device before, by none after,
+    /// and no device that lost it has a shorter non-default route in its place.
+    fn plain(now: &[Arc<DeviceRib>], after: &[Arc<DeviceRib>]) -> BTreeSet<(Ipv4Net, Vec<String>)> {
+        let routed =
+            |r: &DeviceRib, n: Ipv4Net| r.routes.iter().any(|x| x.network == n && routes(x));
+        let mut out = BTreeSet::new();
+        for n in pool() {
+            if !now.iter().any(|r| routed(r, n)) || after.iter().any(|r| routed(r, n)) {
+                continue;
+            }
+            let lost: Vec<&Arc<DeviceRib>> = after
+                .iter()
+                .filter(|a| now.iter().any(|r| r.hostname == a.hostname && routed(r, n)))
+                .collect();
+            let held = after.iter().any(|r| {
+                r.routes
+                    .iter()
+                    .any(|x| x.network == n && x.protocol == Protocol::Connected)
+            });
+            if lost.is_empty() && !held {
+                continue;
+            }
+            let covered = lost.iter().any(|r| {
+                r.routes.iter().any(|x| {
+                    x.network.prefix_len() > 0
+                        && x.network.prefix_len() < n.prefix_len()
+                        && x.network.contains(&n)
+                        && routes(x)
+                })
+            });
+            if !covered {
+                let mut names: Vec<String> = lost.iter().map(|r| r.hostname.clone()).collect();
+                names.sort();
+                out.insert((n, names));
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// Counting once and moving only the recomputed devices' counts gives what the
+        /// definition gives over every device.
+        #[test]
+        fn the_counted_answer_is_the_definition(
+            devices in proptest::collection::vec(
+                (
+                    proptest::collection::vec((0usize..5, 0u8..4), 0..5),
+                    0u8..3,
+                    proptest::collection::vec((0usize..5, 0u8..4), 0..5),
+                ),
+                1..6,
+            )
+        ) {
+            let mut now: Vec<Arc<DeviceRib>> = Vec::new();
+            let mut after: Vec<Arc<DeviceRib>> = Vec::new();
+            for (h, (before, fate, changed)) in devices.iter().enumerate() {
+                let was = Arc::new(rib(h, before));
+                match fate {
+                    // Untouched: the same RIB.
+                    0 => after.push(Arc::clone(&was)),
+                    // Recomputed.
+                    1 => after.push(Arc::new(rib(h, changed))),
+                    // Removed.
+                    _ => {}
+                }
+                now.push(was);
+            }
+            let by_name: HashMap<String, Arc<DeviceRib>> =
+                now.iter().map(|r| (r.hostname.clone(), Arc::clone(r))).collect();
+            let routed = Routed::of(now.iter().map(|r| r.as_ref()));
+            let got: BTreeSet<(Ipv4Net, Vec<String>)> = withdrawn(&routed, &by_name, &after)
+                .into_iter()
+                .map(|Withdrawn { network, lost_on, .. }| (network, lost_on))
+                .collect();
+            prop_assert_eq!(got, plain(&now, &after));
+        }
+    }
 }

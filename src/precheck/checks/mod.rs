@@ -38,9 +38,9 @@ mod sessions_relied_on;
 mod sessions_split;
 mod static_routes;
 mod targets;
-mod withdrawn;
 #[cfg(test)]
 mod testkit;
+mod withdrawn;
 
 pub use super::context::Context;
 use super::{Finding, Severity};

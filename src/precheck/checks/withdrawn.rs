@@ -29,7 +29,12 @@ fn label(w: &Withdrawn) -> String {
 
 /// Up to [`SHOWN`] labels, and how many more.
 fn some(list: &[String]) -> String {
-    let mut s = list.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    let mut s = list
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
     if list.len() > SHOWN {
         s.push_str(&format!(" and {} more", list.len() - SHOWN));
     }
@@ -50,7 +55,9 @@ fn devices(names: &[String]) -> String {
 fn named_by_lines(cx: &Context, w: &Withdrawn) -> bool {
     let addr = w.network.network().to_string();
     cx.plan.implementation.iter().any(|b| {
-        b.text.split(|c: char| c.is_whitespace() || c == '/').any(|t| t == addr)
+        b.text
+            .split(|c: char| c.is_whitespace() || c == '/')
+            .any(|t| t == addr)
     })
 }
 

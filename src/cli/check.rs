@@ -24,6 +24,11 @@ pub fn parse_age(s: &str) -> Result<chrono::Duration> {
     })
 }
 
+/// The largest network whose what-if recomputes every routing table without
+/// `--routing`: 100 synth devices take 0.2–0.3 s and 165 MB, 400 take 3.5 s and 1 GB
+/// (`docs/performance.md`).
+const ROUTING_BY_DEFAULT: usize = 100;
+
 /// `olav precheck <plan.md>`.
 pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     let options = Options {
@@ -127,6 +132,7 @@ pub fn blast_radius(
     links: &[String],
     peers: &[String],
     html: Option<&Path>,
+    routing: bool,
 ) -> Result<Exit> {
     if devices.is_empty() && interfaces.is_empty() && links.is_empty() && peers.is_empty() {
         bail!("name at least one element: --device, --interface DEV:IF, --link DEV:IF-DEV:IF or --peer NAME|IP|DEVICE:IP");
@@ -185,8 +191,10 @@ pub fn blast_radius(
         bail!("not in the state DB: {}", b.unknown.join(", "));
     }
     // The routing model's answer: the networks no device routes after the what-if (a
-    // session named alone is not replayed in it: its prefixes are the topology's).
-    let routed = if spec.peers.is_empty() {
+    // session named alone is not replayed in it: its prefixes are the topology's). Every
+    // table is recomputed: by default only where that stays well under a second.
+    let small = crate::network::NetworkModel::shared(&db)?.devices.len() <= ROUTING_BY_DEFAULT;
+    let routed = if spec.peers.is_empty() && (routing || small) {
         let mut shut = spec.interfaces.clone();
         for (a, z) in &spec.links {
             shut.extend([a.clone(), z.clone()]);
@@ -249,6 +257,11 @@ pub fn blast_radius(
             let withdrawn = if unknown && routed.is_none() {
                 format!(
                     "{} (held only by removed devices; what the change cuts off, and the prefixes only it holds, are unknown)",
+                    list(&b.prefixes_withdrawn)
+                )
+            } else if routed.is_none() && spec.peers.is_empty() && !routing {
+                format!(
+                    "{} (from the topology; --routing adds the networks no device routes any more)",
                     list(&b.prefixes_withdrawn)
                 )
             } else {

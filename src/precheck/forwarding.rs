@@ -619,7 +619,10 @@ pub fn compute(
     out.shifts = shifts(&model, &now, &after_by, declared);
     tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
     let on_purpose = declared_networks(&model, declared);
-    out.withdrawn = withdrawn(&now.routed, &now.ribs, &after)
+    // The network's own address space as it is: a withdrawn address may be on no
+    // interface after the plan.
+    let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
+    out.withdrawn = withdrawn(&now.routed, &now.ribs, &after, &inside)
         .into_iter()
         .map(|w| {
             let mine = on_purpose.contains(&w.network);
@@ -667,7 +670,13 @@ pub fn what_if_withdrawn(
     let now = now(db)?;
     let removed: Vec<&str> = devices.iter().map(String::as_str).collect();
     let after = candidate::after_scoped_with(db, &removed, &lines, &|h| now.ribs.get(h).cloned())?;
-    Ok(Some(withdrawn(&now.routed, &now.ribs, &after.ribs)))
+    let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
+    Ok(Some(withdrawn(
+        &now.routed,
+        &now.ribs,
+        &after.ribs,
+        &inside,
+    )))
 }
 
 /// The subnets and addresses of the devices the plan removes and the interfaces it shuts.

@@ -12,7 +12,8 @@
 //! - a device managed **in band** (its management address on a data-plane interface or
 //!   loopback, or no management address known) is reached through the network: it is cut
 //!   off when the change leaves it no path to a border, core or external peer (the blast
-//!   radius's isolated devices).
+//!   radius's isolated devices), or when the plan shuts the interface that holds its
+//!   management address or takes that address away.
 //!
 //! A device the plan decommissions is meant to go dark and is not judged.
 
@@ -56,8 +57,22 @@ pub struct Lockout {
 enum Access {
     /// On this interface of its own, a management port or in a management VRF.
     OutOfBand { ifname: String, address: String },
-    /// Through the network.
-    InBand(String),
+    /// Through the network: how, and the (interface, address) that holds its
+    /// management address when one does.
+    InBand(String, Option<(String, String)>),
+}
+
+impl Access {
+    /// Whether the plan, as `cand` leaves the device, takes its management address away
+    /// (shuts the interface that holds it or readdresses it).
+    fn address_lost(&self, cand: Option<&Candidate>, device: &str) -> bool {
+        let held = match self {
+            Access::OutOfBand { ifname, address } => Some((ifname, address)),
+            Access::InBand(_, held) => held.as_ref().map(|(i, a)| (i, a)),
+        };
+        held.zip(cand)
+            .is_some_and(|((ifname, address), c)| management_lost(c, device, ifname, address))
+    }
 }
 
 fn access(db: &StateDb, device: &str) -> Result<Access, StateError> {
@@ -67,15 +82,22 @@ fn access(db: &StateDb, device: &str) -> Result<Access, StateError> {
                 ifname,
                 address: m.address,
             },
-            Some((ifname, _)) => {
-                Access::InBand(format!("managed in band ({} on {ifname})", m.address))
-            }
-            None => Access::InBand(format!(
-                "managed in band (its management address {} is on none of its interfaces)",
-                m.address
-            )),
+            Some((ifname, _)) => Access::InBand(
+                format!("managed in band ({} on {ifname})", m.address),
+                Some((ifname, m.address)),
+            ),
+            None => Access::InBand(
+                format!(
+                    "managed in band (its management address {} is on none of its interfaces)",
+                    m.address
+                ),
+                None,
+            ),
         },
-        None => Access::InBand("managed in band (no management address known)".to_owned()),
+        None => Access::InBand(
+            "managed in band (no management address known)".to_owned(),
+            None,
+        ),
     })
 }
 
@@ -112,13 +134,14 @@ pub fn find(
             accesses.insert(&b.device, access(db, &b.device)?);
         }
     }
-    let cut_whole = accesses.iter().any(|(device, how)| match how {
-        Access::InBand(_) => whole
-            .isolated
-            .iter()
-            .chain(&whole.removed)
-            .any(|d| d == device),
-        Access::OutOfBand { ifname, address } => management_lost(cand, device, ifname, address),
+    let cut_whole = accesses.iter().any(|(device, how)| {
+        how.address_lost(Some(cand), device)
+            || matches!(how, Access::InBand(..))
+                && whole
+                    .isolated
+                    .iter()
+                    .chain(&whole.removed)
+                    .any(|d| d == device)
     });
     let mut seen: Vec<&str> = Vec::new();
     let repeated = plan.implementation.iter().any(|b| {
@@ -131,7 +154,7 @@ pub fn find(
     }
     let mut out = Vec::new();
     // Where each device was first cut off: (the block after which, described).
-    let mut first_cut: BTreeMap<&str, String> = BTreeMap::new();
+    let mut first_cut: BTreeMap<&str, (String, bool)> = BTreeMap::new();
     // Each configured device's candidate and what it cuts, as its blocks so far leave it:
     // one device's blocks at a time, so that a plan of many blocks parses each device a
     // few times, not the whole plan once per block.
@@ -161,17 +184,14 @@ pub fn find(
             Phase::Rollback => format!("rollback step {step} ({})", block.device),
         };
         for (device, how) in &accesses {
-            let cut = match how {
-                Access::InBand(_) => {
-                    blast.isolated.iter().any(|d| d == device)
-                        || blast.removed.iter().any(|d| d == device)
-                }
-                Access::OutOfBand { ifname, address } => cut_by_device
-                    .get(device)
-                    .is_some_and(|(c, _)| management_lost(c, device, ifname, address)),
-            };
-            if cut {
-                first_cut.entry(device).or_insert_with(|| label.clone());
+            let taken = how.address_lost(cut_by_device.get(device).map(|(c, _)| c), device);
+            let isolated = matches!(how, Access::InBand(..))
+                && (blast.isolated.iter().any(|d| d == device)
+                    || blast.removed.iter().any(|d| d == device));
+            if taken || isolated {
+                first_cut
+                    .entry(device)
+                    .or_insert_with(|| (label.clone(), taken));
             } else {
                 first_cut.remove(device);
             }
@@ -180,7 +200,7 @@ pub fn find(
         let Some(how) = accesses.get(next.device.as_str()) else {
             continue;
         };
-        if let Some(cut_by) = first_cut.get(next.device.as_str()) {
+        if let Some((cut_by, taken)) = first_cut.get(next.device.as_str()) {
             let vendor = Vendor::from_os(&next.os);
             let safety = crate::dialect::safety::rollback_safety(vendor, &next.text)
                 .or_else(|| {
@@ -198,7 +218,10 @@ pub fn find(
                 step: next_step,
                 cut_by: cut_by.clone(),
                 how: match how {
-                    Access::InBand(w) => format!(
+                    Access::InBand(w, _) if *taken => format!(
+                        "{w}: the plan shuts that interface or takes its address"
+                    ),
+                    Access::InBand(w, _) => format!(
                         "{w}: no path to any border, core or external peer is left"
                     ),
                     Access::OutOfBand { ifname, address } => format!(

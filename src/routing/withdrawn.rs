@@ -1,10 +1,12 @@
 //! Networks a change withdraws from the network's routing: some device routes them
 //! before (a route that is not the device's own connected or local one, and carries
 //! traffic: not a discard route), no device routes them after, and no device that lost
-//! one has a shorter route other than the default in its place (a summary still
-//! carries the traffic; a default is where traffic goes when routing has nothing
-//! better). `docs/precheck.md`, "Prefixes withdrawn".
+//! one has a shorter route other than the default in its place that no device discards
+//! (a summary still carries the traffic, unless it ends in its originator's discard
+//! route; a default is where traffic goes when routing has nothing better, and is not
+//! itself judged). `docs/precheck.md`, "Prefixes withdrawn".
 
+use super::dynamic::from_outside;
 use super::route::{NextHop, Protocol, Route};
 use super::{DeviceRib, FastMap};
 use ipnet::Ipv4Net;
@@ -65,15 +67,21 @@ pub struct Withdrawn {
     /// Whether a device that lost it has an incomplete RIB in that VRF after the change
     /// (a protocol olav does not compute may still bring it).
     pub uncertain: bool,
+    /// Whether it is certain only by taking peers outside the network to send no route
+    /// for the network's own addresses ([`super::trace::ASSUMED`]).
+    pub assumed: bool,
 }
 
 /// The networks withdrawn between `now` (every device's RIB as the network is, counted
 /// in `routed`) and `after` (every kept device's RIB after the change: a device the
-/// change does not touch shares its `now` RIB, the same `Arc`).
+/// change does not touch shares its `now` RIB, the same `Arc`). `inside` says whether
+/// peers outside the network can be taken to send no route for a network (its own
+/// address space, one AS: [`super::trace::Addresses::stays_inside`]).
 pub fn withdrawn(
     routed: &Routed,
     now: &HashMap<String, Arc<DeviceRib>>,
     after: &[Arc<DeviceRib>],
+    inside: &dyn Fn(Ipv4Net) -> bool,
 ) -> Vec<Withdrawn> {
     let after_by: HashMap<&str, &Arc<DeviceRib>> =
         after.iter().map(|r| (r.hostname.as_str(), r)).collect();
@@ -97,24 +105,45 @@ pub fn withdrawn(
             delta.entry(*k).or_default().0 += 1;
         }
     }
+    // The networks some device discards after the change (aggregates, area ranges, Null0
+    // routes), made only when a shorter route is weighed.
+    let mut discarded: Option<BTreeSet<(&str, Ipv4Net)>> = None;
     let mut out = Vec::new();
     for ((vrf, network), (d, mut lost_on)) in delta {
         let before = i64::from(routed.devices(vrf, network));
-        if before == 0 || before + d > 0 {
+        // The default route is where traffic goes when routing has nothing better, not a
+        // place where something lives: a device's static default losing its next hop is
+        // the routes check's to name.
+        if before == 0 || before + d > 0 || network.prefix_len() == 0 {
             continue;
         }
-        // A shorter route in its place (an area range, an aggregate) still carries it.
-        let covered = lost_on.iter().any(|h| {
-            after_by.get(h).is_some_and(|r| {
-                r.routes.iter().any(|x| {
-                    x.vrf == vrf
-                        && x.network.prefix_len() > 0
-                        && x.network.prefix_len() < network.prefix_len()
-                        && x.network.contains(&network)
-                        && routes(x)
-                })
+        // A shorter route in its place still carries it — unless some device discards
+        // that shorter network (an aggregate or area range whose originator has a
+        // discard route for it: traffic for the lost part ends there).
+        let covers: Vec<(&str, Ipv4Net)> = lost_on
+            .iter()
+            .filter_map(|h| after_by.get(h))
+            .flat_map(|r| r.routes.iter())
+            .filter(|x| {
+                x.vrf == vrf
+                    && x.network.prefix_len() > 0
+                    && x.network.prefix_len() < network.prefix_len()
+                    && x.network.contains(&network)
+                    && routes(x)
             })
-        });
+            .map(|x| (x.vrf.as_str(), x.network))
+            .collect();
+        let covered = !covers.is_empty() && {
+            let dropped = discarded.get_or_insert_with(|| {
+                after
+                    .iter()
+                    .flat_map(|r| r.routes.iter())
+                    .filter(|x| x.next_hop == NextHop::Discard)
+                    .map(|x| (x.vrf.as_str(), x.network))
+                    .collect()
+            });
+            covers.iter().any(|c| !dropped.contains(c))
+        };
         // Routed only by devices the change removes: withdrawn when it lives on a kept
         // device that nothing routes to now, not when it was a removed device's own
         // route elsewhere (its static default goes with it).
@@ -131,16 +160,23 @@ pub fn withdrawn(
             continue;
         }
         lost_on.sort_unstable();
-        let uncertain = lost_on.iter().any(|h| {
-            after_by
-                .get(h)
-                .is_some_and(|r| !r.incomplete_in(vrf).is_empty())
-        });
+        let reasons: Vec<&str> = lost_on
+            .iter()
+            .filter_map(|h| after_by.get(h))
+            .flat_map(|r| r.incomplete_in(vrf))
+            .collect();
+        let own = inside(network);
+        let uncertain = reasons.iter().any(|r| !(own && from_outside(r)));
+        if uncertain {
+            let other: Vec<&&str> = reasons.iter().filter(|r| !from_outside(r)).collect();
+            tracing::debug!("withdrawn {network}: uncertain (own address space: {own}): {other:?}");
+        }
         out.push(Withdrawn {
             vrf: vrf.to_owned(),
             network,
             lost_on: lost_on.into_iter().map(str::to_owned).collect(),
             uncertain,
+            assumed: !uncertain && !reasons.is_empty(),
         });
     }
     out
@@ -214,7 +250,7 @@ mod tests {
         let routed =
             |r: &DeviceRib, n: Ipv4Net| r.routes.iter().any(|x| x.network == n && routes(x));
         let mut out = BTreeSet::new();
-        for n in pool() {
+        for n in pool().into_iter().filter(|n| n.prefix_len() > 0) {
             if !now.iter().any(|r| routed(r, n)) || after.iter().any(|r| routed(r, n)) {
                 continue;
             }
@@ -230,12 +266,20 @@ mod tests {
             if lost.is_empty() && !held {
                 continue;
             }
+            let dropped = |c: Ipv4Net| {
+                after.iter().any(|r| {
+                    r.routes
+                        .iter()
+                        .any(|x| x.network == c && x.next_hop == NextHop::Discard)
+                })
+            };
             let covered = lost.iter().any(|r| {
                 r.routes.iter().any(|x| {
                     x.network.prefix_len() > 0
                         && x.network.prefix_len() < n.prefix_len()
                         && x.network.contains(&n)
                         && routes(x)
+                        && !dropped(x.network)
                 })
             });
             if !covered {
@@ -278,7 +322,7 @@ mod tests {
             let by_name: HashMap<String, Arc<DeviceRib>> =
                 now.iter().map(|r| (r.hostname.clone(), Arc::clone(r))).collect();
             let routed = Routed::of(now.iter().map(|r| r.as_ref()));
-            let got: BTreeSet<(Ipv4Net, Vec<String>)> = withdrawn(&routed, &by_name, &after)
+            let got: BTreeSet<(Ipv4Net, Vec<String>)> = withdrawn(&routed, &by_name, &after, &|_| false)
                 .into_iter()
                 .map(|Withdrawn { network, lost_on, .. }| (network, lost_on))
                 .collect();

@@ -171,7 +171,9 @@ fn the_what_if_losing_the_only_adjacency_lists_the_routes_lost() {
     assert!(
         f.iter().any(|(c, s, _, m)| c == "precheck.withdrawn"
             && s == "info"
-            && m.contains("withdrawn with what the plan removes or shuts: 192.168.123.3/32")),
+            && m.contains(
+                "withdrawn with what the plan removes, shuts or readdresses: 192.168.123.3/32"
+            )),
         "{f:#?}"
     );
     assert!(

@@ -6,6 +6,7 @@ use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
 use crate::routing::withdrawn::Withdrawn;
 use crate::state::StateError;
+use ipnet::IpNet;
 
 /// No network leaves the network's routing unless the plan means it to.
 pub const CHECK: Check = Check {
@@ -61,6 +62,27 @@ fn named_by_lines(cx: &Context, w: &Withdrawn) -> bool {
     })
 }
 
+/// Whether `net` is an address (as a host route) or subnet an interface of a device the
+/// plan configures had and no longer has: a loopback renumbered, say (the readdressing
+/// check leaves host routes to this one).
+fn readdresses(cx: &Context, net: IpNet) -> bool {
+    cx.cand
+        .touched
+        .iter()
+        .filter_map(|d| cx.cand.devices.get(d))
+        .any(|dev| {
+            dev.base.interfaces.iter().any(|i| {
+                i.addresses.iter().any(|a| {
+                    (IpNet::from(a.address.addr()) == net || a.address.trunc() == net)
+                        && !dev.cand.interfaces.iter().any(|c| {
+                            c.name.eq_ignore_ascii_case(&i.name)
+                                && c.addresses.iter().any(|x| x.address == a.address)
+                        })
+                })
+            })
+        })
+}
+
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let f = &cx.forwarding;
@@ -72,7 +94,13 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut meant: Vec<String> = Vec::new();
     let mut asked: Vec<String> = Vec::new();
     for (w, declared) in &f.withdrawn {
-        if *declared || cx.is_removal() {
+        // An address or subnet the plan readdresses away goes on purpose too (the
+        // readdressing check names what it leaves behind).
+        let net = IpNet::V4(w.network);
+        let readdressed = cx.left.iter().any(|l| l.loses(&net))
+            || cx.moved.iter().any(|m| IpNet::from(m.2) == net)
+            || readdresses(cx, net);
+        if *declared || readdressed || cx.is_removal() {
             meant.push(label(w));
             continue;
         }
@@ -80,11 +108,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             asked.push(label(w));
             continue;
         }
-        let lost = format!(
+        let mut lost = format!(
             "no device routes it after the plan; before, {} did ({})",
             w.lost_on.len(),
             devices(&w.lost_on)
         );
+        if w.assumed {
+            lost.push_str(&format!(" ({})", crate::routing::trace::ASSUMED));
+        }
         if w.uncertain {
             out.add(
                 Severity::Warning,
@@ -106,7 +137,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             Severity::Info,
             "routes",
             format!(
-                "{} network(s) withdrawn with what the plan removes or shuts: {}",
+                "{} network(s) withdrawn with what the plan removes, shuts or readdresses: {}",
                 meant.len(),
                 some(&meant)
             ),
@@ -154,7 +185,11 @@ mod tests {
         let o = testkit::run(&CHECK, &square(), &testkit::square_isolate(true));
         assert!(o.passed(), "{:?}", o.findings);
         assert!(
-            testkit::has(&o, Severity::Info, "withdrawn with what the plan removes"),
+            testkit::has(
+                &o,
+                Severity::Info,
+                "withdrawn with what the plan removes, shuts or readdresses"
+            ),
             "{:?}",
             o.findings
         );

@@ -685,11 +685,18 @@ impl Net {
                 }
             }
         }
-        routes.extend(discards);
         if let Some(only) = only {
             routes.retain(|r| only.contains(&r.prefix));
+            discards.retain(|r| only.contains(&r.prefix));
         }
-        routes.sort_by_key(|r| (r.prefix, r.kind));
+        // One route per prefix so far (the tables' keys, the externals of the prefixes
+        // neither table has): no two keys equal, the order is the stable sort's. Two
+        // ranges of one prefix keep their order.
+        routes.sort_unstable_by_key(|r| (r.prefix, r.kind));
+        if !discards.is_empty() {
+            routes.extend(discards);
+            routes.sort_by_key(|r| (r.prefix, r.kind));
+        }
         routes
     }
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 /// Bumped whenever a part's layout changes (postcard is not self-describing: a part of
 /// another layout may decode into nonsense): a stored part of another format is rebuilt.
-const FORMAT: i64 = 5;
+const FORMAT: i64 = 6;
 
 /// What a stored part was made by: its layout and the olav executable that built it. The
 /// `configs` and `checks` parts are olav's own reading of the configurations, so a part

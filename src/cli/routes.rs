@@ -587,6 +587,40 @@ impl Cells {
         self
     }
 
+    /// The width of each cell of route `x` (`host`: the width of its device's name),
+    /// as [`Cells::fill`] writes them, counted without writing the common ones.
+    fn widths(&mut self, host: usize, x: &crate::routing::Route) -> [usize; 8] {
+        use crate::routing::NextHop;
+        let digits = |n: u32| Short::num(n).len;
+        let hop = match &x.next_hop {
+            NextHop::Ip(ip) => Short::ip(*ip).len,
+            NextHop::Interface {
+                interface,
+                ip: Some(ip),
+            } => Short::ip(*ip).len + " via ".len() + width(interface),
+            NextHop::Interface {
+                interface,
+                ip: None,
+            } => width(interface),
+            other => {
+                self.text.clear();
+                // Writing into a String cannot fail.
+                let _ = push_hop(&mut self.text, other);
+                width(&self.text)
+            }
+        };
+        [
+            host,
+            width(&x.vrf),
+            Short::ip(x.network.addr()).len + 1 + digits(u32::from(x.network.prefix_len())),
+            hop,
+            width(x.protocol.as_str()),
+            digits(x.metric),
+            digits(x.admin_distance),
+            x.tag.map_or(1, digits),
+        ]
+    }
+
     /// The cells, in order.
     fn iter(&self) -> impl Iterator<Item = &str> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
@@ -733,9 +767,10 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
     each(&mut |r| {
         devices += 1;
         rows += r.routes.len();
+        let host = width(&r.hostname);
         for x in &r.routes {
-            for (w, c) in widths.iter_mut().zip(cells.fill(&r.hostname, x).iter()) {
-                *w = (*w).max(width(c));
+            for (w, c) in widths.iter_mut().zip(cells.widths(host, x)) {
+                *w = (*w).max(c);
             }
         }
         if !r.incomplete.is_empty() {
@@ -782,9 +817,13 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
     }
     writeln!(out)?;
     write_line(out, header.iter().map(String::as_str), &widths)?;
+    // Each line made whole, then written at once.
+    let mut line = Vec::new();
     each(&mut |r| {
         for x in &r.routes {
-            write_line(out, cells.fill(&r.hostname, x).iter(), &widths)?;
+            line.clear();
+            write_line(&mut line, cells.fill(&r.hostname, x).iter(), &widths)?;
+            out.write_all(&line)?;
         }
         Ok(())
     })?;
@@ -835,7 +874,8 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            let r = route(h, (k % 2 == 0).then_some(7));
+            let mut r = route(h, (k % 2 == 0).then_some(7 * k as u32));
+            r.metric = [0, 9, 10, 99, 100, u32::MAX][k];
             let mut rows = JsonRows::default();
             rows.device("Core-1");
             let row = String::from_utf8(rows.row(&r).to_vec()).unwrap();
@@ -865,6 +905,9 @@ mod tests {
             push_ip(&mut t, ip);
             assert_eq!(t, ip.to_string());
         }
+        for n in [0, 1, 9, 10, 99, 100, 65_535, 16_777_215, u32::MAX] {
+            assert_eq!(Short::num(n).as_str(), n.to_string());
+        }
     }
 
     #[test]
@@ -887,6 +930,28 @@ mod tests {
         );
         let mut out = Vec::new();
         write_line(&mut out, cells.iter(), &[3, 1, 12, 8, 6, 2, 3, 1]).unwrap();
+        // The widths counted are those of the cells written, for every next hop.
+        for (k, h) in every_next_hop("9.99.100.255".parse().unwrap())
+            .into_iter()
+            .enumerate()
+        {
+            let mut x = route(h, (k % 2 == 0).then_some(7_000 * k as u32));
+            x.metric = [0, 9, 10, 99, 100, u32::MAX][k];
+            x.network = [
+                "0.0.0.0/0",
+                "10.1.0.0/16",
+                "100.64.0.0/10",
+                "9.9.9.9/32",
+                "1.2.3.0/24",
+                "255.255.255.254/31",
+            ][k]
+                .parse()
+                .unwrap();
+            let mut c = Cells::default();
+            let counted = c.widths(width("é1"), &x);
+            let written: Vec<usize> = c.fill("é1", &x).iter().map(width).collect();
+            assert_eq!(counted.to_vec(), written, "{x:?}");
+        }
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "é1   bl\"ue  10.1.0.0/16   10.0.0.1  ospfIA  20  110  -\n"

@@ -415,7 +415,12 @@ impl Net {
             into.dedup_by_key(|(d, _)| *d);
             net.into_backbone.insert(b, into);
         }
-        let mut dests: Vec<&Dest> = net.into_backbone.values().flatten().map(|(d, _)| d).collect();
+        let mut dests: Vec<&Dest> = net
+            .into_backbone
+            .values()
+            .flatten()
+            .map(|(d, _)| d)
+            .collect();
         dests.sort_unstable();
         dests.dedup();
         net.backbone_dests = dests.len();

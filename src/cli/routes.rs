@@ -591,13 +591,21 @@ impl Cells {
     /// as [`Cells::fill`] writes them, counted without writing the common ones.
     fn widths(&mut self, host: usize, x: &crate::routing::Route) -> [usize; 8] {
         use crate::routing::NextHop;
-        let digits = |n: u32| Short::num(n).len;
+        let digits = |n: u32| n.checked_ilog10().map_or(1, |l| l as usize + 1);
+        // Each octet's digits, and the dots.
+        let ip_len = |ip: std::net::Ipv4Addr| {
+            3 + ip
+                .octets()
+                .into_iter()
+                .map(|o| 1 + usize::from(o >= 10) + usize::from(o >= 100))
+                .sum::<usize>()
+        };
         let hop = match &x.next_hop {
-            NextHop::Ip(ip) => Short::ip(*ip).len,
+            NextHop::Ip(ip) => ip_len(*ip),
             NextHop::Interface {
                 interface,
                 ip: Some(ip),
-            } => Short::ip(*ip).len + " via ".len() + width(interface),
+            } => ip_len(*ip) + " via ".len() + width(interface),
             NextHop::Interface {
                 interface,
                 ip: None,
@@ -612,7 +620,7 @@ impl Cells {
         [
             host,
             width(&x.vrf),
-            Short::ip(x.network.addr()).len + 1 + digits(u32::from(x.network.prefix_len())),
+            ip_len(x.network.addr()) + 1 + digits(u32::from(x.network.prefix_len())),
             hop,
             width(x.protocol.as_str()),
             digits(x.metric),

@@ -714,7 +714,11 @@ impl Net {
         // One route per prefix so far (the tables' keys, the externals of the prefixes
         // neither table has): no two keys equal, the order is the stable sort's. Two
         // ranges of one prefix keep their order.
-        routes.sort_unstable_by_key(|r| (r.prefix, r.kind));
+        // By (prefix, kind) as one number: the comparisons of 350,000 routes.
+        routes.sort_unstable_by_key(|r| {
+            let p = r.prefix;
+            u64::from(u32::from(p.addr())) << 16 | u64::from(p.prefix_len()) << 8 | r.kind as u64
+        });
         if !discards.is_empty() {
             routes.extend(discards);
             routes.sort_by_key(|r| (r.prefix, r.kind));

@@ -296,16 +296,17 @@ fn write_json(
     writeln!(out, "  \"routes\": [")?;
     let mut first = true;
     let mut incomplete: Vec<serde_json::Value> = Vec::new();
+    let mut rows = JsonRows::default();
     each(&mut |r| {
-        let node = JsonNode::of(&r.hostname);
+        rows.device(&r.hostname);
         for x in &r.routes {
-            let sep = if std::mem::take(&mut first) {
-                ""
+            let sep: &[u8] = if std::mem::take(&mut first) {
+                b"    "
             } else {
-                ",\n"
+                b",\n    "
             };
-            write!(out, "{sep}    ")?;
-            serde_json::to_writer(&mut *out, &JsonRow::of(&node, x))?;
+            out.write_all(sep)?;
+            out.write_all(rows.row(x))?;
         }
         incomplete.extend(
             r.incomplete
@@ -334,122 +335,106 @@ fn write_json(
     Ok(())
 }
 
-/// A row's `Node` object: `{"id":"node-<name>","name":<name>}`, the name lowercase.
-#[derive(serde::Serialize)]
-struct JsonNode {
-    id: String,
-    name: String,
+/// The rows of the JSON answer written by hand into one reused buffer, byte for byte
+/// [`crate::routing::Route::to_json`] (whose keys serde_json sorts): serde wrote each
+/// row's node, addresses and names through its formatting machinery, half of a
+/// backbone router's answer (350,000 rows at 50,000 devices).
+#[derive(Default)]
+struct JsonRows {
+    row: Vec<u8>,
+    /// `{"id":"node-<name>","name":"<name>"}` of the device whose rows are written.
+    node: Vec<u8>,
 }
 
-impl JsonNode {
-    fn of(hostname: &str) -> JsonNode {
+impl JsonRows {
+    /// The rows that follow are device `hostname`'s (its name lowercase, as Batfish
+    /// names nodes).
+    fn device(&mut self, hostname: &str) {
         let name = hostname.to_lowercase();
-        JsonNode {
-            id: format!("node-{name}"),
-            name,
-        }
+        self.node.clear();
+        self.node.extend_from_slice(b"{\"id\":");
+        json_str(&mut self.node, &format!("node-{name}"));
+        self.node.extend_from_slice(b",\"name\":");
+        json_str(&mut self.node, &name);
+        self.node.push(b'}');
     }
-}
 
-/// Writes a value as a JSON string of its text form.
-fn as_text<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(v)
-}
-
-/// A route's `Next_Hop` object ([`crate::routing::NextHop::to_json`]), its keys in that
-/// answer's order.
-#[derive(serde::Serialize)]
-struct JsonHop<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    interface: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_text")]
-    ip: Option<std::net::Ipv4Addr>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    vni: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    vrf: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "opt_text")]
-    vtep: Option<std::net::Ipv4Addr>,
-}
-
-/// [`as_text`] of a value that is there (the absent ones are skipped).
-fn opt_text<T: std::fmt::Display, S: serde::Serializer>(
-    v: &Option<T>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => s.collect_str(v),
-        None => s.serialize_none(),
-    }
-}
-
-/// One row of the JSON answer, byte for byte [`crate::routing::Route::to_json`] (whose
-/// keys serde_json sorts) written without building a JSON value per row.
-#[derive(serde::Serialize)]
-struct JsonRow<'a> {
-    #[serde(rename = "Admin_Distance")]
-    admin_distance: u32,
-    #[serde(rename = "Metric")]
-    metric: u32,
-    #[serde(rename = "Network", serialize_with = "as_text")]
-    network: Ipv4Net,
-    #[serde(rename = "Next_Hop")]
-    next_hop: JsonHop<'a>,
-    #[serde(rename = "Node")]
-    node: &'a JsonNode,
-    #[serde(rename = "Protocol")]
-    protocol: &'static str,
-    #[serde(rename = "Tag")]
-    tag: Option<u32>,
-    #[serde(rename = "VRF")]
-    vrf: &'a str,
-}
-
-impl<'a> JsonRow<'a> {
-    fn of(node: &'a JsonNode, x: &'a crate::routing::Route) -> JsonRow<'a> {
+    /// Route `x` of the current device, as one JSON object.
+    fn row(&mut self, x: &crate::routing::Route) -> &[u8] {
         use crate::routing::NextHop;
-        let hop = |kind| JsonHop {
-            interface: None,
-            ip: None,
-            kind,
-            vni: None,
-            vrf: None,
-            vtep: None,
+        let b = &mut self.row;
+        b.clear();
+        b.extend_from_slice(b"{\"Admin_Distance\":");
+        push_u32(b, x.admin_distance);
+        b.extend_from_slice(b",\"Metric\":");
+        push_u32(b, x.metric);
+        b.extend_from_slice(b",\"Network\":\"");
+        b.extend_from_slice(Short::ip(x.network.addr()).as_bytes());
+        b.push(b'/');
+        push_u32(b, u32::from(x.network.prefix_len()));
+        b.extend_from_slice(b"\",\"Next_Hop\":{");
+        let ip = |b: &mut Vec<u8>, key: &[u8], ip: std::net::Ipv4Addr| {
+            b.extend_from_slice(key);
+            b.push(b'"');
+            b.extend_from_slice(Short::ip(ip).as_bytes());
+            b.push(b'"');
         };
-        let next_hop = match &x.next_hop {
-            NextHop::Discard => hop("discard"),
-            NextHop::Interface { interface, ip } => JsonHop {
-                interface: Some(interface),
-                ip: *ip,
-                ..hop("interface")
-            },
-            NextHop::Ip(ip) => JsonHop {
-                ip: Some(*ip),
-                ..hop("ip")
-            },
-            NextHop::Vrf(v) => JsonHop {
-                vrf: Some(v),
-                ..hop("vrf")
-            },
-            NextHop::Vtep { vni, vtep } => JsonHop {
-                vni: Some(*vni),
-                vtep: Some(*vtep),
-                ..hop("vtep")
-            },
-        };
-        JsonRow {
-            admin_distance: x.admin_distance,
-            metric: x.metric,
-            network: x.network,
-            next_hop,
-            node,
-            protocol: x.protocol.as_str(),
-            tag: x.tag,
-            vrf: &x.vrf,
+        match &x.next_hop {
+            NextHop::Discard => b.extend_from_slice(b"\"type\":\"discard\""),
+            NextHop::Interface { interface, ip: a } => {
+                b.extend_from_slice(b"\"interface\":");
+                json_str(b, interface);
+                if let Some(a) = a {
+                    ip(b, b",\"ip\":", *a);
+                }
+                b.extend_from_slice(b",\"type\":\"interface\"");
+            }
+            NextHop::Ip(a) => {
+                ip(b, b"\"ip\":", *a);
+                b.extend_from_slice(b",\"type\":\"ip\"");
+            }
+            NextHop::Vrf(v) => {
+                b.extend_from_slice(b"\"type\":\"vrf\",\"vrf\":");
+                json_str(b, v);
+            }
+            NextHop::Vtep { vni, vtep } => {
+                b.extend_from_slice(b"\"type\":\"vtep\",\"vni\":");
+                push_u32(b, *vni);
+                ip(b, b",\"vtep\":", *vtep);
+            }
         }
+        b.extend_from_slice(b"},\"Node\":");
+        b.extend_from_slice(&self.node);
+        b.extend_from_slice(b",\"Protocol\":");
+        json_str(b, x.protocol.as_str());
+        b.extend_from_slice(b",\"Tag\":");
+        match x.tag {
+            Some(t) => push_u32(b, t),
+            None => b.extend_from_slice(b"null"),
+        }
+        b.extend_from_slice(b",\"VRF\":");
+        json_str(b, &x.vrf);
+        b.push(b'}');
+        b
     }
+}
+
+/// Writes a JSON string as serde_json does: as it is when nothing in it needs escaping
+/// (quotes, backslashes, control characters), else through serde_json.
+fn json_str(b: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|c| c >= 0x20 && c != b'"' && c != b'\\') {
+        b.push(b'"');
+        b.extend_from_slice(s.as_bytes());
+        b.push(b'"');
+    } else {
+        // Writing a string into a vector cannot fail.
+        let _ = serde_json::to_writer(&mut *b, s);
+    }
+}
+
+/// Writes a number in decimal, without the formatting machinery.
+fn push_u32(b: &mut Vec<u8>, n: u32) {
+    b.extend_from_slice(Short::num(n).as_bytes());
 }
 
 /// The `incomplete` entries of a JSON answer.
@@ -583,14 +568,15 @@ impl Cells {
             &|t| t.write_str(&x.vrf),
             &|t| {
                 push_ip(t, x.network.addr());
-                write!(t, "/{}", x.network.prefix_len())
+                t.push('/');
+                t.write_str(Short::num(u32::from(x.network.prefix_len())).as_str())
             },
             &|t| push_hop(t, &x.next_hop),
             &|t| t.write_str(x.protocol.as_str()),
-            &|t| write!(t, "{}", x.metric),
-            &|t| write!(t, "{}", x.admin_distance),
+            &|t| t.write_str(Short::num(x.metric).as_str()),
+            &|t| t.write_str(Short::num(x.admin_distance).as_str()),
             &|t| match x.tag {
-                Some(tag) => write!(t, "{tag}"),
+                Some(tag) => t.write_str(Short::num(tag).as_str()),
                 None => t.write_str("-"),
             },
         ];
@@ -599,6 +585,48 @@ impl Cells {
             *end = t.len();
         }
         self
+    }
+
+    /// The width of each cell of route `x` (`host`: the width of its device's name),
+    /// as [`Cells::fill`] writes them, counted without writing the common ones.
+    fn widths(&mut self, host: usize, x: &crate::routing::Route) -> [usize; 8] {
+        use crate::routing::NextHop;
+        let digits = |n: u32| n.checked_ilog10().map_or(1, |l| l as usize + 1);
+        // Each octet's digits, and the dots.
+        let ip_len = |ip: std::net::Ipv4Addr| {
+            3 + ip
+                .octets()
+                .into_iter()
+                .map(|o| 1 + usize::from(o >= 10) + usize::from(o >= 100))
+                .sum::<usize>()
+        };
+        let hop = match &x.next_hop {
+            NextHop::Ip(ip) => ip_len(*ip),
+            NextHop::Interface {
+                interface,
+                ip: Some(ip),
+            } => ip_len(*ip) + " via ".len() + width(interface),
+            NextHop::Interface {
+                interface,
+                ip: None,
+            } => width(interface),
+            other => {
+                self.text.clear();
+                // Writing into a String cannot fail.
+                let _ = push_hop(&mut self.text, other);
+                width(&self.text)
+            }
+        };
+        [
+            host,
+            width(&x.vrf),
+            ip_len(x.network.addr()) + 1 + digits(u32::from(x.network.prefix_len())),
+            hop,
+            width(x.protocol.as_str()),
+            digits(x.metric),
+            digits(x.admin_distance),
+            x.tag.map_or(1, digits),
+        ]
     }
 
     /// The cells, in order.
@@ -610,21 +638,74 @@ impl Cells {
     }
 }
 
-/// Writes an address as its `Display` does, without the formatting machinery: a
-/// backbone router's table writes 700,000 of them, twice (the widths, then the rows).
-fn push_ip(t: &mut String, ip: std::net::Ipv4Addr) {
-    for (k, o) in ip.octets().into_iter().enumerate() {
-        if k > 0 {
-            t.push('.');
+/// A number or an address in text, made without the formatting machinery: a backbone
+/// router's table writes 700,000 addresses and as many numbers.
+struct Short {
+    text: [u8; 15],
+    len: usize,
+}
+
+impl Short {
+    /// A number in decimal.
+    fn num(n: u32) -> Short {
+        let mut digits = [0u8; 10];
+        let mut k = digits.len();
+        let mut n = n;
+        loop {
+            k -= 1;
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
         }
-        if o >= 100 {
-            t.push(char::from(b'0' + o / 100));
-        }
-        if o >= 10 {
-            t.push(char::from(b'0' + o / 10 % 10));
-        }
-        t.push(char::from(b'0' + o % 10));
+        let mut s = Short {
+            text: [0; 15],
+            len: digits.len() - k,
+        };
+        s.text[..s.len].copy_from_slice(&digits[k..]);
+        s
     }
+
+    /// An address as its `Display` writes it.
+    fn ip(ip: std::net::Ipv4Addr) -> Short {
+        let mut s = Short {
+            text: [0; 15],
+            len: 0,
+        };
+        let mut push = |c: u8| {
+            s.text[s.len] = c;
+            s.len += 1;
+        };
+        for (k, o) in ip.octets().into_iter().enumerate() {
+            if k > 0 {
+                push(b'.');
+            }
+            if o >= 100 {
+                push(b'0' + o / 100);
+            }
+            if o >= 10 {
+                push(b'0' + o / 10 % 10);
+            }
+            push(b'0' + o % 10);
+        }
+        s
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.text[..self.len]
+    }
+
+    /// The text (digits and dots: always ASCII).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+/// Writes an address as its `Display` does (a backbone router's table writes 700,000 of
+/// them, twice: the widths, then the rows).
+fn push_ip(t: &mut String, ip: std::net::Ipv4Addr) {
+    t.push_str(Short::ip(ip).as_str());
 }
 
 /// Writes a next hop as its `Display` does, the addresses by [`push_ip`].
@@ -694,9 +775,10 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
     each(&mut |r| {
         devices += 1;
         rows += r.routes.len();
+        let host = width(&r.hostname);
         for x in &r.routes {
-            for (w, c) in widths.iter_mut().zip(cells.fill(&r.hostname, x).iter()) {
-                *w = (*w).max(width(c));
+            for (w, c) in widths.iter_mut().zip(cells.widths(host, x)) {
+                *w = (*w).max(c);
             }
         }
         if !r.incomplete.is_empty() {
@@ -743,9 +825,13 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
     }
     writeln!(out)?;
     write_line(out, header.iter().map(String::as_str), &widths)?;
+    // Each line made whole, then written at once.
+    let mut line = Vec::new();
     each(&mut |r| {
         for x in &r.routes {
-            write_line(out, cells.fill(&r.hostname, x).iter(), &widths)?;
+            line.clear();
+            write_line(&mut line, cells.fill(&r.hostname, x).iter(), &widths)?;
+            out.write_all(&line)?;
         }
         Ok(())
     })?;
@@ -796,10 +882,15 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            let r = route(h, (k % 2 == 0).then_some(7));
-            let node = JsonNode::of("Core-1");
-            let row = serde_json::to_string(&JsonRow::of(&node, &r)).unwrap();
+            let mut r = route(h, (k % 2 == 0).then_some(7 * k as u32));
+            r.metric = [0, 9, 10, 99, 100, u32::MAX][k];
+            let mut rows = JsonRows::default();
+            rows.device("Core-1");
+            let row = String::from_utf8(rows.row(&r).to_vec()).unwrap();
             assert_eq!(row, r.to_json("Core-1").to_string());
+            rows.device("Es\\cap\u{1}é\"d");
+            let row = String::from_utf8(rows.row(&r).to_vec()).unwrap();
+            assert_eq!(row, r.to_json("Es\\cap\u{1}é\"d").to_string());
         }
     }
 
@@ -821,6 +912,9 @@ mod tests {
             let mut t = String::new();
             push_ip(&mut t, ip);
             assert_eq!(t, ip.to_string());
+        }
+        for n in [0, 1, 9, 10, 99, 100, 65_535, 16_777_215, u32::MAX] {
+            assert_eq!(Short::num(n).as_str(), n.to_string());
         }
     }
 
@@ -844,6 +938,28 @@ mod tests {
         );
         let mut out = Vec::new();
         write_line(&mut out, cells.iter(), &[3, 1, 12, 8, 6, 2, 3, 1]).unwrap();
+        // The widths counted are those of the cells written, for every next hop.
+        for (k, h) in every_next_hop("9.99.100.255".parse().unwrap())
+            .into_iter()
+            .enumerate()
+        {
+            let mut x = route(h, (k % 2 == 0).then_some(7_000 * k as u32));
+            x.metric = [0, 9, 10, 99, 100, u32::MAX][k];
+            x.network = [
+                "0.0.0.0/0",
+                "10.1.0.0/16",
+                "100.64.0.0/10",
+                "9.9.9.9/32",
+                "1.2.3.0/24",
+                "255.255.255.254/31",
+            ][k]
+                .parse()
+                .unwrap();
+            let mut c = Cells::default();
+            let counted = c.widths(width("é1"), &x);
+            let written: Vec<usize> = c.fill("é1", &x).iter().map(width).collect();
+            assert_eq!(counted.to_vec(), written, "{x:?}");
+        }
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "é1   bl\"ue  10.1.0.0/16   10.0.0.1  ospfIA  20  110  -\n"

@@ -193,10 +193,45 @@ fn finish_keeping(
     more: &[Incomplete],
     keep: impl Fn(&Incomplete) -> bool,
 ) -> DeviceRib {
-    let mut waiting = p.waiting.clone();
     let mut all = Vec::with_capacity(p.base.len() + learned.len());
     all.extend(p.base.iter().cloned());
     all.extend(learned);
+    finish_all_rows(p, all, more, keep)
+}
+
+/// [`finish_with`] for one device's whole table, its rows made in one vector: the
+/// prepared RIB's own, then those `fill` adds (given the room to leave for the rows that
+/// follow, and giving what it leaves incomplete), then `igp`'s, then BGP's.
+pub fn finish_filled(
+    p: &Prepared,
+    fill: impl FnOnce(usize, &mut Vec<Route>) -> Vec<Incomplete>,
+    igp: (Vec<Route>, Vec<Incomplete>),
+    bgp: Option<BgpLearned>,
+) -> DeviceRib {
+    let spare = igp.0.len() + bgp.as_ref().map_or(0, |b| b.0.len());
+    let mut all = Vec::with_capacity(p.base.len());
+    all.extend(p.base.iter().cloned());
+    let mut why = fill(spare, &mut all);
+    all.extend(igp.0);
+    why.extend(igp.1);
+    let Some((routes, inc, table)) = bgp else {
+        return finish_all_rows(p, all, &why, |_| true);
+    };
+    all.extend(routes);
+    why.extend(inc);
+    let mut rib = finish_all_rows(p, all, &why, |i| !dynamic::bgp_pending(i));
+    rib.bgp = table;
+    rib
+}
+
+/// [`finish_keeping`] of rows that already begin with the prepared RIB's own.
+fn finish_all_rows(
+    p: &Prepared,
+    all: Vec<Route>,
+    more: &[Incomplete],
+    keep: impl Fn(&Incomplete) -> bool,
+) -> DeviceRib {
+    let mut waiting = p.waiting.clone();
     let mut installed = select(all);
     // Each round installs at least one route or stops: at most one round per route.
     // (Choosing among the installed routes and the new ones is choosing among all: a

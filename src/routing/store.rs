@@ -8,7 +8,7 @@
 use super::dynamic::Incomplete;
 use super::ospf::Learned;
 use super::rib::{
-    bgp_over, computed_here, finish_with, prepare, speakers, BgpLearned, DeviceInput, DeviceRib,
+    bgp_over, computed_here, finish_filled, prepare, speakers, BgpLearned, DeviceInput, DeviceRib,
     Prepared,
 };
 use super::route::{Protocol, Route};
@@ -207,11 +207,9 @@ impl RoutingModel {
             text,
         });
         p.incomplete.retain(|x| !computed_here(x));
-        let (mut routes, mut incomplete) = learned.device(i);
         let extra = self.extra(i);
-        routes.extend(extra.igp.0);
-        incomplete.extend(extra.igp.1);
-        Some(finish_with(&p, (routes, incomplete), extra.bgp))
+        let fill = |spare, rows: &mut Vec<Route>| learned.device_into(i, None, spare, rows);
+        Some(finish_filled(&p, fill, extra.igp, extra.bgp))
     }
 
     /// One device's RIB (None: not in the model).

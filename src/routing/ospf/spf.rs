@@ -224,6 +224,10 @@ pub struct Net {
     /// Per ABR: its intra-area routes of its other areas, as it summarises them into the
     /// backbone (sorted).
     into_backbone: BTreeMap<usize, Vec<(Dest, u64)>>,
+    /// How many destinations `into_backbone` names, each once: a backbone router's
+    /// inter-area table is sized by it at once (grown by doubling, rehashing was a
+    /// quarter of its query at 50,000 devices).
+    backbone_dests: usize,
     /// The same summaries by destination: (destination, ABR, cost), sorted; made when a
     /// router's routes for a few prefixes are asked for ([`Net::routes_for`]).
     #[serde(skip)]
@@ -379,6 +383,7 @@ impl Net {
             nssa_of,
             default_cost_of,
             into_backbone: BTreeMap::new(),
+            backbone_dests: 0,
             summarised: OnceLock::new(),
             externals,
             ranges,
@@ -410,6 +415,15 @@ impl Net {
             into.dedup_by_key(|(d, _)| *d);
             net.into_backbone.insert(b, into);
         }
+        let mut dests: Vec<&Dest> = net
+            .into_backbone
+            .values()
+            .flatten()
+            .map(|(d, _)| d)
+            .collect();
+        dests.sort_unstable();
+        dests.dedup();
+        net.backbone_dests = dests.len();
         net
     }
 
@@ -515,6 +529,14 @@ impl Net {
         t: &mut Table,
     ) {
         let Some(only) = only else {
+            let offered: usize = to
+                .keys()
+                .filter_map(|r| match r {
+                    Dest::Router(b) => self.into_backbone.get(b).map(Vec::len),
+                    Dest::Net(_) => None,
+                })
+                .sum();
+            t.reserve(offered.min(self.backbone_dests));
             for (r, (c, h)) in to {
                 let Dest::Router(other) = r else { continue };
                 for (d, sc) in self.into_backbone.get(other).into_iter().flatten() {
@@ -685,11 +707,22 @@ impl Net {
                 }
             }
         }
-        routes.extend(discards);
         if let Some(only) = only {
             routes.retain(|r| only.contains(&r.prefix));
+            discards.retain(|r| only.contains(&r.prefix));
         }
-        routes.sort_by_key(|r| (r.prefix, r.kind));
+        // One route per prefix so far (the tables' keys, the externals of the prefixes
+        // neither table has): no two keys equal, the order is the stable sort's. Two
+        // ranges of one prefix keep their order.
+        // By (prefix, kind) as one number: the comparisons of 350,000 routes.
+        routes.sort_unstable_by_key(|r| {
+            let p = r.prefix;
+            u64::from(u32::from(p.addr())) << 16 | u64::from(p.prefix_len()) << 8 | r.kind as u64
+        });
+        if !discards.is_empty() {
+            routes.extend(discards);
+            routes.sort_by_key(|r| (r.prefix, r.kind));
+        }
         routes
     }
 

@@ -441,6 +441,7 @@ pub fn bgp_over(
         tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
         let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
         let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
+        super::release_freed();
         let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
         let mut again = false;
         for (d, scope) in scopes.iter_mut().enumerate() {
@@ -463,6 +464,8 @@ pub fn bgp_over(
                 .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
                 .collect();
         }
+        drop(bgp);
+        super::release_freed();
     }
     let why =
         format!("BGP kept looking up routes outside what it was given after {SCOPE_ROUNDS} rounds");

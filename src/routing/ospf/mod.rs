@@ -279,7 +279,11 @@ pub fn take_ifs(d: usize, s: &mut Speaker) -> impl Iterator<Item = OspfIf> {
 /// [`routes`] with the speakers' interfaces already taken into one vector, in device
 /// order ([`take_ifs`]): the network's build collects them so while it parses, rather
 /// than holding them twice.
-pub fn routes_over(hostnames: &[&str], mut speakers: Vec<Speaker>, mut ifs: Vec<OspfIf>) -> Learned {
+pub fn routes_over(
+    hostnames: &[&str],
+    mut speakers: Vec<Speaker>,
+    mut ifs: Vec<OspfIf>,
+) -> Learned {
     let n = speakers.len();
     // The speakers' interfaces are in `ifs` now.
     let mut runs = vec![false; n];

@@ -428,7 +428,10 @@ pub fn bgp_over(
         for (d, p) in prepared.iter().enumerate() {
             let rib = ribs[d].get_or_insert_with(|| {
                 let (learned, inc) = rib_of(d, scopes[d].as_ref().map(Scope::prefixes));
-                finish_owned(p, learned, &inc).routes
+                let mut routes = finish_owned(p, learned, &inc).routes;
+                // Held through the round: 324,000 rows at 50,000 devices.
+                routes.shrink_to_fit();
+                routes
             });
             rows += rib.len();
         }
@@ -441,8 +444,9 @@ pub fn bgp_over(
         tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
         let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
         let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
-        super::release_freed();
+        super::memory("BGP's tables made");
         let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
+        super::memory("BGP round computed");
         let mut again = false;
         for (d, scope) in scopes.iter_mut().enumerate() {
             let Some(s) = scope else { continue };

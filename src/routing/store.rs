@@ -69,24 +69,6 @@ impl Query {
     }
 }
 
-/// Logs the process's resident and peak memory after a phase of the build (Linux).
-fn memory(phase: &str) {
-    super::release_freed();
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |k: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(k))
-            .map(|l| l[k.len()..].trim().to_owned())
-            .unwrap_or_default()
-    };
-    tracing::debug!(
-        "routing model: {phase}: resident {}, peak {}",
-        field("VmRSS:"),
-        field("VmHWM:")
-    );
-}
-
 impl RoutingModel {
     /// The RIBs of the DB's current state version: stored with it, built on first use.
     pub fn shared(db: &StateDb) -> Result<Arc<RoutingModel>, StateError> {
@@ -139,11 +121,11 @@ impl RoutingModel {
             .into_iter()
             .map(|(d, p)| (d, p.clone()))
             .collect();
-        memory("configurations parsed");
+        super::memory("configurations parsed");
         let started = std::time::Instant::now();
         let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
         let learned = super::ospf::routes_over(&names, o, ospf_ifs);
-        memory("OSPF computed");
+        super::memory("OSPF computed");
         let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
         drop(e);
         for (k, (r, inc)) in super::isis::routes(&names, &i).into_iter().enumerate() {
@@ -151,7 +133,7 @@ impl RoutingModel {
             igp[k].1.extend(inc);
         }
         drop(i);
-        memory("EIGRP, IS-IS computed");
+        super::memory("EIGRP, IS-IS computed");
         // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
         // each made for what BGP reads of it (`bgp_over`).
         tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
@@ -165,7 +147,7 @@ impl RoutingModel {
             (routes, inc)
         });
         drop(speakers_only);
-        memory("BGP computed");
+        super::memory("BGP computed");
         tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
         let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
         for (d, b) in device_of.into_iter().zip(bgp) {
@@ -186,7 +168,7 @@ impl RoutingModel {
         m.ospf = postcard::to_stdvec(&learned).unwrap_or_default();
         m.ospf.shrink_to_fit();
         m.extra.shrink_to_fit();
-        memory("part encoded");
+        super::memory("part encoded");
         Ok(m)
     }
 

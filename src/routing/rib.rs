@@ -108,11 +108,30 @@ impl<'a> DeviceInput<'a> {
     }
 }
 
+/// What BGP reads of a speaker's interfaces (their names, state, VRFs and addresses: its
+/// router ID, session sources, peers' owners, VTEP): at 50,000 devices the whole
+/// interfaces of the 5,464 speakers were 55 MB, kept through the build.
+fn bgp_interfaces(config: &DeviceConfig) -> Vec<crate::model::Interface> {
+    config
+        .interfaces
+        .iter()
+        // An up interface without an address gives BGP nothing; a shut one may be a
+        // VTEP's (`vpn::vtep_shut`).
+        .filter(|i| !i.addresses.is_empty() || !i.admin_up)
+        .map(|i| crate::model::Interface {
+            admin_up: i.admin_up,
+            vrf: i.vrf.clone(),
+            addresses: i.addresses.clone(),
+            ..crate::model::Interface::new(i.name.clone(), i.line)
+        })
+        .collect()
+}
+
 /// A device's connected and local routes and static candidates, from its configuration.
 pub fn prepare(d: DeviceInput<'_>) -> Prepared {
     let (hostname, vendor, config) = (d.hostname, d.vendor, d.config);
     let down = super::autostate::down_svis(config, vendor);
-    let base = connected::routes(config, vendor, &down);
+    let mut base = connected::routes(config, vendor, &down);
     let mut waiting: Vec<Candidate> = Vec::new();
     let mut incomplete = dynamic::incomplete(config, vendor, d.text);
     for r in &config.static_routes {
@@ -145,7 +164,7 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             }
         }
         Box::new(DeviceConfig {
-            interfaces: config.interfaces.clone(),
+            interfaces: bgp_interfaces(config),
             bgp: Some(b),
             prefix_lists: config.prefix_lists.clone(),
             route_map_clauses: config.route_map_clauses.clone(),
@@ -163,6 +182,8 @@ pub fn prepare(d: DeviceInput<'_>) -> Prepared {
             ..DeviceConfig::default()
         })
     });
+    base.shrink_to_fit();
+    waiting.shrink_to_fit();
     Prepared {
         hostname: hostname.to_owned(),
         vendor,
@@ -442,7 +463,10 @@ pub fn bgp_over(
         for (d, p) in prepared.iter().enumerate() {
             let rib = ribs[d].get_or_insert_with(|| {
                 let (learned, inc) = rib_of(d, scopes[d].as_ref().map(Scope::prefixes));
-                finish_owned(p, learned, &inc).routes
+                let mut routes = finish_owned(p, learned, &inc).routes;
+                // Held through the round: 324,000 rows at 50,000 devices.
+                routes.shrink_to_fit();
+                routes
             });
             rows += rib.len();
         }
@@ -455,7 +479,9 @@ pub fn bgp_over(
         tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
         let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
         let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
+        super::memory("BGP's tables made");
         let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
+        super::memory("BGP round computed");
         let mut again = false;
         for (d, scope) in scopes.iter_mut().enumerate() {
             let Some(s) = scope else { continue };
@@ -477,6 +503,8 @@ pub fn bgp_over(
                 .map(|(d, p)| p.bgp.as_ref().map(|_| bgp.take(d)))
                 .collect();
         }
+        drop(bgp);
+        super::release_freed();
     }
     let why =
         format!("BGP kept looking up routes outside what it was given after {SCOPE_ROUNDS} rounds");

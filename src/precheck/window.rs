@@ -24,6 +24,8 @@ const EFFECTS: &[&str] = &[
     "precheck.isolated",
     "precheck.lockout",
     "precheck.degraded",
+    "precheck.single_point",
+    "precheck.withdrawn",
     "precheck.services",
     "precheck.sessions_lost",
     "precheck.sessions_split",
@@ -60,6 +62,20 @@ type Key = (&'static str, String, String);
 /// announced with nothing behind it is the border's and the prefix's whatever the peer
 /// (a new session of one plan hears what another plan leaves dark).
 fn keys(f: &Finding) -> Vec<Key> {
+    // A network withdrawn is one key whatever the severity: a removal's grouped row
+    // names them all, and the combination (whose intent is no longer the removal's)
+    // reports each on its own.
+    if f.code == "precheck.withdrawn" {
+        if f.element != "routes" {
+            return vec![(f.code, f.element.clone(), String::new())];
+        }
+        if let Some((_, list)) = f.message.rsplit_once(": ") {
+            return list
+                .split(", ")
+                .map(|n| (f.code, n.to_owned(), String::new()))
+                .collect();
+        }
+    }
     if f.code == "precheck.isolated" {
         if let Some((_, list)) = f.message.rsplit_once(": ") {
             return list

@@ -35,4 +35,5 @@ mod sros;
 mod state_cli;
 mod structure;
 mod trace;
+mod withdrawn;
 mod workflows;

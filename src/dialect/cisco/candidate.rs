@@ -188,6 +188,11 @@ fn replaces(w: &[&str]) -> Option<Vec<String>> {
             own(2)
         }
         ["neighbor", _, "remote-as" | "description", ..] => own(3),
+        // An interface is in one OSPF area: IOS `ip ospf 1 area 1`, EOS `ip ospf area 1`,
+        // NX-OS `ip router ospf 1 area 0.0.0.1`.
+        ["ip", "ospf", "area", ..] => own(3),
+        ["ip", "ospf", _, "area", ..] => own(4),
+        ["ip", "router", "ospf", _, "area", ..] => own(5),
         _ => None,
     }
 }
@@ -241,6 +246,12 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>) {
                 }
                 return;
             }
+            // A setting configured again undoes its stored `no` form (`no
+            // passive-interface X` under `passive-interface default`).
+            siblings.retain(|n| {
+                let nw = n.words();
+                n.trivia || !(nw.len() == w.len() + 1 && nw[0] == "no" && nw[1..] == w[..])
+            });
             if let Some(old) = replaces(&w) {
                 let old: Vec<&str> = old.iter().map(String::as_str).collect();
                 siblings.retain(|n| {
@@ -317,6 +328,22 @@ mod tests {
         assert!(
             global.contains("remote-as 64999") && !global.contains("7575"),
             "{global}"
+        );
+    }
+
+    #[test]
+    fn a_setting_undoes_its_no_form_and_an_interface_changes_area() {
+        let stored = "router ospf 1\n passive-interface default\n no passive-interface Gi0/25\n!\ninterface Gi0/25\n ip ospf 1 area 0\n ip ospf cost 10\n!\nend\n";
+        let out = apply_text(
+            stored,
+            "router ospf 1\n passive-interface Gi0/25\ninterface Gi0/25\n ip ospf 1 area 1",
+        );
+        assert!(!out.contains("no passive-interface Gi0/25"), "{out}");
+        assert!(out.contains(" passive-interface Gi0/25\n"), "{out}");
+        assert!(!out.contains("area 0"), "{out}");
+        assert!(
+            out.contains(" ip ospf 1 area 1") && out.contains(" ip ospf cost 10"),
+            "{out}"
         );
     }
 

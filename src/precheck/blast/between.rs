@@ -9,6 +9,11 @@ use std::collections::BTreeSet;
 /// Above this many sites, only the pairs with a site the change touches are judged.
 const ALL_PAIRS_UP_TO: usize = 64;
 
+/// The largest network whose paths between sites and towards peers are judged: each
+/// site or peer judged is a dominator run over the whole network, before and after
+/// (2.3 s of a 10,000-device pre-check with its 50 sites; `docs/performance.md`).
+pub const JUDGED_UP_TO: usize = 2_000;
+
 /// What a change leaves depending on a single device or link that did not before.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SinglePoints {
@@ -19,6 +24,8 @@ pub struct SinglePoints {
     /// Whether only the site pairs with a site the change touches were judged (many
     /// sites).
     pub touched_sites_only: bool,
+    /// Why nothing was judged, when it was not (a network too large).
+    pub not_judged: Option<String>,
 }
 
 impl Graph {
@@ -132,6 +139,13 @@ impl Graph {
         let cut = self.cut_for(spec, &mut Vec::new());
         let mut out = SinglePoints::default();
         if !cut.dev.iter().chain(&cut.link).chain(&cut.sess).any(|x| *x) {
+            return out;
+        }
+        if self.names.len() > JUDGED_UP_TO {
+            out.not_judged = Some(format!(
+                "judged on networks of up to {JUDGED_UP_TO} devices for now ({} here): each site and provider is a dominator run over the whole network",
+                self.names.len()
+            ));
             return out;
         }
         let sources: Vec<usize> = if self.sites.len() <= ALL_PAIRS_UP_TO {

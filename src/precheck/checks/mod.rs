@@ -36,6 +36,7 @@ mod services;
 mod sessions_lost;
 mod sessions_relied_on;
 mod sessions_split;
+mod single_points;
 mod static_routes;
 mod targets;
 #[cfg(test)]
@@ -190,6 +191,7 @@ pub const LIST: &[Check] = &[
     isolated::CHECK,
     lockout::CHECK,
     degraded::CHECK,
+    single_points::CHECK,
     services::CHECK,
     redundancy::CHECK,
     reachability::CHECK,

@@ -3,10 +3,12 @@
 //! reach at all, whatever the topology's roles say.
 
 use super::{Check, Context, Findings, Outcome};
+use crate::network::NetworkModel;
 use crate::precheck::Severity;
 use crate::routing::withdrawn::Withdrawn;
 use crate::state::StateError;
 use ipnet::IpNet;
+use std::net::IpAddr;
 
 /// No network leaves the network's routing unless the plan means it to.
 pub const CHECK: Check = Check {
@@ -16,8 +18,9 @@ pub const CHECK: Check = Check {
     run,
 };
 
-/// How many networks a grouped row names before counting the rest.
-const SHOWN: usize = 5;
+/// How many networks a grouped row names before counting the rest (the change window
+/// reads the names back: a network named here is the plan's own).
+const SHOWN: usize = 50;
 
 /// `network`, with its VRF when it is not the global table.
 fn label(w: &Withdrawn) -> String {
@@ -83,12 +86,26 @@ fn readdresses(cx: &Context, net: IpNet) -> bool {
         })
 }
 
+/// The device the plan configures (not one it removes) that holds an address inside the
+/// withdrawn network, if any.
+fn configured_in(cx: &Context, model: &NetworkModel, w: &Withdrawn) -> Option<String> {
+    let removed = crate::checks::model::removed_devices(cx.plan);
+    model
+        .addresses
+        .iter()
+        .filter(|a| matches!(a.address, IpAddr::V4(ip) if w.network.contains(&ip)))
+        .map(|a| model.name(a.hostname))
+        .find(|h| !removed.contains(h) && cx.plan.implementation.iter().any(|b| b.device == *h))
+        .map(str::to_owned)
+}
+
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let f = &cx.forwarding;
     if f.not_computed.is_some() {
         return Ok(out.not_applicable());
     }
+    let model = NetworkModel::shared(cx.db)?;
     // What a removal or a shutdown takes away on purpose: one row, the blast radius
     // lists them.
     let mut meant: Vec<String> = Vec::new();
@@ -116,12 +133,47 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         if w.assumed {
             lost.push_str(&format!(" ({})", crate::routing::trace::ASSUMED));
         }
+        // A device the plan configures, cut off by it: nothing can send its rollback.
+        let own = configured_in(cx, &model, w);
+        if let (Some(device), false) = (&own, w.uncertain) {
+            let safety = cx
+                .plan
+                .implementation
+                .iter()
+                .chain(&cx.plan.rollback)
+                .filter(|b| b.device == *device)
+                .find_map(|b| {
+                    crate::dialect::safety::rollback_safety(
+                        crate::model::Vendor::from_os(&b.os),
+                        &b.text,
+                    )
+                });
+            out.add(
+                if safety.is_some() { Severity::Warning } else { Severity::Error },
+                label(w),
+                format!(
+                    "withdrawn from the network's routing: {lost}; it holds an address of {device}, which the plan configures: once cut off, nothing can send {device} its rollback{}",
+                    safety.map(|s| format!(" (the plan names {s} for it)")).unwrap_or_default()
+                ),
+                "keep a path to the device until its rollback is no longer needed, or use the platform's own safety (commit confirmed, reload in) and say so",
+            );
+            continue;
+        }
         if w.uncertain {
             out.add(
                 Severity::Warning,
                 label(w),
                 format!("{lost} — a protocol olav does not compute on those devices may still bring it"),
                 "check the device's routing table after the change (olav routes --plan PLAN --prefix NETWORK shows the rows before and after)",
+            );
+        } else if cx.shuts_only_targets() {
+            // The request shuts what it names: what that cuts off is its consequence,
+            // to be confirmed, as a service it hits is.
+            out.add(
+                Severity::Warning,
+                label(w),
+                format!("withdrawn from the network's routing by the shutdown the request asks for: {lost}"),
+                "confirm that what lives there may be cut off for the change",
             );
         } else {
             out.add(

@@ -1,0 +1,124 @@
+//! Networks withdrawn from the routing, and the in-band lock-out, on the demo network
+//! through the binary (`docs/precheck.md`, "Prefixes withdrawn", "Lock-out").
+
+use crate::common::{draft_any, olav};
+use std::path::Path;
+
+/// `olav precheck PLAN --format json`: the exit status and the findings as (code,
+/// severity, element, message).
+fn precheck(dir: &Path, plan: &str) -> (i32, Vec<(String, String, String, String)>) {
+    let out = olav(dir)
+        .args(["precheck", plan, "--format", "json"])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let f = v["report"]["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+                    (s("code"), s("severity"), s("element"), s("message"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (out.status.code().unwrap_or(-1), f)
+}
+
+/// The branch switch's only uplink shut on the switch itself: its LANs leave every other
+/// router's table — errors, although the border's 10.20.0.0/16 aggregate still covers
+/// them (it ends in the border's Null0) — and nothing can send the rollback. The switch's
+/// static default losing its next hop is no "withdrawn network".
+#[test]
+fn the_branch_switch_cut_off_withdraws_its_lans_not_the_default() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "shut down interface GigabitEthernet0/25 on alpha-br-3560",
+    );
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    for lan in ["10.20.110.0/24", "10.20.199.0/24", "10.255.1.8/32"] {
+        assert!(
+            f.iter()
+                .any(|(c, s, e, _)| c == "precheck.withdrawn" && s == "error" && e == lan),
+            "{lan}: {f:#?}"
+        );
+    }
+    assert!(
+        !f.iter()
+            .any(|(c, _, e, _)| c == "precheck.withdrawn" && e == "0.0.0.0/0"),
+        "{f:#?}"
+    );
+    assert!(
+        f.iter()
+            .any(|(c, s, _, _)| c == "precheck.lockout" && s == "error"),
+        "{f:#?}"
+    );
+}
+
+/// The loopback that holds an in-band managed switch's management address, shut or
+/// renumbered: the rollback cannot reach it — a lock-out error, and the old address is
+/// the plan's own doing (information), not an undeclared withdrawal.
+#[test]
+fn taking_an_in_band_management_address_away_locks_the_plan_out() {
+    for request in [
+        "shut down interface Loopback0 on alpha-br-3560",
+        "change the address of interface Loopback0 on alpha-br-3560 to 10.255.1.88/32",
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let plan = draft_any(tmp.path(), request);
+        let (code, f) = precheck(tmp.path(), &plan);
+        assert_eq!(code, 1, "{request}: {f:#?}");
+        assert!(
+            f.iter().any(|(c, s, _, m)| c == "precheck.lockout"
+                && s == "error"
+                && m.contains("the plan shuts that interface or takes its address")),
+            "{request}: {f:#?}"
+        );
+        assert!(
+            !f.iter()
+                .any(|(c, s, _, _)| c == "precheck.withdrawn" && s != "info"),
+            "{request}: {f:#?}"
+        );
+    }
+}
+
+/// A redundant link shut: nothing leaves the routing but the link's own subnet.
+#[test]
+fn a_redundant_link_shut_withdraws_only_its_own_subnet() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(tmp.path(), "shut down interface Ethernet3 on alpha-core-1");
+    let (_, f) = precheck(tmp.path(), &plan);
+    assert!(
+        !f.iter()
+            .any(|(c, s, _, _)| c == "precheck.withdrawn" && s != "info"),
+        "{f:#?}"
+    );
+}
+
+/// The what-if on the demo (18 devices) recomputes the routing: the branch switch's
+/// loopback is listed as withdrawn.
+#[test]
+fn the_what_if_lists_the_routing_s_withdrawn_networks() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "blast-radius",
+            "--device",
+            "alpha-br-3560",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["withdrawn_from_routing"], true, "{v:#}");
+    assert!(
+        v["blast_radius"]["prefixes_withdrawn"]
+            .as_array()
+            .is_some_and(|a| a.contains(&serde_json::json!("10.255.1.8/32"))),
+        "{v:#}"
+    );
+}

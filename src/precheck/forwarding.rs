@@ -558,6 +558,15 @@ pub fn compute(
     }
     // A route the plan adds carries its prefix's traffic somewhere: it must install,
     // and what it carries must arrive.
+    let peers: HashSet<Ipv4Addr> = if added.is_empty() {
+        HashSet::new()
+    } else {
+        model
+            .sessions
+            .iter()
+            .filter_map(|s| s.peer.parse::<Ipv4Addr>().ok())
+            .collect()
+    };
     for (device, vrf, prefix) in added {
         let rib = after_by.get(device.as_str()).copied();
         let installed = rib.is_some_and(|r| {
@@ -582,8 +591,26 @@ pub fn compute(
             dst: host_in(*prefix),
         };
         let is = trace(&cand, &after_addresses, device, vrf, flow.dst);
+        // Handed to an address no device olav knows holds, and no BGP peer (a provider):
+        // a server or firewall whose onward routing olav cannot see. A default route is
+        // internet-bound by nature and leaves the network on purpose.
+        let beyond: Option<Ipv4Addr> = (prefix.prefix_len() > 0)
+            .then(|| {
+                is.iter()
+                    .filter(|b| b.disposition == Disposition::ExitsNetwork)
+                    .filter_map(last_next_hop)
+                    .find(|ip| !peers.contains(ip))
+            })
+            .flatten();
         match reach(&flow, is, &gone) {
-            Reach::Reached => {}
+            Reach::Reached => {
+                if let Some(ip) = beyond {
+                    let why = format!(
+                        "its traffic leaves the devices olav knows at {ip} (no configuration olav has holds that address, and it is no BGP peer): whether it arrives is not known"
+                    );
+                    out.unknown.push((flow, why));
+                }
+            }
             Reach::Broken(b) => out.broken.push(*b),
             // Never a silent pass: where the traffic goes could not be followed.
             Reach::Unknown(why) => out.unknown.push((flow, why)),

@@ -122,3 +122,37 @@ fn the_what_if_lists_the_routing_s_withdrawn_networks() {
         "{v:#}"
     );
 }
+
+/// On a lab with no BGP session, service or managed device (no flow to compare), a static
+/// route the plan adds is still traced: towards a router without the prefix it fails;
+/// via a host no configuration holds (not a BGP peer), its fate is unknown — a warning,
+/// never a silent pass.
+#[test]
+fn a_static_route_is_traced_on_a_network_with_no_other_flow() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    crate::common::import(
+        tmp.path(),
+        &crate::common::fixture("lab-validation/nxos_static_route"),
+    );
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route to 10.51.0.0/16 via 10.12.11.2 on D1",
+    );
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter().any(|(_, s, _, m)| s == "error"
+            && m.contains("does not arrive: it is dropped at D2: no route for 10.51.0.1")),
+        "{f:#?}"
+    );
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route to 10.50.0.0/16 via 10.12.11.20 on D1",
+    );
+    let (_, f) = precheck(tmp.path(), &plan);
+    assert!(
+        f.iter().any(|(_, s, _, m)| s == "warning"
+            && m.contains("leaves the devices olav knows at 10.12.11.20")),
+        "{f:#?}"
+    );
+}

@@ -77,7 +77,9 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         .after
         .iter()
         .any(|s| !s.prefixes.is_empty());
-    if f.flows == 0 && !sends {
+    // Nothing traced and nothing announced: not applicable — unless a route the plan adds
+    // was traced (its flow is not counted among those that reached before).
+    if f.flows == 0 && !sends && f.broken.is_empty() && f.unknown.is_empty() {
         return Ok(out.not_applicable());
     }
     let removal = cx.is_removal();

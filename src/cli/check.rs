@@ -193,7 +193,7 @@ pub fn blast_radius(
     // The routing model's answer: the networks no device routes after the what-if (a
     // session named alone is not replayed in it: its prefixes are the topology's). Every
     // table is recomputed: by default only where that stays well under a second.
-    let small = crate::network::NetworkModel::shared(&db)?.devices.len() <= ROUTING_BY_DEFAULT;
+    let small = g.device_count() <= ROUTING_BY_DEFAULT;
     let routed = if spec.peers.is_empty() && (routing || small) {
         let mut shut = spec.interfaces.clone();
         for (a, z) in &spec.links {
@@ -204,8 +204,7 @@ pub fn blast_radius(
         None
     };
     if let Some(w) = &routed {
-        let refs: Vec<_> = w.iter().collect();
-        crate::precheck::add_withdrawn(&db, &mut b, &refs)?;
+        crate::precheck::add_withdrawn(&db, &mut b, w)?;
     }
     if let Some(file) = html {
         let picture = Picture::load(&db, &Impact::of_spec(&spec), &b)?;

@@ -145,8 +145,7 @@ impl<'a> Context<'a> {
         blast.sessions_lost.sort();
         // Networks no device routes any more are withdrawn too, whatever the topology's
         // roles say (a router cut off from every neighbour, a LAN behind it).
-        let routed_away: Vec<_> = forwarding.withdrawn.iter().map(|(w, _)| w).collect();
-        add_withdrawn(db, &mut blast, &routed_away)?;
+        add_withdrawn(db, &mut blast, forwarding.withdrawn.iter().map(|(w, _)| w))?;
         Ok(Context {
             db,
             plan,

@@ -643,9 +643,9 @@ pub fn compute(
         }
     }
     let t0 = std::time::Instant::now();
-    out.shifts = shifts(&model, &now, &after_by, declared);
-    tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
     let on_purpose = declared_networks(&model, declared);
+    out.shifts = shifts(&model, &now, &after_by, declared, &on_purpose);
+    tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
     // The network's own address space as it is: a withdrawn address may be on no
     // interface after the plan.
     let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
@@ -728,11 +728,10 @@ fn declared_networks(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> 
 }
 
 /// The networks whose routes are watched: every device's loopback addresses, the
-/// default route, and the services' prefixes and interface subnets — less what the
-/// plan takes away on purpose.
-fn watched(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> {
+/// default route, and the services' prefixes and interface subnets — less `dropped`,
+/// what the plan takes away on purpose ([`declared_networks`]).
+fn watched(m: &NetworkModel, dropped: &HashSet<Ipv4Net>) -> HashSet<Ipv4Net> {
     let mut out: HashSet<Ipv4Net> = HashSet::new();
-    let dropped = declared_networks(m, declared);
     out.insert(Ipv4Net::default());
     for a in &m.addresses {
         let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
@@ -785,8 +784,9 @@ fn shifts(
     now: &Now,
     after: &HashMap<&str, &DeviceRib>,
     declared: &Declared,
+    on_purpose: &HashSet<Ipv4Net>,
 ) -> BTreeMap<(String, Ipv4Net), Shift> {
-    let watched = watched(m, declared);
+    let watched = watched(m, on_purpose);
     let mut out: BTreeMap<(String, Ipv4Net), Shift> = BTreeMap::new();
     let mut names: Vec<&String> = now.ribs.keys().collect();
     names.sort();

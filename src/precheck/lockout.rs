@@ -203,15 +203,7 @@ pub fn find(
         if let Some((cut_by, taken)) = first_cut.get(next.device.as_str()) {
             let vendor = Vendor::from_os(&next.os);
             let safety = crate::dialect::safety::rollback_safety(vendor, &next.text)
-                .or_else(|| {
-                    plan.implementation
-                        .iter()
-                        .filter(|b| b.device == next.device)
-                        .find_map(|b| crate::dialect::safety::rollback_safety(vendor, &b.text))
-                })
-                .or_else(|| {
-                    crate::dialect::safety::rollback_safety(vendor, &plan.implementation_notes)
-                });
+                .or_else(|| named_safety(plan, &next.device, vendor));
             out.push(Lockout {
                 device: next.device.clone(),
                 phase: next_phase,
@@ -233,6 +225,16 @@ pub fn find(
         }
     }
     Ok(out)
+}
+
+/// The platform's own rollback safety the plan names for `device` (`commit confirmed`,
+/// `reload in`, …), in one of its implementation blocks or in the implementation notes.
+pub fn named_safety(plan: &Plan, device: &str, vendor: Vendor) -> Option<&'static str> {
+    plan.implementation
+        .iter()
+        .filter(|b| b.device == device)
+        .find_map(|b| crate::dialect::safety::rollback_safety(vendor, &b.text))
+        .or_else(|| crate::dialect::safety::rollback_safety(vendor, &plan.implementation_notes))
 }
 
 /// Whether the candidate no longer holds `address` up on the device's `ifname`.

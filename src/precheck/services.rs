@@ -72,26 +72,20 @@ pub(super) fn merge_hits(blast: &mut Blast, hits: Vec<ServiceHit>) {
 
 /// Adds the networks the routing model says no device routes any more (global table)
 /// to the blast radius's prefixes withdrawn, and the services with a prefix inside one.
-pub fn add_withdrawn(
+pub fn add_withdrawn<'a>(
     db: &StateDb,
     blast: &mut Blast,
-    withdrawn: &[&Withdrawn],
+    withdrawn: impl IntoIterator<Item = &'a Withdrawn>,
 ) -> Result<(), StateError> {
+    // (The default route is never among them: `routing::withdrawn` does not judge it.)
     let nets: Vec<IpNet> = withdrawn
-        .iter()
+        .into_iter()
         .filter(|w| w.vrf == "default")
         .map(|w| IpNet::V4(w.network))
         .collect();
     if nets.is_empty() {
         return Ok(());
     }
-    // A default route withdrawn does not take the network's own prefixes with it: they
-    // have routes of their own (a withdrawn one is in the list itself).
-    let specific: Vec<IpNet> = nets
-        .iter()
-        .filter(|n| n.prefix_len() > 0)
-        .copied()
-        .collect();
     let mut all: BTreeSet<IpNet> = blast
         .prefixes_withdrawn
         .iter()
@@ -99,7 +93,7 @@ pub fn add_withdrawn(
         .collect();
     all.extend(nets.iter().copied());
     blast.prefixes_withdrawn = all.iter().map(ToString::to_string).collect();
-    merge_hits(blast, service_hits(db, &specific, &[], &[])?);
+    merge_hits(blast, service_hits(db, &nets, &[], &[])?);
     Ok(())
 }
 

@@ -55,9 +55,13 @@ pub(crate) fn release_freed() {
     unsafe { libmimalloc_sys::mi_collect(true) };
 }
 
-/// Logs the process's resident and peak memory after a phase of the build (Linux).
+/// After a phase of the build: returns the memory it freed ([`release_freed`]) and logs
+/// the process's resident and peak memory (Linux, at debug level).
 pub(crate) fn memory(phase: &str) {
     release_freed();
+    if !tracing::enabled!(tracing::Level::DEBUG) {
+        return;
+    }
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let field = |k: &str| {
         status

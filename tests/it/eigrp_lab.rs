@@ -6,8 +6,7 @@
 //! route-maps. A star: no path in it is redundant, so the "one of two paths" control has
 //! nothing to shut here (the demo's tests carry it).
 
-use crate::common::{self, draft_any, olav};
-use std::path::Path;
+use crate::common::{self, draft_any, findings, olav, precheck_report as precheck};
 
 /// A fresh folder with the lab imported as users do.
 fn lab() -> tempfile::TempDir {
@@ -17,31 +16,6 @@ fn lab() -> tempfile::TempDir {
         &common::fixture("lab-validation/iosxe_redistribution"),
     );
     dir
-}
-
-/// `olav precheck PLAN --format json`: the exit status and the report.
-fn precheck(dir: &Path, plan: &str) -> (i32, serde_json::Value) {
-    let out = olav(dir)
-        .args(["precheck", plan, "--format", "json"])
-        .output()
-        .expect("runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    (out.status.code().unwrap_or(-1), v["report"].clone())
-}
-
-/// The findings as (code, severity, element, message).
-fn findings(report: &serde_json::Value) -> Vec<(String, String, String, String)> {
-    report["findings"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|f| {
-                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
-                    (s("code"), s("severity"), s("element"), s("message"))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The example: a static route on the EIGRP-only router whose next hop (D1's

@@ -1,29 +1,13 @@
 //! Networks withdrawn from the routing, and the in-band lock-out, on the demo network
 //! through the binary (`docs/precheck.md`, "Prefixes withdrawn", "Lock-out").
 
-use crate::common::{draft_any, olav};
+use crate::common::{draft_any, findings, olav, precheck_report};
 use std::path::Path;
 
-/// `olav precheck PLAN --format json`: the exit status and the findings as (code,
-/// severity, element, message).
+/// The pre-check's exit status and findings as (code, severity, element, message).
 fn precheck(dir: &Path, plan: &str) -> (i32, Vec<(String, String, String, String)>) {
-    let out = olav(dir)
-        .args(["precheck", plan, "--format", "json"])
-        .output()
-        .expect("runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let f = v["report"]["findings"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|f| {
-                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
-                    (s("code"), s("severity"), s("element"), s("message"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    (out.status.code().unwrap_or(-1), f)
+    let (code, report) = precheck_report(dir, plan);
+    (code, findings(&report))
 }
 
 /// The branch switch's only uplink shut on the switch itself: its LANs leave every other

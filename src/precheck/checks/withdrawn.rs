@@ -66,8 +66,8 @@ fn named_by_lines(cx: &Context, w: &Withdrawn) -> bool {
 }
 
 /// Whether `net` is an address (as a host route) or subnet an interface of a device the
-/// plan configures had and no longer has: a loopback renumbered, say (the readdressing
-/// check leaves host routes to this one).
+/// plan configures had and no longer has: a loopback renumbered, a gateway moved within
+/// its subnet (the readdressing check leaves host routes to this one).
 fn readdresses(cx: &Context, net: IpNet) -> bool {
     cx.cand
         .touched
@@ -114,9 +114,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         // An address or subnet the plan readdresses away goes on purpose too (the
         // readdressing check names what it leaves behind).
         let net = IpNet::V4(w.network);
-        let readdressed = cx.left.iter().any(|l| l.loses(&net))
-            || cx.moved.iter().any(|m| IpNet::from(m.2) == net)
-            || readdresses(cx, net);
+        let readdressed = cx.left.iter().any(|l| l.loses(&net)) || readdresses(cx, net);
         if *declared || readdressed || cx.is_removal() {
             meant.push(label(w));
             continue;
@@ -136,18 +134,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         // A device the plan configures, cut off by it: nothing can send its rollback.
         let own = configured_in(cx, &model, w);
         if let (Some(device), false) = (&own, w.uncertain) {
-            let safety = cx
+            let vendor = cx
                 .plan
                 .implementation
                 .iter()
-                .chain(&cx.plan.rollback)
-                .filter(|b| b.device == *device)
-                .find_map(|b| {
-                    crate::dialect::safety::rollback_safety(
-                        crate::model::Vendor::from_os(&b.os),
-                        &b.text,
-                    )
-                });
+                .find(|b| b.device == *device)
+                .map(|b| crate::model::Vendor::from_os(&b.os));
+            let safety =
+                vendor.and_then(|v| crate::precheck::lockout::named_safety(cx.plan, device, v));
             out.add(
                 if safety.is_some() { Severity::Warning } else { Severity::Error },
                 label(w),

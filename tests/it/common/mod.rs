@@ -122,3 +122,28 @@ fn plan_path(request: &str, stdout: &[u8]) -> String {
         .unwrap_or_else(|| panic!("{request}: no plan: {v:#}"))
         .to_owned()
 }
+
+/// `olav precheck PLAN --format json` in `dir`: the exit status and the report.
+pub fn precheck_report(dir: &Path, plan: &str) -> (i32, serde_json::Value) {
+    let out = olav(dir)
+        .args(["precheck", plan, "--format", "json"])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    (out.status.code().unwrap_or(-1), v["report"].clone())
+}
+
+/// A pre-check report's findings as (code, severity, element, message).
+pub fn findings(report: &serde_json::Value) -> Vec<(String, String, String, String)> {
+    report["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+                    (s("code"), s("severity"), s("element"), s("message"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -104,7 +104,8 @@ impl Model {
     }
 }
 
-/// The devices a plan takes out of the network (a decommission's targets).
+/// The devices a plan takes out of the network (a decommission's targets, and those of
+/// the decommissions in a combination of plans).
 pub fn removed_devices(plan: &Plan) -> Vec<&str> {
     plan.header
         .targets
@@ -115,5 +116,6 @@ pub fn removed_devices(plan: &Plan) -> Vec<&str> {
             }
             _ => None,
         })
+        .chain(plan.header.removes.iter().map(String::as_str))
         .collect()
 }

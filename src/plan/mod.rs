@@ -83,6 +83,10 @@ pub struct Header {
     /// device): the pre-check tells a hand-edited plan from the draft by it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub drafted: String,
+    /// The devices a combination of plans removes (the change window's, whose intent is
+    /// no longer a decommission's): never read from or written to a file.
+    #[serde(skip)]
+    pub removes: Vec<String>,
 }
 
 /// A fenced configuration block labelled with its device.
@@ -377,6 +381,7 @@ mod tests {
                 understood: "Understood: decommission alpha-br-3560".into(),
                 what_if: false,
                 drafted: String::new(),
+                removes: Vec::new(),
             },
             title: "Decommission alpha-br-3560".into(),
             summary: "Remove it.\n\n- point one".into(),

@@ -36,6 +36,14 @@ pub enum Purpose {
         /// The managed device.
         device: String,
     },
+    /// A service towards the internet: from one of its devices to an address outside
+    /// every network (198.18.0.1), out through a provider.
+    Internet {
+        /// The service.
+        name: String,
+        /// Its criticality (`unrated` when the state gives none).
+        criticality: String,
+    },
     /// A service, between two of its endpoints.
     Service {
         /// The service.
@@ -160,6 +168,11 @@ fn host_in(p: Ipv4Net) -> Ipv4Addr {
 
 /// A service endpoint: its device (none for a prefix), its address and VRF, its name.
 type End<'a> = (Option<&'a str>, Option<(Ipv4Addr, String)>, String);
+
+/// The address traced for "the internet": in a range set aside for benchmarks (RFC 2544),
+/// which no network uses for itself, so that only a default route (or a provider's
+/// routes) carries it.
+const INTERNET: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
 
 /// Devices managed in band: (device, its management address), the address on a
 /// data-plane interface or a loopback of the device.
@@ -288,6 +301,25 @@ fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
                 _ => None,
             })
             .collect();
+        // Towards the internet, from each of the service's devices.
+        for (src, from, _) in &ends {
+            let Some(src) = src else { continue };
+            let vrf = from
+                .as_ref()
+                .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
+            if seen.insert(((*src).to_owned(), vrf.clone(), INTERNET)) {
+                out.push(Flow {
+                    purpose: Purpose::Internet {
+                        name: svc.name.clone(),
+                        criticality: svc.criticality.clone().unwrap_or_else(|| "unrated".into()),
+                    },
+                    what: format!("service {}: {src} → the internet", svc.name),
+                    source: (*src).to_owned(),
+                    vrf,
+                    dst: INTERNET,
+                });
+            }
+        }
         let mut n = 0;
         for (src, from, _) in &ends {
             let Some(src) = src else { continue };
@@ -344,11 +376,26 @@ fn last_next_hop(b: &Branch) -> Option<Ipv4Addr> {
 
 /// How the branches of one flow end together; `gone` holds addresses the plan takes
 /// away (a branch handed to one of them is dropped: nothing answers there any more).
-fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach {
+fn reach(
+    flow: &Flow,
+    branches: Vec<Branch>,
+    gone: &HashSet<Ipv4Addr>,
+    ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+) -> Reach {
     let mut failed: Option<(Branch, Disposition)> = None;
     let mut reached = false;
     for b in branches {
         let d = match b.disposition {
+            // Towards the internet, a router whose only unknown routes are the providers'
+            // is as far as olav can follow: it hears them, so the traffic gets out there.
+            Disposition::InsufficientInfo
+                if matches!(flow.purpose, Purpose::Internet { .. })
+                    && b.hops
+                        .last()
+                        .is_some_and(|h| hears_providers(ribs, &h.node, &h.vrf)) =>
+            {
+                Disposition::ExitsNetwork
+            }
             Disposition::DeliveredToSubnet | Disposition::ExitsNetwork
                 if last_next_hop(&b).is_some_and(|ip| gone.contains(&ip)) =>
             {
@@ -401,6 +448,17 @@ fn reach(flow: &Flow, branches: Vec<Branch>, gone: &HashSet<Ipv4Addr>) -> Reach 
     }
 }
 
+/// Whether `node`'s RIB in `vrf` lacks only the routes BGP peers outside the network send.
+fn hears_providers(ribs: &dyn Fn(&str) -> Option<Arc<DeviceRib>>, node: &str, vrf: &str) -> bool {
+    ribs(node).is_some_and(|r| {
+        let unknown = r.incomplete_in(vrf);
+        !unknown.is_empty()
+            && unknown
+                .iter()
+                .all(|u| crate::routing::dynamic::from_outside(u))
+    })
+}
+
 /// Whether `rib` holds a route inside `p` that carries traffic somewhere (not a discard
 /// route).
 fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
@@ -436,7 +494,7 @@ impl Now {
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
-                    matches!(reach(f, was, &HashSet::new()), Reach::Reached)
+                    matches!(reach(f, was, &HashSet::new(), &base), Reach::Reached)
                 })
                 .collect()
         })
@@ -550,7 +608,7 @@ pub fn compute(
         }
         out.flows += 1;
         let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
-        match reach(flow, is, &gone) {
+        match reach(flow, is, &gone, &cand) {
             Reach::Reached => {}
             Reach::Broken(b) => out.broken.push(*b),
             Reach::Unknown(why) => out.unknown.push((flow.clone(), why)),
@@ -602,7 +660,7 @@ pub fn compute(
                     .find(|ip| !peers.contains(ip))
             })
             .flatten();
-        match reach(&flow, is, &gone) {
+        match reach(&flow, is, &gone, &cand) {
             Reach::Reached => {
                 if let Some(ip) = beyond {
                     let why = format!(

@@ -117,6 +117,12 @@ fn combine(plans: &[&Plan]) -> Option<Plan> {
         .collect();
     if plans.iter().any(|p| p.header.intent != first.header.intent) {
         out.header.intent = "combined".into();
+        // What the decommissions remove stays removed in the combination.
+        out.header.removes = plans
+            .iter()
+            .flat_map(|p| crate::checks::model::removed_devices(p))
+            .map(str::to_owned)
+            .collect();
     }
     out.implementation = plans
         .iter()

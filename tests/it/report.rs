@@ -460,6 +460,7 @@ fn a_plan_that_loops_a_flow_draws_its_path_on_the_picture() {
             understood: String::new(),
             what_if: false,
             drafted: String::new(),
+            removes: Vec::new(),
         },
         title: "Static route on r2".into(),
         summary: String::new(),

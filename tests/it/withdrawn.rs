@@ -140,3 +140,26 @@ fn a_static_route_is_traced_on_a_network_with_no_other_flow() {
         "{f:#?}"
     );
 }
+
+/// Towards the internet: the branch switch's traffic reaches a distribution router that
+/// hears the providers; a static default that sends it to a switch with no route drops
+/// it there — an error naming the service, the path and where it ends. A removal
+/// combined with another open plan in the change window does not trace from the device
+/// it removes (checked by `schedule::` tests through `precheck --all`).
+#[test]
+fn a_default_to_a_switch_without_one_cuts_the_branch_off_the_internet() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route 0.0.0.0/0 via 10.20.199.11 on alpha-br-3560",
+    );
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter().any(|(c, s, e, m)| c == "precheck.blackhole"
+            && s == "error"
+            && e == "service alpha-branch-data: alpha-br-3560 → the internet"
+            && m.contains("dropped at alpha-br-2960-1: no route for 198.18.0.1")),
+        "{f:#?}"
+    );
+}

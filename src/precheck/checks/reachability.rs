@@ -117,8 +117,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             }
             (Purpose::Management { .. }, _) if !declared => Severity::Error,
             (Purpose::Management { .. }, _) => Severity::Warning,
-            (Purpose::Service { .. }, _) if !declared => Severity::Error,
-            (Purpose::Service { criticality, .. }, _) => {
+            (Purpose::Service { .. } | Purpose::Internet { .. }, _) if !declared => Severity::Error,
+            (Purpose::Service { criticality, .. } | Purpose::Internet { criticality, .. }, _) => {
                 if matches!(criticality.as_str(), "critical" | "high") {
                     Severity::Warning
                 } else {
@@ -317,6 +317,29 @@ mod tests {
         assert!(
             broken.contains(&"BGP session r1 → 10.255.0.4")
                 && broken.contains(&"service office: r1 → r4:GigabitEthernet0/2"),
+            "{:?}",
+            o.findings
+        );
+    }
+
+    #[test]
+    fn a_service_cut_off_from_the_internet_is_an_error_and_a_description_is_not() {
+        let net = testkit::square_internet();
+        let o = testkit::run(&CHECK, &net, &testkit::square_description());
+        assert!(o.passed() && o.findings.is_empty(), "{:?}", o.findings);
+        let o = testkit::run(&CHECK, &net, &testkit::square_isolate(false));
+        assert!(
+            o.findings.iter().any(|f| f.severity == Severity::Error
+                && f.element == "service office: r4 → the internet"
+                && f.message.contains("dropped at r4: no route for 198.18.0.1")),
+            "{:?}",
+            o.findings
+        );
+        // r1's own way out does not cross what the plan shuts.
+        assert!(
+            !o.findings
+                .iter()
+                .any(|f| f.element == "service office: r1 → the internet"),
             "{:?}",
             o.findings
         );

@@ -171,6 +171,7 @@ pub fn plan(
             understood: String::new(),
             what_if: false,
             drafted: String::new(),
+            removes: Vec::new(),
         },
         title: "A test plan".into(),
         summary: String::new(),

@@ -196,6 +196,7 @@ pub(super) fn header(
         understood: ctx.reading.to_owned(),
         what_if: crate::language::what_if(&crate::language::normalise(ctx.request)),
         drafted: String::new(),
+        removes: Vec::new(),
     }
 }
 

@@ -60,6 +60,23 @@ impl StateDb {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
+    /// The links that are known cables: seen by LLDP, declared, or from Batfish's
+    /// layer-1 file (an inferred link without a subnet); not those inferred from a
+    /// shared subnet alone.
+    pub fn cable_ends(&self) -> Result<Vec<(LinkEnd, LinkEnd)>, StateError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT hostname_a, ifname_a, hostname_b, ifname_b FROM link
+                 WHERE source IN ('lldp', 'declared') OR subnet IS NULL",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = st
+            .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?))))
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
     /// The BGP sessions anywhere in the network towards a peer address: (device, peer).
     pub fn sessions_to(&self, peer_address: &str) -> Result<Vec<(String, String)>, StateError> {
         let mut st = self

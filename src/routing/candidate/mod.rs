@@ -7,6 +7,7 @@
 //! devices it changes over adjacencies, cabling and BGP ([`scope`]) — and takes every
 //! other device's RIB as the network has it now (`docs/routing.md`, "Candidates").
 
+mod cabling;
 pub mod scope;
 #[cfg(test)]
 mod tests;
@@ -105,6 +106,28 @@ pub fn after_scoped_with(
         };
         devices.push((hostname.to_owned(), vendor, parse(stored.to_owned()), after));
     })?;
+    // The far ends of the cables the plan shuts go down with them.
+    let cables = db.cable_ends()?;
+    let shut: Vec<(&str, Vec<String>)> = devices
+        .iter()
+        .filter_map(|(h, _, now, after)| {
+            let after = after.as_ref()?;
+            Some((
+                h.as_str(),
+                cabling::shut(&now.0, after.as_ref().map(|a| &a.0)),
+            ))
+        })
+        .collect();
+    let down = cabling::far_ends(&cables, &shut);
+    for (h, _, now, after) in devices.iter_mut() {
+        let Some(ifnames) = down.get(h.as_str()) else {
+            continue;
+        };
+        let after = after.get_or_insert_with(|| Some(now.clone()));
+        if let Some(a) = after {
+            cabling::take_down(&mut a.0, ifnames);
+        }
+    }
     fn input<'a>(
         hostname: &'a str,
         vendor: Vendor,
@@ -179,19 +202,38 @@ fn network_of(
     // The cabling stays as imported (OSPF over unnumbered interfaces follows it).
     let ends = db.link_ends()?;
     let far = crate::checks::model::far_ends(&ends);
+    // The interfaces the plan shuts, by device: their cables' far ends go down too.
+    let mut shut: Vec<(String, Vec<String>)> = Vec::new();
     db.each_config(|hostname, os, stored| {
+        let vendor = Vendor::from_os(os);
+        let changed = removed.contains(&hostname) || lines.contains_key(hostname);
+        let before = changed.then(|| parser_for(vendor).parse(stored));
         if removed.contains(&hostname) {
+            if let Some(b) = &before {
+                shut.push((hostname.to_owned(), cabling::shut(b, None)));
+            }
             return;
         }
-        let vendor = Vendor::from_os(os);
         let text = match lines.get(hostname) {
             Some(l) => crate::dialect::candidate_text(vendor, stored, l),
             None => stored.to_owned(),
         };
         let mut config = parser_for(vendor).parse(&text);
+        if let Some(b) = &before {
+            shut.push((hostname.to_owned(), cabling::shut(b, Some(&config))));
+        }
         crate::checks::model::link_interfaces(hostname, &mut config, &far);
         devices.push((hostname.to_owned(), vendor, config, text));
     })?;
+    let cables = db.cable_ends()?;
+    let shut: Vec<(&str, Vec<String>)> =
+        shut.iter().map(|(h, i)| (h.as_str(), i.clone())).collect();
+    let down = cabling::far_ends(&cables, &shut);
+    for (h, _, config, _) in devices.iter_mut() {
+        if let Some(ifnames) = down.get(h.as_str()) {
+            cabling::take_down(config, ifnames);
+        }
+    }
     let inputs: Vec<DeviceInput> = devices
         .iter()
         .map(|(hostname, vendor, config, text)| DeviceInput {

@@ -1,7 +1,7 @@
 //! Networks withdrawn from the routing, and the in-band lock-out, on the demo network
 //! through the binary (`docs/precheck.md`, "Prefixes withdrawn", "Lock-out").
 
-use crate::common::{draft_any, findings, olav, precheck_report};
+use crate::common::{draft_any, findings, olav, precheck_report, replace};
 use std::path::Path;
 
 /// The pre-check's exit status and findings as (code, severity, element, message).
@@ -160,6 +160,33 @@ fn a_default_to_a_switch_without_one_cuts_the_branch_off_the_internet() {
             && s == "error"
             && e == "service alpha-branch-data: alpha-br-3560 → the internet"
             && m.contains("dropped at alpha-br-2960-1: no route for 198.18.0.1")),
+        "{f:#?}"
+    );
+}
+
+/// A static route re-pointed by hand to Null0 over a high service's prefix drops the
+/// service's traffic on the border: an error naming the service (trial S10). A request
+/// that asks for the discard itself declares it (`route_shifts`' unit test).
+#[test]
+fn a_discard_route_over_a_service_prefix_is_an_error_unless_asked_for() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "add a static route 10.20.110.0/24 via 10.0.1.1 on alpha-border-1",
+    );
+    replace(
+        &tmp.path().join(&plan),
+        "255.255.255.0 10.0.1.1",
+        "255.255.255.0 Null0",
+    );
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter().any(|(c, s, e, m)| c == "precheck.routes"
+            && s == "error"
+            && e == "10.20.110.0/24"
+            && m.contains("alpha-border-1")
+            && m.contains("service alpha-branch-data (high)")),
         "{f:#?}"
     );
 }

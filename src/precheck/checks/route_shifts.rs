@@ -25,6 +25,47 @@ fn some(names: &[String]) -> String {
     s
 }
 
+/// Whether a request asks for `network` to be discarded: it names the prefix and a
+/// discard (a deliberate blackhole is declared; a route re-pointed by hand is not).
+fn asks_to_discard(request: &str, network: &ipnet::Ipv4Net) -> bool {
+    let r = request.to_lowercase();
+    r.contains(&network.to_string())
+        && [
+            "null0",
+            "null 0",
+            "discard",
+            "reject",
+            "blackhole",
+            "black-hole",
+            "black hole",
+        ]
+        .iter()
+        .any(|w| r.contains(w))
+}
+
+/// The critical and high services whose prefix endpoint is `network`, as "name
+/// (criticality)".
+fn services_in(model: &crate::network::NetworkModel, network: &ipnet::Ipv4Net) -> Vec<String> {
+    model
+        .services
+        .iter()
+        .filter(|svc| matches!(svc.criticality.as_deref(), Some("critical" | "high")))
+        .filter(|svc| {
+            svc.endpoints
+                .iter()
+                .filter_map(|e| e.prefix.as_deref())
+                .any(|p| p.parse::<ipnet::Ipv4Net>().is_ok_and(|p| p == *network))
+        })
+        .map(|svc| {
+            format!(
+                "{} ({})",
+                svc.name,
+                svc.criticality.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let f = &cx.forwarding;
@@ -39,6 +80,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     } else {
         Severity::Warning
     };
+    let model = crate::network::NetworkModel::shared(cx.db)?;
     let mut named = 0;
     let mut changed: Vec<String> = Vec::new();
     let mut narrowed: Vec<String> = Vec::new();
@@ -61,11 +103,29 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             }
         }
         if !s.discarded.is_empty() {
+            // A critical or high service's prefix dropped where it was carried is a
+            // blackhole of that service, an error unless the request names the prefix.
+            let lives: Vec<String> = if vrf == "default" {
+                services_in(&model, network)
+            } else {
+                Vec::new()
+            };
+            let asked = asks_to_discard(&cx.plan.header.request, network);
+            let sev = if severity == Severity::Warning && !lives.is_empty() && !asked {
+                Severity::Error
+            } else {
+                severity
+            };
+            let service = if lives.is_empty() {
+                String::new()
+            } else {
+                format!("; the prefix of service {}", lives.join(", "))
+            };
             out.add(
-                severity,
+                sev,
                 net.clone(),
                 format!(
-                    "now routed to a discard route (Null0, discard, reject) on {} device(s): {} — its traffic is dropped there",
+                    "now routed to a discard route (Null0, discard, reject) on {} device(s): {} — its traffic is dropped there{service}",
                     s.discarded.len(),
                     some(&s.discarded)
                 ),
@@ -137,7 +197,22 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::{self, square};
-    use super::CHECK;
+    use super::{asks_to_discard, CHECK};
+
+    #[test]
+    fn only_a_request_naming_the_prefix_and_a_discard_declares_it() {
+        let n = "10.20.110.0/24".parse().expect("a prefix");
+        assert!(asks_to_discard(
+            "blackhole 10.20.110.0/24 on alpha-border-1",
+            &n
+        ));
+        assert!(asks_to_discard("route 10.20.110.0/24 to Null0 on r1", &n));
+        assert!(!asks_to_discard(
+            "add a static route 10.20.110.0/24 via 10.0.1.1 on r1",
+            &n
+        ));
+        assert!(!asks_to_discard("route 10.20.111.0/24 to Null0 on r1", &n));
+    }
     use crate::precheck::Severity;
 
     #[test]

@@ -103,8 +103,24 @@ impl Simulator {
             }
             Err(e) => {
                 let (imported, after) = self.configs.checks_before_and_after(&plan)?;
-                let mut introduced = after.introduced_since(&imported);
                 let forwarding = self.configs.forwarding(path, &plan)?;
+                // A session the plan ends as it declares (a removal, a requested
+                // shutdown) loses its local address or peer: its plan's point, as the
+                // pre-check and Batfish's verification judge it.
+                let (ended, introduced): (Vec<_>, Vec<_>) = after
+                    .introduced_problems(&imported)
+                    .into_iter()
+                    .partition(|p| {
+                        p.code.starts_with("check.bgp.")
+                            && forwarding.sessions_ended.iter().any(|s| {
+                                s.split_once(" → ").is_some_and(|(d, peer)| {
+                                    p.element.starts_with(&format!("{d} "))
+                                        && p.element.ends_with(&format!("→ {peer}"))
+                                })
+                            })
+                    });
+                let mut introduced: Vec<String> =
+                    introduced.into_iter().map(|p| p.message).collect();
                 let breaks = forwarding
                     .findings
                     .iter()
@@ -129,6 +145,9 @@ impl Simulator {
                 );
                 for l in &introduced {
                     let _ = writeln!(body, "  {l}");
+                }
+                for p in &ended {
+                    let _ = writeln!(body, "  ended as the plan declares: {}", p.message);
                 }
                 forwarding_lines(&mut body, &mut introduced, &forwarding);
                 body.push_str(&crate::batfish::guidance(&self.batfish.address(), path));

@@ -173,6 +173,43 @@ impl<'a> Context<'a> {
         intent.starts_with("decommission") || intent == "remove_session"
     }
 
+    /// The sessions the plan ends as it declares, as "device → peer": every one a
+    /// removal ends; with a shutdown the request asks for, those over the interfaces it
+    /// shuts, not those a shut loopback sources (their loss is the routing's:
+    /// `sessions_lost`). Whatever a session's ends say after it ends is no news.
+    pub fn sessions_ended_as_declared(&self) -> Result<Vec<String>, StateError> {
+        let requested = self.shuts_only_targets();
+        if !self.is_removal() && !requested {
+            return Ok(Vec::new());
+        }
+        let mut loopbacks: Vec<std::net::IpAddr> = Vec::new();
+        let mut loopback_devs: Vec<&str> = Vec::new();
+        for (d, i) in self
+            .cand
+            .shut
+            .iter()
+            .filter(|(_, i)| crate::routing::igp::is_loopback(i))
+        {
+            loopback_devs.push(d);
+            loopbacks.extend(self.state.addresses_on(d, i)?.iter().map(|n| n.addr()));
+        }
+        Ok(self
+            .cand
+            .lost_sessions
+            .iter()
+            .filter(|s| {
+                self.is_removal()
+                    || s.cause != crate::precheck::candidate::Cause::NeighborRemoved
+                        && !loopback_devs.contains(&s.device.as_str())
+                        && !s
+                            .peer
+                            .parse::<std::net::IpAddr>()
+                            .is_ok_and(|p| loopbacks.contains(&p))
+            })
+            .map(|s| format!("{} → {}", s.device, s.peer))
+            .collect())
+    }
+
     /// Whether every interface the plan shuts is one its targets name (a shutdown the
     /// request asks for), so what ends with them is declared; false when it shuts none.
     pub fn shuts_only_targets(&self) -> bool {

@@ -231,6 +231,9 @@ pub struct ForwardingAnswer {
     pub not_computed: Option<String>,
     /// The forwarding checks' findings, most severe first.
     pub findings: Vec<Finding>,
+    /// The BGP sessions the plan ends as it declares ("device → peer"): the static
+    /// checks' problems on them are the plan's point, not news.
+    pub sessions_ended: Vec<String>,
 }
 
 /// Runs the forwarding checks ([`checks::FORWARDING`]) on `plan`.
@@ -251,6 +254,7 @@ pub fn forwarding_answer(
         unknown: cx.forwarding.unknown.len(),
         not_computed: cx.forwarding.not_computed.clone(),
         findings,
+        sessions_ended: cx.sessions_ended_as_declared()?,
     })
 }
 

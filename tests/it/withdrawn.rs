@@ -190,3 +190,34 @@ fn a_discard_route_over_a_service_prefix_is_an_error_unless_asked_for() {
         "{f:#?}"
     );
 }
+
+/// The stages agree on a requested shutdown: the session over the shut uplink ends as
+/// the plan declares — the pre-check's warning, and the static fallback lists it as ended,
+/// not as a conflict the plan introduces.
+#[test]
+fn the_fallback_counts_a_session_a_requested_shutdown_ends_as_declared() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "shut down interface GigabitEthernet0/0/0 on alpha-border-1",
+    );
+    let (_, f) = precheck(tmp.path(), &plan);
+    assert!(
+        f.iter().any(|(c, s, e, _)| c == "precheck.sessions_lost"
+            && s == "warning"
+            && e == "alpha-border-1 → 203.0.113.2"),
+        "{f:#?}"
+    );
+    let out = olav(tmp.path())
+        .args(["verify", &plan])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("no conflict found — 0 problem(s) introduced")
+            && text.contains(
+                "ended as the plan declares: BGP alpha-border-1 default → 203.0.113.2 (EBGP_SINGLEHOP): NO_LOCAL_IP"
+            ),
+        "{text}"
+    );
+}

@@ -142,6 +142,15 @@ pub(super) fn findings(a: &Asker<'_>) -> Result<Vec<Finding>, ToolError> {
                 )
             })
             .collect();
+        // A session whose local address the plan takes down ends as it declares (its
+        // row after the plan has no local IP left: the base row says which it was).
+        let down = down_addresses(a);
+        let ends_declared: BTreeSet<_> = compat_base
+            .rows
+            .iter()
+            .filter(|r| declared(a, r, &down))
+            .map(|r| session_key(r))
+            .collect();
         out.extend(super::routes::session_findings(
             a,
             &super::routes::sessions(&compat_cand),
@@ -153,7 +162,10 @@ pub(super) fn findings(a: &Asker<'_>) -> Result<Vec<Finding>, ToolError> {
                 exempt.insert(key);
                 continue;
             }
-            if !a.touched.contains(&key.0) || was.get(&key).map(String::as_str) == Some(status) {
+            if !a.touched.contains(&key.0)
+                || was.get(&key).map(String::as_str) == Some(status)
+                || ends_declared.contains(&key)
+            {
                 continue;
             }
             out.push(Finding {

@@ -270,6 +270,45 @@ fn removed_interfaces(plan: &Plan) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The interfaces a plan's targets name that its candidate shuts (a shutdown the request
+/// asks for): what runs over them ends as the plan declares. (lowercase node, name as
+/// stored.)
+fn shut_targets<'a>(
+    plan: &Plan,
+    lines: &BTreeMap<String, (String, String)>,
+    touched: &[(String, String)],
+    stored: &dyn Fn(&str) -> Option<&'a (String, String)>,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for t in &plan.header.targets {
+        let Target::Interface { device, interface } = t else {
+            continue;
+        };
+        let Some((h, after)) = touched.iter().find(|(h, _)| h.eq_ignore_ascii_case(device)) else {
+            continue;
+        };
+        let (Some((_, before)), Some((_, os))) = (stored(h), lines.get(h)) else {
+            continue;
+        };
+        let parser = crate::import::parse::parser_for(crate::model::Vendor::from_os(os));
+        let (before, after) = (parser.parse(before), parser.parse(after));
+        for i in before
+            .interfaces
+            .iter()
+            .filter(|i| i.admin_up && crate::ifname::covers(interface, &i.name))
+        {
+            if after
+                .interfaces
+                .iter()
+                .any(|j| j.name == i.name && !j.admin_up)
+            {
+                out.push((h.to_lowercase(), i.name.clone()));
+            }
+        }
+    }
+    out
+}
+
 fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
     let stored = |device: &str| configs.iter().find(|(h, _)| h.eq_ignore_ascii_case(device));
     // Every block for a device, in the plan's order (hostname as stored → lines, OS).
@@ -333,6 +372,7 @@ fn candidate_of(configs: &Configs, plan: &Plan) -> Candidate {
             Some((h.clone(), crate::dialect::candidate_text(vendor, text, l)))
         })
         .collect();
+    down.extend(shut_targets(plan, &lines, &touched, &stored));
     let plan_lines = lines
         .iter()
         .map(|(h, (l, _))| {

@@ -1075,3 +1075,46 @@ fn a_failed_verification_blocks_approval_until_batfish_passes_the_plan() {
         "{text}"
     );
 }
+
+/// A shutdown the request asks for ends the session over it: Batfish's candidate shows
+/// NO_LOCAL_IP where the base had the session's local address on the shut port — ended as
+/// the plan declares, not a compatibility error (the pre-check warns about it).
+#[test]
+fn a_session_a_requested_shutdown_ends_is_no_compatibility_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft_any(
+        tmp.path(),
+        "shut down interface GigabitEthernet0/0/0 on alpha-border-1",
+    );
+    let bf = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            ctx.class
+                .ends_with("BgpSessionCompatibilityQuestion")
+                .then(|| {
+                    let mut row = session_row(
+                        "alpha-border-1",
+                        "203.0.113.2",
+                        "EBGP_SINGLEHOP",
+                        "Configured_Status",
+                        "NO_LOCAL_IP",
+                    );
+                    if ctx.snapshot.starts_with("olav-base-") {
+                        row["Local_IP"] = json!("203.0.113.1");
+                        row["Configured_Status"] = json!("UNIQUE_MATCH");
+                    }
+                    answer(ctx.class, vec![row])
+                })
+        })),
+        ..Options::default()
+    });
+    let out = verify(tmp.path(), &plan, bf.port, "60");
+    let text = stdout(&out);
+    assert!(
+        !text.contains("error bgpSessionCompatibility"),
+        "a declared end is no error: {text}"
+    );
+    assert!(
+        text.contains("203.0.113.2") || text.starts_with("Verdict"),
+        "{text}"
+    );
+}

@@ -65,6 +65,10 @@ pub struct Finding {
     /// The traced path it names, for a flow the plan breaks (loops and blackholes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Box<TracedPath>>,
+    /// Every element a grouped finding stands for (its message names the first few):
+    /// what the change window compares plans by.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<String>,
 }
 
 /// One device on a traced path, with the interface the traffic leaves it by.

@@ -44,6 +44,7 @@ fn finding(severity: Severity, element: String, message: String, suggestion: &st
         message,
         suggestion: suggestion.to_owned(),
         path: None,
+        covers: Vec::new(),
     }
 }
 

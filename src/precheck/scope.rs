@@ -108,6 +108,7 @@ pub fn check(plan: &Plan) -> Option<Vec<Finding>> {
                 ),
                 suggestion: "keep only the requested route, or plan the others on their own".to_owned(),
                 path: None,
+                covers: Vec::new(),
             });
         }
     }
@@ -130,6 +131,7 @@ pub fn check(plan: &Plan) -> Option<Vec<Finding>> {
                     ),
                     suggestion: "remove those lines, or plan that change on its own".to_owned(),
                     path: None,
+                    covers: Vec::new(),
                 });
             }
         }

@@ -65,25 +65,17 @@ fn keys(f: &Finding) -> Vec<Key> {
     // A network withdrawn is one key whatever the severity: a removal's grouped row
     // names them all, and the combination (whose intent is no longer the removal's)
     // reports each on its own.
-    if f.code == "precheck.withdrawn" {
-        if f.element != "routes" {
-            return vec![(f.code, f.element.clone(), String::new())];
-        }
-        if let Some((_, list)) = f.message.rsplit_once(": ") {
-            return list
-                .split(", ")
-                .map(|n| (f.code, n.to_owned(), String::new()))
-                .collect();
-        }
+    if f.code == "precheck.withdrawn" && f.element != "routes" {
+        return vec![(f.code, f.element.clone(), String::new())];
     }
-    if f.code == "precheck.isolated" {
-        if let Some((_, list)) = f.message.rsplit_once(": ") {
-            return list
-                .split(", ")
-                .filter(|d| *d != "…")
-                .map(|d| (f.code, d.to_owned(), String::new()))
-                .collect();
-        }
+    // A grouped finding (networks withdrawn, devices cut off) is one key per element it
+    // covers, every one of them, not only those its message names.
+    if !f.covers.is_empty() {
+        return f
+            .covers
+            .iter()
+            .map(|n| (f.code, n.clone(), String::new()))
+            .collect();
     }
     if let Some((border, rest)) = f.element.split_once(" → ") {
         if let Some((_, prefix)) = rest.split_once(": ") {

@@ -18,7 +18,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let isolated = &cx.blast.isolated;
     if !isolated.is_empty() {
         let shown: Vec<&str> = isolated.iter().take(10).map(String::as_str).collect();
-        out.add(
+        out.add_grouped(
             Severity::Warning,
             "blast radius",
             format!(
@@ -32,6 +32,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 }
             ),
             "confirm each is meant to go dark, or keep a path for it",
+            isolated.clone(),
         );
     }
     Ok(out.ran())

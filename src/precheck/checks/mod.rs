@@ -119,7 +119,23 @@ impl Findings {
             message: message.into(),
             suggestion: suggestion.into(),
             path: None,
+            covers: Vec::new(),
         });
+    }
+
+    /// Adds a finding that groups `covers` (its message names the first few).
+    pub fn add_grouped(
+        &mut self,
+        severity: Severity,
+        element: impl Into<String>,
+        message: impl Into<String>,
+        suggestion: impl Into<String>,
+        covers: Vec<String>,
+    ) {
+        self.add(severity, element, message, suggestion);
+        if let Some(last) = self.list.last_mut() {
+            last.covers = covers;
+        }
     }
 
     /// Adds a finding under another of the check's codes, with the traced path it names.

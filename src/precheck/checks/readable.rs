@@ -23,6 +23,7 @@ pub fn read(plan_path: &str, text: &str) -> Result<Plan, Finding> {
         message: format!("the plan cannot be read: {e}"),
         suggestion: "re-draft the plan, or restore what is missing (docs/plan-format.md)".into(),
         path: None,
+        covers: Vec::new(),
     })
 }
 

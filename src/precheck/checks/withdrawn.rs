@@ -179,7 +179,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         }
     }
     if !meant.is_empty() {
-        out.add(
+        out.add_grouped(
             Severity::Info,
             "routes",
             format!(
@@ -188,10 +188,11 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 some(&meant)
             ),
             "counted in the blast radius",
+            meant,
         );
     }
     if !asked.is_empty() {
-        out.add(
+        out.add_grouped(
             Severity::Info,
             "routes",
             format!(
@@ -200,6 +201,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 some(&asked)
             ),
             "confirm nothing still needs them (the services and reachability checks trace what the network exists for)",
+            asked,
         );
     }
     Ok(out.ran())

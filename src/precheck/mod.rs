@@ -190,7 +190,7 @@ pub fn precheck(
     let plan = match checks::readable::read(plan_path, text) {
         Ok(p) => p,
         Err(unreadable) => {
-            report.findings.push(unreadable);
+            report.findings.push(*unreadable);
             return Ok(report);
         }
     };

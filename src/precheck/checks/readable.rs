@@ -15,15 +15,18 @@ pub const CHECK: Check = Check {
 };
 
 /// Reads a plan's text; what is wrong with it as the finding when it does not read.
-pub fn read(plan_path: &str, text: &str) -> Result<Plan, Finding> {
-    Plan::from_markdown(text).map_err(|e| Finding {
-        code: CHECK.codes[0],
-        severity: Severity::Error,
-        element: plan_path.to_owned(),
-        message: format!("the plan cannot be read: {e}"),
-        suggestion: "re-draft the plan, or restore what is missing (docs/plan-format.md)".into(),
-        path: None,
-        covers: Vec::new(),
+pub fn read(plan_path: &str, text: &str) -> Result<Plan, Box<Finding>> {
+    Plan::from_markdown(text).map_err(|e| {
+        Box::new(Finding {
+            code: CHECK.codes[0],
+            severity: Severity::Error,
+            element: plan_path.to_owned(),
+            message: format!("the plan cannot be read: {e}"),
+            suggestion: "re-draft the plan, or restore what is missing (docs/plan-format.md)"
+                .into(),
+            path: None,
+            covers: Vec::new(),
+        })
     })
 }
 

@@ -1,0 +1,292 @@
+//! Whether a compatible BGP session comes up: its two ends must reach each other's
+//! address, which Batfish's bgpSessionStatus judges with the data plane
+//! (ESTABLISHED / NOT_ESTABLISHED) and bgpSessionCompatibility does not ask. olav asks its
+//! own routing model ([`crate::routing`]), tracing each end's address from the other.
+//!
+//! Only sessions whose peer is not on a connected subnet are traced (a single-hop peer on
+//! an up interface's subnet is reached by the connected route), and only where the answer
+//! is certain: a session is NOT_ESTABLISHED only when every branch of a trace ends without
+//! a route, in a discard or a loop, through RIBs complete in their VRF (`docs/checks.md`).
+
+use super::bgp::{Session, Status};
+use super::Problem;
+use crate::network::NetworkModel;
+use crate::routing::trace::{trace, Addresses, Branch, Disposition};
+use crate::routing::{DeviceRib, FastMap, RoutingModel};
+use crate::state::{StateDb, StateError};
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::net::Ipv4Addr;
+use std::sync::Arc;
+
+/// The largest network whose routing model `olav check` builds when the state version has
+/// none stored: building takes 1.3 s at 10,000 devices (`docs/performance.md`); 300 take a
+/// few hundredths of a second.
+pub const BUILD_UP_TO: usize = 300;
+
+/// The most device RIBs one `olav check` computes for its traces: each is that device's
+/// configuration parsed again and its table made (milliseconds on a large network's
+/// backbone router), so the check stays within its time however many sessions there are.
+pub const RIBS_AT_MOST: usize = 48;
+
+/// Batfish's bgpSessionStatus names for a compatible session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Established {
+    /// Each end reaches the other's address.
+    Established,
+    /// One end has no way to the other's address: the session cannot come up.
+    NotEstablished,
+}
+
+impl Established {
+    /// Batfish's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Established::Established => "ESTABLISHED",
+            Established::NotEstablished => "NOT_ESTABLISHED",
+        }
+    }
+}
+
+/// One traced session: Batfish's bgpSessionStatus row, reduced to what identifies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Traced {
+    /// Node.
+    pub node: String,
+    /// VRF.
+    pub vrf: String,
+    /// Remote IP.
+    pub remote_ip: String,
+    /// Remote node.
+    pub remote_node: Option<String>,
+    /// The session type (Batfish's name).
+    pub session_type: Option<&'static str>,
+    /// Established status.
+    pub established_status: Established,
+    /// Why, in words (the trace that failed).
+    pub reason: String,
+}
+
+/// What the routing model said about the compatible sessions that need it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Reachability {
+    /// The sessions judged.
+    pub sessions: Vec<Traced>,
+    /// Why some sessions were not judged (None: every one that needs it was).
+    pub note: Option<String>,
+}
+
+impl Reachability {
+    /// The sessions that cannot come up, as problems (`check.bgp.not_established`).
+    pub fn problems(&self) -> Vec<Problem> {
+        self.sessions
+            .iter()
+            .filter(|t| t.established_status == Established::NotEstablished)
+            .map(|t| Problem {
+                code: "check.bgp.not_established".into(),
+                element: format!("{} {} → {}", t.node, t.vrf, t.remote_ip),
+                message: format!(
+                    "BGP {} {} → {} ({}): UNIQUE_MATCH but NOT_ESTABLISHED — {}",
+                    t.node,
+                    t.vrf,
+                    t.remote_ip,
+                    t.session_type.unwrap_or("?"),
+                    t.reason
+                ),
+            })
+            .collect()
+    }
+}
+
+/// How one direction of a session traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Way {
+    /// Every branch is accepted by the expected device.
+    Reached,
+    /// Certainly not reached: why.
+    Not(String),
+    /// olav cannot tell.
+    Unknown,
+}
+
+/// The compatible sessions whose peer is not on a connected subnet: (row, its local and
+/// remote addresses).
+fn to_trace(bgp: &[Session]) -> Vec<(&Session, Ipv4Addr, Ipv4Addr)> {
+    bgp.iter()
+        .filter(|s| s.configured_status == Status::UniqueMatch && s.local_interface.is_none())
+        .filter(|s| !crate::routing::connected::is_management("", &s.vrf))
+        .filter_map(|s| {
+            let local = s.local_ip.as_deref()?.parse().ok()?;
+            let remote = s.remote_ip.parse().ok()?;
+            s.remote_node.as_ref()?;
+            Some((s, local, remote))
+        })
+        .collect()
+}
+
+/// The routing model of the current state version: the stored one, else built when the
+/// network is small (None: neither).
+fn model(db: &StateDb) -> Result<Option<Arc<RoutingModel>>, StateError> {
+    let small = db.hostnames()?.len() <= BUILD_UP_TO;
+    let declined = Cell::new(false);
+    let got = crate::network::store::shared(
+        db,
+        "routing",
+        |db| {
+            if small {
+                RoutingModel::build(db)
+            } else {
+                // Not an error the caller sees: it only says "not stored, not built".
+                declined.set(true);
+                Err(StateError::Sqlite {
+                    path: db.path().to_path_buf(),
+                    source: rusqlite::Error::QueryReturnedNoRows,
+                })
+            }
+        },
+        |_| {},
+    );
+    match got {
+        Ok(m) => Ok(Some(m)),
+        Err(_) if declined.get() => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// How the branches of a trace towards `dst` from `from` end, for a session with
+/// `expected` (the device that holds `dst`).
+fn way(branches: &[Branch], from: &str, vrf: &str, dst: Ipv4Addr, expected: &str) -> Way {
+    if branches.is_empty() {
+        return Way::Unknown;
+    }
+    let reached = |b: &Branch| {
+        b.disposition == Disposition::Accepted && b.hops.last().is_some_and(|h| h.node == expected)
+    };
+    if branches.iter().all(reached) {
+        return Way::Reached;
+    }
+    // Certain only without a caveat: an incomplete RIB, a shared address or a cut-off
+    // trace leaves the session as it is.
+    let lost = |b: &Branch| {
+        b.caveats.is_empty()
+            && matches!(
+                b.disposition,
+                Disposition::NoRoute | Disposition::NullRouted | Disposition::Loop
+            )
+    };
+    if !branches.iter().all(lost) {
+        return Way::Unknown;
+    }
+    let b = &branches[0];
+    let at = b.hops.last().map_or(from, |h| h.node.as_str());
+    Way::Not(match b.disposition {
+        Disposition::NoRoute if at == from => {
+            format!("{from} has no route to {dst} in VRF {vrf}")
+        }
+        d => format!("{from} → {dst} in VRF {vrf}: {d} at {at}"),
+    })
+}
+
+/// Judges every compatible session that needs the routing model, within
+/// [`RIBS_AT_MOST`] RIBs; a model neither stored nor small enough to build judges none
+/// and says so.
+pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> {
+    let wanted = to_trace(bgp);
+    if wanted.is_empty() {
+        return Ok(Reachability::default());
+    }
+    let Some(model) = model(db)? else {
+        return Ok(Reachability {
+            sessions: Vec::new(),
+            note: Some(format!(
+                "whether the {} BGP session(s) between addresses on no shared subnet reach each other is not judged: the routing model of this state version is not computed, and the network has more than {BUILD_UP_TO} devices (`olav routes` computes it once; `olav routes --trace DEVICE PEER` answers one session)",
+                wanted.len()
+            )),
+        });
+    };
+    let addresses = Addresses::of_model(NetworkModel::shared(db)?.as_ref());
+    let ribs: RefCell<FastMap<String, Option<Arc<DeviceRib>>>> = RefCell::default();
+    let over = Cell::new(false);
+    let lookup = |h: &str| {
+        if let Some(r) = ribs.borrow().get(h) {
+            return r.clone();
+        }
+        if ribs.borrow().len() >= RIBS_AT_MOST {
+            over.set(true);
+            return None;
+        }
+        let r = model.device(db, h).ok().flatten().map(Arc::new);
+        ribs.borrow_mut().insert(h.to_owned(), r.clone());
+        r
+    };
+    // One direction of a session is the other direction of its peer's row.
+    let mut memo: FastMap<(String, String, Ipv4Addr), Way> = FastMap::default();
+    let mut out = Reachability::default();
+    let mut judged = 0;
+    for (s, local, remote) in &wanted {
+        let Some(remote_node) = s.remote_node.as_deref() else {
+            continue;
+        };
+        let mut go = |from: &str, vrf: &str, dst: Ipv4Addr, expected: &str| {
+            let key = (from.to_owned(), vrf.to_owned(), dst);
+            if let Some(w) = memo.get(&key) {
+                return w.clone();
+            }
+            // The source VRF must be one the model computed: a VRF without a route in
+            // the device's RIB (kept out of the model) would trace as NO_ROUTE.
+            let modelled = lookup(from).is_some_and(|r| r.routes.iter().any(|x| x.vrf == vrf));
+            let w = if modelled {
+                way(
+                    &trace(&lookup, &addresses, from, vrf, dst),
+                    from,
+                    vrf,
+                    dst,
+                    expected,
+                )
+            } else {
+                Way::Unknown
+            };
+            memo.insert(key, w.clone());
+            w
+        };
+        let forward = go(&s.node, &s.vrf, *remote, remote_node);
+        // The peer answers from the VRF where it holds the address.
+        let back = match addresses.device_of(*remote) {
+            Some((h, v)) if h == remote_node => go(h, v, *local, &s.node),
+            _ => Way::Unknown,
+        };
+        if over.get() {
+            break;
+        }
+        judged += 1;
+        let status = match (&forward, &back) {
+            (Way::Not(why), _) | (_, Way::Not(why)) => {
+                Some((Established::NotEstablished, why.clone()))
+            }
+            (Way::Reached, Way::Reached) => Some((
+                Established::Established,
+                format!("{} and {remote_node} reach each other's address", s.node),
+            )),
+            _ => None,
+        };
+        if let Some((established_status, reason)) = status {
+            out.sessions.push(Traced {
+                node: s.node.clone(),
+                vrf: s.vrf.clone(),
+                remote_ip: s.remote_ip.clone(),
+                remote_node: s.remote_node.clone(),
+                session_type: s.session_type.map(|t| t.as_str()),
+                established_status,
+                reason,
+            });
+        }
+    }
+    if judged < wanted.len() {
+        out.note = Some(format!(
+            "whether BGP sessions between addresses on no shared subnet reach each other: {judged} of {} judged; the rest need more than the {RIBS_AT_MOST} routing tables `olav check` computes (`olav routes --trace DEVICE PEER` answers one session)",
+            wanted.len()
+        ));
+    }
+    Ok(out)
+}

@@ -15,19 +15,16 @@ use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::{DeviceRib, FastMap, RoutingModel};
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 
-/// The largest network whose routing model `olav check` builds when the state version has
-/// none stored: building takes 1.3 s at 10,000 devices (`docs/performance.md`); 300 take a
-/// few hundredths of a second.
-pub const BUILD_UP_TO: usize = 300;
-
-/// The most device RIBs one `olav check` computes for its traces: each is that device's
-/// configuration parsed again and its table made (milliseconds on a large network's
-/// backbone router), so the check stays within its time however many sessions there are.
-pub const RIBS_AT_MOST: usize = 48;
+/// The largest network whose sessions `olav check` traces. Each device traced needs its
+/// RIB, made from its configuration again: on a 10,000-device network whose routing
+/// model was stored, 48 sessions took 1.1 s and 460 MB (a backbone router's table holds
+/// every site's prefixes), and building the model takes 1.3 s; at 300 devices the whole
+/// judgement takes hundredths of a second (`docs/performance.md`).
+pub const JUDGED_UP_TO: usize = 300;
 
 /// Batfish's bgpSessionStatus names for a compatible session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -125,35 +122,6 @@ fn to_trace(bgp: &[Session]) -> Vec<(&Session, Ipv4Addr, Ipv4Addr)> {
         .collect()
 }
 
-/// The routing model of the current state version: the stored one, else built when the
-/// network is small (None: neither).
-fn model(db: &StateDb) -> Result<Option<Arc<RoutingModel>>, StateError> {
-    let small = db.hostnames()?.len() <= BUILD_UP_TO;
-    let declined = Cell::new(false);
-    let got = crate::network::store::shared(
-        db,
-        "routing",
-        |db| {
-            if small {
-                RoutingModel::build(db)
-            } else {
-                // Not an error the caller sees: it only says "not stored, not built".
-                declined.set(true);
-                Err(StateError::Sqlite {
-                    path: db.path().to_path_buf(),
-                    source: rusqlite::Error::QueryReturnedNoRows,
-                })
-            }
-        },
-        |_| {},
-    );
-    match got {
-        Ok(m) => Ok(Some(m)),
-        Err(_) if declined.get() => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 /// How the branches of a trace towards `dst` from `from` end, for a session with
 /// `expected` (the device that holds `dst`).
 fn way(branches: &[Branch], from: &str, vrf: &str, dst: Ipv4Addr, expected: &str) -> Way {
@@ -188,33 +156,30 @@ fn way(branches: &[Branch], from: &str, vrf: &str, dst: Ipv4Addr, expected: &str
     })
 }
 
-/// Judges every compatible session that needs the routing model, within
-/// [`RIBS_AT_MOST`] RIBs; a model neither stored nor small enough to build judges none
-/// and says so.
+/// Judges every compatible session that needs the routing model, on a network of at
+/// most [`JUDGED_UP_TO`] devices; a larger one judges none and says so.
 pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> {
     let wanted = to_trace(bgp);
     if wanted.is_empty() {
         return Ok(Reachability::default());
     }
-    let Some(model) = model(db)? else {
+    let devices = db.hostnames()?.len();
+    if devices > JUDGED_UP_TO {
         return Ok(Reachability {
             sessions: Vec::new(),
             note: Some(format!(
-                "whether the {} BGP session(s) between addresses on no shared subnet reach each other is not judged: the routing model of this state version is not computed, and the network has more than {BUILD_UP_TO} devices (`olav routes` computes it once; `olav routes --trace DEVICE PEER` answers one session)",
+                "whether the {} BGP session(s) between addresses on no shared subnet reach each other is not judged: the network has {devices} devices, more than the {JUDGED_UP_TO} whose routing tables `olav check` traces (`olav routes --trace DEVICE PEER` answers one session)",
                 wanted.len()
             )),
         });
-    };
+    }
+    // The stored model of this state version, else built now (and stored).
+    let model = RoutingModel::shared(db)?;
     let addresses = Addresses::of_model(NetworkModel::shared(db)?.as_ref());
     let ribs: RefCell<FastMap<String, Option<Arc<DeviceRib>>>> = RefCell::default();
-    let over = Cell::new(false);
     let lookup = |h: &str| {
         if let Some(r) = ribs.borrow().get(h) {
             return r.clone();
-        }
-        if ribs.borrow().len() >= RIBS_AT_MOST {
-            over.set(true);
-            return None;
         }
         let r = model.device(db, h).ok().flatten().map(Arc::new);
         ribs.borrow_mut().insert(h.to_owned(), r.clone());
@@ -223,7 +188,7 @@ pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> 
     // One direction of a session is the other direction of its peer's row.
     let mut memo: FastMap<(String, String, Ipv4Addr), Way> = FastMap::default();
     let mut out = Reachability::default();
-    let mut judged = 0;
+    let mut unknown = 0;
     for (s, local, remote) in &wanted {
         let Some(remote_node) = s.remote_node.as_deref() else {
             continue;
@@ -256,10 +221,6 @@ pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> 
             Some((h, v)) if h == remote_node => go(h, v, *local, &s.node),
             _ => Way::Unknown,
         };
-        if over.get() {
-            break;
-        }
-        judged += 1;
         let status = match (&forward, &back) {
             (Way::Not(why), _) | (_, Way::Not(why)) => {
                 Some((Established::NotEstablished, why.clone()))
@@ -268,7 +229,10 @@ pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> 
                 Established::Established,
                 format!("{} and {remote_node} reach each other's address", s.node),
             )),
-            _ => None,
+            _ => {
+                unknown += 1;
+                None
+            }
         };
         if let Some((established_status, reason)) = status {
             out.sessions.push(Traced {
@@ -282,9 +246,9 @@ pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> 
             });
         }
     }
-    if judged < wanted.len() {
+    if unknown > 0 {
         out.note = Some(format!(
-            "whether BGP sessions between addresses on no shared subnet reach each other: {judged} of {} judged; the rest need more than the {RIBS_AT_MOST} routing tables `olav check` computes (`olav routes --trace DEVICE PEER` answers one session)",
+            "whether {unknown} of the {} BGP session(s) between addresses on no shared subnet reach each other is not judged: a routing table on the way is incomplete, or the trace is not certain (`olav routes --trace DEVICE PEER` shows why)",
             wanted.len()
         ));
     }

@@ -254,3 +254,59 @@ pub fn judge(db: &StateDb, bgp: &[Session]) -> Result<Reachability, StateError> 
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::trace::Hop;
+
+    fn branch(node: &str, d: Disposition, caveat: Option<&str>) -> Branch {
+        Branch {
+            hops: vec![Hop {
+                node: node.to_owned(),
+                vrf: "default".to_owned(),
+                network: None,
+                protocol: None,
+                next_hop: None,
+                egress: None,
+            }],
+            disposition: d,
+            caveats: caveat.into_iter().map(str::to_owned).collect(),
+        }
+    }
+
+    #[test]
+    fn only_certain_traces_judge_a_session() {
+        let dst: Ipv4Addr = "10.0.0.2".parse().expect("ip");
+        let w = |b: &[Branch]| way(b, "a", "default", dst, "b");
+        assert_eq!(w(&[branch("b", Disposition::Accepted, None)]), Way::Reached);
+        assert_eq!(
+            w(&[branch("a", Disposition::NoRoute, None)]),
+            Way::Not("a has no route to 10.0.0.2 in VRF default".into())
+        );
+        assert_eq!(
+            w(&[branch("c", Disposition::NullRouted, None)]),
+            Way::Not("a → 10.0.0.2 in VRF default: NULL_ROUTED at c".into())
+        );
+        // An incomplete RIB on the way, another holder, ECMP branches that disagree, an
+        // answer olav cannot give: never judged.
+        let incomplete = Some("a's RIB is incomplete: OSPF routes are not computed yet");
+        assert_eq!(
+            w(&[branch("a", Disposition::NoRoute, incomplete)]),
+            Way::Unknown
+        );
+        assert_eq!(w(&[branch("c", Disposition::Accepted, None)]), Way::Unknown);
+        assert_eq!(
+            w(&[
+                branch("b", Disposition::Accepted, None),
+                branch("c", Disposition::NoRoute, None)
+            ]),
+            Way::Unknown
+        );
+        assert_eq!(
+            w(&[branch("a", Disposition::InsufficientInfo, None)]),
+            Way::Unknown
+        );
+        assert_eq!(w(&[]), Way::Unknown);
+    }
+}

@@ -7,6 +7,7 @@
 
 pub mod bgp;
 pub mod model;
+pub mod reach;
 
 use crate::model::{AddressKind, StructureKind};
 use model::Model;

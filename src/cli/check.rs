@@ -320,7 +320,16 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             )
         }
     };
-    let problems = f.problem_lines();
+    // Whether compatible sessions come up, from the routing model (the imported network
+    // only: a candidate's routes are `olav routes --plan`'s).
+    let reach = if plan.is_none() && (only.is_empty() || only.contains(&checks::Only::Bgp)) {
+        checks::reach::judge(&db, &f.bgp)?
+    } else {
+        checks::reach::Reachability::default()
+    };
+    let mut rows = f.problems();
+    rows.extend(reach.problems());
+    let problems: Vec<String> = rows.iter().map(|p| p.message.clone()).collect();
     // About the imported state, not a configuration: a candidate adds none.
     let warnings =
         if plan.is_none() && (only.is_empty() || only.contains(&checks::Only::Management)) {
@@ -361,17 +370,19 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
                 "verdict": verdict,
                 "not_read": note,
                 "scope": label,
-                "problems": f.problems(),
+                "problems": rows,
                 "duplicates": f.duplicates,
                 "overlaps": f.overlaps,
                 "bgp": f.bgp,
                 "references": f.references,
+                "established": reach.sessions,
+                "not_judged": reach.note,
                 "warnings": warnings,
             }))
         ),
         Format::Text => {
             let peerings = f.bgp.len();
-            let bad_bgp = f.bgp_problems().count();
+            let bad_bgp = f.bgp_problems().count() + reach.problems().len();
             println!(
                 "{verdict} — static checks (not Batfish) on {label}: {} duplicate IP owner(s), {} overlap(s), {bad_bgp} of {peerings} BGP peering(s) with a problem, {} undefined reference(s)",
                 f.duplicates.len(),
@@ -385,6 +396,9 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
                 println!("  warning: {}", w.message);
             }
             if let Some(n) = &note {
+                println!("Note: {n}");
+            }
+            if let Some(n) = &reach.note {
                 println!("Note: {n}");
             }
             if !problems.is_empty() {

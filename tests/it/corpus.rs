@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use olav::checks::reach::{Established, Reachability};
 use olav::import::{parse_snapshot, ParsedDevice, Snapshot};
 use olav::model::{AddressKind, BgpPeer, Vendor};
 use serde_json::Value;
@@ -842,12 +843,23 @@ fn bgp_states(show: &Path) -> BTreeMap<(String, String), bool> {
     out
 }
 
+/// Whether the routing model says the session cannot come up (`checks::reach`).
+fn not_established(reach: &Reachability, s: &olav::checks::bgp::Session) -> bool {
+    reach.sessions.iter().any(|t| {
+        t.node == s.node
+            && t.vrf == s.vrf
+            && t.remote_ip == s.remote_ip
+            && t.established_status == Established::NotEstablished
+    })
+}
+
 /// The sessions of a lab the devices show Established (unnumbered ones by the routes
 /// learned over them), each of which the BGP check must not flag: (sessions, on Junos).
 fn check_established(
     lab: &Path,
     parsed: &olav::import::ParsedSnapshot,
     f: &olav::checks::Findings,
+    reach: &Reachability,
     failures: &mut Vec<String>,
 ) -> (usize, usize) {
     let (mut checked, mut junos) = (0, 0);
@@ -885,15 +897,20 @@ fn check_established(
             if d.vendor == Vendor::JuniperJunos {
                 junos += 1;
             }
-            if s.is_problem() {
+            if s.is_problem() || not_established(reach, s) {
                 failures.push(format!(
-                    "{}: {} → {} {:?} (vrf {}) is Established on the device but flagged {}",
+                    "{}: {} → {} {:?} (vrf {}) is Established on the device but flagged {}{}",
                     lab.file_name().unwrap_or_default().to_string_lossy(),
                     s.node,
                     s.remote_ip,
                     s.local_interface,
                     s.vrf,
-                    s.configured_status.as_str()
+                    s.configured_status.as_str(),
+                    if not_established(reach, s) {
+                        ", NOT_ESTABLISHED"
+                    } else {
+                        ""
+                    }
                 ));
             }
         }
@@ -907,6 +924,7 @@ fn check_down(
     lab: &Path,
     parsed: &olav::import::ParsedSnapshot,
     f: &olav::checks::Findings,
+    reach: &Reachability,
     failures: &mut Vec<String>,
 ) -> usize {
     let mut checked = 0;
@@ -937,10 +955,10 @@ fn check_down(
                 continue;
             }
             checked += 1;
-            if rows
-                .iter()
-                .any(|s| s.configured_status == olav::checks::bgp::Status::UniqueMatch)
-            {
+            if rows.iter().any(|s| {
+                s.configured_status == olav::checks::bgp::Status::UniqueMatch
+                    && !not_established(reach, s)
+            }) {
                 failures.push(format!(
                     "{}: {} → {peer} (vrf {vrf}) is down on the device but UNIQUE_MATCH",
                     lab.file_name().unwrap_or_default().to_string_lossy(),
@@ -964,6 +982,7 @@ fn static_checks_are_precise_on_the_corpus() {
         let parsed = parse_lab(&lab, &mut failures);
         let db = common::state_db(&tmp.path().join("s.db"), &parsed);
         let f = checks::run(&Model::from_state(&db).expect("model"), &[]);
+        let reach = checks::reach::judge(&db, &f.bgp).expect("reachability");
         // A healthy lab has no duplicate address and no overlap: a false alarm otherwise.
         for p in f
             .problems()
@@ -976,7 +995,7 @@ fn static_checks_are_precise_on_the_corpus() {
                 p.message
             ));
         }
-        let (n, on_junos) = check_established(&lab, &parsed, &f, &mut failures);
+        let (n, on_junos) = check_established(&lab, &parsed, &f, &reach, &mut failures);
         established_checked += n;
         junos_established += on_junos;
         for d in parsed
@@ -1965,11 +1984,12 @@ fn fidelity_table() {
             let db = common::state_db(&tmp.path().join("s.db"), &parsed);
             let model = olav::checks::model::Model::from_state(&db).expect("model");
             let f = olav::checks::run(&model, &[]);
+            let reach = olav::checks::reach::judge(&db, &f.bgp).expect("reachability");
             let before = failures.len();
-            row.established.0 = check_established(&lab, &parsed, &f, &mut failures).0;
+            row.established.0 = check_established(&lab, &parsed, &f, &reach, &mut failures).0;
             row.established.1 = failures.len() - before;
             let before = failures.len();
-            row.down_sessions.0 = check_down(&lab, &parsed, &f, &mut failures);
+            row.down_sessions.0 = check_down(&lab, &parsed, &f, &reach, &mut failures);
             row.down_sessions.1 = failures.len() - before;
         }
         for d in &parsed.devices {

@@ -874,3 +874,84 @@ fn a_peer_on_an_unread_file_is_not_a_failure() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.starts_with("FAIL"), "{text}");
 }
+
+/// A compatible session whose ends cannot reach each other is not a pass (lab
+/// `junos_evpn_type5`: the leaves node2-1 and node2-2 peer over iBGP between their
+/// loopbacks, 172.16.0.11 ↔ .12, but the spines export only their direct routes, so
+/// neither leaf has a route to the other's loopback; the devices show the session Active
+/// and every other one Established). `olav check` traces each end's address through the
+/// routing model: NOT_ESTABLISHED on that pair, a FAIL; ESTABLISHED on the others.
+#[test]
+fn a_session_whose_ends_cannot_reach_each_other_is_not_established() {
+    let lab = common::fixture("real-networks").join("junos_evpn_type5");
+    let mut shown_down = Vec::new();
+    for host in [
+        "edge1", "node1-1", "node1-2", "node2-1", "node2-2", "router1",
+    ] {
+        let text = std::fs::read_to_string(lab.join(format!(
+            "show/{host}/show_bgp_neighbor_pipe_display_json.txt"
+        )))
+        .expect("show");
+        let v: serde_json::Value = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .next()
+            .expect("a document")
+            .expect("json");
+        for peer in v["bgp-information"][0]["bgp-peer"]
+            .as_array()
+            .expect("peers")
+        {
+            let at = |k: &str| peer[k][0]["data"].as_str().unwrap_or_default().to_owned();
+            if at("peer-state") != "Established" {
+                shown_down.push(format!("{host} {}", at("peer-address")));
+            }
+        }
+    }
+    assert_eq!(shown_down, ["node2-1 172.16.0.12", "node2-2 172.16.0.11"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::olav(dir.path())
+        .args(["state", "import", "--db", "s.db", "-q"])
+        .arg(&lab)
+        .assert()
+        .success();
+    let out = common::olav(dir.path())
+        .args(["check", "--db", "s.db"])
+        .output()
+        .expect("check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("FAIL"), "{text}");
+    assert!(
+        text.contains("BGP node2-1 default → 172.16.0.12 (IBGP): UNIQUE_MATCH but NOT_ESTABLISHED — node2-1 has no route to 172.16.0.12 in VRF default"),
+        "{text}"
+    );
+    let json = common::olav(dir.path())
+        .args(["check", "--db", "s.db", "--format", "json"])
+        .output()
+        .expect("check");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let mut not_established: Vec<String> = Vec::new();
+    let mut established = 0;
+    for t in v["established"].as_array().expect("established") {
+        match t["established_status"].as_str() {
+            Some("NOT_ESTABLISHED") => not_established.push(format!(
+                "{} {}",
+                t["node"].as_str().unwrap_or_default(),
+                t["remote_ip"].as_str().unwrap_or_default()
+            )),
+            Some("ESTABLISHED") => established += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(not_established, shown_down);
+    // Every loopback session the devices show Established: 12 rows (6 pairs).
+    assert_eq!(established, 12);
+    assert!(v["not_judged"].is_null());
+    let codes: Vec<&str> = v["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .filter_map(|p| p["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["check.bgp.not_established"; 2]);
+}

@@ -1,7 +1,7 @@
 //! Output for people (aligned text tables) and machines (JSON).
 
 use comfy_table::{presets::NOTHING, ContentArrangement, Table as Comfy};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Output format chosen with `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -11,6 +11,65 @@ pub enum Format {
     Text,
     /// JSON for machines.
     Json,
+}
+
+/// Which verdict makes a command exit 1 (`--fail-on`): pipelines that gate on warnings
+/// choose `warn`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum FailOn {
+    /// Only a FAIL exits 1.
+    #[default]
+    Fail,
+    /// A WARN exits 1 as well (UNVERIFIED still does not: it says what was not run).
+    Warn,
+}
+
+impl FailOn {
+    /// Whether `verdict` fails the command.
+    pub fn fails(self, verdict: &str) -> bool {
+        verdict == "FAIL" || (self == FailOn::Warn && verdict == "WARN")
+    }
+}
+
+/// One finding of a pre-check or a verification as scripts read it, saved beside the
+/// step's Markdown report ([`findings_beside`]) so that a run's JSON can list them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepFinding {
+    /// Stable code (`precheck.links`, `check.duplicate_ip`, `verify.<Batfish question>`).
+    pub code: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// What it is about.
+    pub element: String,
+    /// What was found.
+    pub message: String,
+}
+
+impl StepFinding {
+    /// A pre-check finding (the forwarding checks of the verification give these too).
+    pub fn of(f: &crate::precheck::Finding) -> Self {
+        StepFinding {
+            code: f.code.to_owned(),
+            severity: f.severity.as_str().to_owned(),
+            element: f.element.clone(),
+            message: f.message.clone(),
+        }
+    }
+}
+
+/// A step's findings file: its verdict and findings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepFindings {
+    /// The step's verdict.
+    pub verdict: String,
+    /// Every finding, in the report's order.
+    pub findings: Vec<StepFinding>,
+}
+
+/// The findings file saved beside a step's Markdown report: `<stem>.precheck.md` →
+/// `<stem>.precheck.json`.
+pub fn findings_beside(report_md: &std::path::Path) -> std::path::PathBuf {
+    report_md.with_extension("json")
 }
 
 /// A result table: named columns, rows of JSON values.

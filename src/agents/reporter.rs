@@ -7,6 +7,7 @@ use super::capability::{PlanReader, ReportWriter, StateReader};
 use super::{StepError, StepRunner};
 use crate::engine::breaker::ToolError;
 use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
+use crate::output::{self, StepFinding, StepFindings};
 use crate::precheck::{self, Options, Report};
 use crate::report::html::{self, PlanPage, Verified};
 use crate::report::{self, FlowPath, Impact, Picture};
@@ -59,6 +60,13 @@ impl Reporter {
         let saved = self
             .reports
             .write(&format!("{stem}.precheck.md"), &report.to_markdown())?;
+        // Beside it, the findings as data: a run's JSON lists them (`docs/json.md`).
+        let data = StepFindings {
+            verdict: report.verdict.to_owned(),
+            findings: report.findings.iter().map(StepFinding::of).collect(),
+        };
+        self.reports
+            .write(&format!("{stem}.precheck.json"), &output::json(&data))?;
         let recorded = match crate::plan::Plan::from_markdown(&text) {
             Ok(plan) => {
                 let counts = report.counts();

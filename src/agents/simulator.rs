@@ -8,6 +8,7 @@ use super::capability::{BatfishCaller, ConfigReader, PlanReader, ReportWriter};
 use super::{StepError, StepRunner};
 use crate::engine::breaker::ErrorClass;
 use crate::engine::contract::{PLAN_PATH, REPORT_PATH, VERDICT};
+use crate::output::{StepFinding, StepFindings};
 use crate::plan::Plan;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -63,6 +64,8 @@ impl Simulator {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut body = String::new();
+        // The findings as data as well, saved beside the report for a run's JSON.
+        let mut data: Vec<StepFinding> = Vec::new();
         let (verdict, batfish, absent, findings) = match self.batfish.probe() {
             Ok(version) => {
                 let inputs = self.configs.batfish_inputs(&plan)?;
@@ -93,6 +96,12 @@ impl Simulator {
                 for l in &lines {
                     let _ = writeln!(body, "  {l}");
                 }
+                data.extend(found.iter().map(|f| StepFinding {
+                    code: format!("verify.{}", f.question),
+                    severity: f.severity.to_owned(),
+                    element: f.question.to_owned(),
+                    message: f.message.clone(),
+                }));
                 (verdict, Some(version), None, lines)
             }
             Err(e) if self.batfish.required() => {
@@ -107,8 +116,8 @@ impl Simulator {
                 // A session the plan ends as it declares (a removal, a requested
                 // shutdown) loses its local address or peer: its plan's point, as the
                 // pre-check and Batfish's verification judge it.
-                let (ended, introduced): (Vec<_>, Vec<_>) = after
-                    .introduced_problems(&imported)
+                let (ended, problems): (Vec<_>, Vec<_>) = after
+                    .introduced_since(&imported)
                     .into_iter()
                     .partition(|p| {
                         p.code.starts_with("check.bgp.")
@@ -120,7 +129,13 @@ impl Simulator {
                             })
                     });
                 let mut introduced: Vec<String> =
-                    introduced.into_iter().map(|p| p.message).collect();
+                    problems.iter().map(|p| p.message.clone()).collect();
+                data.extend(problems.into_iter().map(|p| StepFinding {
+                    code: p.code,
+                    severity: "error".to_owned(),
+                    element: p.element,
+                    message: p.message,
+                }));
                 let breaks = forwarding
                     .findings
                     .iter()
@@ -150,6 +165,13 @@ impl Simulator {
                     let _ = writeln!(body, "  ended as the plan declares: {}", p.message);
                 }
                 forwarding_lines(&mut body, &mut introduced, &forwarding);
+                data.extend(
+                    forwarding
+                        .findings
+                        .iter()
+                        .filter(|x| x.severity != crate::precheck::Severity::Info)
+                        .map(StepFinding::of),
+                );
                 body.push_str(&crate::batfish::guidance(&self.batfish.address(), path));
                 (verdict, None, Some(why), introduced)
             }
@@ -161,6 +183,13 @@ impl Simulator {
         let report = self
             .reports
             .write(&format!("{stem}.verify.md"), &report_md)?;
+        self.reports.write(
+            &format!("{stem}.verify.json"),
+            &crate::output::json(&StepFindings {
+                verdict: verdict.to_owned(),
+                findings: data,
+            }),
+        )?;
         // The page is secondary: failing to update it never fails the verification.
         if let Err(e) = self.update_page(&stem, &report_md, path) {
             tracing::warn!("the HTML report of {path} keeps its old verification: {e}");

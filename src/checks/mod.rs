@@ -115,15 +115,7 @@ impl Findings {
     /// plan's lines move the stored ones, and a Junos candidate is in set form, so a
     /// reference that was already undefined is the same problem at another line. One more
     /// reference than before (the plan adds a second use) is new.
-    pub fn introduced_since(&self, before: &Findings) -> Vec<String> {
-        self.introduced_problems(before)
-            .into_iter()
-            .map(|p| p.message)
-            .collect()
-    }
-
-    /// [`Findings::introduced_since`]'s problems, whole.
-    pub fn introduced_problems(&self, before: &Findings) -> Vec<Problem> {
+    pub fn introduced_since(&self, before: &Findings) -> Vec<Problem> {
         let mut had: BTreeMap<String, usize> = BTreeMap::new();
         for (id, _) in before.identified() {
             *had.entry(id).or_default() += 1;

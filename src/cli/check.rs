@@ -62,7 +62,7 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     // verdict on a change to give.
     Ok(if report.plan_id.is_none() {
         Exit::BadInput
-    } else if report.verdict == "FAIL" {
+    } else if cli.fail_on.fails(report.verdict) {
         Exit::Fail
     } else {
         Exit::Ok
@@ -439,7 +439,7 @@ pub fn verify(cli: &Cli, plan: &Path) -> Result<Exit> {
             println!("Report: {}", v.report.display());
         }
     }
-    Ok(if v.verdict == "FAIL" {
+    Ok(if cli.fail_on.fails(v.verdict) {
         Exit::Fail
     } else {
         Exit::Ok

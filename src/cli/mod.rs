@@ -10,7 +10,7 @@ mod trace;
 mod workflows;
 
 use crate::import::{self, SnapshotDir};
-use crate::output::{self, Format};
+use crate::output::{self, FailOn, Format};
 use crate::state::{ShowKind, StateDb};
 use crate::{demo, synth};
 use anyhow::{Context, Result};
@@ -80,6 +80,10 @@ pub struct Cli {
     /// Candidate snapshots left in Batfish for debugging (the newest N; 0 deletes each once read).
     #[arg(long, global = true, default_value_t = 0)]
     pub keep_snapshots: usize,
+    /// Which verdict exits 1 for a request, `precheck` and `verify`: `fail` (default) or
+    /// `warn` (a WARN fails too, for pipelines that gate on warnings).
+    #[arg(long, global = true, value_enum, default_value_t = FailOn::Fail)]
+    pub fail_on: FailOn,
     /// A request in one sentence, routed to a workflow.
     pub request: Option<String>,
     #[command(subcommand)]

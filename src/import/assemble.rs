@@ -29,7 +29,6 @@ pub(super) fn assemble(
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut lines_total = 0u64;
     let mut lines_unrecognised = 0u64;
-    let collected = examined.iter().filter_map(|e| e.modified).max();
     for e in examined {
         let r = match e.outcome {
             Ok(r) => r,
@@ -168,12 +167,11 @@ pub(super) fn assemble(
             },
         );
     let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
-    let collected_at = opstate.collected_at.clone().or_else(|| {
-        collected.map(|t| {
-            chrono::DateTime::<chrono::Utc>::from(t)
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        })
-    });
+    roles::infer_from_topology(&mut devices, &links);
+    // Only a time the snapshot states: a file's modification time says when it was
+    // copied, not when the network was read, and would make the freshness warning fire
+    // (or stay quiet) for the wrong reason.
+    let collected_at = opstate.collected_at.clone();
     Ok(ParsedSnapshot {
         label: src.label.to_owned(),
         devices,

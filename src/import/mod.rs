@@ -22,7 +22,6 @@ use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, LineWarning, 
 use opstate::OpState;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 /// Files larger than this are not configurations (the largest real ones are a few MB).
 pub const MAX_CONFIG_BYTES: u64 = 64 * 1024 * 1024;
@@ -276,7 +275,6 @@ struct Examined {
     file: usize,
     path: String,
     name_hint: String,
-    modified: Option<SystemTime>,
     outcome: Result<Read, String>,
 }
 

@@ -56,7 +56,6 @@ fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
         file,
         path: f.path.clone(),
         name_hint: f.name_hint.clone(),
-        modified: f.modified,
         outcome,
     }
 }

@@ -5,8 +5,10 @@
 
 use super::{esc, svg, Picture};
 use crate::plan::{ConfigBlock, Plan};
+use crate::precheck::announce::Announcements;
 use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::{Report, Severity};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// Who verified the plan.
@@ -85,6 +87,7 @@ h3 { font-size: 14px; margin: 14px 0 4px; }
 .v-PASS { background: #dcfce7; border-color: #15803d; }
 .v-WARN { background: #fef3c7; border-color: #b45309; }
 .v-FAIL { background: #fee2e2; border-color: #b91c1c; }
+.v-UNVERIFIED { background: #f1f5f9; border-color: #475569; }
 .v-INFO { background: #e0f2fe; border-color: #0369a1; }
 .understood { font-size: 16px; font-weight: 600; background: #f1f5f9; border-left: 4px solid #1d4ed8; padding: 8px 12px; margin: 10px 0 4px; }
 .request { color: #475569; margin: 4px 0; }
@@ -138,8 +141,44 @@ fn list(v: &[String]) -> String {
 }
 
 /// The blast radius as a table, beside the picture.
-fn blast_table(s: &mut String, b: &Blast, claimed: Option<Option<u32>>) {
+/// Prefixes some provider heard before the plan and none hears after (the pre-check's
+/// announcements), for the blast table: they are withdrawn too, from the internet. None
+/// when an answer after the plan is unknown.
+fn unheard(a: Option<&Announcements>) -> Vec<String> {
+    let Some(a) = a else {
+        return Vec::new();
+    };
+    if a.after.iter().any(|x| x.unknown.is_some()) {
+        return Vec::new();
+    }
+    let heard: BTreeSet<_> = a
+        .after
+        .iter()
+        .flat_map(|x| x.prefixes.iter().chain(&x.maybe))
+        .collect();
+    a.before
+        .iter()
+        .flat_map(|x| &x.prefixes)
+        .filter(|p| !heard.contains(p))
+        .map(ToString::to_string)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+fn blast_table(s: &mut String, b: &Blast, claimed: Option<Option<u32>>, unheard: &[String]) {
     let services: Vec<String> = b.services.iter().map(ToString::to_string).collect();
+    // What the blast radius withdraws, then what no provider hears any more: a warning
+    // that a prefix is withdrawn never stands beside "none" here.
+    let mut withdrawn = b.prefixes_withdrawn.clone();
+    for p in unheard {
+        if !withdrawn
+            .iter()
+            .any(|w| w == p || w.starts_with(&format!("{p} ")))
+        {
+            withdrawn.push(format!("{p} (no provider hears it after the plan)"));
+        }
+    }
     let number = match claimed {
         Some(c) => format!(
             "{} device(s) — removed {} + isolated {}; the plan claims {}",
@@ -164,7 +203,7 @@ fn blast_table(s: &mut String, b: &Blast, claimed: Option<Option<u32>>) {
         ("Links lost", b.links_removed.to_string()),
         ("BGP sessions lost", list(&b.sessions_lost)),
         ("External peers lost", list(&b.peers_lost)),
-        ("Prefixes withdrawn", list(&b.prefixes_withdrawn)),
+        ("Prefixes withdrawn", list(&withdrawn)),
         ("Services affected", list(&services)),
     ] {
         let _ = writeln!(s, "<tr><td class=\"k\">{k}</td><td>{v}</td></tr>");
@@ -214,6 +253,8 @@ fn blocks(s: &mut String, v: &[ConfigBlock], none: &str) {
 
 const VERIFY_MARK: &str = "verification";
 const VERIFY_BANNER_MARK: &str = "verification-verdict";
+const RUN_MARK: &str = "run-verdict";
+const PRECHECK_MARK: &str = "precheck-verdict";
 
 fn marked(name: &str, inner: &str) -> String {
     format!("<!--olav:{name}-->{inner}<!--/olav:{name}-->")
@@ -301,10 +342,15 @@ pub fn plan_page(p: &PlanPage<'_>) -> String {
             )
         })
         .unwrap_or_default();
+    // The run's verdict is the worse of the two steps: a verification that fails must
+    // not leave the banner saying what the pre-check alone said.
+    let run = worse(r.verdict, p.verified.map(|v| v.verdict.as_str()));
     let _ = write!(
         s,
-        "<header class=\"verdict v-{v}\">\n<span class=\"big\">Pre-check: {v}</span>\n<span class=\"line\">{e} error(s) · {w} warning(s) · {i} info{bl}</span>\n{vb}\n</header>\n",
-        v = esc(r.verdict),
+        "<header class=\"verdict v-{rv}\">\n<span class=\"big\">Verdict: {rvm}</span>\n<span class=\"line\">Pre-check: <b>{pv}</b> — {e} error(s) · {w} warning(s) · {i} info{bl}</span>\n{vb}\n</header>\n",
+        rv = esc(run),
+        rvm = marked(RUN_MARK, &esc(run)),
+        pv = marked(PRECHECK_MARK, &esc(r.verdict)),
         e = c["error"],
         w = c["warning"],
         i = c["info"],
@@ -359,7 +405,12 @@ pub fn plan_page(p: &PlanPage<'_>) -> String {
     match (&r.blast, p.picture) {
         (Some(b), Some(pic)) => {
             picture(&mut s, pic);
-            blast_table(&mut s, b, Some(r.claimed));
+            blast_table(
+                &mut s,
+                b,
+                Some(r.claimed),
+                &unheard(r.announcements.as_ref()),
+            );
             if let Some((before, after)) = &r.redundancy {
                 let _ = writeln!(
                     s,
@@ -442,11 +493,42 @@ fn announcements(s: &mut String, r: &Report) {
 /// page has none (not a page olav wrote).
 pub fn with_verification(page: &str, v: &Verified, plan_path: &str) -> Option<String> {
     let page = replace_marked(page, VERIFY_BANNER_MARK, &verification_banner(Some(v)))?;
+    let before = read_marked(&page, RUN_MARK)?.to_owned();
+    let run = worse(read_marked(&page, PRECHECK_MARK)?, Some(&v.verdict)).to_owned();
+    let page = replace_marked(&page, RUN_MARK, &esc(&run))?.replacen(
+        &format!("<header class=\"verdict v-{before}\">"),
+        &format!("<header class=\"verdict v-{}\">", esc(&run)),
+        1,
+    );
     replace_marked(
         &page,
         VERIFY_MARK,
         &verification_section(Some(v), plan_path),
     )
+}
+
+/// What sits between `<!--olav:NAME-->` and `<!--/olav:NAME-->`.
+fn read_marked<'p>(page: &'p str, name: &str) -> Option<&'p str> {
+    let open = format!("<!--olav:{name}-->");
+    let close = format!("<!--/olav:{name}-->");
+    let start = page.find(&open)? + open.len();
+    let end = start + page[start..].find(&close)?;
+    Some(&page[start..end])
+}
+
+/// The worse of the pre-check's verdict and the verification's, ranked as a run's
+/// verdict is (FAIL > WARN > UNVERIFIED > PASS).
+fn worse<'a>(precheck: &'a str, verified: Option<&'a str>) -> &'a str {
+    let rank = |v: &str| match v {
+        "FAIL" => 3,
+        "WARN" => 2,
+        "UNVERIFIED" => 1,
+        _ => 0,
+    };
+    match verified {
+        Some(v) if rank(v) > rank(precheck) => v,
+        _ => precheck,
+    }
 }
 
 /// Replaces what sits between `<!--olav:NAME-->` and `<!--/olav:NAME-->`. Data never
@@ -519,7 +601,7 @@ pub fn what_if_page(
     );
     s.push_str("<h2>What it touches</h2>\n");
     picture(&mut s, p);
-    blast_table(&mut s, b, None);
+    blast_table(&mut s, b, None, &[]);
     let _ = writeln!(
         s,
         "<footer>olav {} · computed from the state DB by the reporter's blast-radius implementation.</footer>\n</body>\n</html>",
@@ -556,7 +638,9 @@ mod tests {
     #[test]
     fn the_verification_is_replaced_in_place() {
         let page = format!(
-            "<header>{}</header><p>middle</p><section>{}</section>",
+            "<header class=\"verdict v-WARN\">Verdict: {} Pre-check: {}{}</header><p>middle</p><section>{}</section>",
+            marked(RUN_MARK, "WARN"),
+            marked(PRECHECK_MARK, "WARN"),
             marked(VERIFY_BANNER_MARK, &verification_banner(None)),
             marked(VERIFY_MARK, &verification_section(None, "p.md"))
         );
@@ -572,6 +656,10 @@ mod tests {
         assert!(new.contains("<p>middle</p>"));
         assert!(new.contains("Formal verification — Batfish"));
         assert!(new.contains("error &lt;x&gt;"));
+        // The run's verdict is the worse of the two: the verification's FAIL.
+        assert!(new
+            .starts_with("<header class=\"verdict v-FAIL\">Verdict: <!--olav:run-verdict-->FAIL<"));
+        assert!(new.contains("Pre-check: <!--olav:precheck-verdict-->WARN<"));
         assert_eq!(with_verification("<p>no markers</p>", &v, "p.md"), None);
     }
 }

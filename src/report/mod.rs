@@ -152,6 +152,9 @@ pub struct Service {
     pub remaining: usize,
     /// Devices holding an endpoint (prefix endpoints have none).
     pub devices: Vec<String>,
+    /// The site most of those devices are in (ties: the first by name); the service is
+    /// drawn in that site's panel.
+    pub site: Option<String>,
 }
 
 impl Service {
@@ -450,6 +453,9 @@ impl Picture {
                 endpoints: s.endpoints,
                 remaining: s.remaining,
                 devices: endpoints.get(&s.name).cloned().unwrap_or_default(),
+                site: endpoints
+                    .get(&s.name)
+                    .and_then(|devs| majority_site(devs, &devices)),
             });
         }
         Ok(pic)
@@ -608,6 +614,24 @@ fn neighbourhood(
     drawn.dedup();
     let left_out = two.len() - drawn.len();
     (drawn, 0, left_out)
+}
+
+/// The site most of `devs` are in (ties: the first by name), from the devices' sites.
+fn majority_site(
+    devs: &[String],
+    devices: &BTreeMap<String, (Option<String>, Option<String>)>,
+) -> Option<String> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in devs {
+        if let Some((_, Some(site))) = devices.get(d) {
+            *count.entry(site).or_default() += 1;
+        }
+    }
+    let most = count.values().copied().max()?;
+    count
+        .into_iter()
+        .find(|(_, n)| *n == most)
+        .map(|(s, _)| s.to_owned())
 }
 
 #[cfg(test)]

@@ -142,10 +142,14 @@ fn layout(p: &Picture) -> Layout {
     let depth = depths(p, &tier_of);
     let site_of = |n: &super::Node| n.site.clone().unwrap_or_default();
     // Sites by name; devices without a site last.
+    // A service's site has a panel even when none of its devices is drawn: the service
+    // is drawn inside it.
+    let service_site = |s: &super::Service| s.site.clone().unwrap_or_default();
     let mut sites: Vec<String> = p
         .nodes
         .iter()
         .map(site_of)
+        .chain(p.services.iter().map(service_site))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -171,6 +175,19 @@ fn layout(p: &Picture) -> Layout {
         for (s, names) in row {
             widths[*s] = widths[*s].max(names.len() as f64 * PITCH);
         }
+    }
+    let column_of = |s: &super::Service| {
+        sites
+            .iter()
+            .position(|x| *x == service_site(s))
+            .unwrap_or(0)
+    };
+    let mut services_in = vec![0usize; sites.len()];
+    for s in &p.services {
+        services_in[column_of(s)] += 1;
+    }
+    for (w, n) in widths.iter_mut().zip(&services_in) {
+        *w = w.max(*n as f64 * PITCH);
     }
     let mut columns = Vec::new();
     let mut x = GUTTER;
@@ -267,23 +284,28 @@ fn layout(p: &Picture) -> Layout {
     });
     let mut service_at = vec![(0.0, 0.0); p.services.len()];
     if let Some(sy) = services_y {
-        let mut items: Vec<(f64, &str, usize)> = p
-            .services
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let xs: Vec<f64> = s
-                    .devices
-                    .iter()
-                    .filter_map(|d| node_at.get(d).map(|(x, _)| *x))
-                    .collect();
-                (mean(&xs).unwrap_or(centre), s.name.as_str(), i)
-            })
-            .collect();
-        items.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(b.1)));
-        let wishes: Vec<f64> = items.iter().map(|i| i.0).collect();
-        for (x, (_, _, i)) in place_row(&wishes, lo, hi).into_iter().zip(&items) {
-            service_at[*i] = (x, sy);
+        // Each site's services within its own panel, near their devices.
+        for (c, (_, left, w)) in columns.iter().enumerate() {
+            let (lo, hi) = (left + PITCH / 2.0, left + w - PITCH / 2.0);
+            let mut items: Vec<(f64, &str, usize)> = p
+                .services
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| column_of(s) == c)
+                .map(|(i, s)| {
+                    let xs: Vec<f64> = s
+                        .devices
+                        .iter()
+                        .filter_map(|d| node_at.get(d).map(|(x, _)| *x))
+                        .collect();
+                    (mean(&xs).unwrap_or(left + w / 2.0), s.name.as_str(), i)
+                })
+                .collect();
+            items.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(b.1)));
+            let wishes: Vec<f64> = items.iter().map(|i| i.0).collect();
+            for (x, (_, _, i)) in place_row(&wishes, lo, hi).into_iter().zip(&items) {
+                service_at[*i] = (x, sy);
+            }
         }
     }
     let legend_y = y + 8.0;
@@ -832,6 +854,7 @@ mod tests {
                 endpoints: 2,
                 remaining: 0,
                 devices: vec!["leaf-a".into()],
+                site: Some("s1".into()),
             }],
             hops: 2,
             ..Picture::default()

@@ -158,12 +158,24 @@ fn the_what_if_losing_the_only_adjacency_lists_the_routes_lost() {
     );
 }
 
-/// The what-if alone on a lab without roles or external peers: what the change cuts off
-/// cannot be computed, so neither "isolated none" nor "withdrawn none" — unknown, said,
-/// with where the routes lost are.
+/// The what-if alone on a lab with no border, core or external peer — its state file
+/// calls every router `access`, so none is inferred from the topology: what the change
+/// cuts off cannot be computed, so neither "isolated none" nor "withdrawn none" —
+/// unknown, said, with where the routes lost are.
 #[test]
 fn the_blast_radius_what_if_says_isolation_is_unknown_not_none() {
-    let dir = lab();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let snap = dir.path().join("lab");
+    common::copy_dir(
+        &common::fixture("lab-validation/iosxe_redistribution"),
+        &snap,
+    );
+    let devices: String = ["D1_redist", "D2_static", "D3_eigrp", "D4_bgp", "D5_ospf"]
+        .iter()
+        .map(|h| format!("  - {{hostname: {h}, role: access}}\n"))
+        .collect();
+    std::fs::write(snap.join("state.yaml"), format!("devices:\n{devices}")).expect("write");
+    common::import(dir.path(), &snap);
     let out = olav(dir.path())
         .args(["blast-radius", "--interface", "D3_eigrp:GigabitEthernet1"])
         .output()

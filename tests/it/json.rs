@@ -91,7 +91,13 @@ fn top_level_keys_of_every_command() {
             "request clarification (refusal)",
             keys(&refusal["clarification"]),
         ),
+        ("request report_paths", keys(&run["report_paths"])),
+        ("request finding", keys(&run["findings"])),
         ("request unrouted", keys(&unrouted)),
+        (
+            "request unrouted clarification",
+            keys(&unrouted["clarification"]),
+        ),
         ("precheck", keys(&pre)),
         ("precheck report", keys(&pre["report"])),
         ("precheck finding", keys(&pre["report"]["findings"])),
@@ -117,6 +123,101 @@ fn top_level_keys_of_every_command() {
         run["verdict"], "WARN",
         "the worst of the steps (pre-check WARN, verification UNVERIFIED)"
     );
+    assert_eq!(keys(&run), keys(&unrouted), "one shape, routed or not");
+    assert_eq!(keys(&run), keys(&question), "one shape, run or asked");
+}
+
+#[test]
+fn a_request_lists_its_reports_and_every_finding_of_every_step() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path();
+    let run = json(
+        d,
+        &[
+            "-q",
+            "--format",
+            "json",
+            "--agent",
+            "netops",
+            "decommission alpha-br-3560",
+        ],
+    );
+    for (key, end) in [
+        ("precheck", ".precheck.md"),
+        ("verification", ".verify.md"),
+        ("html", ".html"),
+    ] {
+        let p = run["report_paths"][key].as_str().unwrap_or_default();
+        assert!(p.ends_with(end), "{key}: {p}");
+        assert!(d.join(p).is_file(), "{key}: {p} is not written");
+    }
+    let findings = run["findings"].as_array().expect("findings");
+    let by = |step: &str| -> Vec<&serde_json::Value> {
+        findings.iter().filter(|f| f["step"] == step).collect()
+    };
+    // The pre-check's findings are the ones `olav precheck` gives, in its order.
+    let plan = run["plan_path"].as_str().expect("plan").to_owned();
+    let pre = json(d, &["--format", "json", "precheck", &plan]);
+    let pre_codes: Vec<&serde_json::Value> = pre["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| &f["code"])
+        .collect();
+    let run_codes: Vec<&serde_json::Value> = by("reporter").iter().map(|f| &f["code"]).collect();
+    assert_eq!(run_codes, pre_codes);
+    // The verification's: the blackhole its forwarding comparison warns of.
+    let ver = by("simulator");
+    assert!(
+        ver.iter()
+            .any(|f| f["code"] == "precheck.blackhole" && f["severity"] == "warning"),
+        "{ver:?}"
+    );
+    for f in findings {
+        for k in ["code", "severity", "element", "message", "step"] {
+            assert!(f[k].is_string(), "{k} in {f}");
+        }
+    }
+}
+
+#[test]
+fn fail_on_warn_makes_a_warning_exit_1() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path();
+    let ask = |extra: &[&str]| {
+        let mut args = vec!["-q", "--agent", "netops"];
+        args.extend_from_slice(extra);
+        args.push("decommission alpha-br-3560");
+        olav(d).args(&args).output().expect("runs")
+    };
+    assert_eq!(ask(&[]).status.code(), Some(0), "WARN exits 0 by default");
+    assert_eq!(ask(&["--fail-on", "warn"]).status.code(), Some(1));
+    assert_eq!(ask(&["--fail-on", "fail"]).status.code(), Some(0));
+    let plan = std::fs::read_dir(d.join("exports/change_plans"))
+        .expect("plans")
+        .flatten()
+        .next()
+        .expect("a plan")
+        .path();
+    let precheck = |extra: &[&str]| {
+        olav(d)
+            .args(extra)
+            .arg("precheck")
+            .arg(&plan)
+            .output()
+            .expect("runs")
+            .status
+            .code()
+    };
+    assert_eq!(precheck(&[]), Some(0));
+    assert_eq!(precheck(&["--fail-on", "warn"]), Some(1));
+    // UNVERIFIED (no Batfish) says what did not run; it is not a warning.
+    let verify = olav(d)
+        .args(["--fail-on", "warn", "verify"])
+        .arg(&plan)
+        .output()
+        .expect("runs");
+    assert_eq!(verify.status.code(), Some(0));
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod pybatfish;
 mod report;
 mod requests;
 mod robustness;
+mod roles;
 mod roundtrip;
 mod routes;
 mod routes_props;

@@ -97,16 +97,22 @@ fn self_contained(page: &str) {
     assert!(page.contains("<style>") && page.contains("@media print"));
 }
 
-/// Verdict first: the banner comes before every other part of the body.
-fn verdict_first(page: &str, verdict: &str) {
+/// Verdict first: the banner comes before every other part of the body, with the run's
+/// verdict (the worse of the pre-check's and the verification's) and the pre-check's.
+fn verdict_first(page: &str, run: &str, precheck: &str) {
     let body = page.split_once("<body>").expect("body").1;
     assert!(
         body.trim_start()
-            .starts_with(&format!("<header class=\"verdict v-{verdict}\">")),
+            .starts_with(&format!("<header class=\"verdict v-{run}\">")),
         "{}",
         &body[..200.min(body.len())]
     );
-    assert!(body.contains(&format!("Pre-check: {verdict}")));
+    assert!(body.contains(&format!(
+        "Verdict: <!--olav:run-verdict-->{run}<!--/olav:run-verdict-->"
+    )));
+    assert!(body.contains(&format!(
+        "Pre-check: <b><!--olav:precheck-verdict-->{precheck}<!--/olav:precheck-verdict--></b>"
+    )));
 }
 
 #[test]
@@ -115,7 +121,7 @@ fn the_decommission_report_shows_what_we_lose() {
     let plan = request(tmp.path(), DECOM);
     let page = read(&page_of(tmp.path(), &plan));
     self_contained(&page);
-    verdict_first(&page, "WARN");
+    verdict_first(&page, "WARN", "WARN");
     assert!(page.contains("<p class=\"understood\">Understood: decommission alpha-br-3560</p>"));
     assert!(page.contains("Request: “Decommission the branch switch alpha-br-3560"));
     // Changes and rollback, per device.
@@ -191,7 +197,7 @@ fn the_uplink_report_shows_the_new_session() {
     let plan = request(tmp.path(), CHANGE);
     let page = read(&page_of(tmp.path(), &plan));
     self_contained(&page);
-    verdict_first(&page, "PASS");
+    verdict_first(&page, "UNVERIFIED", "PASS");
     assert!(page.contains(
         "Understood: add a redundant eBGP uplink from alpha-border-1 to AARNet (AS7575)"
     ));
@@ -514,7 +520,7 @@ fn a_plan_that_loops_a_flow_draws_its_path_on_the_picture() {
     // The page beside it draws that path: r1 → r2 → r1, the loop's badge on r1.
     let page = read(&page_of(dir, "exports/change_plans/loop.md"));
     self_contained(&page);
-    verdict_first(&page, "FAIL");
+    verdict_first(&page, "FAIL", "FAIL");
     let pic = svg(&page);
     let drawn: Vec<(String, String)> = boxes(pic);
     assert!(drawn.iter().any(|(_, d)| d == "r1") && drawn.iter().any(|(_, d)| d == "r2"));
@@ -549,4 +555,125 @@ fn a_plan_that_loops_a_flow_draws_its_path_on_the_picture() {
         row.contains("r1 (GigabitEthernet0/0) → r2 (GigabitEthernet0/0) → <b>r1</b> (again)"),
         "{row}"
     );
+}
+
+/// Runs a request whatever its verdict; returns the plan's path (relative to `dir`).
+fn request_any(dir: &Path, text: &str) -> String {
+    let out = olav(dir)
+        .args(["-q", "--format", "json", text])
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    v["plan_path"].as_str().expect("plan path").to_owned()
+}
+
+/// Site panels of a picture: (label, left, right).
+fn panels(svg: &str) -> Vec<(String, f64, f64)> {
+    svg.split("<rect x=\"")
+        .skip(1)
+        .filter(|r| r.contains("rx=\"8\" fill=\"#f8fafc\""))
+        .filter_map(|r| {
+            let (x, rest) = r.split_once('"')?;
+            let w = rest.split_once("width=\"")?.1.split_once('"')?.0;
+            let label = rest.split_once("font-weight=\"700\" fill=\"#334155\">")?.1;
+            let label = label.split_once("</text>")?.0;
+            let x: f64 = x.parse().ok()?;
+            Some((label.to_owned(), x, x + w.parse::<f64>().ok()?))
+        })
+        .collect()
+}
+
+/// Service pills: (name, left, right).
+fn service_boxes(svg: &str) -> Vec<(String, f64, f64)> {
+    svg.split("<g class=\"service\"><title>service ")
+        .skip(1)
+        .filter_map(|g| {
+            let name = g.split_once(':')?.0;
+            let x = g.split_once("<rect x=\"")?.1.split_once('"')?.0;
+            let w = g.split_once("width=\"")?.1.split_once('"')?.0;
+            let x: f64 = x.parse().ok()?;
+            Some((name.to_owned(), x, x + w.parse::<f64>().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn services_are_drawn_inside_their_own_sites_panel() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // alpha's border: five alpha services hit, drawn beside the beta and gamma panels.
+    let plan = request_any(tmp.path(), "decommission alpha-border-1");
+    let page = read(&page_of(tmp.path(), &plan));
+    let pic = svg(&page);
+    let sites = panels(pic);
+    assert!(sites.iter().any(|(l, ..)| l == "site beta"), "{sites:?}");
+    let drawn = service_boxes(pic);
+    assert!(drawn.len() >= 3, "{drawn:?}");
+    for (name, left, right) in &drawn {
+        let site = format!("site {}", name.split('-').next().unwrap_or_default());
+        let (_, lo, hi) = sites
+            .iter()
+            .find(|(l, ..)| *l == site)
+            .unwrap_or_else(|| panic!("{site} has no panel: {sites:?}"));
+        assert!(
+            lo <= left && right <= hi,
+            "{name} at {left}..{right} is outside {site} ({lo}..{hi})"
+        );
+    }
+}
+
+#[test]
+fn the_banner_gives_the_verdict_of_both_steps() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), DECOM);
+    let page = page_of(tmp.path(), &plan);
+    verdict_first(&read(&page), "WARN", "WARN");
+    // The plan gains a block that duplicates alpha-border-1's address: the static
+    // checks fail the verification, after the pre-check said WARN.
+    let file = tmp.path().join(&plan);
+    let text = read(&file);
+    let at = text.find("```config device=alpha-dist-1").expect("a block");
+    let body = at + text[at..].find('\n').expect("opening line") + 1;
+    let end = body + text[body..].find("```\n").expect("block ends") + 4;
+    let edited = format!(
+        "{}\n```config device=alpha-dist-1 os=ios\ninterface Loopback99\n ip address 10.0.1.0 255.255.255.254\n```\n{}",
+        &text[..end],
+        &text[end..]
+    );
+    std::fs::write(&file, edited).expect("write");
+    olav(tmp.path())
+        .args(["-q", "verify", &plan])
+        .assert()
+        .code(1);
+    let after = read(&page);
+    verdict_first(&after, "FAIL", "WARN");
+    assert!(after.contains("Formal verification: <b>FAIL</b>"));
+    assert!(!after.contains("<span class=\"big\">Pre-check"));
+}
+
+#[test]
+fn a_junos_port_shows_the_address_on_its_unit_0() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request_any(
+        tmp.path(),
+        "change the MTU on gamma-border-1 xe-0/1/0 to 9000",
+    );
+    let page = read(&page_of(tmp.path(), &plan));
+    assert!(
+        page.contains("addresses 10.0.3.0/31 on unit xe-0/1/0.0."),
+        "{}",
+        page.split_once("Current:").map_or("", |x| &x.1[..200])
+    );
+}
+
+#[test]
+fn prefixes_no_provider_hears_are_counted_as_withdrawn() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = request(tmp.path(), "remove the Telstra peer");
+    let page = read(&page_of(tmp.path(), &plan));
+    assert!(page.contains("no provider hears 10.30.0.0/16 after the plan"));
+    assert_eq!(
+        row(&page, "Prefixes withdrawn"),
+        "10.30.0.0/16 (no provider hears it after the plan)"
+    );
+    assert!(!page.contains("via ?"));
 }

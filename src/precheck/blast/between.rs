@@ -30,7 +30,8 @@ pub struct SinglePoints {
 
 impl Graph {
     /// Names an element of the subdivided graph (`device X`, `link a:i – b:j`,
-    /// `session X via i`); None for the root and peers.
+    /// `session X via i`, or `session X → peer` when it names no interface); None for
+    /// the root and peers.
     pub(super) fn describe(&self, e: &Elem, extra: &[SessE]) -> Option<String> {
         match e {
             Elem::Device(x) => Some(format!("device {}", self.names[*x as usize])),
@@ -49,11 +50,12 @@ impl Graph {
                     .sessions
                     .get(*s)
                     .or_else(|| extra.get(s - self.sessions.len()))?;
-                Some(format!(
-                    "session {} via {}",
-                    self.names[s.dev as usize],
-                    s.local_if.as_deref().unwrap_or("?")
-                ))
+                // The local interface is known only when the session names one; the
+                // peer address always is, and says which session it is.
+                Some(match s.local_if.as_deref() {
+                    Some(i) => format!("session {} via {i}", self.names[s.dev as usize]),
+                    None => format!("session {} → {}", self.names[s.dev as usize], s.peer),
+                })
             }
             Elem::Peer | Elem::Root => None,
         }

@@ -1,4 +1,5 @@
-//! The state is not older than the allowed age.
+//! The state is not older than the allowed age, judged from the collection time the
+//! snapshot states (`collected_at` in its state file), never from file times.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
@@ -16,12 +17,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let st = &cx.state;
     let opts = cx.opts;
+    // Without a stated time there is nothing to judge: an info, so that a WARN keeps
+    // meaning something was found on imports that state none.
     let Some(at) = st.collected_at.as_deref() else {
         out.add(
-            Severity::Warning,
+            Severity::Info,
             "state",
-            "the state has no collected_at time",
-            "set collected_at in state.yaml",
+            "the snapshot states no collection time: how old the state is is not known",
+            "set collected_at in the snapshot's state.yaml",
         );
         return Ok(out.not_applicable());
     };

@@ -203,13 +203,7 @@ pub fn modify_interface(
             current.description.as_deref().unwrap_or("-"),
             current.admin_state,
             current.mtu.map_or("default".into(), |m| m.to_string()),
-            list(
-                &current
-                    .addresses
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect::<Vec<_>>()
-            ),
+            list(&shown_addresses(f, device, current)),
             capitalise(&cite)
         ),
         scope: format!(
@@ -242,4 +236,24 @@ pub fn modify_interface(
         summary: vec![format!("Drafted: {title}"), format!("  {cite}")],
         plan,
     })
+}
+
+/// The addresses to show for a port: its own, or on a Junos port, those of its unit 0
+/// (where Junos puts a port's address), marked as such.
+fn shown_addresses(f: &Facts, device: &str, current: &Iface) -> Vec<String> {
+    let own: Vec<String> = current.addresses.iter().map(|a| a.to_string()).collect();
+    if !own.is_empty() {
+        return own;
+    }
+    let unit0 = format!("{}.0", current.name);
+    f.interfaces
+        .get(device)
+        .and_then(|v| v.iter().find(|x| x.name == unit0))
+        .map(|u| {
+            u.addresses
+                .iter()
+                .map(|a| format!("{a} on unit {unit0}"))
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -26,7 +26,9 @@ fn demo_facts() -> Facts {
 /// The requests a question offers to run.
 fn candidate_requests(r: &Resolution) -> Vec<String> {
     match r {
-        Resolution::Clarify { candidates, .. } => candidates.iter().map(|c| c.to_string()).collect(),
+        Resolution::Clarify { candidates, .. } => {
+            candidates.iter().filter_map(|c| c.request.clone()).collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -121,8 +123,17 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
 }
 
 /// Readings the table names that older intents had no variant for.
-fn other_intent_matches(_kind: &str, _args: &[&str], _got: &Intent) -> bool {
-    false
+fn other_intent_matches(kind: &str, args: &[&str], got: &Intent) -> bool {
+    match (kind, got) {
+        ("route+", Intent::AddDiscardRoute { device, prefix }) => {
+            args.len() == 3 && device == args[0] && prefix.to_string() == args[1] && args[2] == "discard"
+        }
+        ("decom-ifs", Intent::DecommissionInterfaces { interfaces }) => {
+            let want: Vec<(String, String)> = args.first().copied().unwrap_or_default().split(',').map(pair).collect();
+            *interfaces == want
+        }
+        _ => false,
+    }
 }
 
 /// The workflow an intent belongs to.

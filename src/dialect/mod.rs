@@ -377,6 +377,9 @@ mod tests {
                     prefix: "198.51.100.0/24".parse().unwrap(),
                     next_hop: "10.0.0.2".parse().unwrap(),
                 },
+                Change::AddDiscardRoute {
+                    prefix: "198.51.100.0/24".parse().unwrap(),
+                },
                 Change::RemoveStaticRoute { route: &r, hops: 1 },
             ];
             let before = model(v, text);

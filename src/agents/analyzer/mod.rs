@@ -43,9 +43,15 @@ fn clarification(question: &str, candidates: &[intent::Candidate]) -> String {
     let mut s = format!("No plan drafted: {question}\n");
     for c in candidates {
         match (&c.request, &c.reading) {
-            (Some(r), Some(d)) => s.push_str(&format!(
-                "  - {} — run: olav --agent netops \"{}\"\n",
+            (Some(r), Some(d)) if *d != c.text => s.push_str(&format!(
+                "  - {} ({}) — run: olav --agent netops \"{}\"\n",
+                one_line(&c.text),
                 one_line(d),
+                one_line(r)
+            )),
+            (Some(r), _) => s.push_str(&format!(
+                "  - {} — run: olav --agent netops \"{}\"\n",
+                one_line(&c.text),
                 one_line(r)
             )),
             _ => s.push_str(&format!("  - {}\n", one_line(&c.text))),

@@ -166,17 +166,26 @@ const LEXICON: &[(&str, &str)] = &[
 
 /// "bring up", "turn up", …: a new thing added when the request names one, else an
 /// interface brought up.
-const UP_VERBS: &[&str] = &["bring up", "turn up", "spin up", "stand up", "set up", "light up"];
+const UP_VERBS: &[&str] = &[
+    "bring up", "turn up", "spin up", "stand up", "set up", "light up",
+];
 
 /// Words that make an "up" verb add something new.
-const NEW_THINGS: &[&str] = &["new", "peering", "transit", "uplink", "session", "provider", "upstream"];
+const NEW_THINGS: &[&str] = &[
+    "new", "peering", "transit", "uplink", "session", "provider", "upstream",
+];
 
 /// Rewrites the lexicon's phrases, word by word, case-insensitively.
 fn rewrite_phrases(s: &str) -> String {
     let words: Vec<&str> = s.split(' ').collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let adds = NEW_THINGS.iter().any(|n| lower.iter().any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == *n))
-        || lower.iter().any(|w| w.starts_with("as") && w.len() > 2 && w[2..].chars().all(|c| c.is_ascii_digit()));
+    let adds = NEW_THINGS.iter().any(|n| {
+        lower
+            .iter()
+            .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == *n)
+    }) || lower
+        .iter()
+        .any(|w| w.starts_with("as") && w.len() > 2 && w[2..].chars().all(|c| c.is_ascii_digit()));
     let up = if adds { "add" } else { "no shutdown" };
     let table: Vec<(&str, &str)> = LEXICON
         .iter()
@@ -192,11 +201,13 @@ fn rewrite_phrases(s: &str) -> String {
                 && pw.iter().enumerate().all(|(k, p)| {
                     let w = lower[i + k].as_str();
                     // The last word may carry punctuation ("peer.").
-                    w == *p || (k + 1 == pw.len() && w.trim_end_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ':')) == *p)
+                    w == *p
+                        || (k + 1 == pw.len()
+                            && w.trim_end_matches(['.', ',', '!', '?', ':']) == *p)
                 });
             if hit {
                 let last = words[i + pw.len() - 1];
-                let tail = &last[last.trim_end_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ':')).len()..];
+                let tail = &last[last.trim_end_matches(['.', ',', '!', '?', ':']).len()..];
                 out.push(format!("{plain}{tail}"));
                 i += pw.len();
                 continue 'words;
@@ -289,7 +300,13 @@ pub fn normalise(request: &str) -> String {
     if out.contains('/') && out.split(' ').any(|w| w.eq_ignore_ascii_case("move")) {
         out = out
             .split(' ')
-            .map(|w| if w.eq_ignore_ascii_case("move") { "change the ip address of" } else { w })
+            .map(|w| {
+                if w.eq_ignore_ascii_case("move") {
+                    "change the ip address of"
+                } else {
+                    w
+                }
+            })
             .collect::<Vec<_>>()
             .join(" ");
     }
@@ -342,24 +359,49 @@ pub fn what_if(s: &str) -> bool {
 /// Whether a request names an element of a network: a hostname-like word (letters,
 /// a hyphen, a digit), an IPv4 address or prefix, or an interface name with its number.
 pub fn names_element(s: &str) -> bool {
-    s.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'))
-        .map(|w| w.trim_end_matches(['.', ':']))
-        .any(|w| {
-            let digit = w.chars().any(|c| c.is_ascii_digit());
-            let letter = w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-            let host = letter && digit && w.contains('-') && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-            let addr = w.split('/').next().is_some_and(|a| a.parse::<std::net::Ipv4Addr>().is_ok());
-            let port = letter && digit && w.contains('/');
-            host || addr || port
-        })
+    s.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!')
+    })
+    .map(|w| w.trim_end_matches(['.', ':']))
+    .any(|w| {
+        let digit = w.chars().any(|c| c.is_ascii_digit());
+        let letter = w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        let host = letter
+            && digit
+            && w.contains('-')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let addr = w
+            .split('/')
+            .next()
+            .is_some_and(|a| a.parse::<std::net::Ipv4Addr>().is_ok());
+        let port = letter && digit && w.contains('/');
+        host || addr || port
+    })
 }
 
 /// Whether a request asks to be shown something rather than to change it.
 pub fn is_query(s: &str) -> bool {
     let l = s.to_lowercase();
     let first = l.split_whitespace().next().unwrap_or_default();
-    matches!(first, "show" | "list" | "display" | "which" | "who" | "where" | "how" | "audit" | "print" | "describe" | "explain" | "is" | "are" | "does")
-        || ["what is", "what are", "what's", "查看", "显示", "列出"].iter().any(|p| l.contains(p))
+    matches!(
+        first,
+        "show"
+            | "list"
+            | "display"
+            | "which"
+            | "who"
+            | "where"
+            | "how"
+            | "audit"
+            | "print"
+            | "describe"
+            | "explain"
+            | "is"
+            | "are"
+            | "does"
+    ) || ["what is", "what are", "what's", "查看", "显示", "列出"]
+        .iter()
+        .any(|p| l.contains(p))
 }
 
 /// A light English stem: enough to equate add/adding/added, remove/removed/removal,
@@ -420,6 +462,25 @@ mod tests {
         assert_eq!(normalise("shutdwn Ethernet10"), "shutdown Ethernet10");
         assert_eq!(normalise("removed it"), "removed it");
         assert_eq!(normalise("add a route"), "add a route");
+    }
+
+    #[test]
+    fn the_lexicon_reads_ticket_verbs() {
+        for (said, read) in [
+            ("kill the BGP session to 198.51.100.2", "remove the BGP session"),
+            ("drop the Telstra peer", "remove the Telstra peer"),
+            ("pull alpha-br-2960-1 out of service", "decommission"),
+            ("bring Et10 on alpha-core-1 back up", "no shutdown"),
+            ("turn up alpha-dist-1 Twe1/0/11", "no shutdown alpha-dist-1"),
+            ("turn up a new transit with Lumen AS3356", "add a new transit"),
+            ("raise mtu to 9228", "change mtu to 9228"),
+            ("chnage the ip address", "change the ip address"),
+            ("拆掉 beta-acc-2", "decommission"),
+        ] {
+            assert!(normalise(said).contains(read), "{said} → {}", normalise(said));
+        }
+        // Names are never rewritten: a hostname holding a lexicon word stays whole.
+        assert!(normalise("shut drop-sw-1 Et1").contains("drop-sw-1"));
     }
 
     #[test]

@@ -100,7 +100,10 @@ pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
         .collect();
     // A request that names an element but no verb the workflows declare is read by the
     // analyzer, which asks what to do with it (offering the readings): never a dead end.
-    if hits.is_empty() && crate::language::names_element(&normalised) && !crate::language::is_query(request) {
+    if hits.is_empty()
+        && crate::language::names_element(&normalised)
+        && !crate::language::is_query(request)
+    {
         let neutral = vec![stem("change")];
         if let Some(w) = catalog
             .workflows

@@ -13,8 +13,8 @@ use olav::workflow::route::{route, Route};
 use olav::workflow::{load, AgentDir, Catalog};
 
 /// The floors the two sets must keep (raised as the reading improves).
-const TUNING_FLOOR: usize = 0;
-const HELD_OUT_FLOOR: usize = 0;
+const TUNING_FLOOR: usize = 108;
+const HELD_OUT_FLOOR: usize = 110;
 
 fn demo_facts() -> Facts {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -26,9 +26,10 @@ fn demo_facts() -> Facts {
 /// The requests a question offers to run.
 fn candidate_requests(r: &Resolution) -> Vec<String> {
     match r {
-        Resolution::Clarify { candidates, .. } => {
-            candidates.iter().filter_map(|c| c.request.clone()).collect()
-        }
+        Resolution::Clarify { candidates, .. } => candidates
+            .iter()
+            .filter_map(|c| c.request.clone())
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -52,7 +53,15 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
         return false;
     };
     match (kind, got) {
-        ("uplink", Intent::AddUplink { device, peer, redundant, .. }) => {
+        (
+            "uplink",
+            Intent::AddUplink {
+                device,
+                peer,
+                redundant,
+                ..
+            },
+        ) => {
             args.len() == 3
                 && device == args[0]
                 && peer.asn.to_string() == args[1]
@@ -72,7 +81,14 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
         ("peer-off", Intent::DecommissionPeer { device, peer }) => {
             args.len() == 2 && device == args[0] && peer.asn.to_string() == args[1]
         }
-        ("if", Intent::ModifyInterface { device, interface, changes }) => {
+        (
+            "if",
+            Intent::ModifyInterface {
+                device,
+                interface,
+                changes,
+            },
+        ) => {
             let rest = want.splitn(4, ' ').nth(3).unwrap_or_default();
             let mut wanted: Vec<IfChange> = Vec::new();
             let (plain, desc) = match rest.find("desc=") {
@@ -99,7 +115,14 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
             }
             args.len() >= 3 && device == args[0] && interface == args[1] && *changes == wanted
         }
-        ("route+", Intent::AddStaticRoute { device, prefix, next_hop }) => {
+        (
+            "route+",
+            Intent::AddStaticRoute {
+                device,
+                prefix,
+                next_hop,
+            },
+        ) => {
             args.len() == 3
                 && device == args[0]
                 && prefix.to_string() == args[1]
@@ -115,7 +138,10 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
             args.len() == 2 && device == args[0] && interface == args[1]
         }
         ("decom-link", Intent::DecommissionLink { a, b }) => {
-            let (x, y) = (pair(args.first().copied().unwrap_or_default()), pair(args.get(1).copied().unwrap_or_default()));
+            let (x, y) = (
+                pair(args.first().copied().unwrap_or_default()),
+                pair(args.get(1).copied().unwrap_or_default()),
+            );
             (*a == x && *b == y) || (*a == y && *b == x)
         }
         _ => other_intent_matches(kind, args, got),
@@ -126,10 +152,19 @@ fn intent_matches(want: &str, got: &Intent) -> bool {
 fn other_intent_matches(kind: &str, args: &[&str], got: &Intent) -> bool {
     match (kind, got) {
         ("route+", Intent::AddDiscardRoute { device, prefix }) => {
-            args.len() == 3 && device == args[0] && prefix.to_string() == args[1] && args[2] == "discard"
+            args.len() == 3
+                && device == args[0]
+                && prefix.to_string() == args[1]
+                && args[2] == "discard"
         }
         ("decom-ifs", Intent::DecommissionInterfaces { interfaces }) => {
-            let want: Vec<(String, String)> = args.first().copied().unwrap_or_default().split(',').map(pair).collect();
+            let want: Vec<(String, String)> = args
+                .first()
+                .copied()
+                .unwrap_or_default()
+                .split(',')
+                .map(pair)
+                .collect();
             *interfaces == want
         }
         _ => false,
@@ -179,7 +214,9 @@ fn read_right(request: &str, expected: &str, facts: &Facts, cat: &Catalog) -> Re
                 && offers(rest, &got, facts)
         }
         _ => match &got {
-            Resolution::Intent(i) => intent_matches(expected, i) && routed_to == Some(workflow_of(i)),
+            Resolution::Intent(i) => {
+                intent_matches(expected, i) && routed_to == Some(workflow_of(i))
+            }
             _ => false,
         },
     };
@@ -201,7 +238,10 @@ fn requests_as_engineers_write_them_are_read_right() {
     let show_held = std::env::var_os("OLAV_TABLE_SHOW_HELD").is_some();
     let (mut tuning, mut held) = ((0, 0), (0, 0));
     let mut misses = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let (set, rest) = line.split_once(' ').expect("set");
         let (request, expected) = rest.split_once(" => ").expect("=> expectation");
         let result = read_right(request.trim(), expected.trim(), &facts, &cat);
@@ -213,7 +253,10 @@ fn requests_as_engineers_write_them_are_read_right() {
             Err(_) => {}
         }
     }
-    println!("request table: tuning {}/{}, held out {}/{}", tuning.0, tuning.1, held.0, held.1);
+    println!(
+        "request table: tuning {}/{}, held out {}/{}",
+        tuning.0, tuning.1, held.0, held.1
+    );
     for m in &misses {
         println!("{m}");
     }

@@ -548,11 +548,8 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
                     match c.request.as_deref().map(|r| resolve_at(r, facts, false)) {
                         Some(Resolution::Intent(i)) => {
                             c.intent = Some(i.name().to_owned());
-                            c.reading = Some(
-                                i.reading()
-                                    .trim_start_matches("Understood: ")
-                                    .to_owned(),
-                            );
+                            c.reading =
+                                Some(i.reading().trim_start_matches("Understood: ").to_owned());
                         }
                         // A request that would only ask again is no reading to offer.
                         _ => c.request = None,

@@ -163,7 +163,9 @@ pub fn add_static_route(v: Vendor, prefix: IpNet, next_hop: IpAddr) -> Lines {
 /// Adds a static route to Null0; the rollback is its `no` form.
 pub fn add_discard_route(v: Vendor, prefix: IpNet) -> Lines {
     let r = match (v, prefix) {
-        (Vendor::CiscoIos, IpNet::V4(p)) => format!("ip route {} {} Null0", p.network(), p.netmask()),
+        (Vendor::CiscoIos, IpNet::V4(p)) => {
+            format!("ip route {} {} Null0", p.network(), p.netmask())
+        }
         _ => format!("ip route {prefix} Null0"),
     };
     Lines {

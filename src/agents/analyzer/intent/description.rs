@@ -6,8 +6,21 @@ use super::mentions::{interface_like, quoted};
 
 /// Words that introduce the text, dropped from its start (each at most once, in order).
 const LEAD: &[&str] = &[
-    "的", "描述", "修改为", "设置为", "改为", "设为", "为", "description", "desc", "should be",
-    "to be", "to", "as", "is", "=",
+    "的",
+    "描述",
+    "修改为",
+    "设置为",
+    "改为",
+    "设为",
+    "为",
+    "description",
+    "desc",
+    "should be",
+    "to be",
+    "to",
+    "as",
+    "is",
+    "=",
 ];
 
 /// Words that name a description in the request.
@@ -17,7 +30,9 @@ const WORDS: &[&str] = &["description", "descr", "desc", "描述", "label"];
 fn trim_lead(mut s: &str) -> (bool, &str) {
     let mut marked = false;
     for w in LEAD {
-        s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | ',' | '，'));
+        s = s.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ':' | '：' | ',' | '，')
+        });
         let Some(rest) = s.strip_prefix(w) else {
             continue;
         };
@@ -62,7 +77,8 @@ pub(super) fn unquoted(request: &str) -> Option<(String, String)> {
     // The first interface named, as written: the text follows it.
     let mut pos = 0;
     let mut after_if = None;
-    for word in request.split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | ':' | '：')) {
+    for word in request.split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | ':' | '：'))
+    {
         let start = request[pos..].find(word).map_or(pos, |i| pos + i);
         pos = start + word.len();
         // Chinese glued to the name: "Ethernet11的描述" — the name is the ASCII part.
@@ -105,15 +121,39 @@ mod tests {
     #[test]
     fn the_text_follows_the_interface_or_the_word() {
         let t = |r: &str| unquoted(r).map(|(t, _)| t);
-        assert_eq!(t("set description on alpha-core-1 Et11 to planned link to beta-core-2").as_deref(), Some("planned link to beta-core-2"));
-        assert_eq!(t("description on alpha-border-1 Gi0/0/3: spare reserved for Lumen").as_deref(), Some("spare reserved for Lumen"));
-        assert_eq!(t("set description spare on alpha-border-1 Gi0/0/3").as_deref(), Some("spare"));
-        assert_eq!(t("把alpha-core-1 Ethernet11的描述改为 预留给beta-core-2").as_deref(), Some("预留给beta-core-2"));
+        assert_eq!(
+            t("set description on alpha-core-1 Et11 to planned link to beta-core-2").as_deref(),
+            Some("planned link to beta-core-2")
+        );
+        assert_eq!(
+            t("description on alpha-border-1 Gi0/0/3: spare reserved for Lumen").as_deref(),
+            Some("spare reserved for Lumen")
+        );
+        assert_eq!(
+            t("set description spare on alpha-border-1 Gi0/0/3").as_deref(),
+            Some("spare")
+        );
+        assert_eq!(
+            t("把alpha-core-1 Ethernet11的描述改为 预留给beta-core-2").as_deref(),
+            Some("预留给beta-core-2")
+        );
         assert_eq!(t("clear the description on alpha-core-1 Et10"), None);
         assert_eq!(t("删除beta-border-1 Et3的描述"), None);
-        assert_eq!(t("delete the description of Ethernet11 on alpha-core-1"), None);
-        assert_eq!(t("set the description of Et11 on alpha-core-1 to spare").as_deref(), Some("spare"));
-        assert_eq!(t("label alpha-core-1 Et11 as to beta-core-2 planned").as_deref(), Some("to beta-core-2 planned"));
-        assert_eq!(t("set the description of alpha-core-1 Ethernet11 to \"x y\""), None);
+        assert_eq!(
+            t("delete the description of Ethernet11 on alpha-core-1"),
+            None
+        );
+        assert_eq!(
+            t("set the description of Et11 on alpha-core-1 to spare").as_deref(),
+            Some("spare")
+        );
+        assert_eq!(
+            t("label alpha-core-1 Et11 as to beta-core-2 planned").as_deref(),
+            Some("to beta-core-2 planned")
+        );
+        assert_eq!(
+            t("set the description of alpha-core-1 Ethernet11 to \"x y\""),
+            None
+        );
     }
 }

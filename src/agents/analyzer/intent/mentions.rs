@@ -179,8 +179,8 @@ pub(super) fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Res
             .copied();
         let role = ROLE_WORDS
             .iter()
-        .find(|(w, _)| toks.iter().any(|t| t.eq_ignore_ascii_case(w)))
-        .map(|(_, r)| *r);
+            .find(|(w, _)| toks.iter().any(|t| t.eq_ignore_ascii_case(w)))
+            .map(|(_, r)| *r);
         if role.is_some() || site.is_some() {
             let matching: Vec<String> = facts
                 .devices

@@ -149,6 +149,9 @@ const LEXICON: &[(&str, &str)] = &[
     ("decrease", "change"),
     ("update", "change"),
     ("label", "set the description of"),
+    ("readdress", "change the ip address of"),
+    ("renumber", "change the ip address of"),
+    ("re-ip", "change the ip address of"),
     // Additions.
     ("provision", "add"),
     ("peer with", "add a peering to"),
@@ -247,7 +250,8 @@ fn correct(word: &str) -> Option<&'static str> {
         return None;
     }
     let lower = word.to_ascii_lowercase();
-    if VOCABULARY.contains(&lower.as_str()) {
+    // Words of the lexicon are read by it, not corrected ("readdress" is not "address").
+    if VOCABULARY.contains(&lower.as_str()) || LEXICON.iter().any(|(p, _)| *p == lower) {
         return None;
     }
     let budget = if lower.len() >= 8 { 2 } else { 1 };
@@ -467,17 +471,31 @@ mod tests {
     #[test]
     fn the_lexicon_reads_ticket_verbs() {
         for (said, read) in [
-            ("kill the BGP session to 198.51.100.2", "remove the BGP session"),
+            (
+                "kill the BGP session to 198.51.100.2",
+                "remove the BGP session",
+            ),
             ("drop the Telstra peer", "remove the Telstra peer"),
             ("pull alpha-br-2960-1 out of service", "decommission"),
             ("bring Et10 on alpha-core-1 back up", "no shutdown"),
             ("turn up alpha-dist-1 Twe1/0/11", "no shutdown alpha-dist-1"),
-            ("turn up a new transit with Lumen AS3356", "add a new transit"),
+            (
+                "turn up a new transit with Lumen AS3356",
+                "add a new transit",
+            ),
             ("raise mtu to 9228", "change mtu to 9228"),
             ("chnage the ip address", "change the ip address"),
+            (
+                "Readdress alpha-core-1 Et12",
+                "change the ip address of alpha-core-1",
+            ),
             ("拆掉 beta-acc-2", "decommission"),
         ] {
-            assert!(normalise(said).contains(read), "{said} → {}", normalise(said));
+            assert!(
+                normalise(said).contains(read),
+                "{said} → {}",
+                normalise(said)
+            );
         }
         // Names are never rewritten: a hostname holding a lexicon word stays whole.
         assert!(normalise("shut drop-sw-1 Et1").contains("drop-sw-1"));

@@ -98,7 +98,7 @@ pub(super) fn unquoted(request: &str) -> Option<(String, String)> {
     } else if at.0 < if_end {
         // "set description spare on alpha-border-1 Gi0/0/3": between the word and "on".
         let between = &request[at.0 + at.1..];
-        let until = [" on ", " of ", " for ", " at "]
+        let until = [" on ", " of ", " for ", " at ", " from "]
             .iter()
             .filter_map(|m| between.find(m))
             .min()

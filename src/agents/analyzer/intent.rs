@@ -639,3 +639,23 @@ fn resolve_at(request: &str, facts: &Facts, whole: bool) -> Resolution {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Candidate;
+
+    #[test]
+    fn a_candidate_line_reads_back() {
+        let c = Candidate {
+            text: "alpha-br-3560".into(),
+            request: Some("decommission alpha-br-3560".into()),
+            intent: Some("decommission_device".into()),
+            reading: Some("decommission alpha-br-3560".into()),
+        };
+        assert_eq!(Candidate::parse(&c.line()), c);
+        let plain = Candidate::text("Ethernet10");
+        assert_eq!(Candidate::parse(&plain.line()), plain);
+        let bare = Candidate::run("x", "shutdown alpha-core-1 Et10");
+        assert_eq!(Candidate::parse(&bare.line()), bare);
+    }
+}

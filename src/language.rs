@@ -15,8 +15,25 @@ pub fn is_cjk(c: char) -> bool {
 /// Chinese words and phrases → their English reading, longest first where one contains
 /// another (静态路由 before 路由).
 const CHINESE: &[(&str, &str)] = &[
+    ("黑洞路由", " discard route "),
     ("静态路由", " static route "),
+    ("不再需要", " unneeded "),
+    ("不需要了", " unneeded "),
+    ("拆掉", " decommission "),
+    ("下掉", " decommission "),
+    ("报废", " decommission "),
+    ("断开", " remove "),
+    ("恢复", " no shutdown "),
+    ("开通", " add "),
+    ("调到", " change to "),
+    ("调成", " change to "),
+    ("调整为", " change to "),
+    ("指向", " via "),
+    ("同时", " "),
+    ("然后", " and then "),
+    ("给", " "),
     ("下一跳", " via "),
+    ("同时故障", " fails "),
     ("会丢失什么", " what do we lose "),
     ("丢失什么", " what do we lose "),
     ("会怎样", " what if "),
@@ -87,6 +104,124 @@ const CHINESE: &[(&str, &str)] = &[
     ("加", " add "),
 ];
 
+/// Phrases of the ticket language → the plain verb the intents are read by (lower case,
+/// whole words; the longer phrase of two that overlap first). Names never match: they
+/// have digits or hyphens.
+const LEXICON: &[(&str, &str)] = &[
+    // Removal.
+    ("get rid of", "remove"),
+    ("kill", "remove"),
+    ("nuke", "remove"),
+    ("pull", "remove"),
+    ("zap", "remove"),
+    ("drop", "remove"),
+    ("deprovision", "remove"),
+    ("withdraw", "remove"),
+    ("disconnect", "remove"),
+    ("decom", "decommission"),
+    ("scrap", "decommission"),
+    ("out of service", "decommission"),
+    ("from service", "decommission"),
+    ("offline for good", "decommission"),
+    ("not needed any more", "unneeded"),
+    ("not needed anymore", "unneeded"),
+    ("no longer needed", "unneeded"),
+    ("is not needed", "is unneeded"),
+    ("isn't needed", "is unneeded"),
+    // Shut and no shut.
+    ("admin down", "shutdown"),
+    ("admin-down", "shutdown"),
+    ("take down", "shutdown"),
+    ("bring down", "shutdown"),
+    ("shut off", "shutdown"),
+    ("back up", "no shutdown"),
+    ("back online", "no shutdown"),
+    ("admin up", "no shutdown"),
+    ("admin-up", "no shutdown"),
+    ("unshut", "no shutdown"),
+    ("re-enable", "enable"),
+    // Attribute changes.
+    ("raise", "change"),
+    ("bump", "change"),
+    ("increase", "change"),
+    ("lower", "change"),
+    ("reduce", "change"),
+    ("decrease", "change"),
+    ("update", "change"),
+    ("label", "set the description of"),
+    ("readdress", "change the ip address of"),
+    ("renumber", "change the ip address of"),
+    ("re-ip", "change the ip address of"),
+    // Additions.
+    ("provision", "add"),
+    ("peer with", "add a peering to"),
+    ("2nd", "second"),
+    ("one more", "another"),
+    // Discard routes.
+    ("null route", "discard route"),
+    ("null-route", "discard route"),
+    ("null0 route", "discard route"),
+    ("blackhole route", "discard route"),
+    ("blackhole", "add discard route"),
+    ("sinkhole", "add discard route"),
+    ("->", "via"),
+];
+
+/// "bring up", "turn up", …: a new thing added when the request names one, else an
+/// interface brought up.
+const UP_VERBS: &[&str] = &[
+    "bring up", "turn up", "spin up", "stand up", "set up", "light up",
+];
+
+/// Words that make an "up" verb add something new.
+const NEW_THINGS: &[&str] = &[
+    "new", "peering", "transit", "uplink", "session", "provider", "upstream",
+];
+
+/// Rewrites the lexicon's phrases, word by word, case-insensitively.
+fn rewrite_phrases(s: &str) -> String {
+    let words: Vec<&str> = s.split(' ').collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let adds = NEW_THINGS.iter().any(|n| {
+        lower
+            .iter()
+            .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == *n)
+    }) || lower
+        .iter()
+        .any(|w| w.starts_with("as") && w.len() > 2 && w[2..].chars().all(|c| c.is_ascii_digit()));
+    let up = if adds { "add" } else { "no shutdown" };
+    let table: Vec<(&str, &str)> = LEXICON
+        .iter()
+        .copied()
+        .chain(UP_VERBS.iter().map(|v| (*v, up)))
+        .collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    'words: while i < words.len() {
+        for (phrase, plain) in &table {
+            let pw: Vec<&str> = phrase.split(' ').collect();
+            let hit = lower.len() >= i + pw.len()
+                && pw.iter().enumerate().all(|(k, p)| {
+                    let w = lower[i + k].as_str();
+                    // The last word may carry punctuation ("peer.").
+                    w == *p
+                        || (k + 1 == pw.len()
+                            && w.trim_end_matches(['.', ',', '!', '?', ':']) == *p)
+                });
+            if hit {
+                let last = words[i + pw.len() - 1];
+                let tail = &last[last.trim_end_matches(['.', ',', '!', '?', ':']).len()..];
+                out.push(format!("{plain}{tail}"));
+                i += pw.len();
+                continue 'words;
+            }
+        }
+        out.push(words[i].to_owned());
+        i += 1;
+    }
+    out.join(" ")
+}
+
 /// Words of intent a typo is corrected to (letters only; names are never touched).
 const VOCABULARY: &[&str] = &[
     "decommission",
@@ -115,7 +250,8 @@ fn correct(word: &str) -> Option<&'static str> {
         return None;
     }
     let lower = word.to_ascii_lowercase();
-    if VOCABULARY.contains(&lower.as_str()) {
+    // Words of the lexicon are read by it, not corrected ("readdress" is not "address").
+    if VOCABULARY.contains(&lower.as_str()) || LEXICON.iter().any(|(p, _)| *p == lower) {
         return None;
     }
     let budget = if lower.len() >= 8 { 2 } else { 1 };
@@ -163,7 +299,21 @@ pub fn normalise(request: &str) -> String {
             }
         })
         .collect();
-    let mut out = words.join(" ");
+    let mut out = rewrite_phrases(&words.join(" "));
+    // "move Vlan10 … to 10.30.99.1/24": an address change.
+    if out.contains('/') && out.split(' ').any(|w| w.eq_ignore_ascii_case("move")) {
+        out = out
+            .split(' ')
+            .map(|w| {
+                if w.eq_ignore_ascii_case("move") {
+                    "change the ip address of"
+                } else {
+                    w
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
     // "re-ip X" is an address change.
     for re_ip in ["re-ip", "re-IP", "readdress", "renumber"] {
         out = out.replace(re_ip, "change the ip address of");
@@ -196,12 +346,66 @@ pub fn what_if(s: &str) -> bool {
         "go away",
         "goes down",
         "went away",
+        "what breaks",
+        "impact if",
+        "if we lose",
+        "both go down",
+        "go down together",
+        "fail together",
     ]
     .iter()
     .any(|p| l.contains(p))
         || (l.contains(" if ")
             && l.split(|c: char| !c.is_alphanumeric())
                 .any(|w| matches!(w, "fails" | "failed" | "fail" | "dies" | "died")))
+}
+
+/// Whether a request names an element of a network: a hostname-like word (letters,
+/// a hyphen, a digit), an IPv4 address or prefix, or an interface name with its number.
+pub fn names_element(s: &str) -> bool {
+    s.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!')
+    })
+    .map(|w| w.trim_end_matches(['.', ':']))
+    .any(|w| {
+        let digit = w.chars().any(|c| c.is_ascii_digit());
+        let letter = w.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        let host = letter
+            && digit
+            && w.contains('-')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let addr = w
+            .split('/')
+            .next()
+            .is_some_and(|a| a.parse::<std::net::Ipv4Addr>().is_ok());
+        let port = letter && digit && w.contains('/');
+        host || addr || port
+    })
+}
+
+/// Whether a request asks to be shown something rather than to change it.
+pub fn is_query(s: &str) -> bool {
+    let l = s.to_lowercase();
+    let first = l.split_whitespace().next().unwrap_or_default();
+    matches!(
+        first,
+        "show"
+            | "list"
+            | "display"
+            | "which"
+            | "who"
+            | "where"
+            | "how"
+            | "audit"
+            | "print"
+            | "describe"
+            | "explain"
+            | "is"
+            | "are"
+            | "does"
+    ) || ["what is", "what are", "what's", "查看", "显示", "列出"]
+        .iter()
+        .any(|p| l.contains(p))
 }
 
 /// A light English stem: enough to equate add/adding/added, remove/removed/removal,
@@ -262,6 +466,39 @@ mod tests {
         assert_eq!(normalise("shutdwn Ethernet10"), "shutdown Ethernet10");
         assert_eq!(normalise("removed it"), "removed it");
         assert_eq!(normalise("add a route"), "add a route");
+    }
+
+    #[test]
+    fn the_lexicon_reads_ticket_verbs() {
+        for (said, read) in [
+            (
+                "kill the BGP session to 198.51.100.2",
+                "remove the BGP session",
+            ),
+            ("drop the Telstra peer", "remove the Telstra peer"),
+            ("pull alpha-br-2960-1 out of service", "decommission"),
+            ("bring Et10 on alpha-core-1 back up", "no shutdown"),
+            ("turn up alpha-dist-1 Twe1/0/11", "no shutdown alpha-dist-1"),
+            (
+                "turn up a new transit with Lumen AS3356",
+                "add a new transit",
+            ),
+            ("raise mtu to 9228", "change mtu to 9228"),
+            ("chnage the ip address", "change the ip address"),
+            (
+                "Readdress alpha-core-1 Et12",
+                "change the ip address of alpha-core-1",
+            ),
+            ("拆掉 beta-acc-2", "decommission"),
+        ] {
+            assert!(
+                normalise(said).contains(read),
+                "{said} → {}",
+                normalise(said)
+            );
+        }
+        // Names are never rewritten: a hostname holding a lexicon word stays whole.
+        assert!(normalise("shut drop-sw-1 Et1").contains("drop-sw-1"));
     }
 
     #[test]

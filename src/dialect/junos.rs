@@ -224,6 +224,17 @@ pub fn render(st: &Stored, device: &str, change: &Change<'_>) -> Result<Lines, S
             out.apply.push(set(&with_hop));
             out.rollback.push(undo);
         }
+        Change::AddDiscardRoute { prefix } => {
+            let at = path(&["routing-options", "static", "route", &prefix.to_string()]);
+            // A prefix already routed elsewhere is not turned into a discard route here.
+            if !st.route_paths(&prefix.to_string(), None).is_empty() {
+                return Err(format!(
+                    "{device} already has a static route to {prefix}; olav does not replace its next hops with discard"
+                ));
+            }
+            out.apply.push(set(&joined(&at, &["discard"])));
+            out.rollback.push(delete(&at));
+        }
         Change::RemoveStaticRoute { route, hops } => {
             return remove_static_route(st, route, hops, device);
         }

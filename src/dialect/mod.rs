@@ -67,6 +67,11 @@ pub enum Change<'a> {
         /// Next hop.
         next_hop: IpAddr,
     },
+    /// A new static route to discard (Null0; Junos `discard`) in the global table.
+    AddDiscardRoute {
+        /// Destination.
+        prefix: IpNet,
+    },
     /// A stored static route removed.
     RemoveStaticRoute {
         /// The route as parsed from the stored configuration.
@@ -146,6 +151,7 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
         Change::AddStaticRoute { prefix, next_hop } => {
             Ok(cisco::add_static_route(v, prefix, next_hop))
         }
+        Change::AddDiscardRoute { prefix } => Ok(cisco::add_discard_route(v, prefix)),
         Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route),
         Change::ShutForDecommission {
             name, description, ..
@@ -370,6 +376,9 @@ mod tests {
                 Change::AddStaticRoute {
                     prefix: "198.51.100.0/24".parse().unwrap(),
                     next_hop: "10.0.0.2".parse().unwrap(),
+                },
+                Change::AddDiscardRoute {
+                    prefix: "198.51.100.0/24".parse().unwrap(),
                 },
                 Change::RemoveStaticRoute { route: &r, hops: 1 },
             ];

@@ -98,6 +98,24 @@ pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
         })
         .filter(|c| !c.matched.is_empty())
         .collect();
+    // A request that names an element but no verb the workflows declare is read by the
+    // analyzer, which asks what to do with it (offering the readings): never a dead end.
+    if hits.is_empty()
+        && crate::language::names_element(&normalised)
+        && !crate::language::is_query(request)
+    {
+        let neutral = vec![stem("change")];
+        if let Some(w) = catalog
+            .workflows
+            .iter()
+            .find(|w| !matches(w, &neutral, "change").is_empty())
+        {
+            return Route::Workflow {
+                workflow: w,
+                matched: vec!["(names an element; the analyzer reads it)".to_owned()],
+            };
+        }
+    }
     match hits.len() {
         0 => Route::None,
         1 => {

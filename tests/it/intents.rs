@@ -28,6 +28,11 @@ const REQUESTS: &[(&str, &str)] = &[
     ("modify_interface", "shutdown gamma-border-1 xe-0/1/3"),
     ("add_static_route", "add a static route to 10.99.0.0/16 via 10.40.10.30 on gamma-border-1"),
     ("remove_static_route", "remove the static route 10.40.20.0/24 on gamma-border-1"),
+    ("add_static_route", "add a static route 10.99.0.0/16 -> Null0 on alpha-border-1"),
+    ("add_static_route", "blackhole 10.66.0.0/16 on gamma-border-1"),
+    ("modify_interface", "set description on alpha-core-1 Et11 to planned link to beta-core-2"),
+    ("decommission_peer", "drop the Telstra peer"),
+    ("modify_interface", "bring Et11 on alpha-core-1 back up"),
 ];
 
 #[test]

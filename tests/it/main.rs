@@ -25,6 +25,7 @@ mod pipeline;
 mod precheck;
 mod pybatfish;
 mod report;
+mod request_table;
 mod requests;
 mod robustness;
 mod roles;

@@ -308,7 +308,7 @@ fn every_request_reads_as_exactly_what_it_names() {
                     candidates,
                 },
             ) => {
-                let mut a: Vec<&str> = candidates.iter().map(String::as_str).collect();
+                let mut a: Vec<&str> = candidates.iter().map(|c| c.text.as_str()).collect();
                 let mut b: Vec<&str> = c.to_vec();
                 a.sort_unstable();
                 b.sort_unstable();

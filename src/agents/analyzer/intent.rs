@@ -3,8 +3,10 @@
 //! never a guess.
 
 mod decommission;
+mod description;
 mod interface;
 mod mentions;
+mod reading;
 mod sessions;
 mod static_route;
 mod uplink;
@@ -95,6 +97,13 @@ pub enum Intent {
         /// Next hop (None: every route to the prefix on the device — there is exactly one).
         next_hop: Option<IpAddr>,
     },
+    /// Add a static route to discard (Null0, Junos `discard`).
+    AddDiscardRoute {
+        /// Device.
+        device: String,
+        /// Destination.
+        prefix: IpNet,
+    },
     /// Add a static route.
     AddStaticRoute {
         /// Device.
@@ -116,6 +125,11 @@ pub enum Intent {
         /// Interface as configured.
         interface: String,
     },
+    /// Decommission several interfaces at once ("what if both fail").
+    DecommissionInterfaces {
+        /// (device, interface as configured), in the order named.
+        interfaces: Vec<(String, String)>,
+    },
     /// Decommission a link.
     DecommissionLink {
         /// One end.
@@ -132,6 +146,70 @@ pub enum Intent {
     },
 }
 
+/// One answer a question offers: what it shows, and when it is a reading of the
+/// request, the exact request that plans it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// What the question lists (a device, an interface, a route, or the request itself).
+    pub text: String,
+    /// The exact request to run for this reading.
+    pub request: Option<String>,
+    /// The intent that request is read as (`decommission_device`, …).
+    pub intent: Option<String>,
+    /// That reading in one line (`decommission beta-acc-2`).
+    pub reading: Option<String>,
+}
+
+impl Candidate {
+    /// A candidate that is only shown.
+    pub fn text(text: impl Into<String>) -> Self {
+        Candidate {
+            text: text.into(),
+            request: None,
+            intent: None,
+            reading: None,
+        }
+    }
+
+    /// A candidate shown as `text` whose reading is planned by `request`.
+    pub fn run(text: impl Into<String>, request: impl Into<String>) -> Self {
+        Candidate {
+            request: Some(request.into()),
+            ..Candidate::text(text)
+        }
+    }
+
+    /// The candidate in one line: `text`, then ` ⇒ "<request>" (<intent>: <reading>)`.
+    pub fn line(&self) -> String {
+        match (&self.request, &self.intent, &self.reading) {
+            (Some(r), Some(i), Some(d)) => format!("{} ⇒ \"{r}\" ({i}: {d})", self.text),
+            (Some(r), _, _) => format!("{} ⇒ \"{r}\"", self.text),
+            _ => self.text.clone(),
+        }
+    }
+
+    /// Reads a line [`Candidate::line`] wrote (a contract `CANDIDATE:` value).
+    pub fn parse(line: &str) -> Candidate {
+        let Some((text, rest)) = line.split_once(" ⇒ \"") else {
+            return Candidate::text(line);
+        };
+        let Some((request, tail)) = rest.split_once('"') else {
+            return Candidate::text(line);
+        };
+        let meaning = tail
+            .trim()
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .and_then(|t| t.split_once(": "));
+        Candidate {
+            text: text.to_owned(),
+            request: Some(request.to_owned()),
+            intent: meaning.map(|m| m.0.to_owned()),
+            reading: meaning.map(|m| m.1.to_owned()),
+        }
+    }
+}
+
 /// The analyzer's reading of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {
@@ -142,7 +220,7 @@ pub enum Resolution {
         /// The question.
         question: String,
         /// Candidates (may be empty).
-        candidates: Vec<String>,
+        candidates: Vec<Candidate>,
     },
     /// A request olav understands but cannot plan: never a different plan instead.
     Refuse {
@@ -158,11 +236,30 @@ impl Intent {
             self,
             Intent::DecommissionDevice { .. }
                 | Intent::DecommissionInterface { .. }
+                | Intent::DecommissionInterfaces { .. }
                 | Intent::DecommissionLink { .. }
                 | Intent::DecommissionPeer { .. }
                 | Intent::RemoveSession { .. }
                 | Intent::RemoveStaticRoute { .. }
         )
+    }
+
+    /// The plan's intent name (`add_uplink`, `decommission_device`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Intent::AddUplink { .. } => "add_uplink",
+            Intent::AddPeering { .. } => "add_peering",
+            Intent::ModifyInterface { .. } => "modify_interface",
+            Intent::RemoveSession { .. } => "remove_session",
+            Intent::RemoveStaticRoute { .. } => "remove_static_route",
+            Intent::AddStaticRoute { .. } | Intent::AddDiscardRoute { .. } => "add_static_route",
+            Intent::DecommissionDevice { .. } => "decommission_device",
+            Intent::DecommissionInterface { .. } | Intent::DecommissionInterfaces { .. } => {
+                "decommission_interface"
+            }
+            Intent::DecommissionLink { .. } => "decommission_link",
+            Intent::DecommissionPeer { .. } => "decommission_peer",
+        }
     }
 
     /// The reading of the request in one line, shown before anything else.
@@ -207,6 +304,9 @@ impl Intent {
                 prefix,
                 next_hop,
             } => format!("add the static route {prefix} via {next_hop} on {device}"),
+            Intent::AddDiscardRoute { device, prefix } => {
+                format!("add the static route {prefix} to discard (Null0) on {device}")
+            }
             Intent::RemoveStaticRoute {
                 device,
                 prefix,
@@ -236,6 +336,14 @@ impl Intent {
             Intent::DecommissionInterface { device, interface } => {
                 format!("decommission {device} {interface}")
             }
+            Intent::DecommissionInterfaces { interfaces } => format!(
+                "decommission {} together",
+                interfaces
+                    .iter()
+                    .map(|(d, i)| format!("{d} {i}"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
             Intent::DecommissionLink { a, b } => {
                 format!("decommission the link {}:{} – {}:{}", a.0, a.1, b.0, b.1)
             }
@@ -293,6 +401,14 @@ fn negated(toks: &[String], lower: &str) -> bool {
 fn clarify(question: impl Into<String>, candidates: Vec<String>) -> Resolution {
     Resolution::Clarify {
         question: question.into(),
+        candidates: candidates.into_iter().map(Candidate::text).collect(),
+    }
+}
+
+/// A question whose candidates are readings, each with its request.
+fn offer(question: impl Into<String>, candidates: Vec<Candidate>) -> Resolution {
+    Resolution::Clarify {
+        question: question.into(),
         candidates,
     }
 }
@@ -302,7 +418,7 @@ pub const CAN_PLAN: &[&str] = &[
     "add a (redundant) eBGP uplink to an existing provider, or a peering to a new provider (name and AS)",
     "remove one BGP session (by neighbor address, provider name or AS) from a device",
     "change an interface: shutdown / no shutdown, description, MTU, IP address",
-    "add or remove a static route: <prefix> via <next hop> on a device",
+    "add or remove a static route: <prefix> via <next hop> (or Null0 / discard) on a device",
     "decommission one or several devices, an interface, a link or a provider's sessions; \"what if X fails\"",
 ];
 
@@ -418,8 +534,42 @@ fn unsupported(toks: &[String], lower: &str) -> Option<&'static str> {
     })
 }
 
-/// Reads a request.
+/// Reads a request: the readings a question offers say what each of them plans.
 pub fn resolve(request: &str, facts: &Facts) -> Resolution {
+    match resolve_at(request, facts, true) {
+        Resolution::Clarify {
+            question,
+            candidates,
+        } => Resolution::Clarify {
+            question,
+            candidates: candidates
+                .into_iter()
+                .map(|mut c| {
+                    match c.request.as_deref().map(|r| resolve_at(r, facts, false)) {
+                        Some(Resolution::Intent(i)) => {
+                            c.intent = Some(i.name().to_owned());
+                            c.reading =
+                                Some(i.reading().trim_start_matches("Understood: ").to_owned());
+                        }
+                        // A request that would only ask again is no reading to offer.
+                        _ => c.request = None,
+                    }
+                    c
+                })
+                .collect(),
+        },
+        r => r,
+    }
+}
+
+/// Reads a request; `whole` when it is the request as asked (not one part of it, nor a
+/// candidate being checked).
+fn resolve_at(request: &str, facts: &Facts, whole: bool) -> Resolution {
+    let (request, description) = match description::unquoted(request) {
+        Some((text, without)) => (without, Some(text)),
+        None => (request.to_owned(), None),
+    };
+    let request = request.as_str();
     let bare = with_prefix_lengths(&crate::language::normalise(&without_quotes(request)));
     let toks = tokens(&bare);
     let lower = bare.to_lowercase();
@@ -436,22 +586,42 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
             what: what.to_owned(),
         };
     }
+    if whole && description.is_none() {
+        if let Some(r) = reading::several_changes(&bare, facts) {
+            return r;
+        }
+    }
     let devs = match devices(&toks, facts) {
         Ok(d) => d,
         Err(r) => return r,
     };
+    if devs.is_empty() {
+        if let Some(r) = reading::vague_reference(&toks, facts) {
+            return r;
+        }
+    }
+    let peers = peers(&toks, facts);
+    let verb = reading::has_verb(&toks, &lower) || description.is_some();
+    if !verb {
+        if let Some(r) = reading::verbless(&toks, &lower, &devs, &peers, facts) {
+            return r;
+        }
+    }
     let removal = has_word(&toks, &lower, DECOM_WORDS) || has_word(&toks, &lower, &["clear"]);
     // Something smaller than a device, named: its own intent, never a device-level one.
     if let Some(r) = resolve_session_by_address(&toks, &lower, &devs, removal, facts) {
         return r;
     }
-    if let Some(r) = resolve_interface_change(request, &toks, &lower, &devs, removal, facts) {
+    let said = interface::Said {
+        request,
+        description: description.as_deref(),
+    };
+    if let Some(r) = resolve_interface_change(&said, &toks, &lower, &devs, removal, facts) {
         return r;
     }
-    if let Some(r) = resolve_static_route(&toks, &lower, &devs, removal, facts) {
+    if let Some(r) = resolve_static_route(&toks, &lower, &devs, removal, verb, facts) {
         return r;
     }
-    let peers = peers(&toks, facts);
     if removal {
         return resolve_decommission(&toks, &lower, &devs, &peers, facts);
     }
@@ -467,5 +637,25 @@ pub fn resolve(request: &str, facts: &Facts) -> Resolution {
         Some(device) => Resolution::Refuse {
             what: format!("this change on {device}"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Candidate;
+
+    #[test]
+    fn a_candidate_line_reads_back() {
+        let c = Candidate {
+            text: "alpha-br-3560".into(),
+            request: Some("decommission alpha-br-3560".into()),
+            intent: Some("decommission_device".into()),
+            reading: Some("decommission alpha-br-3560".into()),
+        };
+        assert_eq!(Candidate::parse(&c.line()), c);
+        let plain = Candidate::text("Ethernet10");
+        assert_eq!(Candidate::parse(&plain.line()), plain);
+        let bare = Candidate::run("x", "shutdown alpha-core-1 Et10");
+        assert_eq!(Candidate::parse(&bare.line()), bare);
     }
 }

@@ -38,21 +38,37 @@ fn one_line(s: &str) -> String {
         .collect()
 }
 
-fn clarification(question: &str, candidates: &[String]) -> String {
+fn clarification(question: &str, candidates: &[intent::Candidate]) -> String {
     let question = one_line(question);
     let mut s = format!("No plan drafted: {question}\n");
     for c in candidates {
-        s.push_str(&format!("  - {}\n", one_line(c)));
+        match (&c.request, &c.reading) {
+            (Some(r), Some(d)) if *d != c.text => s.push_str(&format!(
+                "  - {} ({}) — run: olav --agent netops \"{}\"\n",
+                one_line(&c.text),
+                one_line(d),
+                one_line(r)
+            )),
+            (Some(r), _) => s.push_str(&format!(
+                "  - {} — run: olav --agent netops \"{}\"\n",
+                one_line(&c.text),
+                one_line(r)
+            )),
+            _ => s.push_str(&format!("  - {}\n", one_line(&c.text))),
+        }
     }
     s.push_str(&format!("\n{CLARIFY} {question}\n"));
     for c in candidates {
-        s.push_str(&format!("{CANDIDATE} {}\n", one_line(c)));
+        s.push_str(&format!("{CANDIDATE} {}\n", one_line(&c.line())));
     }
     s
 }
 
 fn refusal(what: &str) -> String {
-    let can: Vec<String> = intent::CAN_PLAN.iter().map(|c| (*c).to_owned()).collect();
+    let can: Vec<intent::Candidate> = intent::CAN_PLAN
+        .iter()
+        .map(|c| intent::Candidate::text(*c))
+        .collect();
     let mut s = clarification(&format!("olav cannot plan {what} yet. It can plan:"), &can);
     s.push_str(&format!("{REFUSED} {}\n", one_line(what)));
     s

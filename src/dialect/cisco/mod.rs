@@ -160,6 +160,21 @@ pub fn add_static_route(v: Vendor, prefix: IpNet, next_hop: IpAddr) -> Lines {
     }
 }
 
+/// Adds a static route to Null0; the rollback is its `no` form.
+pub fn add_discard_route(v: Vendor, prefix: IpNet) -> Lines {
+    let r = match (v, prefix) {
+        (Vendor::CiscoIos, IpNet::V4(p)) => {
+            format!("ip route {} {} Null0", p.network(), p.netmask())
+        }
+        _ => format!("ip route {prefix} Null0"),
+    };
+    Lines {
+        rollback: vec![format!("no {r}")],
+        apply: vec![r],
+        at: None,
+    }
+}
+
 /// Removes a stored static route: its own line negated, under its parents (an NX-OS `vrf
 /// context`); the rollback is the stored line with its parents.
 pub fn remove_static_route(device: &str, text: &str, route: &StaticRoute) -> Result<Lines, String> {

@@ -236,6 +236,52 @@ fn draft_for(intent: &Intent, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             prefix,
             next_hop,
         } => static_route::add(device, *prefix, *next_hop, f, ctx),
+        Intent::AddDiscardRoute { device, prefix } => {
+            static_route::add_discard(device, *prefix, f, ctx)
+        }
+        Intent::DecommissionInterfaces { interfaces } => decommission::decommission(
+            decommission::Decom {
+                removal: Removal {
+                    interfaces: interfaces
+                        .iter()
+                        .filter_map(|(d, i)| net.device(d).map(|x| (x, i.clone())))
+                        .collect(),
+                    ..Removal::default()
+                },
+                intent: "decommission_interface",
+                targets: interfaces
+                    .iter()
+                    .map(|(d, i)| Target::Interface {
+                        device: d.clone(),
+                        interface: i.clone(),
+                    })
+                    .collect(),
+                topic: format!(
+                    "decommission-{}",
+                    interfaces
+                        .iter()
+                        .map(|(d, i)| format!("{}-{}", slug(d), slug(i)))
+                        .collect::<Vec<_>>()
+                        .join("-")
+                ),
+                title: format!(
+                    "Decommission {}",
+                    interfaces
+                        .iter()
+                        .map(|(d, i)| format!("{d} {i}"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                br_args: interfaces
+                    .iter()
+                    .map(|(d, i)| format!("--interface {d}:{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            },
+            f,
+            net,
+            ctx,
+        ),
         Intent::RemoveStaticRoute {
             device,
             prefix,

@@ -136,6 +136,42 @@ pub fn add(
     ))
 }
 
+/// Adds a static route to discard (Null0, Junos `discard`).
+pub fn add_discard(device: &str, prefix: IpNet, f: &Facts, ctx: &Ctx<'_>) -> Result<Draft, String> {
+    let os = os_of(f, device);
+    let vendor = vendor_of(f, device);
+    // The Junos dialect reads the stored config: a prefix already routed is not replaced.
+    let text = if is_junos(vendor) {
+        ctx.running(device)?
+    } else {
+        String::new()
+    };
+    let (implementation, rollback) =
+        dialect::render(vendor, device, &text, &Change::AddDiscardRoute { prefix })?.texts();
+    Ok(plan(
+        RoutePlan {
+            device,
+            intent: "add_static_route",
+            title: format!("Add a static route to {prefix} to discard (Null0) on {device}"),
+            topic: format!(
+                "discard-route-{}-{}",
+                slug(device),
+                slug(&prefix.to_string())
+            ),
+            implementation,
+            rollback,
+            scope: format!("- Device: {device} ({os})\n- Next hop: discard (Null0)"),
+            risks: vec![
+                format!("Traffic to {prefix} that matches no longer route is dropped on {device}."),
+                "A discard route redistributed into BGP or OSPF attracts the traffic of the whole prefix to this device.".to_owned(),
+            ],
+            prefix,
+        },
+        f,
+        ctx,
+    ))
+}
+
 /// Removes a static route; the rollback is its stored line, with any VRF context.
 pub fn remove(
     device: &str,

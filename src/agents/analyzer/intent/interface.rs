@@ -5,10 +5,18 @@ use super::{clarify, IfChange, Intent, Resolution};
 use crate::agents::analyzer::facts::Facts;
 use ipnet::IpNet;
 
+/// The request as written, and the description it sets without quotes.
+pub(super) struct Said<'a> {
+    /// The request (without an unquoted description's text).
+    pub request: &'a str,
+    /// The description given without quotes.
+    pub description: Option<&'a str>,
+}
+
 /// Interface changes: shutdown / no shutdown, description, MTU, address. `None` when the
 /// request names no interface attribute (it may still name an interface to decommission).
 pub(super) fn resolve_interface_change(
-    request: &str,
+    said: &Said<'_>,
     toks: &[String],
     lower: &str,
     devs: &[String],
@@ -120,12 +128,12 @@ pub(super) fn resolve_interface_change(
         }
     }
     if description {
-        match quoted(request) {
+        match said.description.map(str::to_owned).or_else(|| quoted(said.request)) {
             Some(d) => changes.push(IfChange::Description(d)),
             None if removal => changes.push(IfChange::NoDescription),
             None => {
                 return Some(clarify(
-                    "What should the description say? Put it in quotes: description \"to alpha-dist-2\".",
+                    "What should the description say? Say e.g. description \"to alpha-dist-2\" (quotes are optional at the end of the request).",
                     Vec::new(),
                 ))
             }

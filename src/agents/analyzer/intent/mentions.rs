@@ -1,7 +1,8 @@
 //! What a request mentions, found in its words: devices, peers (by name, AS or
 //! address), interfaces, numbers and quoted text, each resolved against the facts.
 
-use super::{clarify, Peer, Resolution};
+use super::reading::replace_reference;
+use super::{clarify, offer, Candidate, Peer, Resolution};
 use crate::agents::analyzer::facts::Facts;
 use crate::ifname;
 use crate::language::stem;
@@ -77,7 +78,7 @@ fn junos_interface(t: &str) -> bool {
     dashed || plain
 }
 
-fn interface_like(t: &str) -> bool {
+pub(super) fn interface_like(t: &str) -> bool {
     if junos_interface(t) {
         return true;
     }
@@ -95,6 +96,16 @@ fn interface_like(t: &str) -> bool {
             e != format!("{}0", kind.to_ascii_lowercase())
         })
 }
+
+/// Words that name a role.
+const ROLE_WORDS: &[(&str, &str)] = &[
+    ("border", "border"),
+    ("edge", "border"),
+    ("core", "core"),
+    ("distribution", "distribution"),
+    ("dist", "distribution"),
+    ("access", "access"),
+];
 
 /// Devices named in the request, exactly or by site and role; unknown names separately.
 pub(super) fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Resolution> {
@@ -138,8 +149,19 @@ pub(super) fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Res
             })
             .collect();
         close.sort();
-        let candidates: Vec<String> = close.into_iter().take(3).map(|(_, n)| n).collect();
-        return Err(clarify(
+        let at: Vec<usize> = toks.iter().position(|t| t == u).into_iter().collect();
+        let candidates: Vec<Candidate> = close
+            .into_iter()
+            .take(3)
+            .map(|(_, n)| {
+                let mut r: Vec<String> = toks.to_vec();
+                if let Some(&i) = at.first() {
+                    r[i] = n.clone();
+                }
+                Candidate::run(n, r.join(" "))
+            })
+            .collect();
+        return Err(offer(
             format!("There is no device '{u}' in the state DB. Did you mean one of these?"),
             candidates,
         ));
@@ -155,17 +177,10 @@ pub(super) fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Res
             .iter()
             .find(|s| toks.iter().any(|t| t.eq_ignore_ascii_case(s)))
             .copied();
-        let role = [
-            ("border", "border"),
-            ("edge", "border"),
-            ("core", "core"),
-            ("distribution", "distribution"),
-            ("dist", "distribution"),
-            ("access", "access"),
-        ]
-        .iter()
-        .find(|(w, _)| toks.iter().any(|t| t.eq_ignore_ascii_case(w)))
-        .map(|(_, r)| *r);
+        let role = ROLE_WORDS
+            .iter()
+            .find(|(w, _)| toks.iter().any(|t| t.eq_ignore_ascii_case(w)))
+            .map(|(_, r)| *r);
         if role.is_some() || site.is_some() {
             let matching: Vec<String> = facts
                 .devices
@@ -188,7 +203,25 @@ pub(super) fn devices(toks: &[String], facts: &Facts) -> Result<Vec<String>, Res
                     ))
                 }
                 n if n > 1 && role.is_some() => {
-                    return Err(clarify(format!("Which {what} do you mean?"), matching))
+                    let idx: Vec<usize> = toks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| {
+                            site.is_some_and(|s| t.eq_ignore_ascii_case(s))
+                                || ROLE_WORDS.iter().any(|(w, _)| t.eq_ignore_ascii_case(w))
+                        })
+                        .map(|(i, _)| i)
+                        .collect();
+                    return Err(offer(
+                        format!("Which {what} do you mean?"),
+                        matching
+                            .into_iter()
+                            .map(|d| {
+                                let r = replace_reference(toks, &idx, &d);
+                                Candidate::run(d, r)
+                            })
+                            .collect(),
+                    ));
                 }
                 _ => {}
             }

@@ -6,14 +6,22 @@ use crate::agents::analyzer::facts::{Facts, Route};
 use ipnet::IpNet;
 use std::net::IpAddr;
 
-/// Static routes: `<prefix> via <next hop>`, added or removed.
+/// Next hops that discard: `Null0`, Junos `discard` / `reject`.
+const DISCARD: &[&str] = &["null0", "null", "discard", "reject", "blackhole"];
+
+/// Static routes: `<prefix> via <next hop>` (or to discard), added or removed. `verb`: the
+/// request says what to do (else an existing route is asked about, not added again).
 pub(super) fn resolve_static_route(
     toks: &[String],
     lower: &str,
     devs: &[String],
     removal: bool,
+    verb: bool,
     facts: &Facts,
 ) -> Option<Resolution> {
+    let discard = toks
+        .iter()
+        .any(|t| DISCARD.contains(&t.to_ascii_lowercase().as_str()));
     let prefix = toks
         .iter()
         .find_map(|t| t.parse::<IpNet>().ok().filter(|_| t.contains('/')))
@@ -22,7 +30,10 @@ pub(super) fn resolve_static_route(
                 .then(|| "0.0.0.0/0".parse().ok())
                 .flatten()
         });
-    if !has_word(toks, lower, &["route"]) {
+    let routed = has_word(toks, lower, &["route"])
+        || (discard && prefix.is_some())
+        || (has_word(toks, lower, &["static"]) && prefix.is_some());
+    if !routed {
         return None;
     }
     // Details olav does not draft are refused, never dropped: a "floating" route drafted
@@ -156,6 +167,21 @@ pub(super) fn resolve_static_route(
                 format!("{device} has several static routes to {prefix}. Which next hop?"),
                 same.iter().map(|r| show(r)).collect(),
             ),
+        });
+    }
+    if discard && next_hop.is_none() {
+        let stored = on_device
+            .iter()
+            .find(|r| r.prefix == prefix && r.next_hop.is_none());
+        return Some(match stored {
+            Some(r) if !verb => super::offer(
+                format!("{device} already routes {prefix} to {}. Remove it?", r.next_hop_interface.as_deref().unwrap_or("discard")),
+                vec![super::Candidate::run(format!("remove {}", show(r)), format!("remove the static route {prefix} on {device}"))],
+            ),
+            Some(_) => Resolution::Refuse {
+                what: format!("adding the static route {prefix} to discard on {device}: it is already configured (nothing to add, nothing to roll back)"),
+            },
+            None => Resolution::Intent(Intent::AddDiscardRoute { device, prefix }),
         });
     }
     let Some(next_hop) = next_hop else {

@@ -75,7 +75,10 @@ fn new_provider(toks: &[String], facts: &Facts) -> (Option<String>, Option<u32>)
                         | "bgp"
                 )
             });
-        if matches!(prev.as_deref(), Some("to" | "with" | "provider")) {
+        if matches!(
+            prev.as_deref(),
+            Some("to" | "with" | "provider" | "transit" | "from")
+        ) {
             let lt = t.to_ascii_lowercase();
             if t.chars().all(|c| c.is_alphanumeric() || c == '-')
                 && t.chars().next().is_some_and(|c| c.is_alphabetic())

@@ -117,6 +117,20 @@ impl<'a> Context<'a> {
         let declared = Declared {
             devices: removed_devices.clone(),
             interfaces: spec.interfaces.clone(),
+            statics: cand
+                .touched
+                .iter()
+                .flat_map(|d| {
+                    cand.route_changes(d)
+                        .1
+                        .into_iter()
+                        .filter_map(|r| match r.prefix {
+                            IpNet::V4(p) => Some((d.clone(), vrf_name(&r.vrf), p)),
+                            IpNet::V6(_) => None,
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
         };
         let added: Vec<(String, String, Ipv4Net)> = cand
             .touched

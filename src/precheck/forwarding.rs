@@ -137,6 +137,10 @@ pub struct Forwarding {
     pub installs: HashMap<(String, String, Ipv4Net), Option<bool>>,
     /// The IGP adjacencies of the devices the plan changes, lost and formed.
     pub adjacencies: adjacency::Change,
+    /// Static routes that installed before the plan and do not after it, though the plan
+    /// does not remove them (their next hop resolves through nothing left): (device, VRF,
+    /// prefix, next hop).
+    pub uninstalled: Vec<(String, String, Ipv4Net, String)>,
     /// Networks no device routes after the plan, with whether the plan takes them away
     /// on purpose (a subnet or address of a device it removes or an interface it shuts).
     pub withdrawn: Vec<(Withdrawn, bool)>,
@@ -169,10 +173,24 @@ fn host_in(p: Ipv4Net) -> Ipv4Addr {
 /// A service endpoint: its device (none for a prefix), its address and VRF, its name.
 type End<'a> = (Option<&'a str>, Option<(Ipv4Addr, String)>, String);
 
-/// The address traced for "the internet": in a range set aside for benchmarks (RFC 2544),
-/// which no network uses for itself, so that only a default route (or a provider's
-/// routes) carries it.
-const INTERNET: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
+/// The addresses traced for "the internet", in order of preference: in the range set
+/// aside for benchmarks (RFC 2544), which networks rarely use for themselves, so that only
+/// a default route (or a provider's routes) carries them. The first that no subnet of the
+/// network holds is used — before the plan, and after it too (a new peering link may
+/// take 198.18.0.0/30).
+const INTERNET: [Ipv4Addr; 4] = [
+    Ipv4Addr::new(198, 18, 0, 1),
+    Ipv4Addr::new(198, 19, 255, 254),
+    Ipv4Addr::new(198, 18, 255, 254),
+    Ipv4Addr::new(198, 19, 0, 1),
+];
+
+/// The internet probe for a network whose subnets are `held` (and, after a plan, `also`).
+fn internet_probe(held: &Addresses, also: Option<&Addresses>) -> Option<Ipv4Addr> {
+    INTERNET
+        .into_iter()
+        .find(|p| !held.in_own_subnet(*p) && !also.is_some_and(|a| a.in_own_subnet(*p)))
+}
 
 /// Devices managed in band: (device, its management address), the address on a
 /// data-plane interface or a loopback of the device.
@@ -197,7 +215,7 @@ fn in_band(db: &StateDb, m: &NetworkModel) -> Result<InBand, StateError> {
 }
 
 /// Every flow the network exists for, as the state describes it.
-fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
+fn flows(m: &NetworkModel, in_band: &InBand, internet: Option<Ipv4Addr>) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
     let mut seen: HashSet<(String, String, Ipv4Addr)> = HashSet::new();
     for s in &m.sessions {
@@ -307,7 +325,8 @@ fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
             let vrf = from
                 .as_ref()
                 .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
-            if seen.insert(((*src).to_owned(), vrf.clone(), INTERNET)) {
+            let Some(internet) = internet else { continue };
+            if seen.insert(((*src).to_owned(), vrf.clone(), internet)) {
                 out.push(Flow {
                     purpose: Purpose::Internet {
                         name: svc.name.clone(),
@@ -316,7 +335,7 @@ fn flows(m: &NetworkModel, in_band: &InBand) -> Vec<Flow> {
                     what: format!("service {}: {src} → the internet", svc.name),
                     source: (*src).to_owned(),
                     vrf,
-                    dst: INTERNET,
+                    dst: internet,
                 });
             }
         }
@@ -490,7 +509,7 @@ impl Now {
     fn reached(&self, m: &NetworkModel) -> &[Flow] {
         self.reached.get_or_init(|| {
             let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
-            flows(m, &self.in_band)
+            flows(m, &self.in_band, internet_probe(&self.addresses, None))
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
@@ -549,6 +568,8 @@ pub struct Declared {
     pub devices: Vec<String>,
     /// Interfaces the plan shuts or removes: (device, interface).
     pub interfaces: Vec<(String, String)>,
+    /// Static routes the plan removes: (device, VRF, prefix).
+    pub statics: Vec<(String, String, Ipv4Net)>,
 }
 
 /// Compares forwarding before and after `plan`; `added` are the static routes it adds:
@@ -602,10 +623,36 @@ pub fn compute(
     };
     let reached = now.reached(&model);
     let started = std::time::Instant::now();
+    // The plan may address the range the internet probe sits in: another probe, held by
+    // neither side, then, traced before the plan again.
+    let probe = internet_probe(&now.addresses, None);
+    let moved = probe
+        .filter(|p| after_addresses.in_own_subnet(*p))
+        .map(|_| internet_probe(&now.addresses, Some(&after_addresses)));
+    let base = |h: &str| -> Option<Arc<DeviceRib>> { now.ribs.get(h).cloned() };
     for flow in reached {
         if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
             continue;
         }
+        let moved_flow;
+        let flow = match (&flow.purpose, moved) {
+            (Purpose::Internet { .. }, Some(None)) => continue,
+            (Purpose::Internet { .. }, Some(Some(dst))) => {
+                moved_flow = Flow {
+                    dst,
+                    ..flow.clone()
+                };
+                let was = trace(&base, &now.addresses, &flow.source, &flow.vrf, dst);
+                if !matches!(
+                    reach(&moved_flow, was, &HashSet::new(), &base),
+                    Reach::Reached
+                ) {
+                    continue;
+                }
+                &moved_flow
+            }
+            _ => flow,
+        };
         out.flows += 1;
         let is = trace(&cand, &after_addresses, &flow.source, &flow.vrf, flow.dst);
         match reach(flow, is, &gone, &cand) {
@@ -714,6 +761,41 @@ pub fn compute(
             (w, mine)
         })
         .collect();
+    // Static routes left without a next hop: configured still, installed no more. A
+    // network withdrawn is the withdrawn check's.
+    for r in &after {
+        let Some(was) = now.ribs.get(&r.hostname) else {
+            continue;
+        };
+        if Arc::ptr_eq(was, r) || removed.contains(r.hostname.as_str()) {
+            continue;
+        }
+        for s in was.routes.iter().filter(|x| x.protocol == Protocol::Static) {
+            let kept = r.routes.iter().any(|x| {
+                x.protocol == Protocol::Static && x.vrf == s.vrf && x.network == s.network
+            });
+            let removed_by_plan = declared
+                .statics
+                .iter()
+                .any(|(d, v, p)| *d == r.hostname && *v == s.vrf && *p == s.network);
+            let gone_whole = out
+                .withdrawn
+                .iter()
+                .any(|(w, _)| w.vrf == s.vrf && w.network == s.network);
+            let seen = out
+                .uninstalled
+                .iter()
+                .any(|(d, v, p, _)| *d == r.hostname && *v == s.vrf && *p == s.network);
+            if !kept && !removed_by_plan && !gone_whole && !seen {
+                out.uninstalled.push((
+                    r.hostname.clone(),
+                    s.vrf.clone(),
+                    s.network,
+                    s.next_hop.to_string(),
+                ));
+            }
+        }
+    }
     Ok(out)
 }
 

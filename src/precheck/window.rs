@@ -82,7 +82,28 @@ fn keys(f: &Finding) -> Vec<Key> {
             return vec![(f.code, format!("{border}: {prefix}"), f.message.clone())];
         }
     }
-    vec![(f.code, f.element.clone(), f.message.clone())]
+    // A finding that names its element (a session, a flow, a service, a device) is the
+    // same effect whatever its wording: the combination judges it as declared by none, so
+    // a plan's own effect reads differently there. A service lost whole only together
+    // is news beside one only degraded alone.
+    match f.code {
+        "precheck.services" => {
+            let down = if f.message.contains("service down") {
+                "down"
+            } else {
+                ""
+            };
+            vec![(f.code, f.element.clone(), down.to_owned())]
+        }
+        "precheck.sessions_lost"
+        | "precheck.sessions_split"
+        | "precheck.lockout"
+        | "precheck.reachability"
+        | "precheck.loop"
+        | "precheck.blackhole"
+        | "precheck.redundancy" => vec![(f.code, f.element.clone(), String::new())],
+        _ => vec![(f.code, f.element.clone(), f.message.clone())],
+    }
 }
 
 fn effects(db: &StateDb, plans: &[&Plan], opts: &Options) -> Result<Vec<Finding>, StateError> {
@@ -98,7 +119,10 @@ fn effects(db: &StateDb, plans: &[&Plan], opts: &Options) -> Result<Vec<Finding>
 }
 
 /// The plans as one: their blocks and rollbacks in order (the rollback undoes the last
-/// plan first), their targets together; a removal's intent only when every plan has it.
+/// plan first), their targets together. Its intent is none of theirs: what each plan
+/// declares is in its own findings, so whatever only the combination does is declared by
+/// none (two session removals that together cut a border off are not "a removal's
+/// point"); the devices the decommissions remove stay removed.
 fn combine(plans: &[&Plan]) -> Option<Plan> {
     let first = plans.first()?;
     let mut out = (*first).clone();
@@ -107,15 +131,12 @@ fn combine(plans: &[&Plan]) -> Option<Plan> {
         .iter()
         .flat_map(|p| p.header.targets.iter().cloned())
         .collect();
-    if plans.iter().any(|p| p.header.intent != first.header.intent) {
-        out.header.intent = "combined".into();
-        // What the decommissions remove stays removed in the combination.
-        out.header.removes = plans
-            .iter()
-            .flat_map(|p| crate::checks::model::removed_devices(p))
-            .map(str::to_owned)
-            .collect();
-    }
+    out.header.removes = plans
+        .iter()
+        .flat_map(|p| crate::checks::model::removed_devices(p))
+        .map(str::to_owned)
+        .collect();
+    out.header.intent = "combined".into();
     out.implementation = plans
         .iter()
         .flat_map(|p| p.implementation.iter().cloned())

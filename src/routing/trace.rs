@@ -126,10 +126,13 @@ impl Addresses {
     /// back — a path the network announced comes back with its own AS in it and is
     /// dropped (`docs/routing.md`, "Tracing").
     pub fn stays_inside(&self, dst: Ipv4Addr) -> bool {
-        !self.own_as_may_return
-            && self.asns.len() <= 1
-            && (0..=32u8)
-                .any(|len| Ipv4Net::new(dst, len).is_ok_and(|n| self.subnets.contains(&n.trunc())))
+        !self.own_as_may_return && self.asns.len() <= 1 && self.in_own_subnet(dst)
+    }
+
+    /// Whether `dst` lies in a subnet some interface of the network holds (up or not).
+    pub fn in_own_subnet(&self, dst: Ipv4Addr) -> bool {
+        (0..=32u8)
+            .any(|len| Ipv4Net::new(dst, len).is_ok_and(|n| self.subnets.contains(&n.trunc())))
     }
 
     /// The up interfaces that hold `address`.

@@ -16,7 +16,6 @@ const REQUESTS: &[(&str, &str)] = &[
     ("modify_interface", "change the MTU on alpha-core-1 Ethernet11 to 9000"),
     ("modify_interface", "change the ip address on alpha-core-1 Ethernet11 to 10.0.50.0/31"),
     ("add_static_route", "add a static route to 10.99.0.0/16 via 10.0.1.6 on alpha-dist-1"),
-    ("remove_static_route", "remove the static route 0.0.0.0/0 on alpha-br-3560"),
     ("decommission_device", "Decommission the branch switch alpha-br-3560 — draft the removal plan and tell me what we lose"),
     ("decommission_device", "decommission alpha-br-2960-1 and alpha-br-2960-2"),
     ("decommission_device", "what if alpha-core-1 fails?"),
@@ -367,5 +366,31 @@ fn removing_the_junos_aggregate_route_withdraws_it_and_fails() {
     assert!(
         plan.contains("\nset routing-options static route 10.40.0.0/16 discard\n"),
         "{plan}"
+    );
+}
+
+/// The branch switch's only default route removed: the branch's services lose the
+/// internet (traced towards it), an error the request does not declare — the static
+/// routes check's warning about the last default alone would understate it.
+#[test]
+fn removing_the_branch_default_cuts_its_services_off_the_internet() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "remove the static route 0.0.0.0/0 on alpha-br-3560",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let findings = v["findings"].as_array().expect("findings");
+    assert!(
+        findings.iter().any(|f| f["code"] == "precheck.blackhole"
+            && f["severity"] == "error"
+            && f["element"] == "service alpha-branch-data: alpha-br-3560 → the internet"),
+        "{v:#}"
     );
 }

@@ -37,5 +37,6 @@ mod sros;
 mod state_cli;
 mod structure;
 mod trace;
+mod window;
 mod withdrawn;
 mod workflows;

@@ -160,8 +160,10 @@ fn trace_rejects_what_it_cannot_read() {
 
 /// A plan shutting one of alpha-acc-1's two uplinks: its routes through that uplink
 /// move to the other one (at a higher cost); alpha-acc-2, alpha-dist-1, the cores and
-/// the branch switch lose the equal-cost paths through it (to alpha-acc-1's subnets, or
-/// the uplink's own), and nothing else changes.
+/// the branch switch lose the equal-cost paths through it (to alpha-acc-1's subnets).
+/// The cable's far end (alpha-dist-1 TwentyFiveGigE1/0/5, seen by LLDP) goes down with
+/// it, so the uplink's own subnet 10.0.1.16/31 leaves every router's table: that is all
+/// that changes elsewhere.
 #[test]
 fn routes_plan_shows_the_routes_a_plan_moves() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -181,13 +183,38 @@ fn routes_plan_shows_the_routes_a_plan_moves() {
         [
             "alpha-acc-1",
             "alpha-acc-2",
+            "alpha-border-1",
             "alpha-br-3560",
             "alpha-core-1",
             "alpha-core-2",
-            "alpha-dist-1"
+            "alpha-dist-1",
+            "alpha-dist-2",
+            "beta-acc-1",
+            "beta-acc-2",
+            "beta-border-1",
+            "beta-core-1",
+            "beta-core-2",
+            "beta-dist-1",
+            "beta-dist-2",
+            "gamma-border-1"
         ],
         "{v}"
     );
+    let far = ["alpha-border-1", "beta-acc-1", "gamma-border-1"];
+    for c in changes
+        .iter()
+        .filter(|c| far.contains(&c["node"].as_str().unwrap_or("")))
+    {
+        assert!(
+            c["added"].as_array().is_some_and(Vec::is_empty)
+                && c["removed"]
+                    .as_array()
+                    .expect("removed")
+                    .iter()
+                    .all(|r| r["Network"] == "10.0.1.16/31"),
+            "{c}"
+        );
+    }
     let acc1 = &changes[0];
     let removed = acc1["removed"].as_array().expect("removed");
     assert!(
@@ -213,7 +240,7 @@ fn routes_plan_shows_the_routes_a_plan_moves() {
     common::olav(dir.path())
         .args(["routes", "--plan", &plan, "--device", "alpha-acc-2"])
         .assert()
-        .stdout(predicates::str::contains("changes 3 routes on 1 device"));
+        .stdout(predicates::str::contains("changes 4 routes on 1 device"));
 }
 
 /// A static route whose next hop nothing resolves is said not to install; an unknown

@@ -221,3 +221,24 @@ fn the_fallback_counts_a_session_a_requested_shutdown_ends_as_declared() {
         "{text}"
     );
 }
+
+/// Readdressing the gamma office LAN into the subnet of the static route to the servers
+/// behind it: the route's next hop (10.40.10.20) is left on no subnet, the route no
+/// longer installs — an error naming it (trial 2026-12-02, miss A).
+#[test]
+fn a_static_route_left_without_its_next_hop_is_an_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(
+        tmp.path(),
+        "change the IP address of gamma-border-1 xe-0/1/3.0 to 10.40.20.1/24",
+    );
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter().any(|(c, s, e, m)| c == "precheck.static_routes"
+            && s == "error"
+            && e == "gamma-border-1 10.40.20.0/24 via 10.40.10.20"
+            && m.contains("no longer installs")),
+        "{f:#?}"
+    );
+}

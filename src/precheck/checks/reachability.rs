@@ -105,6 +105,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         // listed by criticality, as the blast radius lists services.
         let severity = match (&b.flow.purpose, b.disposition) {
             (_, Disposition::Loop) | (Purpose::Route, _) => Severity::Error,
+            // A session over the link a removal takes away ends with it: its point.
+            (Purpose::Session, _) if removal && on_shut_link(b.flow.dst) => Severity::Info,
             (Purpose::Session, _) if removal || !declared || !on_shut_link(b.flow.dst) => {
                 Severity::Error
             }

@@ -1,13 +1,14 @@
 //! Static routes the plan adds are new, not connected and resolvable; removed ones exist.
 
 use super::{Check, Context, Findings, Outcome};
+use crate::precheck::Severity;
 use crate::state::StateError;
 
 /// Static routes are new, not connected, resolvable; removed ones exist.
 pub const CHECK: Check = Check {
     codes: &["precheck.static_routes"],
     name: "static routes are new, not connected, resolvable; removed ones exist",
-    reads: "the plan's blocks; the candidate's static routes; stored addresses",
+    reads: "the plan's blocks; the candidate's static routes; stored addresses; the static routes the candidate's routing leaves uninstalled",
     run,
 };
 
@@ -46,13 +47,35 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             .any(|x| x.vrf == vrf && x.network.contains(&p));
         (has || rib.incomplete_in(&vrf).is_empty()).then_some(has)
     };
-    match crate::precheck::routes::check(cx.db, cand, &texts, installs, &covered) {
-        None => Ok(out.not_applicable()),
-        Some(found) => {
-            out.extend(found);
-            Ok(out.ran())
-        }
+    let found = crate::precheck::routes::check(cx.db, cand, &texts, installs, &covered);
+    // A static route the plan keeps but leaves without a next hop (a gateway readdressed
+    // or shut away): its traffic goes by another route, or nowhere.
+    let left = &cx.forwarding.uninstalled;
+    if found.is_none() && left.is_empty() {
+        return Ok(out.not_applicable());
     }
+    out.extend(found.unwrap_or_default());
+    let severity = if cx.is_removal() {
+        Severity::Info
+    } else if cx.shuts_only_targets() {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    for (device, vrf, prefix, next_hop) in left {
+        let vrf = if vrf == "default" {
+            String::new()
+        } else {
+            format!(" (VRF {vrf})")
+        };
+        out.add(
+            severity,
+            format!("{device} {prefix} via {next_hop}{vrf}"),
+            "the static route no longer installs after the plan: nothing left resolves its next hop, so its traffic follows another route or is dropped (what lies behind the next hop is cut off)",
+            format!("keep a route to {next_hop}, or move the static route in the same plan (olav routes --plan PLAN --device {device} shows it)"),
+        );
+    }
+    Ok(out.ran())
 }
 
 #[cfg(test)]

@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(t("clear the description on alpha-core-1 Et10"), None);
         assert_eq!(t("删除beta-border-1 Et3的描述"), None);
         assert_eq!(
-            t("delete the description of Ethernet11 on alpha-core-1"),
+            t("Delete the description of Ethernet11 on alpha-core-1"),
             None
         );
         assert_eq!(

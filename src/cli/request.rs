@@ -69,7 +69,7 @@ pub struct RequestAnswer {
     /// olav's reading of the request.
     pub understood: Option<String>,
     /// The question or refusal, with its candidates.
-    pub clarification: Option<Clarification>,
+    pub clarification: Option<Asked>,
     /// The workflow run.
     pub workflow: Option<String>,
     /// The run's record.
@@ -124,7 +124,7 @@ impl RequestAnswer {
             report_paths: paths,
             findings,
             understood: o.understood.clone(),
-            clarification: o.clarification.clone(),
+            clarification: o.clarification.as_ref().map(Asked::of),
             workflow: Some(o.workflow.clone()),
             run_id: o.run_id,
             steps: o.steps.clone(),
@@ -148,12 +148,12 @@ impl RequestAnswer {
             report_paths: ReportPaths::default(),
             findings: Vec::new(),
             understood: None,
-            clarification: Some(Clarification {
+            clarification: Some(Asked::of(&Clarification {
                 kind: "question",
                 refused: None,
                 question,
                 candidates,
-            }),
+            })),
             workflow: None,
             run_id: None,
             steps: Vec::new(),
@@ -243,6 +243,36 @@ pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
         Format::Text => print!("{}", outcome.answer),
     }
     Ok(exit_with(&outcome, cli.fail_on))
+}
+
+/// A question or refusal as a request's JSON gives it: each candidate in its parts.
+#[derive(Debug, Clone, Serialize)]
+pub struct Asked {
+    /// `question` or `refusal`.
+    pub kind: &'static str,
+    /// What was refused, for a refusal.
+    pub refused: Option<String>,
+    /// The question.
+    pub question: String,
+    /// The answers it offers: what each shows, and for a reading of the request the exact
+    /// request to run, its intent and the reading in one line.
+    pub candidates: Vec<crate::agents::analyzer::intent::Candidate>,
+}
+
+impl Asked {
+    /// The run's clarification, its candidates read back from their lines.
+    fn of(c: &Clarification) -> Asked {
+        Asked {
+            kind: c.kind,
+            refused: c.refused.clone(),
+            question: c.question.clone(),
+            candidates: c
+                .candidates
+                .iter()
+                .map(|l| crate::agents::analyzer::intent::Candidate::parse(l))
+                .collect(),
+        }
+    }
 }
 
 fn print_unrouted(

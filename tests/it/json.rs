@@ -275,3 +275,23 @@ fn every_finding_has_a_stable_code() {
     assert!(codes.iter().all(|c| c.starts_with("check.")), "{codes:?}");
     assert_eq!(check["verdict"], "FAIL");
 }
+
+/// A vague reference asks which device, each candidate in its parts: what it shows, the
+/// exact request to run, the intent it is read as.
+#[test]
+fn a_question_s_candidates_are_structured() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let v = json(
+        tmp.path(),
+        &["--format", "json", "decommission the branch switch"],
+    );
+    let c = &v["clarification"];
+    assert_eq!(c["kind"], "question", "{v:#}");
+    let candidates = c["candidates"].as_array().expect("candidates");
+    assert!(
+        candidates.iter().any(|x| x["text"] == "alpha-br-3560"
+            && x["request"] == "decommission alpha-br-3560"
+            && x["intent"] == "decommission_device"),
+        "{v:#}"
+    );
+}

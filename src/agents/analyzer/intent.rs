@@ -148,7 +148,7 @@ pub enum Intent {
 
 /// One answer a question offers: what it shows, and when it is a reading of the
 /// request, the exact request that plans it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Candidate {
     /// What the question lists (a device, an interface, a route, or the request itself).
     pub text: String,

@@ -57,7 +57,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 Severity::Error,
                 format!("{} {}", m.changed.0, m.changed.1),
                 format!(
-                    "MTU {} here, {} at the far end {} {}: OSPF adjacencies stall in EXSTART and large packets are dropped{how}",
+                    "MTU {} here, {} at the far end {} {}: packets larger than the smaller MTU are dropped, and an OSPF adjacency over the link (where OSPF runs) stalls in EXSTART{how}",
                     m.changed.2, m.far.2, m.far.0, m.far.1
                 ),
                 format!("set MTU {} on {} {} in the same plan, or keep the MTUs equal", m.changed.2, m.far.0, m.far.1),

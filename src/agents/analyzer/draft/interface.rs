@@ -171,7 +171,7 @@ pub fn modify_interface(
     let topic = format!("modify-{}-{}", slug(device), slug(interface));
     let mut risks = format!("- {}.\n", capitalise(&cite));
     if changes.iter().any(|c| matches!(c, IfChange::Mtu(_))) && current.linked {
-        let _ = writeln!(risks, "- An MTU change on a link must match the far end, or OSPF adjacencies stay in EXSTART and large packets are dropped.");
+        let _ = writeln!(risks, "- An MTU change on a link must match the far end, or packets larger than the smaller MTU are dropped (and an OSPF adjacency over it stays in EXSTART).");
     }
     for b in &broken {
         let _ = writeln!(risks, "- {b}, with everything behind it (counted in the blast radius). Change the far end in the same window, or the pre-check fails this plan.");

@@ -204,7 +204,7 @@ pub fn blast_radius(
         None
     };
     if let Some(w) = &routed {
-        crate::precheck::add_withdrawn(&db, &mut b, w)?;
+        crate::precheck::add_withdrawn(&db, &mut b, w, &|_| false)?;
     }
     if let Some(file) = html {
         let picture = Picture::load(&db, &Impact::of_spec(&spec), &b)?;

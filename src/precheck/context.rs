@@ -105,7 +105,10 @@ impl<'a> Context<'a> {
                         .any(|a| a.device == *d && !a.prefixes.is_empty())
                 })
                 .collect();
-            merge_hits(&mut blast, service_hits(db, &withdrawn, &silent, &left)?);
+            merge_hits(
+                &mut blast,
+                service_hits(db, &withdrawn, &silent, &left, &|_| false)?,
+            );
         }
         let redundancy = redundancy::towards_peer(plan, &graph, &spec);
         let t0 = std::time::Instant::now();
@@ -159,7 +162,16 @@ impl<'a> Context<'a> {
         blast.sessions_lost.sort();
         // Networks no device routes any more are withdrawn too, whatever the topology's
         // roles say (a router cut off from every neighbour, a LAN behind it).
-        add_withdrawn(db, &mut blast, forwarding.withdrawn.iter().map(|(w, _)| w))?;
+        let still = |p: &IpNet| match p {
+            IpNet::V4(p) => forwarding.service_prefixes_routed.contains(p),
+            IpNet::V6(_) => false,
+        };
+        add_withdrawn(
+            db,
+            &mut blast,
+            forwarding.withdrawn.iter().map(|(w, _)| w),
+            &still,
+        )?;
         Ok(Context {
             db,
             plan,

@@ -141,6 +141,9 @@ pub struct Forwarding {
     /// does not remove them (their next hop resolves through nothing left): (device, VRF,
     /// prefix, next hop).
     pub uninstalled: Vec<(String, String, Ipv4Net, String)>,
+    /// The services' prefixes some device still routes after the plan (routed before, and
+    /// not withdrawn): an aggregate withdrawn around one does not take it.
+    pub service_prefixes_routed: Vec<Ipv4Net>,
     /// Networks no device routes after the plan, with whether the plan takes them away
     /// on purpose (a subnet or address of a device it removes or an interface it shuts).
     pub withdrawn: Vec<(Withdrawn, bool)>,
@@ -759,6 +762,19 @@ pub fn compute(
         .map(|w| {
             let mine = on_purpose.contains(&w.network);
             (w, mine)
+        })
+        .collect();
+    out.service_prefixes_routed = model
+        .services
+        .iter()
+        .flat_map(|svc| svc.endpoints.iter().filter_map(|e| e.prefix.as_deref()))
+        .filter_map(|p| p.parse::<Ipv4Net>().ok())
+        .filter(|p| {
+            now.routed.devices("default", *p) > 0
+                && !out
+                    .withdrawn
+                    .iter()
+                    .any(|(w, _)| w.vrf == "default" && w.network == *p)
         })
         .collect();
     // Static routes left without a next hop: configured still, installed no more. A

@@ -18,6 +18,7 @@ pub fn service_hits(
     withdrawn: &[IpNet],
     silent: &[&str],
     left: &[Left],
+    routed: &dyn Fn(&IpNet) -> bool,
 ) -> Result<Vec<ServiceHit>, StateError> {
     let rows = db.service_endpoints()?;
     let mut out: Vec<ServiceHit> = Vec::new();
@@ -33,7 +34,11 @@ pub fn service_hits(
             .filter(|r| {
                 let prefix = r.prefix.as_deref().and_then(|p| p.parse::<IpNet>().ok());
                 let in_withdrawn = prefix.is_some_and(|p| {
-                    withdrawn.iter().any(|w| w.contains(&p)) || left.iter().any(|l| l.loses(&p))
+                    // An aggregate around the prefix takes it only when the prefix is
+                    // not routed on its own any more.
+                    withdrawn.iter().any(|w| {
+                        w.contains(&p) && (w.prefix_len() >= p.prefix_len() || !routed(&p))
+                    }) || left.iter().any(|l| l.loses(&p))
                 });
                 let moved = match (&r.hostname, &r.ifname) {
                     (Some(h), Some(i)) => left.iter().any(|l| {
@@ -76,6 +81,7 @@ pub fn add_withdrawn<'a>(
     db: &StateDb,
     blast: &mut Blast,
     withdrawn: impl IntoIterator<Item = &'a Withdrawn>,
+    routed: &dyn Fn(&IpNet) -> bool,
 ) -> Result<(), StateError> {
     // (The default route is never among them: `routing::withdrawn` does not judge it.)
     let nets: Vec<IpNet> = withdrawn
@@ -93,7 +99,7 @@ pub fn add_withdrawn<'a>(
         .collect();
     all.extend(nets.iter().copied());
     blast.prefixes_withdrawn = all.iter().map(ToString::to_string).collect();
-    merge_hits(blast, service_hits(db, &nets, &[], &[])?);
+    merge_hits(blast, service_hits(db, &nets, &[], &[], routed)?);
     Ok(())
 }
 

@@ -242,3 +242,24 @@ fn a_static_route_left_without_its_next_hop_is_an_error() {
         "{f:#?}"
     );
 }
+
+/// gamma-border-1's loopback shut: its iBGP sessions end (errors) and gamma's aggregate
+/// 10.40.0.0/16 leaves the other routers' tables, but the office's own 10.40.10.0/24
+/// stays routed by OSPF — the service living there is not degraded (trial false alarm 4).
+#[test]
+fn an_aggregate_withdrawn_around_a_routed_service_prefix_does_not_take_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft_any(tmp.path(), "shutdown gamma-border-1 lo0.0");
+    let (code, f) = precheck(tmp.path(), &plan);
+    assert_eq!(code, 1, "{f:#?}");
+    assert!(
+        f.iter()
+            .any(|(c, _, e, _)| c == "precheck.withdrawn" && e == "10.40.0.0/16"),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter()
+            .any(|(c, _, e, _)| c == "precheck.services" && e == "service gamma-office-data"),
+        "{f:#?}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use super::announce::{self, Announcements};
 use super::blast::{self, Blast};
-use super::candidate::{Candidate, Cause};
+use super::candidate::{Candidate, Cause, LostSession};
 use super::checks::redundancy::{self, Redundancy};
 use super::forwarding::{self, Declared, Forwarding, Purpose};
 use super::readdressing::{readdressing, Left, Moved};
@@ -120,37 +120,14 @@ impl<'a> Context<'a> {
         let declared = Declared {
             devices: removed_devices.clone(),
             interfaces: spec.interfaces.clone(),
-            statics: cand
-                .touched
-                .iter()
-                .flat_map(|d| {
-                    cand.route_changes(d)
-                        .1
-                        .into_iter()
-                        .filter_map(|r| match r.prefix {
-                            IpNet::V4(p) => Some((d.clone(), vrf_name(&r.vrf), p)),
-                            IpNet::V6(_) => None,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
+            statics: v4_routes(&cand, |d| cand.route_changes(d).1),
         };
-        let added: Vec<(String, String, Ipv4Net)> = cand
-            .touched
-            .iter()
-            .flat_map(|d| {
-                cand.route_changes(d)
-                    .0
-                    .into_iter()
-                    // A discard route drops on purpose.
-                    .filter(|r| !r.discards())
-                    .filter_map(|r| match r.prefix {
-                        IpNet::V4(p) => Some((d.clone(), vrf_name(&r.vrf), p)),
-                        IpNet::V6(_) => None,
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        // A discard route the plan adds drops on purpose: not traced.
+        let added = v4_routes(&cand, |d| {
+            let mut a = cand.route_changes(d).0;
+            a.retain(|r| !r.discards());
+            a
+        });
         let forwarding = forwarding::compute(db, plan, &announcements, &declared, &added)?;
         // Sessions whose peer address the candidate's routing no longer reaches end too.
         for b in &forwarding.broken {
@@ -208,32 +185,37 @@ impl<'a> Context<'a> {
         if !self.is_removal() && !requested {
             return Ok(Vec::new());
         }
-        let mut loopbacks: Vec<std::net::IpAddr> = Vec::new();
-        let mut loopback_devs: Vec<&str> = Vec::new();
+        let on_loopback = self.ends_on_shut_loopback()?;
+        Ok(self
+            .cand
+            .lost_sessions
+            .iter()
+            .filter(|s| self.is_removal() || s.cause != Cause::NeighborRemoved && !on_loopback(s))
+            .map(|s| format!("{} → {}", s.device, s.peer))
+            .collect())
+    }
+
+    /// Whether a lost session ends with a loopback the plan shuts: its device's, or its
+    /// peer address on one (a shut loopback's sessions are the network's routing, not
+    /// the interface the request names: `sessions_lost`).
+    pub fn ends_on_shut_loopback(&self) -> Result<impl Fn(&LostSession) -> bool + '_, StateError> {
+        let mut addrs: Vec<std::net::IpAddr> = Vec::new();
+        let mut devices: Vec<&str> = Vec::new();
         for (d, i) in self
             .cand
             .shut
             .iter()
             .filter(|(_, i)| crate::routing::igp::is_loopback(i))
         {
-            loopback_devs.push(d);
-            loopbacks.extend(self.state.addresses_on(d, i)?.iter().map(|n| n.addr()));
+            devices.push(d);
+            addrs.extend(self.state.addresses_on(d, i)?.iter().map(|n| n.addr()));
         }
-        Ok(self
-            .cand
-            .lost_sessions
-            .iter()
-            .filter(|s| {
-                self.is_removal()
-                    || s.cause != crate::precheck::candidate::Cause::NeighborRemoved
-                        && !loopback_devs.contains(&s.device.as_str())
-                        && !s
-                            .peer
-                            .parse::<std::net::IpAddr>()
-                            .is_ok_and(|p| loopbacks.contains(&p))
-            })
-            .map(|s| format!("{} → {}", s.device, s.peer))
-            .collect())
+        Ok(move |s: &LostSession| {
+            devices.contains(&s.device.as_str())
+                || s.peer
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|p| addrs.contains(&p))
+        })
     }
 
     /// Whether every interface the plan shuts is one its targets name (a shutdown the
@@ -300,4 +282,24 @@ pub(super) fn blast_spec(plan: &Plan, cand: &Candidate) -> blast::Spec {
         spec.peers.push((Some(s.device.clone()), s.peer.clone()));
     }
     spec
+}
+
+/// The IPv4 static routes `pick` gives for each device the plan configures: (device,
+/// VRF, prefix).
+fn v4_routes<'c>(
+    cand: &'c Candidate,
+    pick: impl Fn(&str) -> Vec<&'c crate::model::StaticRoute>,
+) -> Vec<(String, String, Ipv4Net)> {
+    cand.touched
+        .iter()
+        .flat_map(|d| {
+            pick(d)
+                .into_iter()
+                .filter_map(|r| match r.prefix {
+                    IpNet::V4(p) => Some((d.clone(), vrf_name(&r.vrf), p)),
+                    IpNet::V6(_) => None,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -36,8 +36,8 @@ pub enum Purpose {
         /// The managed device.
         device: String,
     },
-    /// A service towards the internet: from one of its devices to an address outside
-    /// every network (198.18.0.1), out through a provider.
+    /// A service towards the internet: from one of its devices to an address no subnet
+    /// holds (the probe, [`INTERNET`]), out through a provider.
     Internet {
         /// The service.
         name: String,
@@ -324,11 +324,12 @@ fn flows(m: &NetworkModel, in_band: &InBand, internet: Option<Ipv4Addr>) -> Vec<
             .collect();
         // Towards the internet, from each of the service's devices.
         for (src, from, _) in &ends {
-            let Some(src) = src else { continue };
+            let (Some(src), Some(internet)) = (src, internet) else {
+                continue;
+            };
             let vrf = from
                 .as_ref()
                 .map_or_else(|| "default".to_owned(), |(_, v)| v.clone());
-            let Some(internet) = internet else { continue };
             if seen.insert(((*src).to_owned(), vrf.clone(), internet)) {
                 out.push(Flow {
                     purpose: Purpose::Internet {
@@ -502,6 +503,8 @@ struct Now {
     addresses: Addresses,
     /// The devices managed in band (read once per state version, not per plan).
     in_band: InBand,
+    /// The address traced for the internet on the network as it is.
+    probe: Option<Ipv4Addr>,
     /// The flows that reach their destination now, with every RIB on the way complete:
     /// the same for every plan, traced once.
     reached: OnceLock<Vec<Flow>>,
@@ -512,7 +515,7 @@ impl Now {
     fn reached(&self, m: &NetworkModel) -> &[Flow] {
         self.reached.get_or_init(|| {
             let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
-            flows(m, &self.in_band, internet_probe(&self.addresses, None))
+            flows(m, &self.in_band, self.probe)
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
@@ -544,6 +547,7 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
     let in_band = in_band(db, &*NetworkModel::shared(db)?)?;
     let n = Arc::new(Now {
         in_band,
+        probe: internet_probe(&addresses, None),
         key,
         routed: Routed::of(&ribs),
         ribs: ribs
@@ -628,8 +632,8 @@ pub fn compute(
     let started = std::time::Instant::now();
     // The plan may address the range the internet probe sits in: another probe, held by
     // neither side, then, traced before the plan again.
-    let probe = internet_probe(&now.addresses, None);
-    let moved = probe
+    let moved = now
+        .probe
         .filter(|p| after_addresses.in_own_subnet(*p))
         .map(|_| internet_probe(&now.addresses, Some(&after_addresses)));
     let base = |h: &str| -> Option<Arc<DeviceRib>> { now.ribs.get(h).cloned() };

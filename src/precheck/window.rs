@@ -63,8 +63,8 @@ type Key = (&'static str, String, String);
 /// (a new session of one plan hears what another plan leaves dark).
 fn keys(f: &Finding) -> Vec<Key> {
     // A network withdrawn is one key whatever the severity: a removal's grouped row
-    // names them all, and the combination (whose intent is no longer the removal's)
-    // reports each on its own.
+    // covers them all, and the combination (declared by none of its plans) reports each
+    // on its own.
     if f.code == "precheck.withdrawn" && f.element != "routes" {
         return vec![(f.code, f.element.clone(), String::new())];
     }

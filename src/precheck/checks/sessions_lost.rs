@@ -28,22 +28,10 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
     // A loopback the request shuts is declared, the sessions it sources are not: they
     // are the network's routing, not the interface (`docs/precheck.md`).
-    let mut loopback_addrs: Vec<std::net::IpAddr> = Vec::new();
-    let mut loopback_devs: Vec<&str> = Vec::new();
-    for (d, i) in cand
-        .shut
-        .iter()
-        .filter(|(_, i)| crate::routing::igp::is_loopback(i))
-    {
-        loopback_devs.push(d);
-        loopback_addrs.extend(cx.state.addresses_on(d, i)?.iter().map(|n| n.addr()));
-    }
+    let ends_on_loopback = cx.ends_on_shut_loopback()?;
     for s in &cand.lost_sessions {
         let el = format!("{} → {}", s.device, s.peer);
-        let on_loopback = loopback_devs.contains(&s.device.as_str())
-            || s.peer
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|p| loopback_addrs.contains(&p));
+        let on_loopback = ends_on_loopback(s);
         if removal {
             out.add(
                 Severity::Info,

@@ -140,10 +140,9 @@ fn list(v: &[String]) -> String {
     }
 }
 
-/// The blast radius as a table, beside the picture.
 /// Prefixes some provider heard before the plan and none hears after (the pre-check's
-/// announcements), for the blast table: they are withdrawn too, from the internet. None
-/// when an answer after the plan is unknown.
+/// announcements), for the blast table: they are withdrawn too, from the internet. Empty
+/// when there are no announcements to compare.
 fn unheard(a: Option<&Announcements>) -> Vec<String> {
     let Some(a) = a else {
         return Vec::new();
@@ -166,6 +165,7 @@ fn unheard(a: Option<&Announcements>) -> Vec<String> {
         .collect()
 }
 
+/// The blast radius as a table, beside the picture.
 fn blast_table(s: &mut String, b: &Blast, claimed: Option<Option<u32>>, unheard: &[String]) {
     let services: Vec<String> = b.services.iter().map(ToString::to_string).collect();
     // What the blast radius withdraws, then what no provider hears any more: a warning

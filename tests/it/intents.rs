@@ -394,3 +394,26 @@ fn removing_the_branch_default_cuts_its_services_off_the_internet() {
         "{v:#}"
     );
 }
+
+/// "pull the running config from X" (a ticket's "pull" reads as "remove") names a
+/// device's configuration, not the device: refused, never a decommission of the router.
+#[test]
+fn fetching_a_device_s_config_or_logs_is_never_a_decommission() {
+    for request in [
+        "pull the running config from alpha-core-1",
+        "remove the running config from alpha-core-1",
+        "pull the logs from alpha-core-1",
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = olav(tmp.path())
+            .args(["-q", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{request}: {text}");
+        assert!(
+            !text.contains("Understood: decommission"),
+            "{request}: {text}"
+        );
+    }
+}

@@ -25,6 +25,21 @@ pub(super) fn resolve_decommission(
             &["bgp", "ospf", "routing"][..],
             "removing a routing process",
         ),
+        // "pull the running config from X" is no decommission of X.
+        (
+            &[
+                "config",
+                "configuration",
+                "running-config",
+                "startup-config",
+                "log",
+                "logs",
+                "file",
+                "files",
+                "image",
+            ][..],
+            "removing or fetching a device's configuration, logs or files",
+        ),
     ] {
         if has_word(toks, lower, words)
             && !has_word(

@@ -515,8 +515,28 @@ const UPLINK_WORDS: &[&str] = &[
 
 const REDUNDANT_WORDS: &[&str] = &["redundant", "second", "additional", "another", "backup"];
 
+/// A device's configuration, named as the thing a request reads or copies.
+const CONFIG_WORDS: &[&str] = &[
+    "config",
+    "configs",
+    "configuration",
+    "configurations",
+    "running-config",
+    "startup-config",
+];
+
+/// Verbs that read, copy or keep a configuration rather than change one.
+const KEEP_VERBS: &[&str] = &[
+    "back", "backup", "save", "copy", "pull", "fetch", "download", "archive", "export", "show",
+    "display", "get", "grab",
+];
+
 /// The topic of an unsupported ask, when the request names one.
 fn unsupported(toks: &[String], lower: &str) -> Option<&'static str> {
+    // "back up the config of X" is no change to X ("up" once read as `no shutdown`).
+    if has_word(toks, lower, CONFIG_WORDS) && has_word(toks, lower, KEEP_VERBS) {
+        return Some("backing up, fetching or showing a configuration (olav drafts changes; `olav state show files` lists the configurations it imported)");
+    }
     if lower.contains("local preference") || lower.contains("local pref") {
         return Some("BGP local-preference");
     }

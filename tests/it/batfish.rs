@@ -1118,3 +1118,59 @@ fn a_session_a_requested_shutdown_ends_is_no_compatibility_error() {
         "{text}"
     );
 }
+
+/// A service answering 302 towards another host never gets olav to follow: the other host
+/// sees no request (so never the API key), and the verification says why it did not run
+/// (issue 31, item 1).
+#[test]
+fn a_redirect_is_never_followed_so_the_api_key_stays_with_the_host() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let elsewhere = StandIn::start(Fault::None);
+    let bf = StandIn::start(Fault::Redirect("/networks", elsewhere.port));
+    let out = verify(tmp.path(), &plan, bf.port, "60").code(2);
+    let text = all_output(&out);
+    assert!(text.contains("HTTP 302, a redirect to"), "{text}");
+    assert!(text.contains("olav does not follow redirects"), "{text}");
+    assert!(!text.contains("Verdict: PASS"), "{text}");
+    assert!(elsewhere.seen().is_empty(), "{:?}", elsewhere.seen());
+}
+
+/// A server that answers `/v2/version` and then, to every other request, declares a 4 KB
+/// body, sends a few bytes of it and closes the connection.
+fn cutting_server() -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let reply: &[u8] = if head.starts_with(b"GET /v2/version ") {
+                b"HTTP/1.1 200 OK\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{\"Batfish\": \"2025.07.07\"}"
+            } else {
+                b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n{\"cut"
+            };
+            let _ = stream.write_all(reply);
+        }
+    });
+    port
+}
+
+/// A connection closed part-way through an answer is said as such, not as a timeout the
+/// client never waited for (issue 31, item 18).
+#[test]
+fn a_body_cut_short_is_a_closed_connection_not_a_timeout() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let port = cutting_server();
+    let started = std::time::Instant::now();
+    let out = verify(tmp.path(), &plan, port, "60").code(2);
+    let text = all_output(&out);
+    assert!(text.contains("the connection closed after"), "{text}");
+    assert!(!text.contains("did not answer"), "{text}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}

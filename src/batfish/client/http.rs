@@ -143,7 +143,25 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
+        let location = resp
+            .headers()
+            .get("location")
+            .map(|v| {
+                String::from_utf8_lossy(v.as_bytes())
+                    .chars()
+                    .take(200)
+                    .collect()
+            })
+            .unwrap_or_else(|| "an address it did not give".to_owned());
         let body = self.read_body(what, resp, limit).map_err(fail)?;
+        if (300..400).contains(&status) {
+            return Err(fail(BatfishError::Redirected {
+                address: self.endpoint.address(),
+                what: what.to_owned(),
+                status,
+                location: super::redact(&location, &self.endpoint.apikey),
+            }));
+        }
         if retryable(status, idempotent) {
             return Err(Failure {
                 error: BatfishError::Http {
@@ -175,12 +193,27 @@ impl Client {
             return Err(too_large());
         }
         let mut buf = Vec::new();
+        let started = Instant::now();
         resp.take(self.max_body + 1)
             .read_to_end(&mut buf)
-            .map_err(|e| BatfishError::Timeout {
-                address: self.endpoint.address(),
-                what: format!("{what} (reading the body: {e})"),
-                secs: limit.as_secs_f64(),
+            .map_err(|e| {
+                // A body cut short before the time ran out is a closed connection, not a timeout.
+                if e.kind() == std::io::ErrorKind::TimedOut || started.elapsed() >= limit {
+                    BatfishError::Timeout {
+                        address: self.endpoint.address(),
+                        what: format!("{what} (reading the body: {e})"),
+                        secs: limit.as_secs_f64(),
+                    }
+                } else {
+                    BatfishError::Unreachable {
+                        address: self.endpoint.address(),
+                        reason: format!(
+                            "the connection closed after {:.2} s, {} bytes into the answer to {what} ({e})",
+                            started.elapsed().as_secs_f64(),
+                            buf.len()
+                        ),
+                    }
+                }
             })?;
         if buf.len() as u64 > self.max_body {
             return Err(too_large());

@@ -114,6 +114,18 @@ pub enum BatfishError {
         /// How many times it was sent (429 and 5xx are retried).
         attempts: u32,
     },
+    /// A redirect, never followed: the API key goes to the configured host and no other.
+    #[error("Batfish at {address} answered {what} with HTTP {status}, a redirect to {location}; olav does not follow redirects (Batfish never sends one, and the API key must not reach another host)")]
+    Redirected {
+        /// host:port.
+        address: String,
+        /// Which request.
+        what: String,
+        /// The 3xx status.
+        status: u16,
+        /// Where it pointed (trimmed).
+        location: String,
+    },
     /// A response body larger than olav reads.
     #[error("Batfish answered {what} with a body over {limit_mb} MB; olav stops reading there (a proxy or another service on that port?)")]
     TooLarge {
@@ -199,6 +211,8 @@ impl Client {
     pub fn new(endpoint: Endpoint, total: Duration) -> Result<Client, BatfishError> {
         let http = reqwest::blocking::Client::builder()
             .connect_timeout(Duration::from_secs(2))
+            // A redirect would carry X-Batfish-Apikey to whatever host it names.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| BatfishError::Unreachable {
                 address: endpoint.address(),

@@ -32,6 +32,8 @@ pub enum Fault {
     StatusTimes(&'static str, u16, u32),
     /// Close the connection without answering, the first time a path containing the text is requested.
     ResetOnce(&'static str),
+    /// Answer 302 to the same path on another port (another host's service).
+    Redirect(&'static str, u16),
     /// Answer a 1 GiB body on the path containing the text (declared length or streamed).
     Huge(&'static str, bool),
     /// Malformed JSON from work polling.
@@ -775,6 +777,16 @@ fn handle(
                 drop(req);
                 return;
             }
+        }
+        Fault::Redirect(stage, port) if path.contains(stage) => {
+            let to = format!("http://127.0.0.1:{port}{path}");
+            let resp = tiny_http::Response::from_string("moved")
+                .with_status_code(302)
+                .with_header(
+                    tiny_http::Header::from_bytes(&b"Location"[..], to.as_bytes()).expect("header"),
+                );
+            let _ = req.respond(resp);
+            return;
         }
         Fault::Huge(stage, declared) if path.contains(stage) => {
             let size: u64 = 1 << 30;

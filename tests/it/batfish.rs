@@ -1174,3 +1174,26 @@ fn a_body_cut_short_is_a_closed_connection_not_a_timeout() {
     assert!(!text.contains("did not answer"), "{text}");
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+/// A service whose every answer is empty (a broken or foreign Batfish) names none of the
+/// snapshot's files, nodes or sessions: the verification cannot vouch for anything, so it is
+/// UNVERIFIED and says what was missing — never a PASS (issue 31, item 5).
+#[test]
+fn all_empty_answers_are_never_a_pass() {
+    for request in [DECOM, CHANGE] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let plan = draft(tmp.path(), request);
+        let bf = StandIn::with(Options {
+            answers: Some(Box::new(|ctx| Some(answer(ctx.class, Vec::new())))),
+            ..Options::default()
+        });
+        let out = verify(tmp.path(), &plan, bf.port, "60");
+        let text = all_output(&out);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(!first.contains("PASS"), "{request}: {text}");
+        assert!(
+            text.contains("named none of the snapshot's"),
+            "{request}: {text}"
+        );
+    }
+}

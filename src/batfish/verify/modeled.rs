@@ -142,6 +142,26 @@ pub(super) fn findings(a: &Asker<'_>) -> Result<Vec<Finding>, ToolError> {
             .collect())
     };
     let (fps_base, fps_cand) = (parse_status(a.base)?, parse_status(a.candidate)?);
+    // A broken or foreign service answers without naming the snapshot it was given: then
+    // no empty answer of it ("no session lost", "no flow fails") vouches for anything.
+    for (which, fps) in [("base", &fps_base), ("candidate", &fps_cand)] {
+        let named = a
+            .configs
+            .iter()
+            .filter(|(h, _)| fps.contains_key(&config_path(h)))
+            .count();
+        if !a.configs.is_empty() && named == 0 {
+            out.push(Finding {
+                severity: UNVERIFIED,
+                question: "fileParseStatus",
+                message: format!(
+                    "Batfish's answer for the {which} snapshot named none of the snapshot's {} configuration files ({} row(s) about other files): a broken or foreign service, so none of its answers can vouch for the plan",
+                    a.configs.len(),
+                    fps.len()
+                ),
+            });
+        }
+    }
     for (host, _) in &a.cand.touched {
         let file = config_path(host);
         out.extend(grade_status(

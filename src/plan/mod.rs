@@ -183,6 +183,27 @@ pub enum PlanError {
     /// A config block lacks its device label.
     #[error("a config block in '## {0}' has no device= label")]
     UnlabelledBlock(String),
+    /// A section appears twice: which one holds the plan would be a guess.
+    #[error("line {line}: a second '## {name}' section (the plan has one of each)")]
+    DuplicateSection {
+        /// The section.
+        name: String,
+        /// Line of the second heading.
+        line: usize,
+    },
+    /// A config block outside Implementation and Rollback: nothing would apply or check it.
+    #[error("line {line}: a config block in '{section}' (config blocks belong under '## Implementation' and '## Rollback' only)")]
+    StrayConfig {
+        /// Where it sits ("## Verification", "the header").
+        section: String,
+        /// Line of its opening fence.
+        line: usize,
+    },
+}
+
+/// The 1-based line of a byte offset.
+fn line_of(md: &str, offset: usize) -> usize {
+    md.get(..offset).map_or(0, |b| b.matches('\n').count()) + 1
 }
 
 fn render_blocks(out: &mut String, blocks: &[ConfigBlock]) {
@@ -241,6 +262,8 @@ impl Plan {
         let mut h2_text = String::new();
         let mut sections: Vec<Section> = Vec::new();
         let mut code: Option<(String, String)> = None;
+        // Said after a missing section, which explains a misplaced block better.
+        let mut stray: Option<PlanError> = None;
         for (ev, range) in Parser::new_ext(md, opts).into_offset_iter() {
             match ev {
                 Event::Start(Tag::MetadataBlock(MetadataBlockKind::YamlStyle)) => in_meta = true,
@@ -265,6 +288,13 @@ impl Plan {
                 }
                 Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
                     in_h2 = false;
+                    let name = h2_text.trim();
+                    if sections.iter().any(|s| s.name == name) {
+                        return Err(PlanError::DuplicateSection {
+                            name: name.to_owned(),
+                            line: line_of(md, range.start),
+                        });
+                    }
                     sections.push(Section {
                         name: h2_text.trim().to_owned(),
                         start: range.end,
@@ -275,6 +305,20 @@ impl Plan {
                 Event::Text(t) | Event::Code(t) if in_h2 => h2_text.push_str(&t),
                 Event::Text(t) | Event::Code(t) if in_h1 => title.push_str(&t),
                 Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                    // Config outside the two sections that hold it would be shown to
+                    // nobody and applied by nobody: refused, never ignored.
+                    let section = sections.last().map(|s| s.name.as_str());
+                    if info.split_whitespace().next() == Some("config")
+                        && !matches!(section, Some("Implementation" | "Rollback"))
+                    {
+                        stray.get_or_insert(PlanError::StrayConfig {
+                            section: section
+                                .map_or("the title part, before any section".to_owned(), |n| {
+                                    format!("## {n}")
+                                }),
+                            line: line_of(md, range.start),
+                        });
+                    }
                     code = Some((info.to_string(), String::new()));
                 }
                 Event::Text(t) if code.is_some() => {
@@ -314,6 +358,13 @@ impl Plan {
         let header_text = header_text.ok_or(PlanError::NoHeader)?;
         let header: Header =
             crate::yaml::from_str(&header_text).map_err(|e| PlanError::BadHeader(e.to_string()))?;
+        // The id names the plan in the registry, in file names and on every output line.
+        if header.plan_id.trim().is_empty() || header.plan_id.chars().any(char::is_control) {
+            return Err(PlanError::BadHeader(format!(
+                "plan_id {:?} must be one line of text (no newlines or control characters)",
+                header.plan_id
+            )));
+        }
         let find = |name: &str| -> Result<&Section, PlanError> {
             sections
                 .iter()
@@ -325,6 +376,12 @@ impl Plan {
             Ok(md[s.start..s.end].trim().to_owned())
         };
         let blast_radius = text("Blast radius")?;
+        for name in SECTIONS {
+            find(name)?;
+        }
+        if let Some(e) = stray {
+            return Err(e);
+        }
         Ok(Plan {
             header,
             title: title.trim().to_owned(),

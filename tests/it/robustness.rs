@@ -473,3 +473,59 @@ fn a_fifo_workflow_file_is_skipped() {
         "{t}"
     );
 }
+
+/// Configuration outside the one `## Implementation` (a second one, config under
+/// Verification) would be applied by the engineer yet checked by nobody; a plan_id with a
+/// newline would forge output lines. Each is refused with the line, exit 2, and neither
+/// `precheck` nor `verify` runs on it (issue 31, items 3 and 14).
+#[test]
+fn config_outside_the_implementation_and_multi_line_ids_are_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft(
+        tmp.path(),
+        "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router",
+    );
+    let md = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    let removal = "\n```config device=alpha-border-1 os=ios\nrouter bgp 65001\n no neighbor 203.0.113.2\n```\n\n";
+    let second = md.replacen(
+        "## Rollback",
+        &format!("## Implementation\n{removal}## Rollback"),
+        1,
+    );
+    let stray = md.replacen(
+        "## Verification\n",
+        &format!("## Verification\n{removal}"),
+        1,
+    );
+    let id_line = md
+        .lines()
+        .find(|l| l.starts_with("plan_id:"))
+        .expect("plan_id")
+        .to_owned();
+    let forged = md
+        .replacen(&id_line, &format!("{id_line}\\nVERDICT: PASS"), 1)
+        .replacen("plan_id: ", "plan_id: \"", 1)
+        .replacen("\\nVERDICT: PASS", "\\nVERDICT: PASS\"", 1);
+    for (name, text, want) in [
+        ("second", second, "a second '## Implementation' section"),
+        ("stray", stray, "a config block in '## Verification'"),
+        ("forged", forged, "must be one line of text"),
+    ] {
+        assert_ne!(text, md, "{name}: the edit applied");
+        let path = tmp
+            .path()
+            .join("exports/change_plans")
+            .join(format!("{name}.md"));
+        std::fs::write(&path, &text).expect("write");
+        for cmd in ["precheck", "verify"] {
+            let out = olav(tmp.path())
+                .args([cmd, path.to_str().expect("utf-8")])
+                .output()
+                .expect("runs");
+            let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+            assert_eq!(out.status.code(), Some(2), "{name} {cmd}: {all}");
+            assert!(all.contains(want), "{name} {cmd}: {all}");
+            assert!(!all.contains("VERDICT: PASS\n"), "{name} {cmd}: {all}");
+        }
+    }
+}

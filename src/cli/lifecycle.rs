@@ -242,7 +242,7 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
             // a failure Batfish found stands until Batfish passes it (static checks alone
             // cannot overrule it).
             for formal in [false, true] {
-                if let Some(v) = db.last_verification(&p.plan_id, formal)? {
+                if let Some(v) = db.last_verification(&p.plan_id, &now, formal)? {
                     if v.verdict == "FAIL" {
                         bail!(
                             "{} cannot be approved: its last verification{} ({}, {}) failed: {}; fix the plan, then run: olav precheck {path} and olav verify {path}",

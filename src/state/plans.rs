@@ -436,17 +436,25 @@ impl StateDb {
         )
     }
 
-    /// A plan's last verification, or its last by Batfish when `formal`.
+    /// A plan's last verification, or its last by Batfish when `formal`: the history
+    /// follows the plan, not its id — a verification recorded under any id for the same
+    /// file, or for the same configuration (`digest`, [`Plan::config_digest`]), counts.
     pub fn last_verification(
         &self,
         plan_id: &str,
+        digest: &str,
         formal: bool,
     ) -> Result<Option<Verified>, StateError> {
         self.conn
             .query_row(
                 "SELECT verdict, engine, ran_at, first_problem FROM verify_run
-                 WHERE plan_id = ?1 AND (formal = 1 OR ?2 = 0) ORDER BY id DESC LIMIT 1",
-                params![plan_id, formal],
+                 WHERE (plan_id = ?1
+                        OR plan_id IN (SELECT o.plan_id FROM plan o JOIN plan p ON o.path = p.path
+                                       WHERE p.plan_id = ?1)
+                        OR plan_digest = ?3)
+                   AND (formal = 1 OR ?2 = 0)
+                 ORDER BY id DESC LIMIT 1",
+                params![plan_id, formal, digest],
                 |r| {
                     Ok(Verified {
                         verdict: r.get(0)?,
@@ -504,8 +512,8 @@ impl StateDb {
         };
         let tx = self.conn.transaction().map_err(wrap)?;
         tx.execute(
-            "INSERT INTO verify_run (plan_id, ran_at, state_version, verdict, formal, engine, problems, first_problem, report_path)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO verify_run (plan_id, ran_at, state_version, verdict, formal, engine, problems, first_problem, report_path, plan_digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 id,
                 now(),
@@ -515,7 +523,8 @@ impl StateDb {
                 rec.engine,
                 rec.problems as i64,
                 rec.first_problem,
-                rec.report_path
+                rec.report_path,
+                plan.config_digest()
             ],
         )
         .map_err(wrap)?;

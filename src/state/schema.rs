@@ -423,6 +423,9 @@ CREATE INDEX verify_run_by_plan ON verify_run(plan_id, id);
     r#"
 ALTER TABLE precheck_run ADD COLUMN plan_digest TEXT;
 "#,
+    r#"
+ALTER TABLE verify_run ADD COLUMN plan_digest TEXT;
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

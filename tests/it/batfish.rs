@@ -1197,3 +1197,58 @@ fn all_empty_answers_are_never_a_pass() {
         );
     }
 }
+
+/// A failed verification follows the plan, not its id: renaming `plan_id` in the file, or
+/// copying the file under a new name and id, then pre-checking twice, does not make the
+/// failed configuration approvable (issue 31, item 2).
+#[test]
+fn a_renamed_or_copied_plan_does_not_escape_its_failed_verification() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let failing = StandIn::with(Options {
+        answers: Some(Box::new(|ctx| {
+            (ctx.class.ends_with("BgpSessionCompatibilityQuestion")
+                && ctx.snapshot.starts_with("olav-cand-"))
+            .then(|| {
+                answer(
+                    ctx.class,
+                    vec![session_row(
+                        "alpha-border-1",
+                        "203.0.113.6",
+                        "EBGP_SINGLEHOP",
+                        "Configured_Status",
+                        "NO_LOCAL_IP",
+                    )],
+                )
+            })
+        })),
+        ..Options::default()
+    });
+    verify(tmp.path(), &plan, failing.port, "60").code(1);
+    let md = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
+    let id_line = md
+        .lines()
+        .find(|l| l.starts_with("plan_id:"))
+        .expect("plan_id")
+        .to_owned();
+    let copy = plan.replace(".md", "-copy.md");
+    for (path, new_id) in [(&plan, "renamed-1"), (&copy, "copied-1")] {
+        std::fs::write(
+            tmp.path().join(path),
+            md.replacen(&id_line, &format!("plan_id: {new_id}"), 1),
+        )
+        .expect("write");
+        for _ in 0..2 {
+            olav(tmp.path()).args(["precheck", path]).assert().success();
+        }
+        let refused = olav(tmp.path())
+            .args(["plans", "approve", new_id])
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(
+            err.contains("cannot be approved: its last verification"),
+            "{new_id}: {err}"
+        );
+    }
+}

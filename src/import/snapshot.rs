@@ -5,6 +5,7 @@ use super::opstate;
 use super::{FileIssue, ImportError, BATFISH_DIR, MAX_CONFIG_BYTES};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -275,8 +276,16 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ImportError> {
         path: dir.to_path_buf(),
         source,
     })?;
-    walk_entries(entries, out, 0);
+    let mut seen = HashSet::new();
+    seen.extend(folder_id(dir));
+    walk_entries(entries, out, 0, &mut seen);
     Ok(())
+}
+
+/// A folder's identity (device, inode), as its links lead to it.
+fn folder_id(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(dir).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// Folders nested deeper than this are a link loop, not a snapshot.
@@ -284,8 +293,14 @@ const MAX_DEPTH: usize = 16;
 
 /// Collects files below a folder; an entry that cannot be read (a dangling or looping
 /// link, a name too long) is kept as a path so that reading it names the problem as a
-/// skipped file, never stopping the walk.
-fn walk_entries(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>, depth: usize) {
+/// skipped file, never stopping the walk. A folder is visited once: links back into the
+/// snapshot (`ln -s . configs/s1`) would otherwise multiply the walk at every level.
+fn walk_entries(
+    entries: std::fs::ReadDir,
+    out: &mut Vec<PathBuf>,
+    depth: usize,
+    seen: &mut HashSet<(u64, u64)>,
+) {
     for entry in entries.flatten() {
         let path = entry.path();
         // Hidden files (.gitkeep, .DS_Store) are never configs.
@@ -293,8 +308,11 @@ fn walk_entries(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>, depth: usize)
             continue;
         }
         if path.is_dir() && depth < MAX_DEPTH {
+            if folder_id(&path).is_some_and(|id| !seen.insert(id)) {
+                continue;
+            }
             match std::fs::read_dir(&path) {
-                Ok(sub) => walk_entries(sub, out, depth + 1),
+                Ok(sub) => walk_entries(sub, out, depth + 1, seen),
                 Err(_) => out.push(path),
             }
         } else {

@@ -214,57 +214,18 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
             Ok(Exit::Ok)
         }
         PlansCmd::Approve { id } => {
-            let p = find(id)?;
-            match db.last_verdict(&p.plan_id)? {
-                None => bail!("{} has never been pre-checked; run: olav precheck {}", p.plan_id, p.path),
-                Some((v, _, at)) if v == "FAIL" => bail!("{} cannot be approved: its last pre-check ({at}) failed; fix it and run: olav precheck {}", p.plan_id, p.path),
-                Some(_) => {}
-            }
+            let found = find(id)?;
             // What is approved is what was pre-checked: an edit since then needs a new
             // pre-check first.
-            let text = std::fs::read_to_string(&p.path)
-                .with_context(|| format!("reading the plan file {}", p.path))?;
+            let text = std::fs::read_to_string(&found.path)
+                .with_context(|| format!("reading the plan file {}", found.path))?;
             let now = crate::plan::Plan::from_markdown(&text)
-                .map_err(|e| anyhow!("{}: {e}", p.path))?
+                .map_err(|e| anyhow!("{}: {e}", found.path))?
                 .config_digest();
-            if db
-                .last_precheck_digest(&p.plan_id)?
-                .is_some_and(|d| d != now)
-            {
-                bail!(
-                    "{} cannot be approved: its configuration was edited after its last pre-check; run: olav precheck {}",
-                    p.plan_id,
-                    p.path
-                );
-            }
-            // A verification that failed stands until the plan is verified again, even
-            // when a later pre-check passes (the pre-check does not simulate the network);
-            // a failure Batfish found stands until Batfish passes it (static checks alone
-            // cannot overrule it).
-            for formal in [false, true] {
-                if let Some(v) = db.last_verification(&p.plan_id, &now, formal)? {
-                    if v.verdict == "FAIL" {
-                        bail!(
-                            "{} cannot be approved: its last verification{} ({}, {}) failed: {}; fix the plan, then run: olav precheck {path} and olav verify {path}",
-                            p.plan_id,
-                            if formal { " by Batfish" } else { "" },
-                            v.engine,
-                            v.ran_at,
-                            v.first_problem.as_deref().unwrap_or("see the report"),
-                            path = p.path
-                        );
-                    }
-                }
-            }
-            if !matches!(p.status, PlanStatus::Prechecked | PlanStatus::Verified) {
-                bail!(
-                    "{} is {}: only prechecked or verified plans can be approved",
-                    p.plan_id,
-                    p.status
-                );
-            }
-            db.set_plan_status(&p.plan_id, PlanStatus::Approved, None)?;
-            println!("{} approved", p.plan_id);
+            // Checked and set in one write transaction: a pre-check or verification that
+            // lands meanwhile is either seen here or waits until the approval is recorded.
+            db.in_write_transaction(|db| approve(db, &found.plan_id, &now))?;
+            println!("{} approved", found.plan_id);
             Ok(Exit::Ok)
         }
         PlansCmd::Close { id } | PlansCmd::Withdraw { id } => {
@@ -290,6 +251,56 @@ pub fn plans(cli: &Cli, cmd: &PlansCmd) -> Result<Exit> {
             Ok(Exit::Ok)
         }
     }
+}
+
+/// Approves a plan when the rule of `docs/schedule.md` allows it (its file's
+/// configuration digest `now`); the caller holds the write transaction.
+fn approve(db: &crate::state::StateDb, plan_id: &str, now: &str) -> Result<()> {
+    let p = db.plan(plan_id)?.ok_or_else(|| {
+        anyhow!("no plan '{plan_id}' in the registry; see: olav plans list --all")
+    })?;
+    match db.last_verdict(&p.plan_id)? {
+        None => bail!("{} has never been pre-checked; run: olav precheck {}", p.plan_id, p.path),
+        Some((v, _, at)) if v == "FAIL" => bail!("{} cannot be approved: its last pre-check ({at}) failed; fix it and run: olav precheck {}", p.plan_id, p.path),
+        Some(_) => {}
+    }
+    if db
+        .last_precheck_digest(&p.plan_id)?
+        .is_some_and(|d| d != now)
+    {
+        bail!(
+            "{} cannot be approved: its configuration was edited after its last pre-check; run: olav precheck {}",
+            p.plan_id,
+            p.path
+        );
+    }
+    // A verification that failed stands until the plan is verified again, even when a
+    // later pre-check passes (the pre-check does not simulate the network); a failure
+    // Batfish found stands until Batfish passes it (static checks alone cannot overrule it).
+    for formal in [false, true] {
+        if let Some(v) = db.last_verification(&p.plan_id, now, formal)? {
+            if v.verdict == "FAIL" {
+                bail!(
+                    "{} cannot be approved: its last verification{} ({}, {}) failed: {}; fix the plan, then run: olav precheck {path} and olav verify {path}",
+                    p.plan_id,
+                    if formal { " by Batfish" } else { "" },
+                    v.engine,
+                    v.ran_at,
+                    v.first_problem.as_deref().unwrap_or("see the report"),
+                    path = p.path
+                );
+            }
+        }
+    }
+    if !matches!(p.status, PlanStatus::Prechecked | PlanStatus::Verified) {
+        bail!(
+            "{} is {}: only prechecked or verified plans can be approved",
+            p.plan_id,
+            p.status
+        );
+    }
+    db.set_plan_status(&p.plan_id, PlanStatus::Approved, None)?;
+    Ok(())
 }
 
 /// Whether a plan's file no longer holds the configuration its last pre-check saw (a

@@ -139,6 +139,29 @@ impl StateDb {
         &self.path
     }
 
+    /// Runs `f` in one write transaction (`BEGIN IMMEDIATE`): nothing another process
+    /// records can land between what `f` reads and what it writes. Rolled back when `f`
+    /// fails.
+    pub fn in_write_transaction<T, E: From<StateError>>(
+        &self,
+        f: impl FnOnce(&StateDb) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.err(e))?;
+        match f(self) {
+            Ok(v) => {
+                self.conn.execute_batch("COMMIT").map_err(|e| self.err(e))?;
+                Ok(v)
+            }
+            Err(e) => {
+                // The failure is what matters; a rollback that fails leaves nothing written.
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
     fn err(&self, source: rusqlite::Error) -> StateError {
         StateError::Sqlite {
             path: self.path.clone(),

@@ -553,3 +553,52 @@ fn config_outside_the_implementation_and_multi_line_ids_are_refused() {
         }
     }
 }
+
+/// Approval and a pre-check recorded at the same moment: the pre-check's FAIL lands while
+/// `plans approve` runs (forced here by holding the write lock while the FAIL is written).
+/// Approval checks and sets in one write transaction, so it sees the FAIL and refuses —
+/// never `approved` with a failed last pre-check (issue 31, item 4: 1 run in 75 before).
+#[test]
+fn approval_never_slips_past_a_pre_check_failing_at_the_same_moment() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft(
+        tmp.path(),
+        "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router",
+    );
+    let db = tmp.path().join(".olav/state.db");
+    let conn = Connection::open(&db).expect("db");
+    let id: String = conn
+        .query_row("SELECT plan_id FROM plan", [], |r| r.get(0))
+        .expect("the plan");
+    // The concurrent pre-check: its FAIL is being written while approve starts.
+    conn.execute_batch("BEGIN IMMEDIATE").expect("lock");
+    conn.execute(
+        "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error)
+         VALUES (?1, '2026-12-02T00:00:00Z', 1, 'FAIL', 1, 0, 'drift')",
+        [&id],
+    )
+    .expect("insert");
+    conn.execute(
+        "UPDATE plan SET status = 'stale', status_reason = 'pre-check failed' WHERE plan_id = ?1",
+        [&id],
+    )
+    .expect("update");
+    let approve = common::olav_process(tmp.path())
+        .args(["plans", "approve", &id])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(800));
+    conn.execute_batch("COMMIT").expect("commit");
+    let out = approve.wait_with_output().expect("approve ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("its last pre-check"), "{err}");
+    let status: String = conn
+        .query_row("SELECT status FROM plan WHERE plan_id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .expect("status");
+    assert_eq!(status, "stale", "plan {plan}");
+}

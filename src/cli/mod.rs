@@ -331,10 +331,26 @@ pub fn main() -> ExitCode {
     match run(&cli) {
         Ok(code) => code.into(),
         Err(e) => {
-            eprintln!("olav: error: {e:#}");
+            eprintln!("olav: error: {}", error_text(&e));
             Exit::BadInput.into()
         }
     }
+}
+
+/// An error and its causes on one line, each cause said once: library errors already
+/// quote their source ("state DB x: database or disk is full"), which the chain repeats.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.is_empty() {
+            text = c;
+        } else if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
 }
 
 fn init_tracing(quiet: bool) {
@@ -744,4 +760,29 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
         }
     }
     Ok(exit)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn each_cause_of_an_error_is_said_once() {
+        let db = crate::state::StateError::Sqlite {
+            path: "s.db".into(),
+            source: rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                Some("database or disk is full".into()),
+            ),
+        };
+        let e = anyhow::Error::new(db).context("importing snap");
+        let text = super::error_text(&e);
+        assert!(
+            text.starts_with("importing snap: state DB s.db: database or disk is full"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("database or disk is full").count(),
+            1,
+            "{text}"
+        );
+    }
 }

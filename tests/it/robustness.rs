@@ -602,3 +602,19 @@ fn approval_never_slips_past_a_pre_check_failing_at_the_same_moment() {
         .expect("status");
     assert_eq!(status, "stale", "plan {plan}");
 }
+
+/// An error's cause is said once: a DB that is not one printed "file is not a database:
+/// file is not a database" (issue 31, item 19).
+#[test]
+fn an_error_says_each_cause_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(tmp.path().join(".olav")).expect("dir");
+    std::fs::write(tmp.path().join(".olav/state.db"), vec![0x5au8; 8192]).expect("garbage");
+    let out = olav(tmp.path())
+        .args(["state", "stats"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("file is not a database").count(), 1, "{err}");
+}

@@ -122,9 +122,46 @@ fn cell(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Null => "-".to_owned(),
         serde_json::Value::String(s) if s.is_empty() => "-".to_owned(),
-        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::String(s) => printable(s),
         other => other.to_string(),
     }
+}
+
+/// Text as a terminal should show it: control characters (escape sequences, newlines,
+/// carriage returns) written as escapes, so a stored name or request cannot redraw the
+/// screen or forge a line.
+pub fn printable(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Text on one line: each run of control characters (newlines, escape sequences' ESC)
+/// becomes one space, the rest kept.
+pub fn one_line_printable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_control = false;
+    for c in s.chars() {
+        if c.is_control() {
+            if !in_control {
+                out.push(' ');
+            }
+            in_control = true;
+        } else {
+            out.push(c);
+            in_control = false;
+        }
+    }
+    out
 }
 
 /// Pretty JSON text of a serialisable value.

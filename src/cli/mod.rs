@@ -342,7 +342,16 @@ pub fn main() -> ExitCode {
 fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
-        let c = cause.to_string();
+        // A file name or value quoted in an error may hold escape sequences.
+        let c: String = cause
+            .to_string()
+            .chars()
+            .map(|c| match c {
+                '\n' | '\t' => c.to_string(),
+                c if c.is_control() => c.escape_default().to_string(),
+                c => c.to_string(),
+            })
+            .collect();
         if text.is_empty() {
             text = c;
         } else if !text.contains(&c) {
@@ -627,7 +636,7 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
                             .map(|f| format!(", finished {f}"))
                             .unwrap_or_default()
                     );
-                    println!("Request: {}\n", run.request);
+                    println!("Request: {}\n", output::printable(&run.request));
                     print!("{}", steps.to_text());
                     println!();
                     print!(

@@ -165,6 +165,10 @@ impl RequestAnswer {
 
 /// Routes and runs a request.
 pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
+    // A request is one sentence: control characters (escape sequences, newlines) are
+    // spaces, so that no echo of it can redraw the terminal or forge an output line.
+    let request = crate::output::one_line_printable(request);
+    let request = request.as_str();
     let (orch, cat) = catalog(cli)?;
     let r = route(&cat, request);
     let workflow = match r {

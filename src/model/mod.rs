@@ -47,6 +47,8 @@ pub enum Vendor {
     AristaEos,
     /// Cisco NX-OS.
     CiscoNxos,
+    /// Cisco IOS-XR.
+    CiscoIosXr,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
     /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
@@ -59,7 +61,7 @@ impl Vendor {
     /// The `vendor` column value.
     pub fn vendor_name(self) -> &'static str {
         match self {
-            Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
+            Vendor::CiscoIos | Vendor::CiscoNxos | Vendor::CiscoIosXr => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
@@ -72,6 +74,7 @@ impl Vendor {
         match os {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
+            "iosxr" => Vendor::CiscoIosXr,
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
             "panos" => Vendor::PaloAltoPanos,
@@ -85,6 +88,7 @@ impl Vendor {
             Vendor::CiscoIos => "ios",
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
+            Vendor::CiscoIosXr => "iosxr",
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
             Vendor::PaloAltoPanos => "panos",

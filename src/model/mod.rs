@@ -778,6 +778,14 @@ pub enum StructureKind {
     AsPathGroup,
     /// Junos `firewall filter` / `firewall family inet filter`.
     FirewallFilter,
+    /// IOS-XR `route-policy`.
+    RoutePolicy,
+    /// IOS-XR `prefix-set`.
+    PrefixSet,
+    /// IOS-XR `community-set`.
+    CommunitySet,
+    /// IOS-XR `as-path-set`.
+    AsPathSet,
 }
 
 impl StructureKind {
@@ -795,6 +803,11 @@ impl StructureKind {
             StructureKind::AsPath => "as-path",
             StructureKind::AsPathGroup => "as-path-group",
             StructureKind::FirewallFilter => "firewall filter",
+            // Batfish's names for IOS-XR's RPL structures (CiscoXrStructureType).
+            StructureKind::RoutePolicy => "route-policy",
+            StructureKind::PrefixSet => "prefix-set",
+            StructureKind::CommunitySet => "community-set",
+            StructureKind::AsPathSet => "as-path-set",
         }
     }
 }

@@ -95,7 +95,7 @@ impl Builder<'_, '_> {
                     if let Some(name) = &rm {
                         reference(
                             self.dev,
-                            StructureKind::RouteMap,
+                            StructureKind::RoutePolicy,
                             name,
                             "bgp network route-policy",
                             c.line,
@@ -140,7 +140,7 @@ impl Builder<'_, '_> {
                     if let Some(name) = &rm {
                         reference(
                             self.dev,
-                            StructureKind::RouteMap,
+                            StructureKind::RoutePolicy,
                             name,
                             "bgp redistribute route-policy",
                             c.line,
@@ -258,7 +258,7 @@ impl Builder<'_, '_> {
                 ["route-policy", p, dir] => {
                     reference(
                         self.dev,
-                        StructureKind::RouteMap,
+                        StructureKind::RoutePolicy,
                         p,
                         "bgp neighbor route-policy",
                         c.line,

@@ -76,7 +76,7 @@ fn ospf_instance(dev: &mut DeviceConfig, id: &str, vrf: Option<&str>, n: &Node) 
                 if let Some(rm) = route_map {
                     super::super::common::reference(
                         dev,
-                        StructureKind::RouteMap,
+                        StructureKind::RoutePolicy,
                         &rm,
                         "ospf redistribute route-policy",
                         c.line,

@@ -56,13 +56,13 @@ impl Rpl {
             .collect();
         match *kind {
             "prefix-set" => {
-                define(dev, StructureKind::PrefixList, &name, n.line);
+                define(dev, StructureKind::PrefixSet, &name, n.line);
                 let text: Vec<&str> = body.iter().map(|(t, _)| t.as_str()).collect();
                 prefix_entries(dev, &name, &text.join(" "), n.line);
             }
-            "as-path-set" => define(dev, StructureKind::AsPath, &name, n.line),
+            "as-path-set" => define(dev, StructureKind::AsPathSet, &name, n.line),
             "community-set" => {
-                define(dev, StructureKind::CommunityList, &name, n.line);
+                define(dev, StructureKind::CommunitySet, &name, n.line);
                 let values = body
                     .iter()
                     .flat_map(|(t, _)| t.split(','))
@@ -72,7 +72,7 @@ impl Rpl {
                 self.communities.insert(name, values);
             }
             _ => {
-                define(dev, StructureKind::RouteMap, &name, n.line);
+                define(dev, StructureKind::RoutePolicy, &name, n.line);
                 let mut body = body;
                 if raw.contains('(') {
                     body.insert(0, (format!("parameters {raw}"), n.line));
@@ -215,7 +215,7 @@ impl Parser<'_> {
             ["destination", "in", set] if !set.starts_with('(') => {
                 reference(
                     self.dev,
-                    StructureKind::PrefixList,
+                    StructureKind::PrefixSet,
                     set,
                     "route-policy destination in",
                     line,
@@ -245,11 +245,11 @@ impl Parser<'_> {
     fn references(&mut self, w: &[&str], line: u32) {
         for pair in w.windows(3) {
             let kind = match pair {
-                ["destination", "in", _] => StructureKind::PrefixList,
+                ["destination", "in", _] => StructureKind::PrefixSet,
                 ["community", "matches-any" | "matches-every" | "in", _] => {
-                    StructureKind::CommunityList
+                    StructureKind::CommunitySet
                 }
-                ["as-path", "in", _] => StructureKind::AsPath,
+                ["as-path", "in", _] => StructureKind::AsPathSet,
                 _ => continue,
             };
             let name = pair[2];
@@ -295,7 +295,7 @@ impl Parser<'_> {
                     } else {
                         reference(
                             self.dev,
-                            StructureKind::CommunityList,
+                            StructureKind::CommunitySet,
                             list,
                             "route-policy set community",
                             line,
@@ -313,7 +313,7 @@ impl Parser<'_> {
                 let p = p.split('(').next().unwrap_or(p);
                 reference(
                     self.dev,
-                    StructureKind::RouteMap,
+                    StructureKind::RoutePolicy,
                     p,
                     "route-policy apply",
                     line,

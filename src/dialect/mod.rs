@@ -132,6 +132,12 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
             "{device} runs Nokia SR OS: olav does not draft SR OS changes yet"
         ));
     }
+    // IOS-XR is read for the routing model; no change is drafted in its syntax yet.
+    if v == Vendor::CiscoIosXr {
+        return Err(format!(
+            "{device} runs Cisco IOS-XR: olav does not draft IOS-XR changes yet"
+        ));
+    }
     if is_junos(v) {
         return junos::render(&junos::Stored::new(text), device, change);
     }

@@ -47,6 +47,8 @@ pub enum Vendor {
     AristaEos,
     /// Cisco NX-OS.
     CiscoNxos,
+    /// Cisco IOS-XR.
+    CiscoIosXr,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
     /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
@@ -59,7 +61,7 @@ impl Vendor {
     /// The `vendor` column value.
     pub fn vendor_name(self) -> &'static str {
         match self {
-            Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
+            Vendor::CiscoIos | Vendor::CiscoNxos | Vendor::CiscoIosXr => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
@@ -72,6 +74,7 @@ impl Vendor {
         match os {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
+            "iosxr" => Vendor::CiscoIosXr,
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
             "panos" => Vendor::PaloAltoPanos,
@@ -85,6 +88,7 @@ impl Vendor {
             Vendor::CiscoIos => "ios",
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
+            Vendor::CiscoIosXr => "iosxr",
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
             Vendor::PaloAltoPanos => "panos",
@@ -774,6 +778,14 @@ pub enum StructureKind {
     AsPathGroup,
     /// Junos `firewall filter` / `firewall family inet filter`.
     FirewallFilter,
+    /// IOS-XR `route-policy`.
+    RoutePolicy,
+    /// IOS-XR `prefix-set`.
+    PrefixSet,
+    /// IOS-XR `community-set`.
+    CommunitySet,
+    /// IOS-XR `as-path-set`.
+    AsPathSet,
 }
 
 impl StructureKind {
@@ -791,6 +803,11 @@ impl StructureKind {
             StructureKind::AsPath => "as-path",
             StructureKind::AsPathGroup => "as-path-group",
             StructureKind::FirewallFilter => "firewall filter",
+            // Batfish's names for IOS-XR's RPL structures (CiscoXrStructureType).
+            StructureKind::RoutePolicy => "route-policy",
+            StructureKind::PrefixSet => "prefix-set",
+            StructureKind::CommunitySet => "community-set",
+            StructureKind::AsPathSet => "as-path-set",
         }
     }
 }

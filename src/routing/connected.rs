@@ -70,7 +70,8 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
         // SR OS shows an interface's subnet only (`Local`), no host route of its address.
         Vendor::AristaEos | Vendor::NokiaSros => false,
         Vendor::CiscoNxos | Vendor::PaloAltoPanos => true,
-        Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
+        // IOS-XR shows a /32 address as `L` alone: its connected route, as Batfish has it.
+        Vendor::CiscoIos | Vendor::CiscoIosXr | Vendor::JuniperJunos => net.prefix_len() < 32,
     }
 }
 

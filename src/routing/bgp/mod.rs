@@ -268,7 +268,7 @@ impl<'a> Speaker<'a> {
             return (*e, *i, *l);
         }
         match self.vendor {
-            Vendor::CiscoIos => (20, 200, 200),
+            Vendor::CiscoIos | Vendor::CiscoIosXr => (20, 200, 200),
             Vendor::CiscoNxos => (20, 200, 220),
             Vendor::AristaEos => (200, 200, 200),
             Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
@@ -941,6 +941,8 @@ fn install(
     }
 }
 
+#[cfg(test)]
+mod iosxr_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -47,23 +47,28 @@ pub enum Vendor {
     AristaEos,
     /// Cisco NX-OS.
     CiscoNxos,
+    /// Cisco IOS-XR.
+    CiscoIosXr,
     /// Juniper Junos (`display set` form and the hierarchical brace form).
     JuniperJunos,
     /// Nokia SR OS in its model-driven form (MD-CLI `configure { … }`).
     NokiaSros,
     /// Palo Alto PAN-OS (the `set` form).
     PaloAltoPanos,
+    /// FRRouting: plain FRR, Cumulus Linux and SONiC.
+    Frr,
 }
 
 impl Vendor {
     /// The `vendor` column value.
     pub fn vendor_name(self) -> &'static str {
         match self {
-            Vendor::CiscoIos | Vendor::CiscoNxos => "cisco",
+            Vendor::CiscoIos | Vendor::CiscoNxos | Vendor::CiscoIosXr => "cisco",
             Vendor::AristaEos => "arista",
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
             Vendor::PaloAltoPanos => "paloalto",
+            Vendor::Frr => "frr",
         }
     }
 
@@ -72,9 +77,11 @@ impl Vendor {
         match os {
             "eos" => Vendor::AristaEos,
             "nxos" => Vendor::CiscoNxos,
+            "iosxr" => Vendor::CiscoIosXr,
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
             "panos" => Vendor::PaloAltoPanos,
+            "frr" => Vendor::Frr,
             _ => Vendor::CiscoIos,
         }
     }
@@ -85,9 +92,11 @@ impl Vendor {
             Vendor::CiscoIos => "ios",
             Vendor::AristaEos => "eos",
             Vendor::CiscoNxos => "nxos",
+            Vendor::CiscoIosXr => "iosxr",
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
             Vendor::PaloAltoPanos => "panos",
+            Vendor::Frr => "frr",
         }
     }
 

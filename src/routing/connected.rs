@@ -69,8 +69,8 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     match vendor {
         // SR OS shows an interface's subnet only (`Local`), no host route of its address.
         Vendor::AristaEos | Vendor::NokiaSros => false,
-        Vendor::CiscoNxos | Vendor::PaloAltoPanos => true,
-        Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
+        Vendor::CiscoNxos | Vendor::PaloAltoPanos | Vendor::CiscoIosXr => true,
+        Vendor::CiscoIos | Vendor::JuniperJunos | Vendor::Frr => net.prefix_len() < 32,
     }
 }
 

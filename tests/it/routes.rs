@@ -103,6 +103,8 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,
+        // Placeholder until the IOS-XR and FRR parsers land with their show readers.
+        Vendor::CiscoIosXr | Vendor::Frr => return None,
     };
     Some(
         rows.into_iter()

@@ -49,6 +49,8 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::JuniperJunos => &junos::JunosParser,
         Vendor::NokiaSros => &sros::SrosParser,
         Vendor::PaloAltoPanos => &panos::PanosParser,
+        // Placeholders until the IOS-XR and FRR parsers land (h-xr, h-frr).
+        Vendor::CiscoIosXr | Vendor::Frr => &ios::IosParser,
     }
 }
 

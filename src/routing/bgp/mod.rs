@@ -268,12 +268,12 @@ impl<'a> Speaker<'a> {
             return (*e, *i, *l);
         }
         match self.vendor {
-            Vendor::CiscoIos => (20, 200, 200),
+            Vendor::CiscoIos | Vendor::CiscoIosXr => (20, 200, 200),
             Vendor::CiscoNxos => (20, 200, 220),
             Vendor::AristaEos => (200, 200, 200),
             Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
             // PAN-OS' defaults; the parser writes each virtual router's own.
-            Vendor::PaloAltoPanos => (20, 200, 200),
+            Vendor::PaloAltoPanos | Vendor::Frr => (20, 200, 200),
         }
     }
 }

@@ -1,15 +1,19 @@
 //! Vendor dialects: the only place olav writes configuration syntax. One module per
-//! vendor family — [`cisco`] (IOS / IOS-XE, EOS, NX-OS, their differences inside) and
-//! [`junos`] — each rendering vendor-neutral changes into config lines, the exact
+//! vendor family — [`cisco`] (IOS / IOS-XE, EOS, NX-OS, their differences inside),
+//! [`iosxr`] (`configure` … `commit`), [`frr`] (vtysh, for plain FRR, Cumulus and SONiC)
+//! and [`junos`] — each rendering vendor-neutral changes into config lines, the exact
 //! rollback from the stored configuration, the verification `show` commands, and the
 //! candidate configuration: a stored config with a plan's lines applied, as the device
 //! would hold it. The intents (`agents::analyzer::draft`) say *what* changes; a dialect
 //! says how the device is told. Nothing here reads the state DB or the analyzer.
 
 pub mod cisco;
+pub mod frr;
+pub mod iosxr;
 pub mod junos;
 pub mod policy;
 pub mod safety;
+mod stanza;
 
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
@@ -132,8 +136,11 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
             "{device} runs Nokia SR OS: olav does not draft SR OS changes yet"
         ));
     }
-    if is_junos(v) {
-        return junos::render(&junos::Stored::new(text), device, change);
+    match v {
+        Vendor::JuniperJunos => return junos::render(&junos::Stored::new(text), device, change),
+        Vendor::CiscoIosXr => return iosxr::render(device, text, change),
+        Vendor::Frr => return frr::render(device, text, change),
+        _ => {}
     }
     // PAN-OS is read for the routing model; no change is drafted in its syntax yet.
     if v == Vendor::PaloAltoPanos {
@@ -169,10 +176,11 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
 /// not appended. The one candidate builder: the pre-check, the static checks and the
 /// Batfish snapshot all read this.
 pub fn candidate_text(v: Vendor, stored: &str, lines: &str) -> String {
-    if is_junos(v) {
-        junos::apply_text(stored, lines)
-    } else {
-        cisco::candidate::apply_text(stored, lines)
+    match v {
+        Vendor::JuniperJunos => junos::apply_text(stored, lines),
+        Vendor::CiscoIosXr => iosxr::apply_text(stored, lines),
+        Vendor::Frr => frr::apply_text(stored, lines),
+        _ => cisco::candidate::apply_text(stored, lines),
     }
 }
 
@@ -200,10 +208,11 @@ pub struct StaticRouteLine {
 
 /// Reads one plan line (trimmed) of a device of `v` as a static-route change, if it is one.
 pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
-    if is_junos(v) {
-        junos::static_route_line(line)
-    } else {
-        cisco::static_route_line(v, line)
+    match v {
+        Vendor::JuniperJunos => junos::static_route_line(line),
+        Vendor::CiscoIosXr => iosxr::static_route_line(line),
+        Vendor::Frr => frr::static_route_line(line),
+        _ => cisco::static_route_line(v, line),
     }
 }
 
@@ -212,22 +221,26 @@ pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
 /// statement path (`interfaces xe-0/1/0`, `routing-options static`, `protocols ospf`).
 /// None for a line that configures no section of its own (a nested line, `end`, `!`).
 pub fn section_of(v: Vendor, line: &str) -> Option<String> {
-    if is_junos(v) {
-        junos::section_of(line)
-    } else {
-        cisco::section_of(line)
+    match v {
+        Vendor::JuniperJunos => junos::section_of(line),
+        Vendor::CiscoIosXr => iosxr::section_of(line),
+        // vtysh's `configure terminal`, `end` and `write memory` are the Cisco family's.
+        _ => cisco::section_of(line),
     }
 }
 
 /// Whether a section (as [`section_of`] names it) holds the static routes.
 pub fn is_static_route_section(section: &str) -> bool {
-    section == cisco::STATIC_ROUTES || section == junos::STATIC_ROUTES
+    [cisco::STATIC_ROUTES, junos::STATIC_ROUTES, iosxr::STATIC_ROUTES].contains(&section)
 }
 
 /// The prefix a static-route line names (`ip route P …`, `no ip route P …`, Junos `…
-/// static route P …`), in the line's own form (`P M` where IOS gives a netmask).
+/// static route P …`, IOS-XR `P …` / `no P …` under `router static`), in the line's own
+/// form (`P M` where IOS gives a netmask).
 pub fn route_prefix(line: &str) -> Option<String> {
-    cisco::route_prefix(line).or_else(|| junos::route_prefix(line))
+    cisco::route_prefix(line)
+        .or_else(|| junos::route_prefix(line))
+        .or_else(|| iosxr::route_prefix(line))
 }
 
 /// What a verification command shows.
@@ -245,6 +258,11 @@ pub enum Show<'a> {
 
 /// The `show` commands for `what` on a device of `v`.
 pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
+    match v {
+        Vendor::CiscoIosXr => return show_iosxr(what),
+        Vendor::Frr => return vec![format!("vtysh -c '{}'", show_frr(what))],
+        _ => {}
+    }
     let junos = is_junos(v);
     match what {
         Show::Interface(i) if junos => vec![
@@ -264,13 +282,39 @@ pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
     }
 }
 
+/// The IOS-XR `show` commands.
+fn show_iosxr(what: Show<'_>) -> Vec<String> {
+    match what {
+        Show::Interface(i) => vec![
+            format!("show running-config interface {i}"),
+            format!("show interfaces {i}"),
+        ],
+        Show::Route(p) => vec![format!("show route {p}")],
+        Show::BgpSummary => vec!["show bgp summary".to_owned()],
+        Show::Interfaces => vec!["show ipv4 interface brief".to_owned()],
+    }
+}
+
+/// An FRR `show` command, as vtysh takes it.
+fn show_frr(what: Show<'_>) -> String {
+    match what {
+        Show::Interface(i) => format!("show interface {i}"),
+        Show::Route(p @ IpNet::V4(_)) => format!("show ip route {p}"),
+        Show::Route(p) => format!("show ipv6 route {p}"),
+        Show::BgpSummary => "show bgp summary".to_owned(),
+        Show::Interfaces => "show interface brief".to_owned(),
+    }
+}
+
 /// The IGP adjacency checks worth running on a device: only for the IGPs its stored
 /// configuration runs (the dialect told by the text itself).
 pub fn igp_checks(text: &str) -> Vec<&'static str> {
-    if crate::import::parse::detect(text) == Ok(Vendor::JuniperJunos) {
-        return junos::Stored::new(text).igp_checks();
+    match crate::import::parse::detect(text) {
+        Ok(Vendor::JuniperJunos) => junos::Stored::new(text).igp_checks(),
+        Ok(Vendor::CiscoIosXr) => iosxr::igp_checks(text),
+        Ok(Vendor::Frr) => frr::igp_checks(text),
+        _ => cisco::igp_checks(text),
     }
-    cisco::igp_checks(text)
 }
 
 /// How an OSPF router is drained before it goes, in the vendor's words.

@@ -245,6 +245,10 @@ pub fn section_of(line: &str) -> Option<String> {
     if SESSION.contains(&line.trim()) {
         return None;
     }
+    // A route written at the top (by hand) is still a static route.
+    if !line.starts_with(' ') && prefix_of(line).is_some() {
+        return Some(STATIC_ROUTES.to_owned());
+    }
     cisco::section_of(line)
 }
 

@@ -228,8 +228,18 @@ fn plan_lines_read_back_as_sections_and_routes() {
             Some("192.0.2.0/24"),
             Some(false),
         ),
-        ("192.0.2.0/24 10.0.0.2", None, Some("192.0.2.0/24"), Some(false)),
-        ("no 192.0.2.0/24 Null0", None, Some("192.0.2.0/24"), Some(true)),
+        (
+            "192.0.2.0/24 10.0.0.2",
+            Some("router static"),
+            Some("192.0.2.0/24"),
+            Some(false),
+        ),
+        (
+            "no 192.0.2.0/24 Null0",
+            Some("router static"),
+            Some("192.0.2.0/24"),
+            Some(true),
+        ),
         (
             "interface GigabitEthernet0/0/0/0",
             Some("interface GigabitEthernet0/0/0/0"),

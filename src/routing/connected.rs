@@ -91,6 +91,8 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
         // A PAN-OS loopback's address is a local route only (the devices show it `H`).
         let connected = !(vendor == Vendor::PaloAltoPanos && i.name.starts_with("loopback"));
         for (net, virtual_only) in addresses(i, vendor) {
+            // IOS-XR shows a /32 address as its local route only (`L`), no `C` beside it.
+            let connected = connected && !(vendor == Vendor::CiscoIosXr && net.prefix_len() == 32);
             if connected {
                 out.push(Route {
                     vrf: vrf.clone(),

@@ -133,6 +133,7 @@ fn shown_neighbors(show: &Path) -> Option<(Neighbors, ShownLocalAs)> {
     let text = [
         "show_ip_bgp_all_neighbor.txt",
         "show_ip_bgp_neighbors_vrf_all.txt",
+        "show_bgp_all_all_neighbors.txt",
     ]
     .iter()
     .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
@@ -158,6 +159,21 @@ fn shown_neighbors(show: &Path) -> Option<(Neighbors, ShownLocalAs)> {
             }
             rows.push((vrf, peer, asn));
             vrf_of_last = Some(rows.len() - 1);
+        } else if let Some(rest) = line.strip_prefix(" Remote AS ") {
+            // IOS-XR: ` Remote AS 65200, local AS 65300, external link` below the peer.
+            let parts: Vec<&str> = rest.split(',').map(str::trim).collect();
+            if let Some(row) = rows.last_mut() {
+                row.2 = parts[0].parse().unwrap_or(0);
+            }
+            if let Some(a) = parts
+                .iter()
+                .find_map(|p| p.strip_prefix("local AS "))
+                .and_then(|a| a.split_whitespace().next())
+                .and_then(|a| a.parse().ok())
+                .filter(|_| !rows.is_empty())
+            {
+                local_rows.push((rows.len() - 1, a));
+            }
         } else if let (Some(i), Some(pos)) = (vrf_of_last, line.find(", VRF ")) {
             // EOS text: `  BGP version 4, remote router ID 10.2.2.2, VRF default`
             rows[i].0 = line[pos + 6..].trim().to_owned();
@@ -811,6 +827,7 @@ fn bgp_states(show: &Path) -> BTreeMap<(String, String), bool> {
     let Some(text) = [
         "show_ip_bgp_all_neighbor.txt",
         "show_ip_bgp_neighbors_vrf_all.txt",
+        "show_bgp_all_all_neighbors.txt",
     ]
     .iter()
     .find_map(|f| std::fs::read_to_string(show.join(f)).ok()) else {

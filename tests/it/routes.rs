@@ -100,11 +100,15 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
             read(&dir.join("info_json_state_router_Base_interface.txt")).as_deref(),
         )
         .ok()?,
+        Vendor::CiscoIosXr => shown::iosxr(
+            &read(&dir.join("show_route_vrf_all.txt"))
+                .or_else(|| read(&dir.join("show_route.txt")))?,
+        ),
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,
-        // Placeholder until the IOS-XR and FRR parsers land with their show readers.
-        Vendor::CiscoIosXr | Vendor::Frr => return None,
+        // Placeholder until the FRR parser lands with its show reader.
+        Vendor::Frr => return None,
     };
     Some(
         rows.into_iter()
@@ -253,6 +257,7 @@ fn vendor_of_nos(nos: &str) -> Option<Vendor> {
         "arista" | "eos" => Some(Vendor::AristaEos),
         "junos" => Some(Vendor::JuniperJunos),
         "sros" => Some(Vendor::NokiaSros),
+        "iosxr" => Some(Vendor::CiscoIosXr),
         _ => None,
     }
 }

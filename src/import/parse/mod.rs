@@ -9,6 +9,7 @@ mod cisco_style;
 mod common;
 pub mod eos;
 pub mod ios;
+pub mod iosxr;
 pub mod junos;
 pub mod lines;
 pub mod nxos;
@@ -35,6 +36,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &ios::IosParser,
     &eos::EosParser,
     &nxos::NxosParser,
+    &iosxr::IosXrParser,
     &junos::JunosParser,
     &sros::SrosParser,
     &panos::PanosParser,
@@ -46,11 +48,12 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::CiscoIos => &ios::IosParser,
         Vendor::AristaEos => &eos::EosParser,
         Vendor::CiscoNxos => &nxos::NxosParser,
+        Vendor::CiscoIosXr => &iosxr::IosXrParser,
         Vendor::JuniperJunos => &junos::JunosParser,
         Vendor::NokiaSros => &sros::SrosParser,
         Vendor::PaloAltoPanos => &panos::PanosParser,
-        // Placeholders until the IOS-XR and FRR parsers land (h-xr, h-frr).
-        Vendor::CiscoIosXr | Vendor::Frr => &ios::IosParser,
+        // Placeholder until the FRR parser lands (h-frr).
+        Vendor::Frr => &ios::IosParser,
     }
 }
 
@@ -65,7 +68,7 @@ pub enum NotAConfig {
     Binary,
     /// A RANCID content type olav has no parser for.
     #[error(
-        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos, paloalto)"
+        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, iosxr, junos, paloalto)"
     )]
     UnsupportedRancidType(String),
     /// Nothing in the text looks like device configuration.
@@ -99,6 +102,10 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     // SR OS's model-driven form is read; its classic CLI is named below.
     if sros::is_model_driven(text) {
         return Ok(Vendor::NokiaSros);
+    }
+    // IOS-XR's own syntax never appears in IOS, NX-OS or EOS configurations.
+    if iosxr::is_iosxr(text) {
+        return Ok(Vendor::CiscoIosXr);
     }
     // Another vendor's configuration is named, never read as one olav reads.
     if let Some(os) = other::identify(text) {

@@ -8,8 +8,6 @@ use std::fmt;
 /// A vendor or OS whose configurations olav recognises but does not read yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum OtherOs {
-    /// Cisco IOS-XR.
-    IosXr,
     /// Cisco ASA.
     Asa,
     /// FRRouting (stand-alone, Cumulus Linux, SONiC).
@@ -40,7 +38,6 @@ impl OtherOs {
     /// The name people know it by.
     pub fn name(self) -> &'static str {
         match self {
-            OtherOs::IosXr => "Cisco IOS-XR",
             OtherOs::Asa => "Cisco ASA",
             OtherOs::Frr => "FRRouting (FRR)",
             OtherOs::Cumulus => "Cumulus Linux",
@@ -58,7 +55,6 @@ impl OtherOs {
     /// The OS a RANCID content type names, when it is one of these.
     pub fn from_rancid(kind: &str) -> Option<OtherOs> {
         Some(match kind {
-            "cisco-xr" | "ios-xr" | "iosxr" | "xr" => OtherOs::IosXr,
             "cisco-asa" | "asa" => OtherOs::Asa,
             "frr" => OtherOs::Frr,
             "a10" => OtherOs::A10,
@@ -136,15 +132,6 @@ pub fn identify(text: &str) -> Option<OtherOs> {
         if t.starts_with("ASA Version") {
             return Some(OtherOs::Asa);
         }
-        if t.starts_with("!! IOS XR")
-            || t.starts_with("interface Bundle-Ether")
-            || t == "end-policy"
-            || t == "end-set"
-            || t.starts_with("ipv4 access-list ")
-            || (line.starts_with(' ') && t.starts_with("ipv4 address "))
-        {
-            return Some(OtherOs::IosXr);
-        }
         if a10_version(t) && (t.starts_with('!') || t.starts_with("version")) {
             return Some(OtherOs::A10);
         }
@@ -172,8 +159,6 @@ mod tests {
     #[test]
     fn each_tell_names_its_vendor() {
         let cases = [
-            ("!! IOS XR Configuration 7.3.2\nhostname r1\n", OtherOs::IosXr),
-            ("hostname r1\ninterface GigabitEthernet0/0/0/0\n ipv4 address 10.0.0.1 255.255.255.0\n", OtherOs::IosXr),
             ("frr version 7.5\nfrr defaults traditional\nhostname r1\n", OtherOs::Frr),
             ("net del all\nnet add hostname leaf1\n", OtherOs::Cumulus),
             ("!Current configuration: 1 bytes\n!version 4.1.4-GR1-P5, build 81 (Oct-01-2020,12:12)\nhostname lb\n", OtherOs::A10),

@@ -369,6 +369,9 @@ fn advertise(
                 _ => None,
             };
             panos::export(s.config, n, p, from)
+        } else if s.vendor == Vendor::CiscoIosXr && end.ebgp && n.route_map_out.is_none() {
+            // IOS-XR sends an eBGP peer nothing without an outbound route-policy (RFC 8212).
+            Ok(None)
         } else {
             policy::neighbor(
                 s.vendor,
@@ -608,6 +611,9 @@ fn accept(
         super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)?
     } else if s.vendor == Vendor::PaloAltoPanos {
         panos::import(s.config, n, p, end.peer_ip)?
+    } else if s.vendor == Vendor::CiscoIosXr && end.ebgp && n.route_map_in.is_none() {
+        // IOS-XR accepts nothing from an eBGP peer without an inbound route-policy.
+        None
     } else {
         policy::neighbor(
             s.vendor,

@@ -1,4 +1,5 @@
-//! IOS `show ip route [vrf X]` and NX-OS `show ip route vrf all` text.
+//! IOS `show ip route [vrf X]`, IOS-XR `show route [vrf all]` and NX-OS `show ip route vrf
+//! all` text.
 
 use super::ShownRoute;
 use ipnet::Ipv4Net;
@@ -170,6 +171,34 @@ pub fn ios(text: &str, vrf: &str) -> Vec<ShownRoute> {
         last = Some(r);
     }
     out
+}
+
+/// Routes of IOS-XR `show route` or `show route vrf all` text: IOS's layout with `VRF: X`
+/// headers, a VRF route's next hop in another VRF written `via A (nexthop in vrf V)`, and a
+/// BGP aggregate's discard next hop `via 0.0.0.0, …, Null0`.
+pub fn iosxr(text: &str) -> Vec<ShownRoute> {
+    let mut lines = String::with_capacity(text.len());
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("VRF:") {
+            lines.push_str("Routing Table: ");
+            lines.push_str(v.trim());
+        } else {
+            let mut l = line.to_owned();
+            while let Some(i) = l.find(" (nexthop in vrf ") {
+                let end = l[i..].find(')').map_or(l.len(), |e| i + e + 1);
+                l.replace_range(i..end, "");
+            }
+            lines.push_str(&l);
+        }
+        lines.push('\n');
+    }
+    let mut rows = ios(&lines, "default");
+    for r in &mut rows {
+        if r.next_hop_ip == Some(Ipv4Addr::UNSPECIFIED) {
+            r.next_hop_ip = None;
+        }
+    }
+    rows
 }
 
 /// The classful length of an address (a route shown without one, outside a header).

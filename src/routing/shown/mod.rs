@@ -6,7 +6,7 @@ mod cisco;
 mod json;
 mod sros;
 
-pub use cisco::{ios, nxos};
+pub use cisco::{ios, iosxr, nxos};
 pub use json::{eos, junos};
 pub use sros::sros;
 

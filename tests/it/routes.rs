@@ -103,6 +103,7 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,
+        Vendor::Frr => return None,
     };
     Some(
         rows.into_iter()

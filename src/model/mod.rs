@@ -55,7 +55,8 @@ pub enum Vendor {
     NokiaSros,
     /// Palo Alto PAN-OS (the `set` form).
     PaloAltoPanos,
-    /// FRRouting: plain FRR, Cumulus Linux and SONiC.
+    /// FRRouting: a plain `frr.conf`, Cumulus Linux (interfaces + `frr.conf`) and SONiC
+    /// (`config_db.json` + `frr.conf`); which one the device is sits in `model`.
     Frr,
 }
 

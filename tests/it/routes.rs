@@ -107,7 +107,6 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,
-        // Placeholder until the FRR parser lands with its show reader.
         Vendor::Frr => return None,
     };
     Some(

@@ -10,12 +10,13 @@
 //! `config_db.json`), and an address configured there is not FRR's to replace.
 //!
 //! A stored Cumulus or SONiC configuration holds more than `frr.conf` (the interfaces
-//! file, `config_db.json`); the candidate applies the plan to the `frr.conf` part, from
-//! its `frr version` line, and keeps the rest as it was.
+//! file, `config_db.json`, joined as the importer stores them); the candidate applies the
+//! plan to the `frr.conf` part and keeps the rest as it was.
 
 use super::cisco::{self, running::Running, stored};
 use super::stanza::{attribute, route, without_session};
 use super::{Change, IfChange, Lines, StaticRouteLine};
+use crate::import::parse::frr::sonic;
 use ipnet::IpNet;
 
 /// The session commands that frame a change.
@@ -196,24 +197,24 @@ fn remove_neighbor(
     })
 }
 
-/// Where the `frr.conf` part of a stored configuration starts: its `frr version` (or
-/// `frr defaults`) line; else after a leading JSON document (SONiC's `config_db.json`)
-/// ending with a `}` line; else the whole text is `frr.conf`.
+/// Where the `frr.conf` part of a stored configuration starts, as the importer reads it
+/// (`import::parse::frr`): after SONiC's `frr.conf` marker line; else at the `frr
+/// version` (or `frr defaults`) line of a Cumulus concatenated file; else the whole text
+/// is `frr.conf`.
 fn frr_start(stored: &str) -> usize {
     let mut at = 0;
-    let mut json_end = None;
-    let json = stored.trim_start().starts_with('{');
+    let mut version = None;
     for l in stored.split_inclusive('\n') {
         let t = l.trim_end();
-        if t.starts_with("frr version") || t.starts_with("frr defaults") {
-            return at;
+        if t == sonic::FRR_CONF_MARKER {
+            return at + l.len();
+        }
+        if version.is_none() && (t.starts_with("frr version") || t.starts_with("frr defaults")) {
+            version = Some(at);
         }
         at += l.len();
-        if json && json_end.is_none() && t == "}" {
-            json_end = Some(at);
-        }
     }
-    json_end.unwrap_or(0)
+    version.unwrap_or(0)
 }
 
 /// The stored configuration with a plan's lines applied, as `frr.conf` holds it after

@@ -376,12 +376,14 @@ mod tests {
     #[test]
     fn render_then_rollback_restores_the_model() {
         let address: Vec<IfChange> = vec![IfChange::Address("10.9.9.1/30".parse().unwrap())];
-        let attrs = vec![
+        let with_mtu = vec![
             IfChange::Description("new".into()),
-            IfChange::Mtu(9000),
+            IfChange::Mtu(1400),
             IfChange::Shutdown,
         ];
         let up = [IfChange::NoShutdown];
+        let xr = include_str!("../../fixtures/dialect/iosxr.cfg");
+        let cumulus = include_str!("../../fixtures/dialect/cumulus.cfg");
         for (v, text, port, shut) in [
             (
                 Vendor::CiscoIos,
@@ -392,7 +394,20 @@ mod tests {
             (Vendor::AristaEos, EOS, "Ethernet1", "Ethernet2"),
             (Vendor::CiscoNxos, NXOS, "Ethernet1/1", "Ethernet1/2"),
             (Vendor::JuniperJunos, JUNOS, "xe-0/0/1", "xe-0/0/2"),
+            (
+                Vendor::CiscoIosXr,
+                xr,
+                "GigabitEthernet0/0/0/0",
+                "GigabitEthernet0/0/0/1",
+            ),
+            (Vendor::Frr, cumulus, "swp2", "swp3"),
         ] {
+            // FRR does not hold an interface's MTU (the dialect refuses it).
+            let attrs: Vec<IfChange> = with_mtu
+                .iter()
+                .filter(|c| v != Vendor::Frr || !matches!(c, IfChange::Mtu(_)))
+                .cloned()
+                .collect();
             let r = route(v, text);
             let changes = [
                 Change::Interface {

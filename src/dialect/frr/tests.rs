@@ -201,7 +201,9 @@ fn a_sonic_candidate_keeps_config_db() {
     )
     .expect("rendered");
     let cand = candidate_text(Vendor::Frr, SONIC, &l.texts().0);
-    let json_end = SONIC.find("\n}\n").map_or(0, |i| i + 3);
+    let json_end = SONIC
+        .find(crate::import::parse::frr::sonic::FRR_CONF_MARKER)
+        .unwrap_or_default();
     assert_eq!(cand[..json_end], SONIC[..json_end]);
     assert!(cand[json_end..].contains("interface Ethernet4\n description spare\n shutdown\n"));
 }

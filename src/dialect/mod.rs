@@ -171,6 +171,19 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
     }
 }
 
+/// Whether olav drafts a new provider session (interface, neighbor and its policy) on a
+/// device of `v`: not yet on IOS-XR (RPL policies) and FRR, which say so rather than
+/// being given another dialect's lines.
+pub fn drafts_sessions(v: Vendor, device: &str) -> Result<(), String> {
+    match v {
+        Vendor::CiscoIosXr | Vendor::Frr => Err(format!(
+            "{device} runs {}: olav does not draft a new BGP session on it yet (its other changes are drafted)",
+            if v == Vendor::Frr { "FRR" } else { "Cisco IOS-XR" }
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The candidate configuration of a device of `v`: its stored configuration with a plan's
 /// lines applied, as the device would hold it after the change — removals edited out,
 /// not appended. The one candidate builder: the pre-check, the static checks and the
@@ -214,6 +227,36 @@ pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
         Vendor::Frr => frr::static_route_line(line),
         _ => cisco::static_route_line(v, line),
     }
+}
+
+/// The static-route changes of a device's plan lines, in order, each route in the VRF
+/// its enclosing block names (IOS-XR `router static` / `vrf V`, FRR `vrf V`, NX-OS `vrf
+/// context V`): a trimmed line alone does not say it.
+pub fn static_route_changes(v: Vendor, text: &str) -> Vec<StaticRouteLine> {
+    let mut vrf: Option<(usize, String)> = None;
+    let mut out = Vec::new();
+    for raw in text.lines() {
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('!') {
+            continue;
+        }
+        let indent = raw.len() - raw.trim_start().len();
+        if vrf.as_ref().is_some_and(|(i, _)| indent <= *i) {
+            vrf = None;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        if let (false, ["vrf", name] | ["vrf", "context", name]) = (is_junos(v), words.as_slice()) {
+            vrf = Some((indent, (*name).to_owned()));
+            continue;
+        }
+        if let Some(mut l) = static_route_line(v, t) {
+            if let (Some(r), Some((_, name))) = (&mut l.route, &vrf) {
+                r.vrf.get_or_insert_with(|| name.clone());
+            }
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// The configuration sections a plan line (trimmed at its end) of a device of `v` touches:
@@ -383,7 +426,7 @@ mod tests {
         ];
         let up = [IfChange::NoShutdown];
         let xr = include_str!("../../fixtures/dialect/iosxr.cfg");
-        let cumulus = include_str!("../../fixtures/dialect/cumulus.cfg");
+        let cumulus = include_str!("../../fixtures/dialect/frr-net/configs/leaf1.cfg");
         for (v, text, port, shut) in [
             (
                 Vendor::CiscoIos,

@@ -3,7 +3,7 @@ use crate::dialect::stanza::statements;
 use crate::dialect::{candidate_text, render as render_any, show, Show};
 use crate::model::{StaticRoute, Vendor};
 
-const CUMULUS: &str = include_str!("../../../fixtures/dialect/cumulus.cfg");
+const CUMULUS: &str = include_str!("../../../fixtures/dialect/frr-net/configs/leaf1.cfg");
 const SONIC: &str = include_str!("../../../fixtures/dialect/sonic.cfg");
 
 /// The stored route on its line of the fixture, as the parser numbers it.

@@ -139,14 +139,14 @@ fn every_change_renders_vtysh_lines_and_rolls_back() {
         ),
         (
             Change::RemoveNeighbor {
-                peer: "swp1",
+                peer: "swp4",
                 vrf: "default",
                 local_as: 65001,
             },
-            "router bgp 65001\n no neighbor swp1",
-            "router bgp 65001\n neighbor swp1 interface remote-as external",
+            "router bgp 65001\n no neighbor swp4",
+            "router bgp 65001\n neighbor swp4 interface remote-as external",
             "router bgp 65001 / neighbor 10.0.0.2 remote-as 7575",
-            "neighbor swp1",
+            "neighbor swp4",
         ),
         (
             Change::RemoveNeighbor {

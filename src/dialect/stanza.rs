@@ -40,11 +40,15 @@ pub fn attribute(
 }
 
 /// A plan's lines without the session commands that frame them (the device's own
-/// `configure` / `commit` / `end` / `write memory`), which configure nothing.
+/// `configure` / `commit` / `end` / `write memory`, and `commit confirmed N` or `commit
+/// comment …` written in place of a `commit`), which configure nothing.
 pub fn without_session(lines: &str, session: &[&str]) -> String {
     lines
         .lines()
-        .filter(|l| !session.contains(&l.trim()))
+        .filter(|l| {
+            let t = l.trim();
+            !(session.contains(&t) || (session.contains(&"commit") && t.starts_with("commit ")))
+        })
         .map(|l| format!("{l}\n"))
         .collect()
 }

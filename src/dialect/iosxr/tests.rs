@@ -288,3 +288,17 @@ fn show_commands_are_the_devices() {
     );
     assert_eq!(igp_checks("router ospf 1\n area 0\n"), ["show ospf neighbor"]);
 }
+
+/// A plan edited to `commit confirmed` (the device's own safety) applies the same.
+#[test]
+fn commit_confirmed_frames_the_same_change() {
+    let plan = "configure\ninterface GigabitEthernet0/0/0/1\n no shutdown\ncommit confirmed 300\nend\n";
+    let cand = apply_text(XR, plan);
+    assert!(!cand.contains("commit"), "{cand}");
+    assert!(
+        !statements(&cand)
+            .iter()
+            .any(|s| s == "interface GigabitEthernet0/0/0/1 / shutdown"),
+        "{cand}"
+    );
+}

@@ -47,13 +47,9 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
             switchport,
             replaced,
         } => interface(device, text, name, switchport, replaced, changes)?,
-        Change::AddStaticRoute { prefix, next_hop } => {
-            static_route(prefix, &next_hop.to_string())
-        }
+        Change::AddStaticRoute { prefix, next_hop } => static_route(prefix, &next_hop.to_string()),
         Change::AddDiscardRoute { prefix } => static_route(prefix, "blackhole"),
-        Change::RemoveStaticRoute { route, .. } => {
-            cisco::remove_static_route(device, text, route)?
-        }
+        Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route)?,
         Change::ShutForDecommission {
             name, description, ..
         } => {
@@ -64,7 +60,10 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
                 rollback: vec![format!("interface {name}")],
                 at: None,
             };
-            for c in [IfChange::Description(description.to_owned()), IfChange::Shutdown] {
+            for c in [
+                IfChange::Description(description.to_owned()),
+                IfChange::Shutdown,
+            ] {
                 if let Some(pair) = attribute(&stanza, &c, &what) {
                     let (a, r) = pair?;
                     l.apply.push(format!(" {a}"));
@@ -245,10 +244,7 @@ pub fn static_route_line(line: &str) -> Option<StaticRouteLine> {
         ["ip" | "ipv6", "route", p, m, rest @ ..] if !p.contains('/') => {
             let mask: std::net::Ipv4Addr = m.parse().ok()?;
             let len = ipnet::ipv4_mask_to_prefix(mask).ok()?;
-            (
-                IpNet::new(p.parse().ok()?, len).ok()?.trunc(),
-                rest,
-            )
+            (IpNet::new(p.parse().ok()?, len).ok()?.trunc(), rest)
         }
         ["ip" | "ipv6", "route", p, rest @ ..] => (p.parse().ok()?, rest),
         _ => return None,

@@ -47,13 +47,9 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
             switchport,
             ..
         } => interface(device, text, name, switchport, changes)?,
-        Change::AddStaticRoute { prefix, next_hop } => {
-            static_route(prefix, &next_hop.to_string())
-        }
+        Change::AddStaticRoute { prefix, next_hop } => static_route(prefix, &next_hop.to_string()),
         Change::AddDiscardRoute { prefix } => static_route(prefix, "Null0"),
-        Change::RemoveStaticRoute { route, .. } => {
-            cisco::remove_static_route(device, text, route)?
-        }
+        Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route)?,
         Change::ShutForDecommission {
             name, description, ..
         } => {
@@ -64,7 +60,10 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
                 rollback: vec![format!("interface {name}")],
                 at: None,
             };
-            for c in [IfChange::Description(description.to_owned()), IfChange::Shutdown] {
+            for c in [
+                IfChange::Description(description.to_owned()),
+                IfChange::Shutdown,
+            ] {
                 if let Some(pair) = attribute(&stanza, &c, &what) {
                     let (a, r) = pair?;
                     l.apply.push(format!(" {a}"));
@@ -122,9 +121,10 @@ fn interface(
                     IpNet::V4(v4) => {
                         out.apply
                             .push(format!(" ipv4 address {} {}", v4.addr(), v4.netmask()));
-                        let primary = stanza.iter().skip(1).map(|l| l.trim()).find(|l| {
-                            l.starts_with("ipv4 address ") && !l.ends_with(" secondary")
-                        });
+                        let primary =
+                            stanza.iter().skip(1).map(|l| l.trim()).find(|l| {
+                                l.starts_with("ipv4 address ") && !l.ends_with(" secondary")
+                            });
                         out.rollback
                             .push(format!(" {}", primary.unwrap_or("no ipv4 address")));
                     }

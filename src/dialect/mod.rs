@@ -274,7 +274,12 @@ pub fn section_of(v: Vendor, line: &str) -> Option<String> {
 
 /// Whether a section (as [`section_of`] names it) holds the static routes.
 pub fn is_static_route_section(section: &str) -> bool {
-    [cisco::STATIC_ROUTES, junos::STATIC_ROUTES, iosxr::STATIC_ROUTES].contains(&section)
+    [
+        cisco::STATIC_ROUTES,
+        junos::STATIC_ROUTES,
+        iosxr::STATIC_ROUTES,
+    ]
+    .contains(&section)
 }
 
 /// The prefix a static-route line names (`ip route P …`, `no ip route P …`, Junos `…
@@ -419,7 +424,7 @@ mod tests {
     #[test]
     fn render_then_rollback_restores_the_model() {
         let address: Vec<IfChange> = vec![IfChange::Address("10.9.9.1/30".parse().unwrap())];
-        let with_mtu = vec![
+        let with_mtu = [
             IfChange::Description("new".into()),
             IfChange::Mtu(1400),
             IfChange::Shutdown,

@@ -88,34 +88,6 @@ pub fn route(prefix: IpNet, rest: &[&str]) -> StaticRoute {
     r
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_route_read_from_its_words() {
-        let p: IpNet = "10.0.0.0/8".parse().expect("net");
-        for (words, hop, ifc, dist, tag) in [
-            ("10.1.1.1", Some("10.1.1.1"), None, None, None),
-            ("Null0 200 tag 7", None, Some("Null0"), Some(200), Some(7)),
-            (
-                "GigabitEthernet0/0/0/1 10.1.1.1 5",
-                Some("10.1.1.1"),
-                Some("GigabitEthernet0/0/0/1"),
-                Some(5),
-                None,
-            ),
-            ("blackhole", None, Some("blackhole"), None, None),
-        ] {
-            let w: Vec<&str> = words.split_whitespace().collect();
-            let r = route(p, &w);
-            assert_eq!(r.next_hop.map(|a| a.to_string()).as_deref(), hop, "{words}");
-            assert_eq!(r.next_hop_interface.as_deref(), ifc, "{words}");
-            assert_eq!((r.distance, r.tag), (dist, tag), "{words}");
-        }
-    }
-}
-
 /// The statements of an indented configuration, each with its parents (`router bgp 1 /
 /// neighbor 10.0.0.2 / remote-as 2`), sorted: what a change and its rollback must give
 /// back, order and separators aside.
@@ -142,4 +114,32 @@ pub fn statements(text: &str) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_route_read_from_its_words() {
+        let p: IpNet = "10.0.0.0/8".parse().expect("net");
+        for (words, hop, ifc, dist, tag) in [
+            ("10.1.1.1", Some("10.1.1.1"), None, None, None),
+            ("Null0 200 tag 7", None, Some("Null0"), Some(200), Some(7)),
+            (
+                "GigabitEthernet0/0/0/1 10.1.1.1 5",
+                Some("10.1.1.1"),
+                Some("GigabitEthernet0/0/0/1"),
+                Some(5),
+                None,
+            ),
+            ("blackhole", None, Some("blackhole"), None, None),
+        ] {
+            let w: Vec<&str> = words.split_whitespace().collect();
+            let r = route(p, &w);
+            assert_eq!(r.next_hop.map(|a| a.to_string()).as_deref(), hop, "{words}");
+            assert_eq!(r.next_hop_interface.as_deref(), ifc, "{words}");
+            assert_eq!((r.distance, r.tag), (dist, tag), "{words}");
+        }
+    }
 }

@@ -266,7 +266,8 @@ fn check_round_trips_of(snapshot: &Path, min_plans: usize, kinds: &[&str]) {
     }
 }
 
-/// Every intent olav drafts on IOS-XR (a new provider session aside: not drafted yet).
+/// Every intent olav drafts on IOS-XR and FRR (a new provider session aside: not drafted
+/// yet).
 const XR_AND_FRR_KINDS: &[&str] = &[
     "modify_interface",
     "add_static_route",
@@ -281,19 +282,19 @@ const XR_AND_FRR_KINDS: &[&str] = &[
 fn every_iosxr_plan_and_its_rollback_restore_the_devices() {
     check_round_trips_of(
         &common::fixture("lab-validation/iosxr_ebgp_basic"),
-        50,
+        180,
         XR_AND_FRR_KINDS,
     );
     check_round_trips_of(
         &common::fixture("lab-validation/iosxr_ibgp_rr_over_ospf"),
-        50,
+        240,
         XR_AND_FRR_KINDS,
     );
 }
 
 #[test]
 fn every_frr_plan_and_its_rollback_restore_the_devices() {
-    check_round_trips_of(&common::fixture("dialect/frr-net"), 40, XR_AND_FRR_KINDS);
+    check_round_trips_of(&common::fixture("dialect/frr-net"), 65, XR_AND_FRR_KINDS);
 }
 
 #[test]

@@ -133,8 +133,7 @@ impl<'a> Running<'a> {
     /// with its parents and everything nested under it; empty when there is none.
     pub fn path(&self, path: &[&str]) -> Vec<String> {
         let same = |i: usize, want: &str| {
-            self.meaningful[i]
-                && self.lines[i].split_whitespace().eq(want.split_whitespace())
+            self.meaningful[i] && self.lines[i].split_whitespace().eq(want.split_whitespace())
         };
         let mut at: Option<usize> = None;
         for want in path {

@@ -171,12 +171,19 @@ fn every_change_renders_vtysh_lines_and_rolls_back() {
         assert_eq!(ifupdown(&cand), ifupdown(CUMULUS), "{change:?}");
         let frr = &cand[ifupdown(&cand).len()..];
         let after = statements(frr);
-        assert!(after.iter().any(|s| s == holds), "{change:?}: {holds}\n{frr}");
+        assert!(
+            after.iter().any(|s| s == holds),
+            "{change:?}: {holds}\n{frr}"
+        );
         assert!(
             !after.iter().any(|s| s.contains(gone)),
             "{change:?}: {gone}\n{frr}"
         );
-        assert_ne!(statements(&cand), before, "{change:?}: the plan changes nothing");
+        assert_ne!(
+            statements(&cand),
+            before,
+            "{change:?}: the plan changes nothing"
+        );
         assert!(
             !cand.contains("write memory") && !cand.contains("configure terminal"),
             "{cand}"
@@ -274,7 +281,11 @@ fn plan_lines_read_back_as_sections_and_routes() {
             section,
             "{line}"
         );
-        assert_eq!(crate::dialect::route_prefix(line).as_deref(), prefix, "{line}");
+        assert_eq!(
+            crate::dialect::route_prefix(line).as_deref(),
+            prefix,
+            "{line}"
+        );
         if let Some(r) = static_route_line(line) {
             assert_eq!(Some(r.removes), removes.map(|_| line.starts_with("no ")));
         }
@@ -289,7 +300,10 @@ fn plan_lines_read_back_as_sections_and_routes() {
 #[test]
 fn show_commands_run_through_vtysh() {
     assert_eq!(
-        show(Vendor::Frr, Show::Route("10.1.0.0/16".parse().expect("net"))),
+        show(
+            Vendor::Frr,
+            Show::Route("10.1.0.0/16".parse().expect("net"))
+        ),
         ["vtysh -c 'show ip route 10.1.0.0/16'"]
     );
     assert_eq!(

@@ -158,11 +158,22 @@ fn every_change_renders_commits_and_rolls_back() {
     for (change, apply, rollback, holds, gone) in table {
         let l = render_any(Vendor::CiscoIosXr, "xr1", XR, &change).expect("rendered");
         let (plan, back) = l.texts();
-        assert_eq!(plan, format!("configure\n{apply}\ncommit\nend"), "{change:?}");
-        assert_eq!(back, format!("configure\n{rollback}\ncommit\nend"), "{change:?}");
+        assert_eq!(
+            plan,
+            format!("configure\n{apply}\ncommit\nend"),
+            "{change:?}"
+        );
+        assert_eq!(
+            back,
+            format!("configure\n{rollback}\ncommit\nend"),
+            "{change:?}"
+        );
         let cand = candidate_text(Vendor::CiscoIosXr, XR, &plan);
         let after = statements(&cand);
-        assert!(after.iter().any(|s| s == holds), "{change:?}: {holds}\n{cand}");
+        assert!(
+            after.iter().any(|s| s == holds),
+            "{change:?}: {holds}\n{cand}"
+        );
         assert!(
             !after.iter().any(|s| s.contains(gone)),
             "{change:?}: {gone}\n{cand}"
@@ -255,7 +266,11 @@ fn plan_lines_read_back_as_sections_and_routes() {
             section,
             "{line}"
         );
-        assert_eq!(crate::dialect::route_prefix(trimmed).as_deref(), prefix, "{line}");
+        assert_eq!(
+            crate::dialect::route_prefix(trimmed).as_deref(),
+            prefix,
+            "{line}"
+        );
         if prefix.is_some() {
             assert_eq!(
                 crate::dialect::static_route_line(Vendor::CiscoIosXr, trimmed).map(|r| r.removes),
@@ -278,21 +293,31 @@ fn show_commands_are_the_devices() {
         ),
         ["show route 10.1.0.0/16"]
     );
-    assert_eq!(show(Vendor::CiscoIosXr, Show::BgpSummary), ["show bgp summary"]);
     assert_eq!(
-        show(Vendor::CiscoIosXr, Show::Interface("GigabitEthernet0/0/0/0")),
+        show(Vendor::CiscoIosXr, Show::BgpSummary),
+        ["show bgp summary"]
+    );
+    assert_eq!(
+        show(
+            Vendor::CiscoIosXr,
+            Show::Interface("GigabitEthernet0/0/0/0")
+        ),
         [
             "show running-config interface GigabitEthernet0/0/0/0",
             "show interfaces GigabitEthernet0/0/0/0"
         ]
     );
-    assert_eq!(igp_checks("router ospf 1\n area 0\n"), ["show ospf neighbor"]);
+    assert_eq!(
+        igp_checks("router ospf 1\n area 0\n"),
+        ["show ospf neighbor"]
+    );
 }
 
 /// A plan edited to `commit confirmed` (the device's own safety) applies the same.
 #[test]
 fn commit_confirmed_frames_the_same_change() {
-    let plan = "configure\ninterface GigabitEthernet0/0/0/1\n no shutdown\ncommit confirmed 300\nend\n";
+    let plan =
+        "configure\ninterface GigabitEthernet0/0/0/1\n no shutdown\ncommit confirmed 300\nend\n";
     let cand = apply_text(XR, plan);
     assert!(!cand.contains("commit"), "{cand}");
     assert!(

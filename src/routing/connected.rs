@@ -71,8 +71,9 @@ fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
         // FRR (4.x to 7.x, the labs' versions) shows connected routes only; FRR 8.4+
         // adds `local` host routes, which the labs do not hold.
         Vendor::AristaEos | Vendor::NokiaSros | Vendor::Frr => false,
-        Vendor::CiscoNxos | Vendor::PaloAltoPanos | Vendor::CiscoIosXr => true,
-        Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
+        Vendor::CiscoNxos | Vendor::PaloAltoPanos => true,
+        // IOS-XR shows a /32 address as `L` alone: its connected route, as Batfish has it.
+        Vendor::CiscoIos | Vendor::CiscoIosXr | Vendor::JuniperJunos => net.prefix_len() < 32,
     }
 }
 
@@ -93,8 +94,6 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
         // A PAN-OS loopback's address is a local route only (the devices show it `H`).
         let connected = !(vendor == Vendor::PaloAltoPanos && i.name.starts_with("loopback"));
         for (net, virtual_only) in addresses(i, vendor) {
-            // IOS-XR shows a /32 address as its local route only (`L`), no `C` beside it.
-            let connected = connected && !(vendor == Vendor::CiscoIosXr && net.prefix_len() == 32);
             if connected {
                 out.push(Route {
                     vrf: vrf.clone(),

@@ -139,7 +139,7 @@ const ROUTING_WARNINGS: &[&str] = &[
 ];
 
 /// What the parser could not read that the RIB depends on: a routing line it warned
-/// about, or a configuration that stops before its closing `end` (IOS, EOS) — the
+/// about, or a configuration that stops before its closing `end` (IOS, IOS-XR, EOS) — the
 /// routes of what is missing are not known.
 pub(crate) fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
     let mut out = Vec::new();
@@ -166,7 +166,10 @@ pub(crate) fn unread(config: &DeviceConfig, vendor: Vendor) -> Vec<Incomplete> {
             ),
         });
     }
-    let ends = matches!(vendor, Vendor::CiscoIos | Vendor::AristaEos);
+    let ends = matches!(
+        vendor,
+        Vendor::CiscoIos | Vendor::AristaEos | Vendor::CiscoIosXr
+    );
     if ends && config.lines_total > 0 && !config.saw_end {
         out.push(Incomplete {
             vrf: None,

@@ -94,10 +94,29 @@ fn shown_interfaces(show: &Path) -> Option<ShownInterfaces> {
             .find_map(|m| line.find(m).map(|i| &line[i + m.len()..]))
         {
             let addr = rest.split([' ', ',']).next().unwrap_or("");
-            addresses.insert((current.clone(), addr.to_owned()));
+            // IOS-XR: `Internet address is Unknown` on an interface without one.
+            if addr != "Unknown" {
+                addresses.insert((current.clone(), addr.to_owned()));
+            }
         }
     }
     Some(ShownInterfaces { names, addresses })
+}
+
+/// A device's BGP neighbor text: IOS and NX-OS one file; IOS-XR `show bgp all all
+/// neighbors` (the default VRF) with `show bgp vrf all neighbors` when captured.
+fn neighbor_text(show: &Path) -> Option<String> {
+    if let Ok(t) = std::fs::read_to_string(show.join("show_bgp_all_all_neighbors.txt")) {
+        let vrfs = std::fs::read_to_string(show.join("show_bgp_vrf_all_neighbors.txt"))
+            .unwrap_or_default();
+        return Some(format!("{t}\n{vrfs}"));
+    }
+    [
+        "show_ip_bgp_all_neighbor.txt",
+        "show_ip_bgp_neighbors_vrf_all.txt",
+    ]
+    .iter()
+    .find_map(|f| std::fs::read_to_string(show.join(f)).ok())
 }
 
 /// (vrf, peer) → the local AS the device shows for that session, where it shows one
@@ -130,13 +149,7 @@ fn shown_neighbors(show: &Path) -> Option<(Neighbors, ShownLocalAs)> {
             return Some((out, local));
         }
     }
-    let text = [
-        "show_ip_bgp_all_neighbor.txt",
-        "show_ip_bgp_neighbors_vrf_all.txt",
-        "show_bgp_all_all_neighbors.txt",
-    ]
-    .iter()
-    .find_map(|f| std::fs::read_to_string(show.join(f)).ok())?;
+    let text = neighbor_text(show)?;
     let mut vrf_of_last: Option<usize> = None;
     let mut rows: Vec<(String, String, u32)> = Vec::new();
     let mut local_rows: Vec<(usize, u32)> = Vec::new();
@@ -569,7 +582,13 @@ fn compare_junos(
             .iter()
             .map(|p| (p.vrf.clone(), p.peer.clone(), p.peer_as))
             .collect();
-        let configured = config_neighbors_for(d, &shown);
+        let mut configured = config_neighbors_for(d, &shown);
+        // IOS-XR captures without `show bgp vrf all neighbors` show the default VRF only.
+        if show.join("show_bgp_all_all_neighbors.txt").is_file()
+            && !show.join("show_bgp_vrf_all_neighbors.txt").is_file()
+        {
+            configured.retain(|(vrf, _, _)| vrf == "default");
+        }
         if configured != shown {
             failures.push(format!(
                 "{ctx}: BGP neighbors: config only {:?}, show only {:?}",
@@ -676,7 +695,13 @@ fn compare_cisco(
             }
             counts.local_as += 1;
         }
-        let configured = config_neighbors_for(d, &shown);
+        let mut configured = config_neighbors_for(d, &shown);
+        // IOS-XR captures without `show bgp vrf all neighbors` show the default VRF only.
+        if show.join("show_bgp_all_all_neighbors.txt").is_file()
+            && !show.join("show_bgp_vrf_all_neighbors.txt").is_file()
+        {
+            configured.retain(|(vrf, _, _)| vrf == "default");
+        }
         if configured != shown {
             failures.push(format!(
                 "{ctx}: BGP neighbors: config only {:?}, show only {:?}",
@@ -824,13 +849,7 @@ fn bgp_states(show: &Path) -> BTreeMap<(String, String), bool> {
             return out;
         }
     }
-    let Some(text) = [
-        "show_ip_bgp_all_neighbor.txt",
-        "show_ip_bgp_neighbors_vrf_all.txt",
-        "show_bgp_all_all_neighbors.txt",
-    ]
-    .iter()
-    .find_map(|f| std::fs::read_to_string(show.join(f)).ok()) else {
+    let Some(text) = neighbor_text(show) else {
         return out;
     };
     let mut current: Option<(String, String)> = None;

@@ -341,6 +341,26 @@ proptest! {
         }
     }
 
+    /// IOS-XR: any lines of a lab config deleted, the indentation tree never panics, the
+    /// result is still IOS-XR's and no BGP neighbor is invented.
+    #[test]
+    fn iosxr_deleting_lines_never_panics_or_adds_neighbors(mask in prop::collection::vec(any::<bool>(), 300)) {
+        let text = include_str!("../../fixtures/lab-validation/iosxr_ebgp_basic/configs/border01/show_running-config.txt");
+        let parser = parser_for(olav::model::Vendor::CiscoIosXr);
+        let full = parser.parse(text);
+        let kept: String = text
+            .lines()
+            .zip(mask.iter().cycle())
+            .filter(|(_, keep)| **keep)
+            .map(|(l, _)| format!("{l}\n"))
+            .collect();
+        let part = parser.parse(&kept);
+        let all: Vec<_> = full.bgp.iter().flat_map(|b| b.neighbors.iter().map(|n| n.peer.clone())).collect();
+        for n in part.bgp.iter().flat_map(|b| b.neighbors.iter()) {
+            prop_assert!(all.contains(&n.peer), "invented neighbor {}", n.peer);
+        }
+    }
+
     #[test]
     fn workflow_loader_never_panics(text in "\\PC{0,300}", steps in prop::collection::vec(config_line(), 0..6)) {
         let doc = format!("schema_version: 1\nname: x\nsteps:\n{}", steps.iter().map(|s| format!("  - {{agent: analyzer, prompt: 'p {}'}}\n", s.replace('\'', ""))).collect::<String>());

@@ -100,10 +100,16 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
             read(&dir.join("info_json_state_router_Base_interface.txt")).as_deref(),
         )
         .ok()?,
-        Vendor::CiscoIosXr => shown::iosxr(
-            &read(&dir.join("show_route_vrf_all.txt"))
-                .or_else(|| read(&dir.join("show_route.txt")))?,
-        ),
+        // `show route vrf all` leaves the default VRF out.
+        Vendor::CiscoIosXr => {
+            let mut rows = shown::iosxr(&read(&dir.join("show_route.txt"))?);
+            rows.extend(
+                shown::iosxr(&read(&dir.join("show_route_vrf_all.txt")).unwrap_or_default())
+                    .into_iter()
+                    .filter(|r| r.vrf != "default"),
+            );
+            rows
+        }
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,

@@ -944,6 +944,8 @@ fn install(
 }
 
 #[cfg(test)]
+mod iosxr_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod vpn_tests;

@@ -188,17 +188,45 @@ pub fn iosxr(text: &str) -> Vec<ShownRoute> {
                 let end = l[i..].find(')').map_or(l.len(), |e| i + e + 1);
                 l.replace_range(i..end, "");
             }
-            lines.push_str(&l);
+            // The route's age (`00:12:14,`, `1d02h,`) sits where IOS has the interface.
+            let kept: Vec<&str> = l.split(' ').filter(|w| !uptime(w)).collect();
+            lines.push_str(&kept.join(" "));
         }
         lines.push('\n');
     }
     let mut rows = ios(&lines, "default");
+    let subnets: Vec<(String, Ipv4Net)> = rows
+        .iter()
+        .filter(|r| r.protocol == "connected")
+        .map(|r| (r.vrf.clone(), r.network))
+        .collect();
     for r in &mut rows {
         if r.next_hop_ip == Some(Ipv4Addr::UNSPECIFIED) {
             r.next_hop_ip = None;
         }
+        // A /32 interface address is shown `L` alone: it is the interface's connected
+        // route (Batfish's, and olav's, name for it).
+        if r.protocol == "local"
+            && !subnets
+                .iter()
+                .any(|(v, n)| *v == r.vrf && n.prefix_len() < 32 && n.contains(&r.network.addr()))
+        {
+            r.protocol = "connected".to_owned();
+        }
     }
     rows
+}
+
+/// Whether a word is an IOS-XR route age followed by its comma: `00:12:14,`, `1d02h,`,
+/// `2w3d,`.
+fn uptime(w: &str) -> bool {
+    let Some(t) = w.strip_suffix(',') else {
+        return false;
+    };
+    t.starts_with(|c: char| c.is_ascii_digit())
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ':' | 'w' | 'd' | 'h' | 'm' | 'y'))
+        && (t.contains(':') || t.ends_with(|c: char| c.is_ascii_alphabetic()))
 }
 
 /// The classful length of an address (a route shown without one, outside a header).

@@ -233,7 +233,11 @@ impl Builder<'_, '_> {
                 }
                 ["password", ..] => nb.routing.password = true,
                 ["address-family", af @ ..] => {
-                    let family = af.join(" ");
+                    // `vpnv4 unicast` is the family IOS calls `vpnv4`.
+                    let family = match af {
+                        ["vpnv4", "unicast"] => "vpnv4".to_owned(),
+                        _ => af.join(" "),
+                    };
                     if !nb.address_families.contains(&family) {
                         nb.address_families.push(family.clone());
                     }
@@ -272,7 +276,9 @@ impl Builder<'_, '_> {
                     }
                 }
                 ["next-hop-self", ..] if ipv4 => nb.routing.next_hop_self = true,
-                ["route-reflector-client"] if ipv4 => nb.routing.route_reflector_client = true,
+                ["route-reflector-client"] if ipv4 || family == "vpnv4" => {
+                    nb.routing.route_reflector_client = true;
+                }
                 ["send-community-ebgp"] => nb.routing.send_community = true,
                 ["send-extended-community-ebgp"] => nb.routing.send_ext_community = true,
                 ["remove-private-AS", rest @ ..] | ["remove-private-as", rest @ ..] if ipv4 => {

@@ -139,8 +139,9 @@ pub fn isis(dev: &mut DeviceConfig, tag: &str, n: &Node) {
         let w = c.words();
         match w.as_slice() {
             ["net", net] => {
+                // The area precedes the system id (three groups) and the selector.
                 let area = net
-                    .rsplitn(4, '.')
+                    .rsplitn(5, '.')
                     .last()
                     .unwrap_or_default()
                     .to_lowercase();

@@ -25,12 +25,15 @@ use std::collections::HashMap;
 /// answered "unknown").
 const MAX_WAYS: usize = 256;
 
+/// A definition's body lines: (text, line).
+type Body = Vec<(String, u32)>;
+
 /// RPL definitions collected during the walk, turned into route-maps at the end (a policy
 /// may name a set defined after it).
 #[derive(Default)]
 pub struct Rpl {
     /// Each route-policy: (name, line, its body lines).
-    policies: Vec<(String, u32, Vec<(String, u32)>)>,
+    policies: Vec<(String, u32, Body)>,
     /// `community-set` values by name.
     communities: HashMap<String, Vec<String>>,
 }

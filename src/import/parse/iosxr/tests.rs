@@ -213,3 +213,104 @@ fn ios_nxos_and_eos_are_not_claimed() {
         assert!(!matches!(detect(text), Err(NotAConfig::OtherVendor(_))), "{text}");
     }
 }
+
+const CORE: &str = "!! IOS XR Configuration version = 7.3.2
+hostname p1
+interface Loopback0
+ ipv4 address 9.9.9.1 255.255.255.255
+!
+interface GigabitEthernet0/0/0/0
+ ipv4 unnumbered Loopback0
+!
+community-set TAGS
+  65000:1,
+  65000:2
+end-set
+!
+route-policy TAG
+  if community matches-any TAGS then
+    drop
+  endif
+  if destination in (10.0.0.0/8 le 24) then
+    set community TAGS additive
+  endif
+end-policy
+!
+router isis CORE
+ is-type level-2-only
+ net 49.0001.0000.0000.0001.00
+ address-family ipv4 unicast
+  metric-style wide
+  metric 20
+ !
+ interface Loopback0
+  passive
+  address-family ipv4 unicast
+  !
+ !
+ interface GigabitEthernet0/0/0/0
+  point-to-point
+  address-family ipv4 unicast
+   metric 5 level 2
+  !
+ !
+!
+router eigrp 1
+!
+end
+";
+
+#[test]
+fn isis_unnumbered_and_what_is_not_read() {
+    let c = parse(CORE);
+    let p = &c.isis.processes[0];
+    assert_eq!(
+        (p.areas.as_slice(), p.wide),
+        (&["49.0001".to_owned()][..], Some(true))
+    );
+    let lo = c.isis.interface("Loopback0");
+    assert!(lo.is_some_and(|i| i.passive && i.process.as_deref() == Some("CORE")));
+    assert_eq!(lo.map(|i| i.metric), Some((Some(20), Some(20))));
+    let ge = c.isis.interface("GigabitEthernet0/0/0/0");
+    assert_eq!(ge.map(|i| i.metric.1), Some(Some(5)));
+    assert_eq!(c.interfaces[1].unnumbered.as_deref(), Some("Loopback0"));
+    assert!(c
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("router eigrp")));
+}
+
+#[test]
+fn rpl_conditions_olav_does_not_evaluate_stay_unknown() {
+    let c = parse(CORE);
+    let clauses: Vec<_> = c
+        .route_map_clauses
+        .iter()
+        .filter(|r| r.name == "TAG")
+        .collect();
+    // The community condition is kept as a condition olav does not evaluate, never dropped.
+    assert!(clauses[0]
+        .matches
+        .iter()
+        .any(|m| matches!(m, RouteMapMatch::Other(o) if o.contains("community matches-any"))));
+    assert!(!clauses[0].permit);
+    // The inline prefix set is a list of its own; the named community set gives its values.
+    let inline = clauses
+        .iter()
+        .find(|k| k.permit && !k.sets.is_empty())
+        .map(|k| (k.prefix_lists.clone(), k.sets.clone()));
+    assert_eq!(
+        inline,
+        Some((
+            vec!["TAG~inline1".to_owned()],
+            vec![RouteMapSet::Community {
+                values: vec!["65000:1".into(), "65000:2".into()],
+                additive: true
+            }]
+        ))
+    );
+    assert!(c
+        .prefix_lists
+        .iter()
+        .any(|p| p.name == "TAG~inline1" && p.le == Some(24)));
+}

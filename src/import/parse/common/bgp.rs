@@ -832,6 +832,9 @@ impl BgpBuilder {
             Target::Group(g) => self.groups.entry(g).or_default(),
         };
         s.address_families.retain(|a| a != af);
+        if af == "ipv4 unicast" {
+            s.ipv4_deactivated = true;
+        }
     }
 
     /// Resolves inheritance and stores the process in `dev`.
@@ -856,8 +859,13 @@ impl BgpBuilder {
                     s.inherit(gs);
                 }
             }
-            // IOS and EOS activate IPv4 unicast for every neighbor unless told not to.
-            if !self.no_default_ipv4 && vrf.is_none() && s.address_families.is_empty() {
+            // IOS, EOS and FRR activate IPv4 unicast for every neighbor unless told not to
+            // (an IPv6 activation leaves it on).
+            if !self.no_default_ipv4
+                && vrf.is_none()
+                && !s.ipv4_deactivated
+                && s.address_families.iter().all(|a| a.starts_with("ipv6"))
+            {
                 s.address_families.push("ipv4 unicast".to_owned());
             }
             let mut n = BgpNeighbor::new(vrf, peer, line);

@@ -178,6 +178,14 @@ impl BgpBuilder {
     }
 
     /// `maximum-paths N [ecmp M]` / `maximum-paths ibgp N`.
+    /// `bgp bestpath as-path multipath-relax`.
+    pub fn multipath_relax(&mut self, vrf: Option<&str>) {
+        if let Some(p) = &mut self.process {
+            p.routing.multipath_relax.push(vrf.map(str::to_owned));
+        }
+    }
+
+    /// `maximum-paths [ibgp|eibgp] N`.
     pub fn maximum_paths(&mut self, vrf: Option<&str>, w: &[&str]) {
         let Some(p) = &mut self.process else {
             return;
@@ -832,6 +840,9 @@ impl BgpBuilder {
             Target::Group(g) => self.groups.entry(g).or_default(),
         };
         s.address_families.retain(|a| a != af);
+        if af == "ipv4 unicast" {
+            s.ipv4_deactivated = true;
+        }
     }
 
     /// Resolves inheritance and stores the process in `dev`.
@@ -856,8 +867,13 @@ impl BgpBuilder {
                     s.inherit(gs);
                 }
             }
-            // IOS and EOS activate IPv4 unicast for every neighbor unless told not to.
-            if !self.no_default_ipv4 && vrf.is_none() && s.address_families.is_empty() {
+            // IOS, EOS and FRR activate IPv4 unicast for every neighbor unless told not to
+            // (an IPv6 activation leaves it on).
+            if !self.no_default_ipv4
+                && vrf.is_none()
+                && !s.ipv4_deactivated
+                && s.address_families.iter().all(|a| a.starts_with("ipv6"))
+            {
                 s.address_families.push("ipv4 unicast".to_owned());
             }
             let mut n = BgpNeighbor::new(vrf, peer, line);

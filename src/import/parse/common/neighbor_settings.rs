@@ -51,6 +51,8 @@ pub(super) struct Settings {
     pub(super) dual_as: bool,
     pub(super) shutdown: bool,
     pub(super) address_families: Vec<String>,
+    /// `no neighbor X activate` in IPv4 unicast: the default activation is off.
+    pub(super) ipv4_deactivated: bool,
     /// EOS `peer-filter` named by a listen range.
     pub(super) peer_filter: Option<String>,
     pub(super) routing: BgpNeighborRouting,
@@ -113,6 +115,7 @@ impl Settings {
                 r.family_policies.push(u.clone());
             }
         }
+        self.ipv4_deactivated |= g.ipv4_deactivated;
         for af in &g.address_families {
             if !self.address_families.contains(af) {
                 self.address_families.push(af.clone());

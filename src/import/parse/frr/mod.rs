@@ -169,6 +169,37 @@ fn merge_interfaces(dev: &mut DeviceConfig, host: Vec<Interface>) {
         }
     }
     dev.interfaces = out;
+    unnumbered_host_addresses(dev);
+}
+
+/// A port holding only its loopback's /32 (`address 10.0.0.1/32` on `swp1` and `lo`) is
+/// unnumbered, as FRR runs OSPF over it: it borrows the loopback's address and installs
+/// no route of its own.
+fn unnumbered_host_addresses(dev: &mut DeviceConfig) {
+    let Some(lo) = dev.interfaces.iter().position(|i| i.name == "lo") else {
+        return;
+    };
+    let lo_addrs: Vec<ipnet::IpNet> = dev.interfaces[lo]
+        .addresses
+        .iter()
+        .map(|a| a.address)
+        .collect();
+    for (k, i) in dev.interfaces.iter_mut().enumerate() {
+        let v4: Vec<&crate::model::InterfaceAddress> = i
+            .addresses
+            .iter()
+            .filter(|a| a.address.addr().is_ipv4() && a.kind != AddressKind::Virtual)
+            .collect();
+        let borrowed = k != lo
+            && !v4.is_empty()
+            && v4
+                .iter()
+                .all(|a| a.address.prefix_len() == 32 && lo_addrs.contains(&a.address));
+        if borrowed {
+            i.addresses.retain(|a| !a.address.addr().is_ipv4());
+            i.unnumbered = Some("lo".to_owned());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -606,10 +606,11 @@ impl StaticRoute {
     }
 }
 
-/// Whether an exit interface drops what is routed to it (`Null0`, `discard`, `reject`).
+/// Whether an exit interface drops what is routed to it (`Null0`, `discard`, `reject`,
+/// FRR's `blackhole`).
 fn discard_interface(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    n.starts_with("null") || n == "discard" || n == "reject"
+    n.starts_with("null") || n == "discard" || n == "reject" || n == "blackhole"
 }
 
 /// Whether a static route can be active, as far as the configuration alone tells.

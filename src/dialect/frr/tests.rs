@@ -290,6 +290,10 @@ fn plan_lines_read_back_as_sections_and_routes() {
             assert_eq!(Some(r.removes), removes.map(|_| line.starts_with("no ")));
         }
     }
+    // FRR's discard route drops what it matches, as IOS's Null0 does.
+    assert!(static_route_line("ip route 10.0.0.0/8 blackhole")
+        .and_then(|r| r.route)
+        .is_some_and(|r| r.discards()));
     let r = static_route_line("ip route 10.0.0.0 255.0.0.0 192.0.2.1 20").and_then(|r| r.route);
     assert_eq!(
         r.map(|r| (r.prefix.to_string(), r.next_hop, r.distance)),

@@ -1,15 +1,19 @@
 //! Vendor dialects: the only place olav writes configuration syntax. One module per
-//! vendor family — [`cisco`] (IOS / IOS-XE, EOS, NX-OS, their differences inside) and
-//! [`junos`] — each rendering vendor-neutral changes into config lines, the exact
+//! vendor family — [`cisco`] (IOS / IOS-XE, EOS, NX-OS, their differences inside),
+//! [`iosxr`] (`configure` … `commit`), [`frr`] (vtysh, for plain FRR, Cumulus and SONiC)
+//! and [`junos`] — each rendering vendor-neutral changes into config lines, the exact
 //! rollback from the stored configuration, the verification `show` commands, and the
 //! candidate configuration: a stored config with a plan's lines applied, as the device
 //! would hold it. The intents (`agents::analyzer::draft`) say *what* changes; a dialect
 //! says how the device is told. Nothing here reads the state DB or the analyzer.
 
 pub mod cisco;
+pub mod frr;
+pub mod iosxr;
 pub mod junos;
 pub mod policy;
 pub mod safety;
+mod stanza;
 
 use crate::model::{StaticRoute, Vendor};
 use ipnet::IpNet;
@@ -132,14 +136,11 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
             "{device} runs Nokia SR OS: olav does not draft SR OS changes yet"
         ));
     }
-    // IOS-XR is read for the routing model; no change is drafted in its syntax yet.
-    if v == Vendor::CiscoIosXr {
-        return Err(format!(
-            "{device} runs Cisco IOS-XR: olav does not draft IOS-XR changes yet"
-        ));
-    }
-    if is_junos(v) {
-        return junos::render(&junos::Stored::new(text), device, change);
+    match v {
+        Vendor::JuniperJunos => return junos::render(&junos::Stored::new(text), device, change),
+        Vendor::CiscoIosXr => return iosxr::render(device, text, change),
+        Vendor::Frr => return frr::render(device, text, change),
+        _ => {}
     }
     // PAN-OS is read for the routing model; no change is drafted in its syntax yet.
     if v == Vendor::PaloAltoPanos {
@@ -170,15 +171,29 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
     }
 }
 
+/// Whether olav drafts a new provider session (interface, neighbor and its policy) on a
+/// device of `v`: not yet on IOS-XR (RPL policies) and FRR, which say so rather than
+/// being given another dialect's lines.
+pub fn drafts_sessions(v: Vendor, device: &str) -> Result<(), String> {
+    match v {
+        Vendor::CiscoIosXr | Vendor::Frr => Err(format!(
+            "{device} runs {}: olav does not draft a new BGP session on it yet (its other changes are drafted)",
+            if v == Vendor::Frr { "FRR" } else { "Cisco IOS-XR" }
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The candidate configuration of a device of `v`: its stored configuration with a plan's
 /// lines applied, as the device would hold it after the change — removals edited out,
 /// not appended. The one candidate builder: the pre-check, the static checks and the
 /// Batfish snapshot all read this.
 pub fn candidate_text(v: Vendor, stored: &str, lines: &str) -> String {
-    if is_junos(v) {
-        junos::apply_text(stored, lines)
-    } else {
-        cisco::candidate::apply_text(stored, lines)
+    match v {
+        Vendor::JuniperJunos => junos::apply_text(stored, lines),
+        Vendor::CiscoIosXr => iosxr::apply_text(stored, lines),
+        Vendor::Frr => frr::apply_text(stored, lines),
+        _ => cisco::candidate::apply_text(stored, lines),
     }
 }
 
@@ -206,11 +221,42 @@ pub struct StaticRouteLine {
 
 /// Reads one plan line (trimmed) of a device of `v` as a static-route change, if it is one.
 pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
-    if is_junos(v) {
-        junos::static_route_line(line)
-    } else {
-        cisco::static_route_line(v, line)
+    match v {
+        Vendor::JuniperJunos => junos::static_route_line(line),
+        Vendor::CiscoIosXr => iosxr::static_route_line(line),
+        Vendor::Frr => frr::static_route_line(line),
+        _ => cisco::static_route_line(v, line),
     }
+}
+
+/// The static-route changes of a device's plan lines, in order, each route in the VRF
+/// its enclosing block names (IOS-XR `router static` / `vrf V`, FRR `vrf V`, NX-OS `vrf
+/// context V`): a trimmed line alone does not say it.
+pub fn static_route_changes(v: Vendor, text: &str) -> Vec<StaticRouteLine> {
+    let mut vrf: Option<(usize, String)> = None;
+    let mut out = Vec::new();
+    for raw in text.lines() {
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('!') {
+            continue;
+        }
+        let indent = raw.len() - raw.trim_start().len();
+        if vrf.as_ref().is_some_and(|(i, _)| indent <= *i) {
+            vrf = None;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        if let (false, ["vrf", name] | ["vrf", "context", name]) = (is_junos(v), words.as_slice()) {
+            vrf = Some((indent, (*name).to_owned()));
+            continue;
+        }
+        if let Some(mut l) = static_route_line(v, t) {
+            if let (Some(r), Some((_, name))) = (&mut l.route, &vrf) {
+                r.vrf.get_or_insert_with(|| name.clone());
+            }
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// The configuration sections a plan line (trimmed at its end) of a device of `v` touches:
@@ -218,22 +264,31 @@ pub fn static_route_line(v: Vendor, line: &str) -> Option<StaticRouteLine> {
 /// statement path (`interfaces xe-0/1/0`, `routing-options static`, `protocols ospf`).
 /// None for a line that configures no section of its own (a nested line, `end`, `!`).
 pub fn section_of(v: Vendor, line: &str) -> Option<String> {
-    if is_junos(v) {
-        junos::section_of(line)
-    } else {
-        cisco::section_of(line)
+    match v {
+        Vendor::JuniperJunos => junos::section_of(line),
+        Vendor::CiscoIosXr => iosxr::section_of(line),
+        // vtysh's `configure terminal`, `end` and `write memory` are the Cisco family's.
+        _ => cisco::section_of(line),
     }
 }
 
 /// Whether a section (as [`section_of`] names it) holds the static routes.
 pub fn is_static_route_section(section: &str) -> bool {
-    section == cisco::STATIC_ROUTES || section == junos::STATIC_ROUTES
+    [
+        cisco::STATIC_ROUTES,
+        junos::STATIC_ROUTES,
+        iosxr::STATIC_ROUTES,
+    ]
+    .contains(&section)
 }
 
 /// The prefix a static-route line names (`ip route P …`, `no ip route P …`, Junos `…
-/// static route P …`), in the line's own form (`P M` where IOS gives a netmask).
+/// static route P …`, IOS-XR `P …` / `no P …` under `router static`), in the line's own
+/// form (`P M` where IOS gives a netmask).
 pub fn route_prefix(line: &str) -> Option<String> {
-    cisco::route_prefix(line).or_else(|| junos::route_prefix(line))
+    cisco::route_prefix(line)
+        .or_else(|| junos::route_prefix(line))
+        .or_else(|| iosxr::route_prefix(line))
 }
 
 /// What a verification command shows.
@@ -251,6 +306,11 @@ pub enum Show<'a> {
 
 /// The `show` commands for `what` on a device of `v`.
 pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
+    match v {
+        Vendor::CiscoIosXr => return show_iosxr(what),
+        Vendor::Frr => return vec![format!("vtysh -c '{}'", show_frr(what))],
+        _ => {}
+    }
     let junos = is_junos(v);
     match what {
         Show::Interface(i) if junos => vec![
@@ -270,13 +330,39 @@ pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
     }
 }
 
+/// The IOS-XR `show` commands.
+fn show_iosxr(what: Show<'_>) -> Vec<String> {
+    match what {
+        Show::Interface(i) => vec![
+            format!("show running-config interface {i}"),
+            format!("show interfaces {i}"),
+        ],
+        Show::Route(p) => vec![format!("show route {p}")],
+        Show::BgpSummary => vec!["show bgp summary".to_owned()],
+        Show::Interfaces => vec!["show ipv4 interface brief".to_owned()],
+    }
+}
+
+/// An FRR `show` command, as vtysh takes it.
+fn show_frr(what: Show<'_>) -> String {
+    match what {
+        Show::Interface(i) => format!("show interface {i}"),
+        Show::Route(p @ IpNet::V4(_)) => format!("show ip route {p}"),
+        Show::Route(p) => format!("show ipv6 route {p}"),
+        Show::BgpSummary => "show bgp summary".to_owned(),
+        Show::Interfaces => "show interface brief".to_owned(),
+    }
+}
+
 /// The IGP adjacency checks worth running on a device: only for the IGPs its stored
 /// configuration runs (the dialect told by the text itself).
 pub fn igp_checks(text: &str) -> Vec<&'static str> {
-    if crate::import::parse::detect(text) == Ok(Vendor::JuniperJunos) {
-        return junos::Stored::new(text).igp_checks();
+    match crate::import::parse::detect(text) {
+        Ok(Vendor::JuniperJunos) => junos::Stored::new(text).igp_checks(),
+        Ok(Vendor::CiscoIosXr) => iosxr::igp_checks(text),
+        Ok(Vendor::Frr) => frr::igp_checks(text),
+        _ => cisco::igp_checks(text),
     }
-    cisco::igp_checks(text)
 }
 
 /// How an OSPF router is drained before it goes, in the vendor's words.
@@ -338,12 +424,14 @@ mod tests {
     #[test]
     fn render_then_rollback_restores_the_model() {
         let address: Vec<IfChange> = vec![IfChange::Address("10.9.9.1/30".parse().unwrap())];
-        let attrs = vec![
+        let with_mtu = [
             IfChange::Description("new".into()),
-            IfChange::Mtu(9000),
+            IfChange::Mtu(1400),
             IfChange::Shutdown,
         ];
         let up = [IfChange::NoShutdown];
+        let xr = include_str!("../../fixtures/dialect/iosxr.cfg");
+        let cumulus = include_str!("../../fixtures/dialect/frr-net/configs/leaf1.cfg");
         for (v, text, port, shut) in [
             (
                 Vendor::CiscoIos,
@@ -354,7 +442,20 @@ mod tests {
             (Vendor::AristaEos, EOS, "Ethernet1", "Ethernet2"),
             (Vendor::CiscoNxos, NXOS, "Ethernet1/1", "Ethernet1/2"),
             (Vendor::JuniperJunos, JUNOS, "xe-0/0/1", "xe-0/0/2"),
+            (
+                Vendor::CiscoIosXr,
+                xr,
+                "GigabitEthernet0/0/0/0",
+                "GigabitEthernet0/0/0/1",
+            ),
+            (Vendor::Frr, cumulus, "swp2", "swp3"),
         ] {
+            // FRR does not hold an interface's MTU (the dialect refuses it).
+            let attrs: Vec<IfChange> = with_mtu
+                .iter()
+                .filter(|c| v != Vendor::Frr || !matches!(c, IfChange::Mtu(_)))
+                .cloned()
+                .collect();
             let r = route(v, text);
             let changes = [
                 Change::Interface {

@@ -5,14 +5,19 @@
 use crate::model::Vendor;
 
 /// The safety named in `text` (a device's plan lines, or the plan's implementation
-/// notes) for a device of `vendor`, as the plan spells it: Junos `commit confirmed`;
-/// IOS/IOS-XE/NX-OS/EOS `reload in`, `configure replace … time`, IOS-XE
+/// notes) for a device of `vendor`, as the plan spells it: Junos and IOS-XR `commit
+/// confirmed` (IOS-XR: `commit confirmed 300` in place of the block's `commit`); FRR has
+/// none (vtysh applies each line as it comes); IOS/IOS-XE/NX-OS/EOS `reload in`, `configure replace … time`, IOS-XE
 /// `configure terminal revert timer`, EOS `commit timer` of a configure session.
 pub fn rollback_safety(vendor: Vendor, text: &str) -> Option<&'static str> {
     let lower = text.to_ascii_lowercase();
     let has = |s: &str| lower.contains(s);
-    if super::is_junos(vendor) {
-        return has("commit confirmed").then_some("commit confirmed");
+    match vendor {
+        Vendor::JuniperJunos | Vendor::CiscoIosXr => {
+            return has("commit confirmed").then_some("commit confirmed")
+        }
+        Vendor::Frr => return None,
+        _ => {}
     }
     if has("configure terminal revert timer") {
         return Some("configure terminal revert timer");
@@ -63,5 +68,17 @@ mod tests {
             rollback_safety(Vendor::CiscoIos, "interface Gi0/1\n shutdown"),
             None
         );
+        assert_eq!(
+            rollback_safety(
+                Vendor::CiscoIosXr,
+                "configure\ninterface Gi0/0/0/1\n shutdown\ncommit confirmed 300\nend"
+            ),
+            Some("commit confirmed")
+        );
+        assert_eq!(
+            rollback_safety(Vendor::CiscoIosXr, "configure\ncommit\nend"),
+            None
+        );
+        assert_eq!(rollback_safety(Vendor::Frr, "reload in 10"), None);
     }
 }

@@ -55,6 +55,9 @@ pub enum Vendor {
     NokiaSros,
     /// Palo Alto PAN-OS (the `set` form).
     PaloAltoPanos,
+    /// FRRouting: a plain `frr.conf`, Cumulus Linux (interfaces + `frr.conf`) and SONiC
+    /// (`config_db.json` + `frr.conf`); which one the device is sits in `model`.
+    Frr,
 }
 
 impl Vendor {
@@ -66,6 +69,7 @@ impl Vendor {
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
             Vendor::PaloAltoPanos => "paloalto",
+            Vendor::Frr => "frr",
         }
     }
 
@@ -78,6 +82,7 @@ impl Vendor {
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
             "panos" => Vendor::PaloAltoPanos,
+            "frr" => Vendor::Frr,
             _ => Vendor::CiscoIos,
         }
     }
@@ -92,6 +97,7 @@ impl Vendor {
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
             Vendor::PaloAltoPanos => "panos",
+            Vendor::Frr => "frr",
         }
     }
 
@@ -600,10 +606,11 @@ impl StaticRoute {
     }
 }
 
-/// Whether an exit interface drops what is routed to it (`Null0`, `discard`, `reject`).
+/// Whether an exit interface drops what is routed to it (`Null0`, `discard`, `reject`,
+/// FRR's `blackhole`).
 fn discard_interface(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    n.starts_with("null") || n == "discard" || n == "reject"
+    n.starts_with("null") || n == "discard" || n == "reject" || n == "blackhole"
 }
 
 /// Whether a static route can be active, as far as the configuration alone tells.

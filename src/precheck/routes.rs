@@ -4,7 +4,7 @@
 
 use super::candidate::Candidate;
 use super::{Finding, Severity};
-use crate::dialect::{static_route_line, StaticRouteLine};
+use crate::dialect::{static_route_changes, StaticRouteLine};
 use crate::model::{AddressKind, StaticRoute, Vendor};
 
 /// Whether each added static route installs: (device, VRF, prefix) → Some(installed),
@@ -100,14 +100,11 @@ pub fn check(
         // What the plan's lines say, line by line: `ip route …` adds, `no ip route …`
         // removes; on Junos `set … static route …` adds, `delete … static route …` removes
         // (the whole route when no next hop is named).
-        for line in text.lines().map(str::trim) {
-            let Some(StaticRouteLine {
-                removes: removing,
-                route,
-            }) = static_route_line(vendor, line)
-            else {
-                continue;
-            };
+        for StaticRouteLine {
+            removes: removing,
+            route,
+        } in static_route_changes(vendor, text)
+        {
             applies = true;
             let Some(r) = route else {
                 continue;

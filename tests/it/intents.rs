@@ -3,6 +3,7 @@
 //! `olav check --plan` finds no problem in the candidate network.
 
 use crate::common::{self, olav};
+use std::collections::BTreeSet;
 
 const REQUESTS: &[(&str, &str)] = &[
     ("add_uplink", "Draft a change plan to add a redundant eBGP uplink to the AARNet peer on the 'alpha' border router"),
@@ -415,5 +416,363 @@ fn fetching_a_device_s_config_or_logs_is_never_a_decommission() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(2), "{request}: {text}");
         assert!(!text.contains("Understood:"), "{request}: {text}");
+    }
+}
+
+/// A request on an IOS-XR or FRR network: the snapshot, the request, its intent, and a
+/// line its plan applies and one of its rollback on `device`.
+type DialectCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+const XR_RR: &str = "lab-validation/iosxr_ibgp_rr_over_ospf";
+const XR_EBGP: &str = "lab-validation/iosxr_ebgp_basic";
+const FRR: &str = "dialect/frr-net";
+
+const XR_AND_FRR: &[DialectCase] = &[
+    (
+        XR_EBGP,
+        "set the description of border01 GigabitEthernet0/0/0/2 to \"spare\"",
+        "modify_interface",
+        "border01",
+        " description spare",
+        " no description",
+    ),
+    (
+        XR_EBGP,
+        "bring up border01 GigabitEthernet0/0/0/2",
+        "modify_interface",
+        "border01",
+        " no shutdown",
+        " shutdown",
+    ),
+    (
+        XR_EBGP,
+        "change the MTU on border01 GigabitEthernet0/0/0/2 to 9000",
+        "modify_interface",
+        "border01",
+        " mtu 9000",
+        " no mtu",
+    ),
+    (
+        XR_EBGP,
+        "change the ip address on border01 GigabitEthernet0/0/0/2 to 10.0.50.0/31",
+        "modify_interface",
+        "border01",
+        " ipv4 address 10.0.50.0 255.255.255.254",
+        " no ipv4 address",
+    ),
+    (
+        XR_RR,
+        "add a static route to 192.168.122.0/25 via 10.188.248.18 on border01",
+        "add_static_route",
+        "border01",
+        "  192.168.122.0/25 10.188.248.18",
+        "  no 192.168.122.0/25 10.188.248.18",
+    ),
+    (
+        XR_EBGP,
+        "blackhole 10.66.0.0/16 on border01",
+        "add_static_route",
+        "border01",
+        "  10.66.0.0/16 Null0",
+        "  no 10.66.0.0/16 Null0",
+    ),
+    (
+        XR_EBGP,
+        "remove the static route 192.168.123.3/32 on azure",
+        "remove_static_route",
+        "azure",
+        "  no 192.168.123.3/32 10.103.127.1",
+        "  192.168.123.3/32 10.103.127.1",
+    ),
+    (
+        XR_EBGP,
+        "remove the BGP neighbor 10.103.127.6 on border01",
+        "remove_session",
+        "border01",
+        "  no neighbor 10.103.127.6",
+        "   remote-as 65300",
+    ),
+    (
+        XR_RR,
+        "remove the BGP neighbor 10.169.6.152 on border01",
+        "remove_session",
+        "border01",
+        " no neighbor 10.169.6.152",
+        " neighbor 10.169.6.152",
+    ),
+    (
+        XR_EBGP,
+        "decommission interface GigabitEthernet0/0/0/1.35 on border01",
+        "decommission_interface",
+        "border01",
+        " shutdown",
+        " no shutdown",
+    ),
+    (
+        XR_EBGP,
+        "decommission azure",
+        "decommission_device",
+        "border01",
+        " description DECOMMISSIONED - was azure GigabitEthernet0/0/0/1.35",
+        " description Azure-EAST",
+    ),
+    (
+        XR_RR,
+        "what if RR fails?",
+        "decommission_device",
+        "border01",
+        " shutdown",
+        " no shutdown",
+    ),
+    (
+        XR_RR,
+        "remove the link between border01 and border02",
+        "decommission_link",
+        "border02",
+        " shutdown",
+        " no shutdown",
+    ),
+    (
+        FRR,
+        "set the description of spine1 eth2 to \"spare port\"",
+        "modify_interface",
+        "spine1",
+        " description spare port",
+        " description spare",
+    ),
+    (
+        FRR,
+        "bring up spine1 eth2",
+        "modify_interface",
+        "spine1",
+        " no shutdown",
+        " shutdown",
+    ),
+    (
+        FRR,
+        "remove the description on spine1 eth1",
+        "modify_interface",
+        "spine1",
+        " no description",
+        " description to-leaf1",
+    ),
+    (
+        FRR,
+        "change the ip address on spine1 eth2 to 10.0.50.0/31",
+        "modify_interface",
+        "spine1",
+        " ip address 10.0.50.0/31",
+        " no ip address 10.0.50.0/31",
+    ),
+    (
+        FRR,
+        "add a static route to 10.99.0.0/16 via 10.0.1.1 on spine1",
+        "add_static_route",
+        "spine1",
+        "ip route 10.99.0.0/16 10.0.1.1",
+        "no ip route 10.99.0.0/16 10.0.1.1",
+    ),
+    (
+        FRR,
+        "blackhole 10.66.0.0/16 on spine1",
+        "add_static_route",
+        "spine1",
+        "ip route 10.66.0.0/16 blackhole",
+        "no ip route 10.66.0.0/16 blackhole",
+    ),
+    (
+        FRR,
+        "remove the static route 10.200.0.0/16 on spine1",
+        "remove_static_route",
+        "spine1",
+        "no ip route 10.200.0.0/16 10.0.1.1",
+        "ip route 10.200.0.0/16 10.0.1.1",
+    ),
+    (
+        FRR,
+        "remove the static route 192.0.2.0/24 on leaf1",
+        "remove_static_route",
+        "leaf1",
+        "no ip route 192.0.2.0/24 10.0.0.2",
+        "ip route 192.0.2.0/24 10.0.0.2",
+    ),
+    (
+        FRR,
+        "remove the BGP neighbor 10.0.1.1 on spine1",
+        "remove_session",
+        "spine1",
+        " no neighbor 10.0.1.1",
+        " neighbor 10.0.1.1 description leaf1",
+    ),
+    (
+        FRR,
+        "remove the BGP neighbor 10.12.11.2 on cumulusfrr1",
+        "remove_session",
+        "cumulusfrr1",
+        " no neighbor 10.12.11.2",
+        "  neighbor 10.12.11.2 route-map com_test1 out",
+    ),
+    (
+        FRR,
+        "decommission interface eth2 on spine1",
+        "decommission_interface",
+        "spine1",
+        " description DECOMMISSIONED",
+        " description spare",
+    ),
+    (
+        FRR,
+        "decommission leaf1",
+        "decommission_device",
+        "spine1",
+        " description DECOMMISSIONED - was leaf1 swp1",
+        " description to-leaf1",
+    ),
+    (
+        FRR,
+        "remove the link between leaf1 and spine1",
+        "decommission_link",
+        "spine1",
+        " shutdown",
+        " no shutdown",
+    ),
+];
+
+/// The body of `device`'s block in a plan section, as the device is told it.
+fn block_of<'a>(plan: &'a str, section: &str, device: &str, os: &str) -> &'a str {
+    let rest = &plan[plan
+        .find(section)
+        .unwrap_or_else(|| panic!("{section}: {plan}"))..];
+    let head = format!("```config device={device} os={os}\n");
+    let block = &rest[rest
+        .find(&head)
+        .unwrap_or_else(|| panic!("{head} in {section}: {plan}"))
+        + head.len()..];
+    &block[..block.find("```").unwrap_or(block.len())]
+}
+
+/// Every intent but a new provider session drafts on IOS-XR and FRR, end to end: the
+/// device's own framing (`configure` … `commit` / vtysh's `configure terminal` … `end`,
+/// `write memory`), its words, a passing pre-check, no problem introduced; a new
+/// provider session and an FRR MTU are refused by name.
+#[test]
+fn every_intent_drafts_in_iosxr_and_frr() {
+    for (snapshot, request, intent, device, apply, rollback) in XR_AND_FRR {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        common::import(tmp.path(), &common::fixture(snapshot));
+        let out = olav(tmp.path())
+            .args(["-q", "--format", "json", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{request}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(out.status.code(), Some(0), "{request}: {v:#}");
+        let steps = v["steps"].as_array().expect("steps");
+        assert_ne!(
+            steps[1]["verdict"], "FAIL",
+            "{request}: {}",
+            steps[1]["reply"]
+        );
+        let verify = steps[2]["reply"].as_str().unwrap_or_default();
+        assert!(
+            verify.contains(" 0 problem(s) introduced by the plan"),
+            "{request}: {verify}"
+        );
+        let plan_path = steps[0]["artifact"].as_str().expect("plan path");
+        let plan = std::fs::read_to_string(tmp.path().join(plan_path)).expect("plan");
+        assert!(
+            plan.contains(&format!("intent: {intent}\n")),
+            "{request}: {plan}"
+        );
+        let xr = *snapshot != FRR;
+        let os = if xr { "iosxr" } else { "frr" };
+        for (section, line) in [("## Implementation", apply), ("## Rollback", rollback)] {
+            let b = block_of(&plan, section, device, os);
+            assert!(
+                b.lines().any(|l| l == *line),
+                "{request}: `{line}` in {section}\n{b}"
+            );
+            let (first, last) = if xr {
+                ("configure\n", "commit\nend\n")
+            } else {
+                ("configure terminal\n", "end\nwrite memory\n")
+            };
+            assert!(
+                b.starts_with(first) && b.ends_with(last),
+                "{request}: {section}\n{b}"
+            );
+            // No other dialect's words.
+            for l in b.lines() {
+                let t = l.trim();
+                if xr {
+                    assert!(
+                        !t.starts_with("ip ") && !t.starts_with("no ip "),
+                        "{request}: `{l}`"
+                    );
+                } else {
+                    assert!(!t.starts_with("ipv4 ") && t != "commit", "{request}: `{l}`");
+                }
+            }
+        }
+        // The plan introduces no problem: the candidate network's are among the stored
+        // network's (the handmade FRR leaf keeps a session each way on purpose).
+        let problems = |args: &[&str]| -> BTreeSet<String> {
+            let out = olav(tmp.path()).args(args).output().expect("runs");
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with("Next:"))
+                // Where a problem sits moves with the candidate's lines.
+                .map(|l| match l.rfind(" (") {
+                    Some(i) if l[i..].contains("configs/") => l[..i].to_owned(),
+                    _ => l.to_owned(),
+                })
+                .collect()
+        };
+        let before = problems(&["-q", "check"]);
+        let mut after = problems(&["-q", "check", "--plan", plan_path]);
+        // A link's decommission ends the sessions over it (the pre-check says so); their
+        // neighbors stay configured, without a local address.
+        if *intent == "decommission_link" {
+            after.retain(|p| !p.ends_with("NO_LOCAL_IP"));
+        }
+        assert!(
+            after.is_subset(&before),
+            "{request}: introduced {:?}",
+            after.difference(&before).collect::<Vec<_>>()
+        );
+    }
+    for (snapshot, request, why) in [
+        (
+            XR_EBGP,
+            "add an eBGP peering to Cogent AS174 on border01 link 198.18.0.1/31",
+            "does not draft a new BGP session",
+        ),
+        (
+            FRR,
+            "add an eBGP peering to Cogent AS174 on spine1 link 198.18.0.1/31",
+            "does not draft a new BGP session",
+        ),
+        (
+            FRR,
+            "change the MTU on spine1 eth2 to 9000",
+            "FRR does not hold an interface's MTU",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        common::import(tmp.path(), &common::fixture(snapshot));
+        let out = olav(tmp.path())
+            .args(["-q", "--agent", "netops", request])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{request}: {text}");
+        assert!(text.contains(why), "{request}: {text}");
     }
 }

@@ -82,7 +82,7 @@ pub fn damage(text: &str, edits: &[(usize, u8, u32)]) -> String {
 #[test]
 fn every_lab_config_is_read() {
     let all = labs();
-    assert_eq!(all.len(), 20);
+    assert_eq!(all.len(), 23);
     assert!(all.iter().all(|lab| !lab.is_empty()));
 }
 

@@ -18,6 +18,28 @@
 
 use crate::import::parse::lines::{ConfigLines, ContextStack};
 
+/// What differs between the dialects that share this builder (IOS-XR and FRR beside the
+/// Cisco family).
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// The `no` forms the device lists as lines of their own (IOS `no shutdown`, `no
+    /// switchport`); IOS-XR and FRR list none: `no shutdown` only removes `shutdown`.
+    pub toggles: &'static [&'static str],
+    /// Whether a `no …` that deleted nothing stays as a line (IOS `no ip redirects`, FRR
+    /// `no bgp ebgp-requires-policy`); IOS-XR lists no `no` lines.
+    pub keeps_unmatched_no: bool,
+    /// Whether a new primary address replaces the stored one (IOS `ip address`, IOS-XR
+    /// `ipv4 address`); FRR's `ip address` lines add up, each removed by its own `no`.
+    pub address_replaces: bool,
+}
+
+/// IOS / IOS-XE, EOS and NX-OS.
+pub const CISCO: Style = Style {
+    toggles: &["shutdown", "switchport"],
+    keeps_unmatched_no: true,
+    address_replaces: true,
+};
+
 /// One line and what is nested under it.
 #[derive(Debug, Clone)]
 struct Node {
@@ -179,12 +201,14 @@ fn vrf_block(n: &Node) -> bool {
 }
 
 /// The stored settings a single-valued line replaces.
-fn replaces(w: &[&str]) -> Option<Vec<String>> {
+fn replaces(w: &[&str], style: Style) -> Option<Vec<String>> {
     let own = |n: usize| Some(w[..n].iter().map(|s| (*s).to_owned()).collect());
     match w {
         ["shutdown"] => Some(vec!["no".into(), "shutdown".into()]),
         ["description" | "mtu" | "remote-as", ..] => own(1),
-        ["ip", "address", _, rest @ ..] if !rest.contains(&"secondary") && w[2] != "virtual" => {
+        ["ip" | "ipv4", "address", _, rest @ ..]
+            if style.address_replaces && !rest.contains(&"secondary") && w[2] != "virtual" =>
+        {
             own(2)
         }
         ["neighbor", _, "remote-as" | "description", ..] => own(3),
@@ -199,13 +223,13 @@ fn replaces(w: &[&str]) -> Option<Vec<String>> {
 
 /// Applies one plan line (with what is nested under it) among `siblings`, the children of
 /// a block whose lines sit at `indent` (None: top level).
-fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>) {
+fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style: Style) {
     let w = line.words();
     match w.as_slice() {
         ["no", target @ ..] if !target.is_empty() && line.children.is_empty() => {
-            let toggle = matches!(target, ["shutdown"] | ["switchport"]);
+            let toggle = matches!(target, [t] if style.toggles.contains(t));
             let gone = delete(siblings, target, target[0] == "neighbor");
-            if toggle || gone == 0 {
+            if toggle || (gone == 0 && style.keeps_unmatched_no) {
                 delete(siblings, &w, false);
                 insert(siblings, line, indent);
             }
@@ -242,7 +266,7 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>) {
                 for mut c in std::mem::take(&mut line.children) {
                     let want = inner.unwrap_or(same.indent + c.indent.saturating_sub(by).max(1));
                     c.shift(want as isize - c.indent as isize);
-                    apply(&mut same.children, c, Some(want));
+                    apply(&mut same.children, c, Some(want), style);
                 }
                 return;
             }
@@ -252,13 +276,13 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>) {
                 let nw = n.words();
                 n.trivia || !(nw.len() == w.len() + 1 && nw[0] == "no" && nw[1..] == w[..])
             });
-            if let Some(old) = replaces(&w) {
+            if let Some(old) = replaces(&w, style) {
                 let old: Vec<&str> = old.iter().map(String::as_str).collect();
                 siblings.retain(|n| {
                     let nw = n.words();
                     n.trivia
                         || !begins(&nw, &old)
-                        || (old.len() == 2 && old[0] == "ip" && nw.contains(&"secondary"))
+                        || (old.len() == 2 && old[1] == "address" && nw.contains(&"secondary"))
                 });
             }
             insert(siblings, line, indent);
@@ -286,11 +310,16 @@ fn insert(siblings: &mut Vec<Node>, line: Node, indent: Option<usize>) {
 
 /// The stored configuration `stored` with the plan's `lines` applied.
 pub fn apply_text(stored: &str, lines: &str) -> String {
+    apply_styled(stored, lines, CISCO)
+}
+
+/// The stored configuration `stored` with the plan's `lines` applied, in `style`.
+pub fn apply_styled(stored: &str, lines: &str, style: Style) -> String {
     let mut roots = read(stored, true);
     for line in read(lines, false) {
         let mut line = line;
         line.shift(-(line.indent as isize));
-        apply(&mut roots, line, None);
+        apply(&mut roots, line, None, style);
     }
     let mut out = String::with_capacity(stored.len() + lines.len());
     for n in &roots {

@@ -44,7 +44,7 @@ fn route_line(v: Vendor, prefix: IpNet, next_hop: IpAddr) -> String {
 }
 
 /// The stored line of the stanza that starts with `key`, trimmed.
-fn stored<'a>(stanza: &'a [String], key: &str) -> Option<&'a str> {
+pub(crate) fn stored<'a>(stanza: &'a [String], key: &str) -> Option<&'a str> {
     stanza
         .iter()
         .skip(1)

@@ -128,6 +128,45 @@ impl<'a> Running<'a> {
         self.with_context(&selected)
     }
 
+    /// The block reached by `path` — a top-level line, then one of its children, … each
+    /// given by its words (`["router bgp 65001", "vrf RED", "neighbor 10.0.0.2"]`) —
+    /// with its parents and everything nested under it; empty when there is none.
+    pub fn path(&self, path: &[&str]) -> Vec<String> {
+        let same = |i: usize, want: &str| {
+            self.meaningful[i] && self.lines[i].split_whitespace().eq(want.split_whitespace())
+        };
+        let mut at: Option<usize> = None;
+        for want in path {
+            let found = (at.map_or(0, |a| a + 1)..self.lines.len())
+                .find(|&i| self.parent[i] == at && same(i, want));
+            let Some(i) = found else {
+                return Vec::new();
+            };
+            at = Some(i);
+        }
+        at.map_or_else(Vec::new, |i| self.block_at(i as u32 + 1))
+    }
+
+    /// Every line that configures BGP neighbor `peer` under the top-level block `root`
+    /// (given by its words, `router bgp 65001 vrf RED`), with its parents, in file order.
+    pub fn neighbor_under(&self, root: &str, peer: &str) -> Vec<String> {
+        let Some(top) = (0..self.lines.len()).find(|&i| {
+            self.meaningful[i]
+                && self.parent[i].is_none()
+                && self.lines[i].split_whitespace().eq(root.split_whitespace())
+        }) else {
+            return Vec::new();
+        };
+        let names_peer = |i: usize| {
+            let mut w = self.lines[i].split_whitespace();
+            w.next() == Some("neighbor") && w.next() == Some(peer)
+        };
+        let selected: Vec<usize> = (top..self.lines.len())
+            .filter(|&i| self.meaningful[i] && names_peer(i) && self.descends_from(i, top))
+            .collect();
+        self.with_context(&selected)
+    }
+
     /// The line at `line` (1-based) with its parents, as written.
     pub fn line_with_context(&self, line: u32) -> Vec<String> {
         match (line as usize).checked_sub(1) {

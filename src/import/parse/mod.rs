@@ -8,6 +8,7 @@
 mod cisco_style;
 mod common;
 pub mod eos;
+pub mod frr;
 pub mod ios;
 pub mod iosxr;
 pub mod junos;
@@ -40,6 +41,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &junos::JunosParser,
     &sros::SrosParser,
     &panos::PanosParser,
+    &frr::FrrParser,
 ];
 
 /// The parser for a vendor.
@@ -52,6 +54,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::JuniperJunos => &junos::JunosParser,
         Vendor::NokiaSros => &sros::SrosParser,
         Vendor::PaloAltoPanos => &panos::PanosParser,
+        Vendor::Frr => &frr::FrrParser,
     }
 }
 
@@ -66,7 +69,7 @@ pub enum NotAConfig {
     Binary,
     /// A RANCID content type olav has no parser for.
     #[error(
-        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, iosxr, junos, paloalto)"
+        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, iosxr, junos, paloalto, frr)"
     )]
     UnsupportedRancidType(String),
     /// Nothing in the text looks like device configuration.
@@ -104,6 +107,11 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     // IOS-XR's own syntax never appears in IOS, NX-OS or EOS configurations.
     if iosxr::is_iosxr(text) {
         return Ok(Vendor::CiscoIosXr);
+    }
+    // FRR (plain, Cumulus concatenated, SONiC): `frr version`, `frr defaults`, the
+    // interfaces file's header, `# ports.conf --`.
+    if frr::is_frr(text) {
+        return Ok(Vendor::Frr);
     }
     // Another vendor's configuration is named, never read as one olav reads.
     if let Some(os) = other::identify(text) {

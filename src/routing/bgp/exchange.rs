@@ -156,6 +156,7 @@ fn choose<'p>(
 ) -> (BTreeMap<Ipv4Net, Vec<Path>>, BTreeMap<Ipv4Net, Vec<Path>>) {
     let s = &speakers[tables[t].dev];
     let (max_e, max_i) = s.maximum_paths(&tables[t].vrf);
+    let relax = s.multipath_relax(&tables[t].vrf);
     let mut all: BTreeMap<Ipv4Net, Vec<Path>> = BTreeMap::new();
     for p in local.iter().cloned() {
         all.entry(p.prefix).or_default().push(p);
@@ -194,7 +195,7 @@ fn choose<'p>(
     let mut sel = BTreeMap::new();
     let mut cands = BTreeMap::new();
     for (prefix, paths) in all {
-        let best = select::best(paths.clone(), max_e, max_i);
+        let best = select::best(paths.clone(), max_e, max_i, relax);
         let mut sorted = best.clone();
         sorted.extend(paths.into_iter().filter(|p| !best.contains(p)));
         cands.insert(prefix, sorted);
@@ -626,6 +627,14 @@ fn accept(
     let Some(mut p) = verdict else {
         return Ok(None);
     };
+    // Over an unnumbered session the far end's stand-in address is on the link.
+    if end.interface.is_some() && ends.get(end.far).map(|f| f.local_ip) == Some(p.next_hop) {
+        p.igp_cost = 0;
+        if s.vendor.policy_chains() {
+            p.weight = 0;
+        }
+        return Ok(Some(p));
+    }
     // The longest match that is not a discard route resolves the next hop.
     let via = s
         .lookup

@@ -131,6 +131,16 @@ pub fn route_map(
                     for list in names {
                         match community_list(config, list, path) {
                             Some(hit) => community = Some(community.unwrap_or(false) || hit),
+                            // FRR: a list that does not exist matches nothing.
+                            None if vendor == Vendor::Frr
+                                && !config
+                                    .route_lists
+                                    .community_lists
+                                    .iter()
+                                    .any(|e| e.name == *list) =>
+                            {
+                                community = Some(community.unwrap_or(false));
+                            }
                             None => {
                                 unknown.get_or_insert(Unknown(format!(
                                     "route-map {name}: community-list {list} (undefined, or a form olav does not evaluate)"
@@ -192,6 +202,13 @@ pub fn route_map(
                     }
                 }
                 RouteMapSet::NextHop(std::net::IpAddr::V4(ip)) => out.next_hop = *ip,
+                RouteMapSet::Origin(o) => {
+                    out.origin = match o.as_str() {
+                        "igp" => super::Origin::Igp,
+                        "egp" => super::Origin::Egp,
+                        _ => super::Origin::Incomplete,
+                    }
+                }
                 RouteMapSet::NextHop(other) => {
                     return Err(Unknown(format!(
                         "route-map {name}: set ip next-hop {other}"

@@ -193,6 +193,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
             ""
         }
     );
+    crate::dialect::drafts_sessions(vendor_of(f, device), device)?;
     let r = if is_junos(vendor_of(f, device)) {
         junos_session(n, f, ctx, &desc, our_addr)?
     } else {

@@ -141,6 +141,11 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
             "{device} runs PAN-OS: olav does not draft PAN-OS changes yet"
         ));
     }
+    if v == Vendor::Frr {
+        return Err(format!(
+            "{device} runs FRR: olav does not draft FRR changes yet"
+        ));
+    }
     match *change {
         Change::Interface {
             name,

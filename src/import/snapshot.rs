@@ -43,7 +43,7 @@ impl Snapshot {
         let listed = SnapshotDir::open(dir)?;
         let mut configs = Vec::with_capacity(listed.configs.len());
         let mut unreadable = Vec::new();
-        for i in 0..listed.configs.len() {
+        for i in 0..listed.count() {
             match listed.read(i) {
                 Ok(f) => configs.push(f.into_owned()),
                 Err(issue) => unreadable.push(issue),
@@ -108,6 +108,9 @@ pub struct SnapshotDir {
     root: PathBuf,
     /// Config files in path order.
     configs: Vec<PathBuf>,
+    /// SONiC device folders (`sonic_configs/<host>/`), each read as one config after the
+    /// files of `configs/`.
+    sonic: Vec<PathBuf>,
     /// The state file, if present.
     pub state_file: Option<SourceFile>,
     /// Every file of the `batfish/` folder, in path order.
@@ -117,8 +120,7 @@ pub struct SnapshotDir {
 }
 
 /// Folders of Batfish's snapshot layout olav does not read, and what they hold.
-const OTHER_FOLDERS: [(&str, &str); 5] = [
-    ("sonic_configs", "SONiC configurations"),
+const OTHER_FOLDERS: [(&str, &str); 4] = [
     ("aws_configs", "AWS configurations"),
     ("hosts", "host files (servers' interfaces and filters)"),
     ("iptables", "iptables rules of hosts"),
@@ -129,12 +131,29 @@ impl SnapshotDir {
     /// Lists a snapshot folder's config files and reads its other files.
     pub fn open(dir: &Path) -> Result<SnapshotDir, ImportError> {
         let configs_dir = dir.join("configs");
-        if !configs_dir.is_dir() {
+        let sonic_dir = dir.join(SONIC_DIR);
+        if !configs_dir.is_dir() && !sonic_dir.is_dir() {
             return Err(ImportError::NoConfigsDir(dir.to_path_buf()));
         }
         let mut configs = Vec::new();
-        walk(&configs_dir, &mut configs)?;
+        if configs_dir.is_dir() {
+            walk(&configs_dir, &mut configs)?;
+        }
         configs.sort();
+        let mut sonic = Vec::new();
+        if sonic_dir.is_dir() {
+            let entries = std::fs::read_dir(&sonic_dir).map_err(|source| ImportError::Io {
+                path: sonic_dir.clone(),
+                source,
+            })?;
+            sonic.extend(entries.flatten().map(|e| e.path()).filter(|p| {
+                p.is_dir()
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            }));
+        }
+        sonic.sort();
         let batfish_dir = dir.join(BATFISH_DIR);
         let mut batfish_paths = Vec::new();
         if batfish_dir.is_dir() {
@@ -187,6 +206,7 @@ impl SnapshotDir {
             label: dir.display().to_string(),
             root: dir.to_path_buf(),
             configs,
+            sonic,
             state_file,
             batfish_files,
             unreadable,
@@ -197,7 +217,7 @@ impl SnapshotDir {
     /// it, reading the config files one at a time.
     pub fn content_hash(&self) -> String {
         let mut h = ContentHasher::default();
-        for i in 0..self.configs.len() {
+        for i in 0..self.count() {
             if let Ok(f) = self.read(i) {
                 h.add(&f);
             }
@@ -229,16 +249,56 @@ impl ConfigFiles for Snapshot {
 
 impl ConfigFiles for SnapshotDir {
     fn count(&self) -> usize {
-        self.configs.len()
+        self.configs.len() + self.sonic.len()
     }
 
     fn read(&self, i: usize) -> Result<Cow<'_, SourceFile>, FileIssue> {
+        if let Some(d) = i
+            .checked_sub(self.configs.len())
+            .and_then(|k| self.sonic.get(k))
+        {
+            return read_sonic(&self.root, d).map(Cow::Owned);
+        }
         let p = self
             .configs
             .get(i)
             .ok_or_else(|| FileIssue::whole_file("configs/", format!("no config file {i}")))?;
         read_one(&self.root, p).map(Cow::Owned)
     }
+}
+
+/// Batfish's folder of SONiC devices: one folder per device.
+const SONIC_DIR: &str = "sonic_configs";
+
+/// A SONiC device folder (`config_db.json` + `frr.conf`) as one config file, the two
+/// joined ([`crate::import::parse::frr::sonic::join`]); a missing or unreadable file is
+/// named.
+fn read_sonic(dir: &Path, device: &Path) -> Result<SourceFile, FileIssue> {
+    let rel = device.strip_prefix(dir).unwrap_or(device);
+    let rel_str = rel.to_string_lossy().replace('\\', "/");
+    let mut parts = Vec::with_capacity(2);
+    let mut modified = None;
+    for name in ["config_db.json", "frr.conf"] {
+        let f = read_one(dir, &device.join(name)).map_err(|mut issue| {
+            if !device.join(name).is_file() {
+                issue = FileIssue::whole_file(
+                    &rel_str,
+                    format!(
+                        "SONiC device folder without {name} (it needs config_db.json and frr.conf)"
+                    ),
+                );
+            }
+            issue
+        })?;
+        modified = modified.max(f.modified);
+        parts.push(f.bytes);
+    }
+    Ok(SourceFile {
+        name_hint: name_hint(rel),
+        path: rel_str,
+        bytes: crate::import::parse::frr::sonic::join(&parts[0], &parts[1]),
+        modified,
+    })
 }
 
 /// Reads one file of the snapshot under `dir`; a file too large to be a snapshot's, or

@@ -53,6 +53,9 @@ pub enum Vendor {
     NokiaSros,
     /// Palo Alto PAN-OS (the `set` form).
     PaloAltoPanos,
+    /// FRRouting: a plain `frr.conf`, Cumulus Linux (interfaces + `frr.conf`) and SONiC
+    /// (`config_db.json` + `frr.conf`); which one the device is sits in `model`.
+    Frr,
 }
 
 impl Vendor {
@@ -64,6 +67,7 @@ impl Vendor {
             Vendor::JuniperJunos => "juniper",
             Vendor::NokiaSros => "nokia",
             Vendor::PaloAltoPanos => "paloalto",
+            Vendor::Frr => "frr",
         }
     }
 
@@ -75,6 +79,7 @@ impl Vendor {
             "junos" => Vendor::JuniperJunos,
             "sros" => Vendor::NokiaSros,
             "panos" => Vendor::PaloAltoPanos,
+            "frr" => Vendor::Frr,
             _ => Vendor::CiscoIos,
         }
     }
@@ -88,6 +93,7 @@ impl Vendor {
             Vendor::JuniperJunos => "junos",
             Vendor::NokiaSros => "sros",
             Vendor::PaloAltoPanos => "panos",
+            Vendor::Frr => "frr",
         }
     }
 

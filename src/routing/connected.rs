@@ -68,7 +68,9 @@ fn addresses(i: &Interface, vendor: Vendor) -> Vec<(Ipv4Net, bool)> {
 fn installs_local(vendor: Vendor, net: &Ipv4Net) -> bool {
     match vendor {
         // SR OS shows an interface's subnet only (`Local`), no host route of its address.
-        Vendor::AristaEos | Vendor::NokiaSros => false,
+        // FRR (4.x to 7.x, the labs' versions) shows connected routes only; FRR 8.4+
+        // adds `local` host routes, which the labs do not hold.
+        Vendor::AristaEos | Vendor::NokiaSros | Vendor::Frr => false,
         Vendor::CiscoNxos | Vendor::PaloAltoPanos => true,
         Vendor::CiscoIos | Vendor::JuniperJunos => net.prefix_len() < 32,
     }

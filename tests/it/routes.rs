@@ -57,8 +57,10 @@ fn read(p: &Path) -> Option<String> {
 
 /// The device's own routing table, as its vendor's lab-validation validator reads it,
 /// restricted to connected, local, static, OSPF, EIGRP and IS-IS routes. None when there is no show
-/// output.
-fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
+/// output. `vrfs`: the device's VRFs other than the default, in name order (FRR's JSON
+/// names none). The flag: the output holds BGP routes only (SONiC's `show ip route bgp`).
+fn device_rib(dir: &Path, vendor: Vendor, vrfs: &[&str]) -> Option<(Vec<ShownRoute>, bool)> {
+    let mut bgp_only = false;
     let rows: Vec<ShownRoute> = match vendor {
         Vendor::CiscoIos => {
             let mut rows = shown::ios(&read(&dir.join("show_ip_route.txt"))?, "default");
@@ -103,8 +105,16 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
         // PAN-OS' `show routing route` is not read: lab-validation does not compare it
         // either (its sickbays skip the firewalls).
         Vendor::PaloAltoPanos => return None,
+        // Cumulus: vtysh's JSON; SONiC: the text of `show ip route bgp` only.
+        Vendor::Frr => match read(&dir.join("vtysh_-c_show_ip_route_vrf_all_json.txt")) {
+            Some(text) => shown::frr(&text, vrfs).ok()?,
+            None => {
+                bgp_only = true;
+                shown::frr_text(&read(&dir.join("show_ip_route_bgp.txt"))?, "default")
+            }
+        },
     };
-    Some(
+    Some((
         rows.into_iter()
             .filter(|r| {
                 matches!(
@@ -128,7 +138,8 @@ fn device_rib(dir: &Path, vendor: Vendor) -> Option<Vec<ShownRoute>> {
             })
             .filter(|r| !is_management(r.next_hop_interface.as_deref().unwrap_or(""), &r.vrf))
             .collect(),
-    )
+        bgp_only,
+    ))
 }
 
 /// Whether olav's row and the device's are the same route and next hop.
@@ -251,6 +262,7 @@ fn vendor_of_nos(nos: &str) -> Option<Vendor> {
         "arista" | "eos" => Some(Vendor::AristaEos),
         "junos" => Some(Vendor::JuniperJunos),
         "sros" => Some(Vendor::NokiaSros),
+        "cumulus" | "sonic" | "frr" => Some(Vendor::Frr),
         _ => None,
     }
 }
@@ -273,13 +285,45 @@ fn sickbayed(lab: &Path, host: &str) -> bool {
             && e["hostname"].as_str().is_none_or(|re| {
                 re.split('|').any(|alt| {
                     let alt = alt.trim_matches(|c| c == '(' || c == ')' || c == '^' || c == '$');
-                    match alt.strip_suffix(".*") {
-                        Some(prefix) => host.to_lowercase().starts_with(&prefix.to_lowercase()),
-                        None => alt.eq_ignore_ascii_case(host),
-                    }
+                    pattern_matches(&alt.to_lowercase(), &host.to_lowercase())
                 })
             })
     })
+}
+
+/// Whether `host` matches a sickbay hostname pattern: literal characters, `[…]`
+/// classes (`fr0[12]`, `[a-c]`) and a trailing `.*`.
+fn pattern_matches(pattern: &str, host: &str) -> bool {
+    let (pattern, open) = match pattern.strip_suffix(".*") {
+        Some(p) => (p, true),
+        None => (pattern, false),
+    };
+    let mut h = host.chars();
+    let mut p = pattern.chars();
+    while let Some(c) = p.next() {
+        let Some(x) = h.next() else { return false };
+        if c == '[' {
+            let class: String = p.by_ref().take_while(|c| *c != ']').collect();
+            let chars: Vec<char> = class.chars().collect();
+            let mut hit = false;
+            let mut k = 0;
+            while k < chars.len() {
+                if k + 2 < chars.len() && chars[k + 1] == '-' {
+                    hit |= (chars[k]..=chars[k + 2]).contains(&x);
+                    k += 3;
+                } else {
+                    hit |= chars[k] == x;
+                    k += 1;
+                }
+            }
+            if !hit {
+                return false;
+            }
+        } else if c != x {
+            return false;
+        }
+    }
+    open || h.next().is_none()
 }
 
 /// Per lab: devices compared, devices agreeing (every row pairs), devices lab-validation
@@ -353,10 +397,24 @@ fn measure(root: &Path) -> Tally {
                     continue;
                 }
             }
-            let Some(device) = device_rib(&dir, d.vendor) else {
+            let mut vrfs: Vec<&str> = d
+                .config
+                .interfaces
+                .iter()
+                .filter_map(|i| i.vrf.as_deref())
+                .collect();
+            vrfs.sort_unstable();
+            vrfs.dedup();
+            let Some((device, bgp_only)) = device_rib(&dir, d.vendor, &vrfs) else {
                 continue;
             };
-            let (only_olav, only_device) = compare(&rib.routes, &device, d.vendor);
+            let routes: Vec<Route> = rib
+                .routes
+                .iter()
+                .filter(|r| !bgp_only || matches!(r.protocol.as_str(), "bgp" | "ibgp"))
+                .cloned()
+                .collect();
+            let (only_olav, only_device) = compare(&routes, &device, d.vendor);
             // The rows decide; an incomplete mark is counted apart (olav said it might
             // miss something: it agrees anyway when nothing was missed).
             let marks: Vec<&str> = rib.incomplete.iter().map(|i| i.reason.as_str()).collect();
@@ -372,7 +430,7 @@ fn measure(root: &Path) -> Tally {
                 "{lab_name:<40} {:<20} {:<7} {:>4}  {:>6}  {}{}",
                 d.hostname,
                 d.vendor.os_name(),
-                rib.routes.len(),
+                routes.len(),
                 device.len(),
                 match (ok, marks.is_empty()) {
                     (true, true) => "agrees",
@@ -607,6 +665,8 @@ proptest! {
         let _ = shown::nxos(&text);
         let _ = shown::eos(&text);
         let _ = shown::junos(&text);
+        let _ = shown::frr(&text, &["red"]);
+        let _ = shown::frr_text(&text, "default");
     }
 
     /// Nor on lines made of the words real tables use, in any order.

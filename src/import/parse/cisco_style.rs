@@ -13,6 +13,9 @@ pub struct Dialect {
     /// Whether `interface VlanN` starts administratively down until `no shutdown` (NX-OS:
     /// its SVIs are shut by default; IOS and EOS bring them up).
     pub svi_shut_by_default: bool,
+    /// FRR's forms (`router bgp N vrf V`, `router ospf [vrf V]`, `interface X vrf V`,
+    /// `bgp community-list`, `vrf X` blocks, every `ip address` of an interface kept).
+    pub frr: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -70,7 +73,9 @@ pub fn parse(text: &str, dialect: Dialect) -> DeviceConfig {
             None => top_level(&mut dev, &mut bgp, &mut if_index, dialect, &words, line.no),
             Some(ctx) => {
                 let ctx = ctx.clone();
-                nested(&mut dev, &mut bgp, &ctx, &words, line.text, line.no)
+                nested(
+                    &mut dev, &mut bgp, &ctx, dialect, &words, line.text, line.no,
+                )
             }
         };
         match next {
@@ -126,6 +131,46 @@ fn top_level(
         }
         ["end"] => {
             dev.saw_end = true;
+            Step::Known
+        }
+        ["interface", name, "vrf", vrf] if dialect.frr => {
+            let idx = frr_interface(dev, if_index, name, no);
+            dev.interfaces[idx].vrf = Some((*vrf).to_owned());
+            Step::Push(Ctx::Interface(idx))
+        }
+        ["router", "bgp", asn, "vrf", vrf, ..] if dialect.frr => {
+            bgp.start(dev, asn, no);
+            Step::Push(Ctx::Bgp {
+                vrf: Some((*vrf).to_owned()),
+                af: None,
+            })
+        }
+        ["router", "ospf", rest @ ..]
+            if dialect.frr && !rest.first().is_some_and(|p| p.parse::<u32>().is_ok()) =>
+        {
+            // FRR runs one OSPF instance per VRF, unnumbered.
+            let process = match rest {
+                ["vrf", v, ..] => format!("vrf {v}"),
+                _ => "1".to_owned(),
+            };
+            let p = dev.ospf.process_mut(&process, no);
+            if let ["vrf", v, ..] = rest {
+                p.vrf = Some((*v).to_owned());
+            }
+            Step::Push(Ctx::Ospf(process))
+        }
+        ["bgp", kind @ ("community-list" | "extcommunity-list" | "large-community-list" | "as-path"), rest @ ..]
+            if dialect.frr =>
+        {
+            let mut ip: Vec<&str> = vec!["ip", kind];
+            ip.extend_from_slice(rest);
+            top_level(dev, bgp, if_index, dialect, &ip, no)
+        }
+        ["vrf", _] if dialect.frr => Step::Push(Ctx::Opaque),
+        ["exit" | "exit-vrf" | "frr" | "log" | "username" | "service" | "agentx" | "password"
+        | "enable", ..]
+            if dialect.frr =>
+        {
             Step::Known
         }
         ["interface", name, ..] => {
@@ -248,15 +293,42 @@ fn top_level(
     }
 }
 
+/// FRR's `interface X …`: the interface, created once.
+fn frr_interface(
+    dev: &mut DeviceConfig,
+    if_index: &mut std::collections::HashMap<String, usize>,
+    name: &str,
+    no: u32,
+) -> usize {
+    if let Some(i) = if_index.get(name) {
+        return *i;
+    }
+    if_index.insert(name.to_owned(), dev.interfaces.len());
+    dev.interfaces.push(Interface::new(name.to_owned(), no));
+    dev.interfaces.len() - 1
+}
+
 fn nested(
     dev: &mut DeviceConfig,
     bgp: &mut BgpBuilder,
     ctx: &Ctx,
+    dialect: Dialect,
     w: &[&str],
     text: &str,
     no: u32,
 ) -> Step {
     match ctx {
+        // FRR keeps every `ip address` of an interface: the first is primary.
+        Ctx::Interface(idx)
+            if dialect.frr && matches!(w, ["ip", "address", a] if a.contains('/')) =>
+        {
+            common::frr_address(dev, *idx, w[2], no);
+            Step::Known
+        }
+        Ctx::Ospf(process) if dialect.frr && w.first() == Some(&"ospf") => {
+            common::ospf::process_line(dev, process, &w[1..], no);
+            Step::Known
+        }
         Ctx::Interface(idx) => match w {
             // NX-OS `hsrp 10 [ipv4]`, `vrrp 10`; IOS-XE VRRPv3 `vrrp 10 address-family ipv4`.
             ["hsrp" | "vrrp", group]
@@ -501,6 +573,12 @@ fn bgp_line(
         ["no", "neighbor", id] => bgp.remove_neighbor(vrf, id),
         ["no", "neighbor", id, attr @ ..] => bgp.unset(Scope { vrf, af }, id, attr, no),
         ["neighbor", "interface", rest @ ..] => bgp.interface_neighbors(dev, vrf, rest, no),
+        // FRR BGP unnumbered: `neighbor swp1 interface [v6only] [peer-group G|remote-as X]`.
+        ["neighbor", id, "interface", rest @ ..] => {
+            let mut words = vec![*id];
+            words.extend_from_slice(rest);
+            bgp.interface_neighbors(dev, vrf, &words, no)
+        }
         ["neighbor", id, attr @ ..] => {
             bgp.neighbor(dev, Scope { vrf, af }, id, attr, text, no);
             // NX-OS puts a neighbor's settings in a block under it.
@@ -602,6 +680,7 @@ mod tests {
             cfg,
             Dialect {
                 svi_shut_by_default: true,
+                ..Dialect::default()
             },
         );
         let up: Vec<(&str, bool)> = nx

@@ -8,6 +8,7 @@
 mod cisco_style;
 mod common;
 pub mod eos;
+pub mod frr;
 pub mod ios;
 pub mod junos;
 pub mod lines;
@@ -38,6 +39,7 @@ pub static PARSERS: &[&dyn ConfigParser] = &[
     &junos::JunosParser,
     &sros::SrosParser,
     &panos::PanosParser,
+    &frr::FrrParser,
 ];
 
 /// The parser for a vendor.
@@ -49,6 +51,7 @@ pub fn parser_for(vendor: Vendor) -> &'static dyn ConfigParser {
         Vendor::JuniperJunos => &junos::JunosParser,
         Vendor::NokiaSros => &sros::SrosParser,
         Vendor::PaloAltoPanos => &panos::PanosParser,
+        Vendor::Frr => &frr::FrrParser,
     }
 }
 
@@ -63,7 +66,7 @@ pub enum NotAConfig {
     Binary,
     /// A RANCID content type olav has no parser for.
     #[error(
-        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos, paloalto)"
+        "RANCID content type '{0}' is not supported (supported: ios, eos, nxos, junos, paloalto, frr)"
     )]
     UnsupportedRancidType(String),
     /// Nothing in the text looks like device configuration.
@@ -97,6 +100,11 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
     // SR OS's model-driven form is read; its classic CLI is named below.
     if sros::is_model_driven(text) {
         return Ok(Vendor::NokiaSros);
+    }
+    // FRR (plain, Cumulus concatenated, SONiC): `frr version`, `frr defaults`, the
+    // interfaces file's header, `# ports.conf --`.
+    if frr::is_frr(text) {
+        return Ok(Vendor::Frr);
     }
     // Another vendor's configuration is named, never read as one olav reads.
     if let Some(os) = other::identify(text) {

@@ -33,6 +33,7 @@ impl ConfigParser for NxosParser {
             text,
             Dialect {
                 svi_shut_by_default: true,
+                ..Dialect::default()
             },
         )
     }

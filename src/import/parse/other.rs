@@ -12,9 +12,8 @@ pub enum OtherOs {
     IosXr,
     /// Cisco ASA.
     Asa,
-    /// FRRouting (stand-alone, Cumulus Linux, SONiC).
-    Frr,
-    /// Cumulus Linux NCLU commands or concatenated interface files.
+    /// Cumulus Linux NCLU command files (`net add …`): the commands, not the files they
+    /// write (concatenated interface + FRR files are read: [`super::frr`]).
     Cumulus,
     /// A10 ACOS.
     A10,
@@ -42,7 +41,6 @@ impl OtherOs {
         match self {
             OtherOs::IosXr => "Cisco IOS-XR",
             OtherOs::Asa => "Cisco ASA",
-            OtherOs::Frr => "FRRouting (FRR)",
             OtherOs::Cumulus => "Cumulus Linux",
             OtherOs::A10 => "A10 ACOS",
             OtherOs::SrOs => "Nokia SR OS (classic CLI)",
@@ -60,7 +58,6 @@ impl OtherOs {
         Some(match kind {
             "cisco-xr" | "ios-xr" | "iosxr" | "xr" => OtherOs::IosXr,
             "cisco-asa" | "asa" => OtherOs::Asa,
-            "frr" => OtherOs::Frr,
             "a10" => OtherOs::A10,
             "sros" | "nokia" | "alcatel-lucent" | "timos" => OtherOs::SrOs,
             "paloalto" | "palo-alto" => OtherOs::PanOs,
@@ -121,14 +118,8 @@ pub fn identify(text: &str) -> Option<OtherOs> {
         if t == "config system global" {
             return Some(OtherOs::FortiOs);
         }
-        if t.starts_with("# This file describes the network interfaces")
-            || t == "net del all"
-            || t.starts_with("net add ")
-        {
+        if t == "net del all" || t.starts_with("net add ") {
             return Some(OtherOs::Cumulus);
-        }
-        if t.starts_with("frr version") || t.starts_with("frr defaults") {
-            return Some(OtherOs::Frr);
         }
         if t.starts_with("#TMSH-VERSION:") || t.starts_with("sys global-settings {") {
             return Some(OtherOs::F5);
@@ -174,7 +165,6 @@ mod tests {
         let cases = [
             ("!! IOS XR Configuration 7.3.2\nhostname r1\n", OtherOs::IosXr),
             ("hostname r1\ninterface GigabitEthernet0/0/0/0\n ipv4 address 10.0.0.1 255.255.255.0\n", OtherOs::IosXr),
-            ("frr version 7.5\nfrr defaults traditional\nhostname r1\n", OtherOs::Frr),
             ("net del all\nnet add hostname leaf1\n", OtherOs::Cumulus),
             ("!Current configuration: 1 bytes\n!version 4.1.4-GR1-P5, build 81 (Oct-01-2020,12:12)\nhostname lb\n", OtherOs::A10),
             ("# TiMOS-B-20.10.R1\n/configure router interface \"a\"\n", OtherOs::SrOs),

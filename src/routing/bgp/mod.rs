@@ -274,6 +274,8 @@ impl<'a> Speaker<'a> {
             Vendor::JuniperJunos | Vendor::NokiaSros => (170, 170, 130),
             // PAN-OS' defaults; the parser writes each virtual router's own.
             Vendor::PaloAltoPanos => (20, 200, 200),
+            // FRR: eBGP 20, iBGP 200, local (aggregates, `network`) 200.
+            Vendor::Frr => (20, 200, 200),
         }
     }
 }

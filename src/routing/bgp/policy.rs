@@ -131,6 +131,16 @@ pub fn route_map(
                     for list in names {
                         match community_list(config, list, path) {
                             Some(hit) => community = Some(community.unwrap_or(false) || hit),
+                            // FRR: a list that does not exist matches nothing.
+                            None if vendor == Vendor::Frr
+                                && !config
+                                    .route_lists
+                                    .community_lists
+                                    .iter()
+                                    .any(|e| e.name == *list) =>
+                            {
+                                community = Some(community.unwrap_or(false));
+                            }
                             None => {
                                 unknown.get_or_insert(Unknown(format!(
                                     "route-map {name}: community-list {list} (undefined, or a form olav does not evaluate)"

@@ -80,7 +80,7 @@ pub struct OspfIf {
 /// Whether an interface name is a loopback (`Loopback0`, `loopback0`, Junos `lo0.0`).
 pub fn is_loopback(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    n.starts_with("loopback") || n.starts_with("lo0")
+    n.starts_with("loopback") || n.starts_with("lo0") || n == "lo"
 }
 
 /// The interface's bandwidth in kbit/s when none is configured, by its name's type.
@@ -91,6 +91,9 @@ fn default_bandwidth_kbps(vendor: Vendor, name: &str) -> u64 {
         return 8_000_000;
     }
     match vendor {
+        // FRR reads the kernel's speed; the Cumulus VX labs' ports show cost 100 (the
+        // reference 100 Mbit/s over 1 Mbit/s) where no speed is configured.
+        Vendor::Frr => 1_000,
         Vendor::JuniperJunos => {
             if starts("xe-") {
                 10_000_000
@@ -145,8 +148,13 @@ pub fn default_cost(
         return 10;
     }
     if is_loopback(name) {
-        // Junos advertises `lo0` at 0; the Cisco family at 1 whatever the reference.
-        return if vendor == Vendor::JuniperJunos { 0 } else { 1 };
+        // Junos and FRR advertise the loopback at 0; the Cisco family at 1 whatever the
+        // reference.
+        return if matches!(vendor, Vendor::JuniperJunos | Vendor::Frr) {
+            0
+        } else {
+            1
+        };
     }
     let reference = reference_mbps.unwrap_or_else(|| default_reference_mbps(vendor)) * 1000;
     let bw = bw_kbps

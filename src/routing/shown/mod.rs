@@ -3,10 +3,12 @@
 //! (`docs/routing.md`). Outside input: nothing here panics, whatever the text.
 
 mod cisco;
+mod frr;
 mod json;
 mod sros;
 
 pub use cisco::{ios, nxos};
+pub use frr::{frr, frr_text};
 pub use json::{eos, junos};
 pub use sros::sros;
 

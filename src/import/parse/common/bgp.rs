@@ -2,7 +2,7 @@
 //! (IOS peer-groups, EOS `peer group`, NX-OS templates and nested neighbor blocks),
 //! resolved into one neighbor per peer.
 
-use super::neighbor_settings::Settings;
+use super::neighbor_settings::{PeerKind, Settings};
 use super::{define, parse_addr_mask, parse_asn, parse_prefix, reference, rest_after_words};
 use crate::model::{
     AsRange, BgpAggregate, BgpNeighbor, BgpNetwork, BgpPeer, BgpProcess, DeviceConfig, RouteTarget,
@@ -495,7 +495,8 @@ impl BgpBuilder {
                 }
                 ("remote-as", Some(a), _) => {
                     s.peer_asn = parse_asn(a);
-                    if s.peer_asn.is_none() {
+                    s.peer_kind = PeerKind::parse(a);
+                    if s.peer_asn.is_none() && s.peer_kind.is_none() {
                         dev.warn(
                             line,
                             format!("neighbor interface: '{a}' is not an AS number"),
@@ -547,7 +548,15 @@ impl BgpBuilder {
                     .push((key.0, key.1, line, Settings::default()));
                 Target::Neighbor(i)
             }
-            Err(_) => Target::Group(id.to_owned()),
+            // An FRR unnumbered neighbor (`neighbor swp1 interface …`) is named by its
+            // interface in later lines.
+            Err(_) => match self
+                .index
+                .get(&(vrf.map(str::to_owned), BgpPeer::Interface(id.to_owned())))
+            {
+                Some(i) => Target::Neighbor(*i),
+                None => Target::Group(id.to_owned()),
+            },
         }
     }
 
@@ -616,8 +625,15 @@ impl BgpBuilder {
             return true;
         }
         match attr {
+            ["remote-as", kind @ ("external" | "internal"), ..] => {
+                s.peer_asn = None;
+                s.peer_kind = PeerKind::parse(kind);
+            }
             ["remote-as", asn, ..] => match parse_asn(asn) {
-                Some(a) => s.peer_asn = Some(a),
+                Some(a) => {
+                    s.peer_asn = Some(a);
+                    s.peer_kind = None;
+                }
                 None => dev.warn(
                     line,
                     format!("neighbor {id} remote-as: '{asn}' is not an AS number"),
@@ -799,7 +815,10 @@ impl BgpBuilder {
             ["prefix-list", _, _] => s.prefix_list_in = None,
             ["route-map", _, dir] if *dir == "out" => s.route_map_out = None,
             ["route-map", _, _] => s.route_map_in = None,
-            ["remote-as", ..] => s.peer_asn = None,
+            ["remote-as", ..] => {
+                s.peer_asn = None;
+                s.peer_kind = None;
+            }
             ["peer-group" | "peer", ..] => s.peer_group = None,
             _ => {}
         }
@@ -813,6 +832,9 @@ impl BgpBuilder {
             Target::Group(g) => self.groups.entry(g).or_default(),
         };
         s.address_families.retain(|a| a != af);
+        if af == "ipv4 unicast" {
+            s.ipv4_deactivated = true;
+        }
     }
 
     /// Resolves inheritance and stores the process in `dev`.
@@ -837,12 +859,20 @@ impl BgpBuilder {
                     s.inherit(gs);
                 }
             }
-            // IOS and EOS activate IPv4 unicast for every neighbor unless told not to.
-            if !self.no_default_ipv4 && vrf.is_none() && s.address_families.is_empty() {
+            // IOS, EOS and FRR activate IPv4 unicast for every neighbor unless told not to
+            // (an IPv6 activation leaves it on).
+            if !self.no_default_ipv4
+                && vrf.is_none()
+                && !s.ipv4_deactivated
+                && s.address_families.iter().all(|a| a.starts_with("ipv6"))
+            {
                 s.address_families.push("ipv4 unicast".to_owned());
             }
             let mut n = BgpNeighbor::new(vrf, peer, line);
             n.peer_asn = s.peer_asn;
+            if let (None, Some(kind)) = (s.peer_asn, s.peer_kind) {
+                n.peer_filter = Some(kind.filter(process.local_as));
+            }
             n.peer_group = s.peer_group;
             n.description = s.description;
             n.update_source = s.update_source;

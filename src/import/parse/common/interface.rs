@@ -195,6 +195,31 @@ fn parse_speed(v: &str) -> Option<u32> {
     }
 }
 
+/// An address of an FRR, ifupdown2 or SONiC interface (`A/L`): every one is kept, the
+/// first of its family primary and the others secondary (Linux holds them all alike).
+pub fn frr_address(dev: &mut DeviceConfig, idx: usize, addr: &str, line: u32) {
+    let Some(net) = parse_prefix(addr) else {
+        dev.warn(line, format!("address: cannot read '{addr}'"));
+        return;
+    };
+    let iface = &mut dev.interfaces[idx];
+    if iface.addresses.iter().any(|a| a.address == net) {
+        return;
+    }
+    let kind = if iface.addresses.iter().any(|a| {
+        a.kind == AddressKind::Primary && a.address.addr().is_ipv4() == net.addr().is_ipv4()
+    }) {
+        AddressKind::Secondary
+    } else {
+        AddressKind::Primary
+    };
+    iface.addresses.push(InterfaceAddress {
+        address: net,
+        kind,
+        line,
+    });
+}
+
 /// Adds a first-hop-redundancy or anycast virtual address (VRRP, HSRP, VARP, EOS `ip
 /// address virtual`) to interface `idx`. A written prefix length is kept (EOS `ip address
 /// virtual 10.1.40.1/24`); without one the address lives in the primary subnet.

@@ -14,7 +14,7 @@ mod routes;
 mod structures;
 
 pub use bgp::{BgpBuilder, Scope};
-pub use interface::{interface_line, push_virtual};
+pub use interface::{frr_address, interface_line, push_virtual};
 pub use routes::{redistribute, remove_static_route, static_route};
 pub use structures::{prefix_list_entry, route_map_line, structure_line, StructureBlock};
 

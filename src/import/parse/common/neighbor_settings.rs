@@ -1,12 +1,44 @@
 //! A BGP neighbor's or peer-group's settings as `router bgp` lines give them, and how a
 //! neighbor inherits its group's (the Cisco-style dialects; [`super::bgp`]).
 
-use crate::model::BgpNeighborRouting;
+use crate::model::{AsRange, BgpNeighborRouting};
+
+/// FRR's `remote-as external` / `remote-as internal`: any AS but the own, or the own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PeerKind {
+    External,
+    Internal,
+}
+
+impl PeerKind {
+    /// `external` / `internal`, else None.
+    pub(super) fn parse(word: &str) -> Option<PeerKind> {
+        match word {
+            "external" => Some(PeerKind::External),
+            "internal" => Some(PeerKind::Internal),
+            _ => None,
+        }
+    }
+
+    /// The AS numbers it accepts, as a peer filter over the process's own AS.
+    pub(super) fn filter(self, local_as: Option<u32>) -> Vec<AsRange> {
+        let Some(own) = local_as else {
+            return Vec::new();
+        };
+        let range = |low, high, accept| AsRange { low, high, accept };
+        match self {
+            PeerKind::Internal => vec![range(own, own, true)],
+            PeerKind::External => vec![range(own, own, false), range(1, u32::MAX, true)],
+        }
+    }
+}
 
 /// BGP settings of a neighbor or of a peer-group, before inheritance.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Settings {
     pub(super) peer_asn: Option<u32>,
+    /// FRR `remote-as external|internal`, when no AS number is given.
+    pub(super) peer_kind: Option<PeerKind>,
     pub(super) peer_group: Option<String>,
     pub(super) description: Option<String>,
     pub(super) update_source: Option<String>,
@@ -19,6 +51,8 @@ pub(super) struct Settings {
     pub(super) dual_as: bool,
     pub(super) shutdown: bool,
     pub(super) address_families: Vec<String>,
+    /// `no neighbor X activate` in IPv4 unicast: the default activation is off.
+    pub(super) ipv4_deactivated: bool,
     /// EOS `peer-filter` named by a listen range.
     pub(super) peer_filter: Option<String>,
     pub(super) routing: BgpNeighborRouting,
@@ -26,7 +60,10 @@ pub(super) struct Settings {
 
 impl Settings {
     pub(super) fn inherit(&mut self, g: &Settings) {
-        self.peer_asn = self.peer_asn.or(g.peer_asn);
+        if self.peer_asn.is_none() && self.peer_kind.is_none() {
+            self.peer_asn = g.peer_asn;
+            self.peer_kind = g.peer_kind;
+        }
         if self.description.is_none() {
             self.description.clone_from(&g.description);
         }
@@ -78,6 +115,7 @@ impl Settings {
                 r.family_policies.push(u.clone());
             }
         }
+        self.ipv4_deactivated |= g.ipv4_deactivated;
         for af in &g.address_families {
             if !self.address_families.contains(af) {
                 self.address_families.push(af.clone());

@@ -15,6 +15,7 @@
 mod harness;
 
 use crate::common;
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -244,4 +245,273 @@ fn bring_up_and_record(dir: &Path) -> (tempfile::TempDir, Result<Duration, Strin
         Ok(took)
     });
     (fresh, took)
+}
+
+/// Routers whose every route agrees with FRR's, and sessions judged as FRR shows them,
+/// measured (`docs/fidelity.md`, "Live FRR"): a regression fails.
+const ROUTERS_AGREEING_FLOOR: usize = 1;
+const SESSIONS_AGREEING_FLOOR: usize = 10;
+
+/// A route reduced to what both sides show: protocol family (FRR shows every OSPF route
+/// as `ospf`, eBGP and iBGP as `bgp`), distance, metric and next hops.
+fn family(protocol: &str) -> &str {
+    match protocol {
+        "ospfIA" | "ospfE1" | "ospfE2" | "ospfIS" => "ospf",
+        "ibgp" | "aggregate" => "bgp",
+        p => p,
+    }
+}
+
+/// One side's routes of one router: (VRF, prefix) → (family, distance, metric, hops).
+type Table = BTreeMap<(String, String), (String, u64, u64, Vec<Hop>)>;
+
+fn frr_table(routes: &[FrrRoute]) -> Table {
+    routes
+        .iter()
+        .map(|r| {
+            (
+                (r.vrf.clone(), r.prefix.clone()),
+                (
+                    family(&r.protocol).to_owned(),
+                    r.distance,
+                    r.metric,
+                    r.hops.clone(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `olav routes --format json`'s rows per router (lower-cased), one next hop a row.
+/// `local` rows are left out: FRR 8.4 shows no local routes.
+fn olav_tables(rows: &serde_json::Value) -> BTreeMap<String, Table> {
+    let mut out: BTreeMap<String, Table> = BTreeMap::new();
+    for r in rows.as_array().into_iter().flatten() {
+        let protocol = r["Protocol"].as_str().unwrap_or_default();
+        if protocol == "local" {
+            continue;
+        }
+        let h = &r["Next_Hop"];
+        let ip = h["ip"].as_str().and_then(|s| s.parse::<IpAddr>().ok());
+        let hop = match h["type"].as_str() {
+            Some("discard") => Hop::Discard,
+            Some("interface") => Hop::Via {
+                ip,
+                interface: h["interface"].as_str().map(str::to_owned),
+            },
+            _ => Hop::Via {
+                ip,
+                interface: None,
+            },
+        };
+        let node = r["Node"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_lowercase();
+        let key = (
+            r["VRF"].as_str().unwrap_or_default().to_owned(),
+            r["Network"].as_str().unwrap_or_default().to_owned(),
+        );
+        let e = out.entry(node).or_default().entry(key).or_insert_with(|| {
+            (
+                family(protocol).to_owned(),
+                r["Admin_Distance"].as_u64().unwrap_or(0),
+                r["Metric"].as_u64().unwrap_or(0),
+                Vec::new(),
+            )
+        });
+        e.3.push(hop);
+        e.3.sort();
+    }
+    out
+}
+
+/// Whether olav's next hop is FRR's: the same gateway, or the same interface (and
+/// gateway where both name one). olav may name only the gateway where FRR adds the
+/// interface it resolved through.
+fn same_hop(o: &Hop, f: &Hop) -> bool {
+    match (o, f) {
+        (Hop::Discard, Hop::Discard) => true,
+        (
+            Hop::Via {
+                ip: oi,
+                interface: None,
+            },
+            Hop::Via { ip: fi, .. },
+        ) => oi.is_some() && oi == fi,
+        (
+            Hop::Via {
+                ip: oi,
+                interface: Some(o_if),
+            },
+            Hop::Via {
+                ip: fi,
+                interface: Some(f_if),
+            },
+        ) => olav::ifname::same(o_if, f_if) && oi.zip(*fi).is_none_or(|(a, b)| a == b),
+        _ => false,
+    }
+}
+
+fn same_hops(o: &[Hop], f: &[Hop]) -> bool {
+    o.len() == f.len()
+        && o.iter().all(|x| f.iter().any(|y| same_hop(x, y)))
+        && f.iter().all(|y| o.iter().any(|x| same_hop(x, y)))
+}
+
+fn show_hops(hops: &[Hop]) -> String {
+    hops.iter()
+        .map(|h| match h {
+            Hop::Discard => "discard".to_owned(),
+            Hop::Via { ip, interface } => format!(
+                "{}{}",
+                ip.map(|i| i.to_string()).unwrap_or_default(),
+                interface
+                    .as_deref()
+                    .map(|i| format!(" {i}"))
+                    .unwrap_or_default()
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The differences between olav's table and FRR's, one line each.
+fn route_differences(olav: &Table, frr: &Table) -> Vec<String> {
+    let show =
+        |(p, d, m, h): &(String, u64, u64, Vec<Hop>)| format!("{p} [{d}/{m}] via {}", show_hops(h));
+    let mut out = Vec::new();
+    for (k, f) in frr {
+        match olav.get(k) {
+            None => out.push(format!("only FRR:  {} {} {}", k.0, k.1, show(f))),
+            Some(o) if o.0 != f.0 || o.1 != f.1 || o.2 != f.2 || !same_hops(&o.3, &f.3) => out
+                .push(format!(
+                    "differs:   {} {}: olav {} / FRR {}",
+                    k.0,
+                    k.1,
+                    show(o),
+                    show(f)
+                )),
+            Some(_) => {}
+        }
+    }
+    for (k, o) in olav {
+        if !frr.contains_key(k) {
+            out.push(format!("only olav: {} {} {}", k.0, k.1, show(o)));
+        }
+    }
+    out
+}
+
+/// olav check's judgement of one FRR peer: Some(true) when olav finds the session and
+/// expects it up, Some(false) when it flags it, None when it has no such session.
+fn olav_judges_up(check: &serde_json::Value, router: &str, p: &FrrPeer) -> Option<bool> {
+    let row = check["bgp"].as_array().into_iter().flatten().find(|s| {
+        s["node"]
+            .as_str()
+            .is_some_and(|n| n.eq_ignore_ascii_case(router))
+            && s["vrf"].as_str() == Some(p.vrf.as_str())
+            && (s["remote_ip"].as_str() == Some(p.peer.as_str())
+                || (s["remote_ip"].as_str() == Some("")
+                    && s["local_interface"].as_str() == Some(p.peer.as_str())))
+    })?;
+    let compatible = matches!(
+        row["configured_status"].as_str(),
+        Some("UNIQUE_MATCH" | "DYNAMIC_MATCH")
+    );
+    let unreachable = check["established"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| {
+            t["node"] == row["node"]
+                && t["vrf"] == row["vrf"]
+                && t["remote_ip"] == row["remote_ip"]
+                && t["established_status"].as_str() == Some("NOT_ESTABLISHED")
+        });
+    Some(compatible && !unreachable)
+}
+
+/// Imports each network with the olav binary and compares `olav routes` and `olav
+/// check` with what FRR showed (the recorded output), router by router.
+#[test]
+fn olav_agrees_with_frr() {
+    let (mut routers, mut routers_agree, mut routes, mut routes_agree) = (0, 0, 0, 0);
+    let (mut sessions, mut sessions_agree) = (0, 0);
+    say("network          router   FRR routes  olav routes  agree  sessions (agree)");
+    for net in NETWORKS {
+        let dir = net_dir(net);
+        let tmp = tempfile::tempdir().expect("tempdir");
+        common::import(tmp.path(), &dir);
+        let out = common::olav(tmp.path())
+            .args(["routes", "--format", "json"])
+            .output()
+            .expect("olav routes runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("routes JSON");
+        let olav = olav_tables(&v["routes"]);
+        let out = common::olav(tmp.path())
+            .args(["check", "--format", "json"])
+            .output()
+            .expect("olav check runs");
+        let check: serde_json::Value = serde_json::from_slice(&out.stdout).expect("check JSON");
+        let show = dir.join("show");
+        for r in recorded_routers(&show) {
+            let frr = frr_table(&frr_routes(&read_json(&routes_file(&show, &r))));
+            let mine = olav.get(&r.to_lowercase()).cloned().unwrap_or_default();
+            let diffs = route_differences(&mine, &frr);
+            let differing = diffs.iter().filter(|d| !d.starts_with("only olav")).count();
+            let peers = frr_peers(&read_json(&peers_file(&show, &r)));
+            let mut session_lines = Vec::new();
+            let mut agree_here = 0;
+            for p in &peers {
+                let judged = olav_judges_up(&check, &r, p);
+                if judged == Some(p.established) {
+                    agree_here += 1;
+                } else {
+                    session_lines.push(format!(
+                        "session:   {} {}: FRR {}, olav {}",
+                        p.vrf,
+                        p.peer,
+                        if p.established {
+                            "Established"
+                        } else {
+                            "not Established"
+                        },
+                        match judged {
+                            Some(true) => "expects it up",
+                            Some(false) => "flags it",
+                            None => "has no such session",
+                        }
+                    ));
+                }
+            }
+            routers += 1;
+            routers_agree += usize::from(diffs.is_empty());
+            routes += frr.len();
+            routes_agree += frr.len() - differing;
+            sessions += peers.len();
+            sessions_agree += agree_here;
+            say(&format!(
+                "{net:<16} {r:<8} {:>10}  {:>11}  {:>5}  {} ({agree_here})",
+                frr.len(),
+                mine.len(),
+                if diffs.is_empty() { "yes" } else { "NO" },
+                peers.len()
+            ));
+            for l in diffs.iter().chain(&session_lines) {
+                say(&format!("      {l}"));
+            }
+        }
+    }
+    say(&format!(
+        "\nrouters agreeing {routers_agree}/{routers}; FRR routes olav agrees on {routes_agree}/{routes}; sessions judged as FRR shows them {sessions_agree}/{sessions}"
+    ));
+    assert!(
+        routers_agree >= ROUTERS_AGREEING_FLOOR,
+        "routers agreeing with FRR fell to {routers_agree} (floor {ROUTERS_AGREEING_FLOOR})"
+    );
+    assert!(
+        sessions_agree >= SESSIONS_AGREEING_FLOOR,
+        "sessions judged as FRR shows them fell to {sessions_agree} (floor {SESSIONS_AGREEING_FLOOR})"
+    );
 }

@@ -15,6 +15,10 @@ pub struct BgpRouting {
     pub maximum_paths: Vec<(Option<String>, u32)>,
     /// `maximum-paths ibgp N`, per VRF.
     pub maximum_paths_ibgp: Vec<(Option<String>, u32)>,
+    /// `bgp bestpath as-path multipath-relax`: the VRFs where paths through different
+    /// ASes of the same length share the load.
+    #[serde(default)]
+    pub multipath_relax: Vec<Option<String>>,
     /// `aggregate-address` statements, every VRF.
     pub aggregates: Vec<BgpAggregate>,
     /// `redistribute <protocol> [route-map M]`, every VRF: (VRF, protocol, route-map).
@@ -198,6 +202,8 @@ pub enum RouteMapSet {
     },
     /// `set ip next-hop A`.
     NextHop(IpAddr),
+    /// `set origin igp|egp|incomplete`.
+    Origin(String),
     /// Any other `set` (olav does not evaluate it), as written.
     Other(String),
 }

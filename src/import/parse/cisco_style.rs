@@ -605,6 +605,7 @@ fn bgp_line(
         // Olav breaks the last tie by router id already (it knows no path's age).
         ["bgp", "bestpath", "tie-break", "router-id"] | ["bgp", "bestpath", "compare-routerid"] => {
         }
+        ["bgp", "bestpath", "as-path", "multipath-relax"] => bgp.multipath_relax(vrf),
         // What changes routes and is not computed: the routes of the VRF are incomplete.
         ["bgp", "bestpath" | "always-compare-med" | "redistribute-internal", ..]
         | ["bgp", "default", "local-preference", ..]

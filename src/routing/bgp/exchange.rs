@@ -156,6 +156,7 @@ fn choose<'p>(
 ) -> (BTreeMap<Ipv4Net, Vec<Path>>, BTreeMap<Ipv4Net, Vec<Path>>) {
     let s = &speakers[tables[t].dev];
     let (max_e, max_i) = s.maximum_paths(&tables[t].vrf);
+    let relax = s.multipath_relax(&tables[t].vrf);
     let mut all: BTreeMap<Ipv4Net, Vec<Path>> = BTreeMap::new();
     for p in local.iter().cloned() {
         all.entry(p.prefix).or_default().push(p);
@@ -194,7 +195,7 @@ fn choose<'p>(
     let mut sel = BTreeMap::new();
     let mut cands = BTreeMap::new();
     for (prefix, paths) in all {
-        let best = select::best(paths.clone(), max_e, max_i);
+        let best = select::best(paths.clone(), max_e, max_i, relax);
         let mut sorted = best.clone();
         sorted.extend(paths.into_iter().filter(|p| !best.contains(p)));
         cands.insert(prefix, sorted);

@@ -212,8 +212,8 @@ impl<'a> Speaker<'a> {
         self.rib
     }
 
-    /// `maximum-paths` for eBGP and iBGP in `vrf` (1 unless configured; EOS's one
-    /// number covers both).
+    /// `maximum-paths` for eBGP and iBGP in `vrf` (1 unless configured, FRR 64; EOS's
+    /// one number covers both).
     pub fn maximum_paths(&self, vrf: &str) -> (u32, u32) {
         let r = &self.bgp.routing;
         let of = |v: &[(Option<String>, u32)]| {
@@ -222,12 +222,23 @@ impl<'a> Speaker<'a> {
                 .find(|(x, _)| vrf_name(x) == vrf)
                 .map(|(_, n)| *n)
         };
-        let e = of(&r.maximum_paths).unwrap_or(1);
+        // FRR installs up to 64 equal paths of each kind unless told otherwise.
+        let default = if self.vendor == Vendor::Frr { 64 } else { 1 };
+        let e = of(&r.maximum_paths).unwrap_or(default);
         let i = match self.vendor {
             Vendor::AristaEos => e,
-            _ => of(&r.maximum_paths_ibgp).unwrap_or(1),
+            _ => of(&r.maximum_paths_ibgp).unwrap_or(default),
         };
         (e, i)
+    }
+
+    /// Whether `bgp bestpath as-path multipath-relax` holds in `vrf`.
+    pub fn multipath_relax(&self, vrf: &str) -> bool {
+        self.bgp
+            .routing
+            .multipath_relax
+            .iter()
+            .any(|v| vrf_name(v) == vrf)
     }
 
     /// Whether it reflects routes (a neighbor is its route-reflector client).

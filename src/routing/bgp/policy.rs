@@ -202,6 +202,13 @@ pub fn route_map(
                     }
                 }
                 RouteMapSet::NextHop(std::net::IpAddr::V4(ip)) => out.next_hop = *ip,
+                RouteMapSet::Origin(o) => {
+                    out.origin = match o.as_str() {
+                        "igp" => super::Origin::Igp,
+                        "egp" => super::Origin::Egp,
+                        _ => super::Origin::Incomplete,
+                    }
+                }
                 RouteMapSet::NextHop(other) => {
                     return Err(Unknown(format!(
                         "route-map {name}: set ip next-hop {other}"

@@ -53,9 +53,9 @@ fn order(a: &Path, b: &Path) -> Ordering {
 
 /// The paths of one prefix to install, best first: the best path and up to
 /// `max_ebgp` / `max_ibgp` paths in all (by the best path's kind) equal to it up to the
-/// multipath point, with its AS path and distinct next hops. Empty when there are no
-/// candidates.
-pub fn best(mut candidates: Vec<Path>, max_ebgp: u32, max_ibgp: u32) -> Vec<Path> {
+/// multipath point, with its AS path (`relax`: any AS path, of the same length) and
+/// distinct next hops. Empty when there are no candidates.
+pub fn best(mut candidates: Vec<Path>, max_ebgp: u32, max_ibgp: u32, relax: bool) -> Vec<Path> {
     candidates.sort_by(order);
     let Some(first) = candidates.first().cloned() else {
         return Vec::new();
@@ -70,7 +70,7 @@ pub fn best(mut candidates: Vec<Path>, max_ebgp: u32, max_ibgp: u32) -> Vec<Path
             break;
         }
         if up_to_multipath(&first, &p) == Ordering::Equal
-            && p.as_path == first.as_path
+            && (p.as_path == first.as_path || relax)
             && p.ebgp() == first.ebgp()
             && out.iter().all(|o| o.next_hop != p.next_hop)
         {

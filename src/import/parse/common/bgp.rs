@@ -178,6 +178,14 @@ impl BgpBuilder {
     }
 
     /// `maximum-paths N [ecmp M]` / `maximum-paths ibgp N`.
+    /// `bgp bestpath as-path multipath-relax`.
+    pub fn multipath_relax(&mut self, vrf: Option<&str>) {
+        if let Some(p) = &mut self.process {
+            p.routing.multipath_relax.push(vrf.map(str::to_owned));
+        }
+    }
+
+    /// `maximum-paths [ibgp|eibgp] N`.
     pub fn maximum_paths(&mut self, vrf: Option<&str>, w: &[&str]) {
         let Some(p) = &mut self.process else {
             return;

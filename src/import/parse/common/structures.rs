@@ -274,6 +274,9 @@ fn route_map_set(w: &[&str]) -> RouteMapSet {
             })
         }
         ["ip", "next-hop", a] => a.parse().ok().map(RouteMapSet::NextHop),
+        ["origin", o @ ("igp" | "egp" | "incomplete")] => {
+            Some(RouteMapSet::Origin((*o).to_owned()))
+        }
         _ => None,
     };
     set.unwrap_or_else(|| RouteMapSet::Other(format!("set {}", w.join(" "))))
@@ -285,7 +288,8 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
     // so that an evaluation reaching this clause says "unknown".
     if let Some(c) = dev.route_map_clauses.last_mut() {
         match w {
-            ["match", "ip", "address", "prefix-list", names @ ..] => {
+            // An IPv6 prefix-list holds no IPv4 prefix: it matches no route olav computes.
+            ["match", "ip" | "ipv6", "address", "prefix-list", names @ ..] => {
                 c.prefix_lists.extend(names.iter().map(|n| (*n).to_owned()));
                 c.matches.push(RouteMapMatch::PrefixList(
                     names.iter().map(|n| (*n).to_owned()).collect(),
@@ -331,6 +335,15 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
             ["continue"] => {
                 c.other.push(w.join(" "));
                 c.matches.push(RouteMapMatch::Continue(None));
+            }
+            // FRR `on-match next` / `on-match goto N`: IOS's `continue [N]`.
+            ["on-match", "next"] => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Continue(None));
+            }
+            ["on-match", "goto", n] if n.parse::<u32>().is_ok() => {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Continue(n.parse().ok()));
             }
             ["continue", n] if n.parse::<u32>().is_ok() => {
                 c.other.push(w.join(" "));
@@ -403,7 +416,7 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
             );
             true
         }
-        ["match" | "set" | "description" | "continue", ..] => true,
+        ["match" | "set" | "description" | "continue" | "on-match", ..] => true,
         _ => false,
     }
 }

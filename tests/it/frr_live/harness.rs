@@ -115,15 +115,23 @@ impl Drop for Live {
 /// Stops every process in the namespace (only the daemons this harness started live
 /// there) and removes it.
 fn remove_namespace(ns: &str) {
-    for signal in ["-TERM", "-KILL"] {
-        let pids = run(Command::new("ip").args(["netns", "pids", ns])).unwrap_or_default();
-        if pids.trim().is_empty() {
+    let pids = || run(Command::new("ip").args(["netns", "pids", ns])).unwrap_or_default();
+    // TERM first (the daemons take up to a few seconds to exit), KILL what remains, and
+    // wait for the processes to be gone before the namespace is.
+    for (signal, wait) in [("-TERM", 30), ("-KILL", 20)] {
+        let listed = pids();
+        if listed.trim().is_empty() {
             break;
         }
-        for pid in pids.split_whitespace() {
+        for pid in listed.split_whitespace() {
             let _ = run(Command::new("kill").args([signal, pid]));
         }
-        std::thread::sleep(Duration::from_millis(300));
+        for _ in 0..wait {
+            if pids().trim().is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
     let _ = run(Command::new("ip").args(["netns", "del", ns]));
 }

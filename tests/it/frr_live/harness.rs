@@ -2,7 +2,8 @@
 //! records what the daemons show.
 //!
 //! A network is `configs/<router>/frr.conf` plus the cabling olav itself reads
-//! (`batfish/layer1_topology.json`). Each cable becomes a veth pair named as the configs
+//! (`batfish/layer1_topology.json`) and, optionally, the BGP peers meant never to come up
+//! (`expected_down`). Each cable becomes a veth pair named as the configs
 //! name the interfaces; an `interface` the cabling does not name (a server LAN) becomes one
 //! end of a veth pair kept in the namespace, so its connected route exists. Each router runs zebra, staticd, ospfd
 //! and bgpd in its namespace with their sockets, pid files and logs in a temporary
@@ -101,6 +102,8 @@ struct Router {
 /// A network up; dropping it stops the daemons and removes the namespaces.
 pub struct Live {
     routers: Vec<Router>,
+    /// BGP peers not waited for (`expected_down`: router, VRF, peer per line).
+    down: Vec<String>,
     _tmp: tempfile::TempDir,
 }
 
@@ -177,8 +180,15 @@ impl Live {
     pub fn up(net: &Path) -> Result<Live, String> {
         sweep_stale();
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let down = std::fs::read_to_string(net.join("expected_down"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
         let mut live = Live {
             routers: Vec::new(),
+            down,
             _tmp: tmp,
         };
         let mut names: Vec<String> = std::fs::read_dir(net.join("configs"))
@@ -313,9 +323,9 @@ impl Live {
             .args(["-c", command]))
     }
 
-    /// Waits until every BGP peer is Established, every OSPF interface with a neighbour
-    /// cabled to it has a Full adjacency, and the routing tables have not changed for
-    /// `quiet`; on timeout, what did not converge.
+    /// Waits until every BGP peer but those `expected_down` names is Established, every
+    /// OSPF interface that is not passive has a Full adjacency, and the routing tables
+    /// have not changed for `quiet`; on timeout, what did not converge.
     pub fn converge(&self, timeout: Duration, quiet: Duration) -> Result<Duration, String> {
         let start = Instant::now();
         let mut last: Option<(String, Instant)> = None;
@@ -327,7 +337,10 @@ impl Live {
                 pending.extend(
                     not_established(&bgp)
                         .into_iter()
-                        .map(|p| format!("{} BGP {p}", r.name)),
+                        .filter(|(vrf, peer, _)| {
+                            !self.down.contains(&format!("{} {vrf} {peer}", r.name))
+                        })
+                        .map(|(vrf, peer, state)| format!("{} BGP {vrf} {peer}: {state}", r.name)),
                 );
                 let ospf = self.show(r, "show ip ospf vrf all interface json")?;
                 pending.extend(
@@ -374,16 +387,16 @@ impl Live {
     }
 }
 
-/// The BGP peers of a `show bgp vrf all summary json` not Established, with their state.
-fn not_established(text: &str) -> Vec<String> {
+/// The BGP peers of a `show bgp vrf all summary json` not Established: VRF, peer, state.
+fn not_established(text: &str) -> Vec<(String, String, String)> {
     let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
     let mut out = Vec::new();
     for (vrf, afs) in v.as_object().into_iter().flatten() {
-        for (af, s) in afs.as_object().into_iter().flatten() {
+        for s in afs.as_object().into_iter().flatten().map(|(_, s)| s) {
             for (peer, p) in s["peers"].as_object().into_iter().flatten() {
                 let state = p["state"].as_str().unwrap_or("?");
                 if state != "Established" {
-                    out.push(format!("{vrf} {af} {peer}: {state}"));
+                    out.push((vrf.clone(), peer.clone(), state.to_owned()));
                 }
             }
         }

@@ -15,6 +15,11 @@ git -C "$LV" archive HEAD snapshots | tar -x -C "$WORK"
 find "$WORK/snapshots" -depth -name '*|*' | while IFS= read -r f; do
     mv "$f" "$(dirname "$f")/$(basename "$f" | sed 's/|/pipe/g')"
 done
+# Cumulus' vtysh captures quote the command (`vtysh_-c_'show_ip_route_vrf_all_json'.txt`):
+# the quotes are dropped, as in fixtures/lab-validation.
+find "$WORK/snapshots" -depth -name "*'*" | while IFS= read -r f; do
+    mv "$f" "$(dirname "$f")/$(basename "$f" | tr -d "'")"
+done
 # Held out: the labs olav is not developed against (fixtures/lab-validation holds those).
 if [ -d "$DEVELOPED" ]; then
     for lab in "$DEVELOPED"/*/; do rm -rf "$WORK/snapshots/$(basename "$lab")"; done

@@ -74,12 +74,12 @@ pub(super) fn assemble(
                 message: w.message.clone(),
             });
         }
-        // NX-OS, Junos and SR OS configs have no closing line (the brace walk warns
+        // NX-OS, Junos, SR OS and FRR configs have no closing line (the brace walk warns
         // about unclosed blocks itself).
         if !r.saw_end
             && !matches!(
                 r.vendor,
-                Vendor::CiscoNxos | Vendor::JuniperJunos | Vendor::NokiaSros
+                Vendor::CiscoNxos | Vendor::JuniperJunos | Vendor::NokiaSros | Vendor::Frr
             )
         {
             warnings.push(FileIssue::whole_file(

@@ -112,16 +112,24 @@ impl<'a> DeviceInput<'a> {
 /// router ID, session sources, peers' owners, VTEP): at 50,000 devices the whole
 /// interfaces of the 5,464 speakers were 55 MB, kept through the build.
 fn bgp_interfaces(config: &DeviceConfig) -> Vec<crate::model::Interface> {
+    let unnumbered_over = |name: &str| {
+        config.bgp.as_ref().is_some_and(|b| {
+            b.neighbors.iter().any(
+                |n| matches!(&n.peer, crate::model::BgpPeer::Interface(x) if crate::ifname::same(x, name)),
+            )
+        })
+    };
     config
         .interfaces
         .iter()
-        // An up interface without an address gives BGP nothing; a shut one may be a
-        // VTEP's (`vpn::vtep_shut`).
-        .filter(|i| !i.addresses.is_empty() || !i.admin_up)
+        // An up interface without an address gives BGP nothing but an unnumbered
+        // session over its cable; a shut one may be a VTEP's (`vpn::vtep_shut`).
+        .filter(|i| !i.addresses.is_empty() || !i.admin_up || unnumbered_over(&i.name))
         .map(|i| crate::model::Interface {
             admin_up: i.admin_up,
             vrf: i.vrf.clone(),
             addresses: i.addresses.clone(),
+            linked_to: i.linked_to.clone(),
             ..crate::model::Interface::new(i.name.clone(), i.line)
         })
         .collect()

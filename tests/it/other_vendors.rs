@@ -1,5 +1,6 @@
 //! Configurations of vendors olav does not read are named and skipped, never misread
-//! (fixtures/other-vendors: real configs from batfish/lab-validation).
+//! (fixtures/other-vendors: real configs from batfish/lab-validation). The Cumulus
+//! concatenated file there is read (FRR), beside the IOS router.
 
 use crate::common;
 
@@ -12,11 +13,10 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
         .assert()
         .code(3);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(text.starts_with("Partly imported 1 devices"), "{text}");
+    assert!(text.starts_with("Partly imported 2 devices"), "{text}");
     for (file, os) in [
         ("configs/xr-border01.cfg", "Cisco IOS-XR"),
         ("configs/a10-lb.cfg", "A10 ACOS"),
-        ("configs/cumulusfrr1.cfg", "Cumulus Linux"),
         ("configs/fortios-fw.cfg", "Fortinet FortiOS"),
         ("configs/checkpoint-fw.cfg", "Check Point Gaia"),
         (
@@ -33,8 +33,8 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
             "{file} named as {os}: {text}"
         );
     }
-    assert!(text.contains("skipped 8 files — "), "{text}");
-    // Only the IOS router is stored.
+    assert!(text.contains("skipped 7 files — "), "{text}");
+    // Only the IOS router and the Cumulus switch are stored.
     let devices = common::olav(dir.path())
         .args(["--format", "json", "state", "show", "devices"])
         .output()
@@ -45,7 +45,7 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
         .or(v.as_array())
         .cloned()
         .unwrap_or_default();
-    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows.len(), 2, "{v}");
     // The skipped files are in the stored warnings.
     common::olav(dir.path())
         .args(["state", "show", "warnings"])
@@ -63,7 +63,7 @@ fn other_vendors_are_named_skipped_and_never_stored_as_another() {
     );
     assert!(
         text.contains(
-            "device configurations olav does not read (configs/a10-lb.cfg: A10 ACOS and 5 more)"
+            "device configurations olav does not read (configs/a10-lb.cfg: A10 ACOS and 4 more)"
         ),
         "{text}"
     );
@@ -74,7 +74,7 @@ fn a_snapshot_of_other_vendors_only_says_why_nothing_was_imported() {
     let dir = tempfile::tempdir().expect("tempdir");
     let snap = dir.path().join("snap");
     std::fs::create_dir_all(snap.join("configs")).expect("mkdir");
-    for f in ["xr-border01.cfg", "cumulusfrr1.cfg"] {
+    for f in ["xr-border01.cfg", "fortios-fw.cfg"] {
         std::fs::copy(
             common::fixture("other-vendors/configs").join(f),
             snap.join("configs").join(f),
@@ -87,6 +87,6 @@ fn a_snapshot_of_other_vendors_only_says_why_nothing_was_imported() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "no device could be imported (2 file(s) skipped: Cisco IOS-XR: not read yet (1 file); Cumulus Linux: not read yet (1 file))",
+            "no device could be imported (2 file(s) skipped: Cisco IOS-XR: not read yet (1 file); Fortinet FortiOS: not read yet (1 file))",
         ));
 }

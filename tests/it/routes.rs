@@ -57,9 +57,13 @@ fn read(p: &Path) -> Option<String> {
 
 /// The device's own routing table, as its vendor's lab-validation validator reads it,
 /// restricted to connected, local, static, OSPF, EIGRP and IS-IS routes. None when there is no show
-/// output. `vrfs`: the device's VRFs other than the default, in name order (FRR's JSON
-/// names none). The flag: the output holds BGP routes only (SONiC's `show ip route bgp`).
-fn device_rib(dir: &Path, vendor: Vendor, vrfs: &[&str]) -> Option<(Vec<ShownRoute>, bool)> {
+/// output. `vrf_of`: an interface's VRF in the configuration (FRR's JSON names none). The
+/// flag: the output holds BGP routes only (SONiC's `show ip route bgp`).
+fn device_rib(
+    dir: &Path,
+    vendor: Vendor,
+    vrf_of: &dyn Fn(&str) -> Option<String>,
+) -> Option<(Vec<ShownRoute>, bool)> {
     let mut bgp_only = false;
     let rows: Vec<ShownRoute> = match vendor {
         Vendor::CiscoIos => {
@@ -107,7 +111,7 @@ fn device_rib(dir: &Path, vendor: Vendor, vrfs: &[&str]) -> Option<(Vec<ShownRou
         Vendor::PaloAltoPanos => return None,
         // Cumulus: vtysh's JSON; SONiC: the text of `show ip route bgp` only.
         Vendor::Frr => match read(&dir.join("vtysh_-c_show_ip_route_vrf_all_json.txt")) {
-            Some(text) => shown::frr(&text, vrfs).ok()?,
+            Some(text) => shown::frr(&text, vrf_of).ok()?,
             None => {
                 bgp_only = true;
                 shown::frr_text(&read(&dir.join("show_ip_route_bgp.txt"))?, "default")
@@ -182,8 +186,11 @@ fn pairs(o: &Route, d: &ShownRoute, vendor: Vendor) -> bool {
         && o.vrf == d.vrf
         && o.network == d.network
         && (o.protocol.as_str() == d.protocol
-            // Junos shows every OSPF route as `OSPF` (its validator accepts any ospf*).
-            || (junos && d.protocol == "ospf" && o.protocol.as_str().starts_with("ospf"))
+            // Junos and FRR show every OSPF route as `OSPF` / `ospf` (Junos' validator
+            // accepts any ospf*).
+            || ((junos || vendor == Vendor::Frr)
+                && d.protocol == "ospf"
+                && o.protocol.as_str().starts_with("ospf"))
             // IOS `B`, NX-OS `bgp-N`, Junos `BGP`: eBGP, iBGP or (NX-OS, and IOS shows an
             // aggregate as `B` to Null0) an aggregate.
             || (d.protocol == "bgp"
@@ -397,15 +404,14 @@ fn measure(root: &Path) -> Tally {
                     continue;
                 }
             }
-            let mut vrfs: Vec<&str> = d
-                .config
-                .interfaces
-                .iter()
-                .filter_map(|i| i.vrf.as_deref())
-                .collect();
-            vrfs.sort_unstable();
-            vrfs.dedup();
-            let Some((device, bgp_only)) = device_rib(&dir, d.vendor, &vrfs) else {
+            let vrf_of = |name: &str| {
+                d.config
+                    .interfaces
+                    .iter()
+                    .find(|i| i.name == name)
+                    .and_then(|i| i.vrf.clone())
+            };
+            let Some((device, bgp_only)) = device_rib(&dir, d.vendor, &vrf_of) else {
                 continue;
             };
             let routes: Vec<Route> = rib
@@ -665,7 +671,7 @@ proptest! {
         let _ = shown::nxos(&text);
         let _ = shown::eos(&text);
         let _ = shown::junos(&text);
-        let _ = shown::frr(&text, &["red"]);
+        let _ = shown::frr(&text, &|_: &str| None);
         let _ = shown::frr_text(&text, "default");
     }
 

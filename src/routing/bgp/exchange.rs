@@ -621,6 +621,14 @@ fn accept(
     let Some(mut p) = verdict else {
         return Ok(None);
     };
+    // Over an unnumbered session the far end's stand-in address is on the link.
+    if end.interface.is_some() && ends.get(end.far).map(|f| f.local_ip) == Some(p.next_hop) {
+        p.igp_cost = 0;
+        if s.vendor.policy_chains() {
+            p.weight = 0;
+        }
+        return Ok(Some(p));
+    }
     // The longest match that is not a discard route resolves the next hop.
     let via = s
         .lookup

@@ -416,7 +416,11 @@ const PEER: &str = "\u{0}";
 type Reasons = BTreeMap<String, BTreeSet<String>>;
 
 /// What a device configures that olav does not compute, per VRF (None: every VRF).
-fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)> {
+fn unmodelled(
+    vendor: Vendor,
+    config: &DeviceConfig,
+    bgp: &BgpProcess,
+) -> Vec<(Option<String>, String)> {
     let mut out: Vec<(Option<String>, String)> = Vec::new();
     for (v, s) in &bgp.routing.unmodelled {
         out.push((Some(vrf_name(v)), format!("BGP `{s}`")));
@@ -443,9 +447,15 @@ fn unmodelled(vendor: Vendor, bgp: &BgpProcess) -> Vec<(Option<String>, String)>
             out.push((vrf.clone(), format!("BGP neighbor {} {u}", n.peer)));
         }
         match &n.peer {
-            BgpPeer::Interface(_) => {
-                out.push((vrf.clone(), "BGP unnumbered (interface) sessions".into()))
+            // Computed where the cabling is known (an interface the cabling leaves out
+            // is not connected: its session stays down).
+            BgpPeer::Interface(_) if !config.interfaces.iter().any(|i| i.linked_to.is_some()) => {
+                out.push((
+                    vrf.clone(),
+                    "BGP unnumbered (interface) sessions without cabling".into(),
+                ))
             }
+            BgpPeer::Interface(_) => {}
             BgpPeer::ListenRange(_) | BgpPeer::Address(_) => {}
         }
     }
@@ -529,6 +539,7 @@ fn compute(
     overlay: Option<&[Speaker<'_>]>,
 ) -> Learned {
     let n = devices.len();
+    let hostnames: Vec<&str> = devices.iter().map(|d| d.hostname).collect();
     let mut learned = Learned {
         routes: vec![Vec::new(); n],
         incomplete: vec![Vec::new(); n],
@@ -570,7 +581,7 @@ fn compute(
                 ns.peek().is_some() && ns.all(|n| n.local_as.is_some())
             }
         });
-        notes[d] = unmodelled(dev.vendor, bgp);
+        notes[d] = unmodelled(dev.vendor, dev.config, bgp);
         // A configuration not fully read (a routing line, its end): what it leaves out
         // may be what its neighbours learn.
         if !crate::routing::dynamic::unread(dev.config, dev.vendor).is_empty() {
@@ -621,7 +632,7 @@ fn compute(
         ends,
         outside,
         configured,
-    } = sessions::established(speakers, &tables, sessions::ipv4_unicast);
+    } = sessions::established(speakers, &hostnames, &tables, sessions::ipv4_unicast);
     for (t, peer) in outside {
         let table = &tables[t];
         notes[table.dev].push((
@@ -657,7 +668,7 @@ fn compute(
     // VRFs importing each other's routes by route targets, on a device and over EVPN.
     let overlay_ends = match overlay {
         Some(o) => {
-            let est = sessions::established(o, &tables, sessions::evpn);
+            let est = sessions::established(o, &hostnames, &tables, sessions::evpn);
             for (t, peer) in est.outside {
                 let dev = tables[t].dev;
                 for v in vpn::vpn_vrfs(&speakers[dev]) {
@@ -838,6 +849,7 @@ fn compute(
             }
             install(
                 &speakers[d],
+                &ends,
                 &table.vrf,
                 &outcome.selected[k],
                 &outcome.candidates[k],
@@ -873,9 +885,26 @@ fn compute(
     learned
 }
 
+/// A learned path's next hop in the main RIB: over an unnumbered session, the far end's
+/// stand-in address is the session's interface.
+fn hop(ends: &[sessions::End], end: usize, p: &Path) -> NextHop {
+    match ends.get(end) {
+        Some(e)
+            if e.interface.is_some() && ends.get(e.far).map(|f| f.local_ip) == Some(p.next_hop) =>
+        {
+            NextHop::Interface {
+                interface: e.interface.clone().unwrap_or_default(),
+                ip: None,
+            }
+        }
+        _ => NextHop::Ip(p.next_hop),
+    }
+}
+
 /// The main-RIB routes and BGP-RIB rows of one table.
 fn install(
     s: &Speaker<'_>,
+    ends: &[sessions::End],
     vrf: &str,
     selected: &BTreeMap<Ipv4Net, Vec<Path>>,
     candidates: &BTreeMap<Ipv4Net, Vec<Path>>,
@@ -895,8 +924,10 @@ fn install(
             let (protocol, next_hop, distance) = match &p.source {
                 Source::Local => continue,
                 Source::Aggregate { .. } => (Protocol::Aggregate, NextHop::Discard, aggregate),
-                Source::Peer { ebgp: true, .. } => (Protocol::Bgp, NextHop::Ip(p.next_hop), ebgp),
-                Source::Peer { .. } => (Protocol::Ibgp, NextHop::Ip(p.next_hop), ibgp),
+                Source::Peer {
+                    ebgp: true, end, ..
+                } => (Protocol::Bgp, hop(ends, *end, p), ebgp),
+                Source::Peer { end, .. } => (Protocol::Ibgp, hop(ends, *end, p), ibgp),
                 // Batfish gives a path leaked from a local origination eBGP's distance.
                 Source::Vpn {
                     hop,

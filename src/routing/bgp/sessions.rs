@@ -29,6 +29,10 @@ pub struct End {
     pub confed: bool,
     /// The far end (index into the ends).
     pub far: usize,
+    /// A BGP unnumbered session's interface (EOS `neighbor interface`, FRR `neighbor
+    /// swp1 interface`): the addresses are stand-ins in 0.0.0.0/8, no device's, and a
+    /// route learned over it leaves by this interface.
+    pub interface: Option<String>,
 }
 
 /// Whether the neighbor exchanges IPv4 unicast routes.
@@ -117,6 +121,7 @@ pub struct Established {
 /// it) between `tables` (one per device and VRF running BGP).
 pub fn established(
     devices: &[Speaker<'_>],
+    hostnames: &[&str],
     tables: &[Table],
     family: fn(Vendor, &BgpNeighbor) -> bool,
 ) -> Established {
@@ -170,7 +175,10 @@ pub fn established(
             let BgpPeer::Address(IpAddr::V4(peer)) = n.peer else {
                 continue;
             };
-            if n.shutdown || !family(dev.vendor, n) || n.peer_asn.is_none() {
+            if n.shutdown
+                || !family(dev.vendor, n)
+                || (n.peer_asn.is_none() && n.peer_filter.is_none())
+            {
                 continue;
             }
             if let Some(local) = local_ip(dev.config, n, peer) {
@@ -282,7 +290,11 @@ pub fn established(
             ) else {
                 continue;
             };
-            let external = a.n.peer_asn.is_some_and(|x| !a_as.contains(&x));
+            // FRR `remote-as external|internal`: the AS numbers presented decide.
+            let external = match a.n.peer_asn {
+                Some(x) => !a_as.contains(&x),
+                None => !b_as.iter().any(|x| a_as.contains(x)),
+            };
             let confed = external
                 && a.bgp.confederation_id.is_some()
                 && a.n
@@ -305,6 +317,7 @@ pub fn established(
                 ebgp,
                 confed,
                 far: k + 1,
+                interface: None,
             });
             ends.push(End {
                 table: tb,
@@ -314,12 +327,118 @@ pub fn established(
                 ebgp,
                 confed,
                 far: k,
+                interface: None,
             });
         }
     }
+    unnumbered(
+        devices,
+        hostnames,
+        &table_of,
+        family,
+        &mut ends,
+        &mut configured,
+    );
     Established {
         ends,
         outside,
         configured,
+    }
+}
+
+/// BGP unnumbered sessions: a neighbor named by its interface peers with the device cabled
+/// to that interface when the far end names its own interface back and both accept the
+/// other's AS (Batfish's rule). Each end gets a stand-in address in 0.0.0.0/8.
+fn unnumbered(
+    devices: &[Speaker<'_>],
+    hostnames: &[&str],
+    table_of: &HashMap<(usize, &str), usize>,
+    family: fn(Vendor, &BgpNeighbor) -> bool,
+    ends: &mut Vec<End>,
+    configured: &mut Vec<(usize, usize)>,
+) {
+    let by_host: HashMap<&str, usize> =
+        hostnames.iter().enumerate().map(|(i, h)| (*h, i)).collect();
+    let usable = |d: usize, n: &BgpNeighbor| {
+        !n.shutdown
+            && family(devices[d].vendor, n)
+            && (n.peer_asn.is_some() || n.peer_filter.is_some())
+    };
+    let mut stand_in = 0u32;
+    for (d, dev) in devices.iter().enumerate() {
+        for (idx, n) in dev.bgp.neighbors.iter().enumerate() {
+            let BgpPeer::Interface(name) = &n.peer else {
+                continue;
+            };
+            if !usable(d, n) {
+                continue;
+            }
+            let local = dev
+                .config
+                .interfaces
+                .iter()
+                .find(|i| i.admin_up && crate::ifname::same(&i.name, name));
+            let Some((far_host, far_if)) = local.and_then(|i| i.linked_to.as_deref()) else {
+                continue;
+            };
+            let Some(&fd) = by_host.get(far_host.as_str()) else {
+                continue;
+            };
+            // Each pair once, from the lower device.
+            if fd <= d {
+                continue;
+            }
+            let far = &devices[fd];
+            if !far
+                .config
+                .interfaces
+                .iter()
+                .any(|i| i.admin_up && crate::ifname::same(&i.name, far_if))
+            {
+                continue;
+            }
+            let Some((fidx, fnb)) = far.bgp.neighbors.iter().enumerate().find(|(_, m)| {
+                usable(fd, m)
+                    && matches!(&m.peer, BgpPeer::Interface(x) if crate::ifname::same(x, far_if))
+            }) else {
+                continue;
+            };
+            let (ta, tb) = match (
+                table_of.get(&(d, vrf_name(&n.vrf).as_str())),
+                table_of.get(&(fd, vrf_name(&fnb.vrf).as_str())),
+            ) {
+                (Some(a), Some(b)) => (*a, *b),
+                _ => continue,
+            };
+            configured.push((ta, tb));
+            let (a_as, b_as) = (dev.bgp.presented_as(n), far.bgp.presented_as(fnb));
+            if !n.accepts_as(&b_as) || !fnb.accepts_as(&a_as) {
+                continue;
+            }
+            let ebgp = !b_as.iter().any(|x| a_as.contains(x));
+            let (la, lb) = (Ipv4Addr::from(stand_in + 1), Ipv4Addr::from(stand_in + 2));
+            stand_in += 2;
+            let k = ends.len();
+            ends.push(End {
+                table: ta,
+                neighbor: idx,
+                local_ip: la,
+                peer_ip: lb,
+                ebgp,
+                confed: false,
+                far: k + 1,
+                interface: Some(name.clone()),
+            });
+            ends.push(End {
+                table: tb,
+                neighbor: fidx,
+                local_ip: lb,
+                peer_ip: la,
+                ebgp,
+                confed: false,
+                far: k,
+                interface: Some(far_if.clone()),
+            });
+        }
     }
 }

@@ -22,23 +22,38 @@ fn network(s: &str) -> Option<Ipv4Net> {
 }
 
 /// Routes of `show ip route vrf all json`, selected ones only, one row per next hop.
-/// The documents follow one another, one per VRF: the default VRF's first, the others
-/// in `vrfs` order (FRR 4 names no VRF in its output; a route's `vrfName` wins where
-/// it is shown).
-pub fn frr(text: &str, vrfs: &[&str]) -> Result<Vec<ShownRoute>, ShownError> {
+/// The documents follow one another, one per VRF in the kernel's VRF order, and FRR 4
+/// names none: a document's VRF is the one `vrf_of` gives the interface of its first
+/// connected route (None: the default VRF); a route's `vrfName` wins where it is shown.
+pub fn frr(
+    text: &str,
+    vrf_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<ShownRoute>, ShownError> {
     let mut out = Vec::new();
-    let mut docs = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    let mut k = 0usize;
-    while let Some(doc) = docs.next() {
+    let docs = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    for doc in docs {
         let doc = doc?;
         let Some(obj) = doc.as_object() else {
             return Err(ShownError::Shape("not a JSON object"));
         };
-        let vrf = match k {
-            0 => "default",
-            n => vrfs.get(n - 1).copied().unwrap_or("unknown"),
+        let connected_via = obj
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter(|r| r.get("protocol").and_then(Value::as_str) == Some("connected"))
+            .filter_map(|r| {
+                r.get("nexthops")?
+                    .as_array()?
+                    .first()?
+                    .get("interfaceName")?
+                    .as_str()
+            })
+            .next();
+        let vrf = match connected_via {
+            Some(i) => vrf_of(i).unwrap_or_else(|| "default".to_owned()),
+            None => "unknown".to_owned(),
         };
-        k += 1;
+        let vrf = vrf.as_str();
         // Newer FRR: `{ "default": { prefix: [...] }, "red": {...} }`.
         let nested = obj.values().all(Value::is_object);
         let tables: Vec<(&str, &serde_json::Map<String, Value>)> = if nested {
@@ -185,14 +200,15 @@ mod tests {
 
     #[test]
     fn json_documents_per_vrf_and_unnumbered_hops() {
-        let text = "{\"10.0.0.0\\\\/24\": [{\"prefix\": \"10.0.0.0\\\\/24\", \"protocol\": \"connected\", \"selected\": true, \"nexthops\": [{\"directlyConnected\": true, \"interfaceName\": \"swp1\"}]}], \"10.9.0.0/24\": [{\"protocol\": \"bgp\", \"selected\": true, \"distance\": 20, \"metric\": 0, \"nexthops\": [{\"ip\": \"fe80::1\", \"afi\": \"ipv6\", \"interfaceName\": \"swp2\"}, {\"ip\": \"fe80::2\", \"afi\": \"ipv6\", \"interfaceName\": \"swp3\"}]}, {\"protocol\": \"ospf\", \"selected\": false, \"nexthops\": []}]}\n{\"0.0.0.0/0\": [{\"protocol\": \"static\", \"selected\": true, \"distance\": 1, \"nexthops\": [{\"ip\": \"10.254.0.1\", \"interfaceName\": \"eth0\"}]}]}";
-        let rows = frr(text, &["mgmt"]).expect("reads");
-        assert_eq!(rows.len(), 4);
+        let text = "{\"10.0.0.0\\\\/24\": [{\"prefix\": \"10.0.0.0\\\\/24\", \"protocol\": \"connected\", \"selected\": true, \"nexthops\": [{\"directlyConnected\": true, \"interfaceName\": \"swp1\"}]}], \"10.9.0.0/24\": [{\"protocol\": \"bgp\", \"selected\": true, \"distance\": 20, \"metric\": 0, \"nexthops\": [{\"ip\": \"fe80::1\", \"afi\": \"ipv6\", \"interfaceName\": \"swp2\"}, {\"ip\": \"fe80::2\", \"afi\": \"ipv6\", \"interfaceName\": \"swp3\"}]}, {\"protocol\": \"ospf\", \"selected\": false, \"nexthops\": []}]}\n{\"0.0.0.0/0\": [{\"protocol\": \"static\", \"selected\": true, \"distance\": 1, \"nexthops\": [{\"ip\": \"10.254.0.1\", \"interfaceName\": \"eth0\"}]}], \"10.254.0.0/16\": [{\"protocol\": \"connected\", \"selected\": true, \"nexthops\": [{\"interfaceName\": \"eth0\"}]}]}";
+        let vrf_of = |i: &str| (i == "eth0").then(|| "mgmt".to_owned());
+        let rows = frr(text, &vrf_of).expect("reads");
+        assert_eq!(rows.len(), 5);
         assert_eq!(rows[0].network.to_string(), "10.0.0.0/24");
         assert_eq!(rows[1].next_hop_ip, None);
         assert_eq!(rows[2].next_hop_interface.as_deref(), Some("swp3"));
         assert_eq!((rows[3].vrf.as_str(), rows[3].admin_distance), ("mgmt", 1));
-        assert!(frr("[1]", &[]).is_err());
+        assert!(frr("[1]", &vrf_of).is_err());
     }
 
     #[test]

@@ -11,7 +11,6 @@ use crate::model::{DeviceConfig, Interface, SwitchportMode};
 pub(super) fn parse(dev: &mut DeviceConfig, lines: &[&str], first: usize) -> Vec<Interface> {
     let mut host = DeviceConfig::default();
     let mut current: Option<usize> = None;
-    let mut vrf_devices: Vec<String> = Vec::new();
     // Members named by a bond or a bridge, resolved once every stanza is read.
     let mut bonds: Vec<(String, Vec<String>)> = Vec::new();
     let mut bridge_ports: Vec<String> = Vec::new();
@@ -40,15 +39,7 @@ pub(super) fn parse(dev: &mut DeviceConfig, lines: &[&str], first: usize) -> Vec
             }
             (true, attr) => {
                 let Some(idx) = current else { continue };
-                stanza_line(
-                    &mut host,
-                    idx,
-                    attr,
-                    no,
-                    &mut vrf_devices,
-                    &mut bonds,
-                    &mut bridge_ports,
-                );
+                stanza_line(&mut host, idx, attr, no, &mut bonds, &mut bridge_ports);
             }
         }
     }
@@ -67,9 +58,6 @@ pub(super) fn parse(dev: &mut DeviceConfig, lines: &[&str], first: usize) -> Vec
     }
     dev.warnings.append(&mut host.warnings);
     host.interfaces
-        .into_iter()
-        .filter(|i| !vrf_devices.contains(&i.name))
-        .collect()
 }
 
 /// The interface named `name`, created when first seen.
@@ -89,7 +77,6 @@ fn stanza_line(
     idx: usize,
     w: &[&str],
     no: u32,
-    vrf_devices: &mut Vec<String>,
     bonds: &mut Vec<(String, Vec<String>)>,
     bridge_ports: &mut Vec<String>,
 ) {
@@ -106,7 +93,10 @@ fn stanza_line(
             }
         }
         ["vrf", v] => host.interfaces[idx].vrf = Some((*v).to_owned()),
-        ["vrf-table", ..] => vrf_devices.push(name),
+        // The VRF's own device: its addresses are the VRF's (a loopback of it).
+        ["vrf-table", ..] => {
+            host.interfaces[idx].vrf = Some(name);
+        }
         ["alias", ..] => {
             host.interfaces[idx].description = Some(w[1..].join(" "));
         }

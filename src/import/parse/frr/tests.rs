@@ -70,17 +70,18 @@ fn cumulus_concatenated_layout() {
     let names: Vec<&str> = dev.interfaces.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(
         names,
-        ["lo", "eth0", "swp1", "swp2", "bond0", "swp3", "swp4"]
+        ["lo", "eth0", "mgmt", "swp1", "swp2", "bond0", "swp3", "swp4"]
     );
     assert_eq!(addrs(&dev, "lo").len(), 2);
-    let swp1 = &dev.interfaces[2];
+    let swp1 = &dev.interfaces[3];
     assert_eq!(
         (swp1.mtu, swp1.description.as_deref()),
         (Some(9000), Some("to spine"))
     );
-    assert!(!dev.interfaces[3].admin_up);
-    assert_eq!(dev.interfaces[5].channel_group.as_deref(), Some("bond0"));
+    assert!(!dev.interfaces[4].admin_up);
+    assert_eq!(dev.interfaces[6].channel_group.as_deref(), Some("bond0"));
     assert_eq!(dev.interfaces[1].vrf.as_deref(), Some("mgmt"));
+    assert_eq!(dev.interfaces[2].vrf.as_deref(), Some("mgmt"));
     assert!(dev.warnings.is_empty(), "{:?}", dev.warnings);
 }
 

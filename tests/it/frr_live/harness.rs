@@ -52,7 +52,10 @@ pub const SHOWN: [(&str, &str); 3] = [
 
 /// Why the live part cannot run on this machine, or None when it can.
 pub fn unavailable() -> Option<String> {
-    let uid = run(Command::new("id").arg("-u")).ok()?;
+    let uid = match run(Command::new("id").arg("-u")) {
+        Ok(uid) => uid,
+        Err(e) => return Some(format!("cannot tell the user (`id -u`: {e})")),
+    };
     if uid.trim() != "0" {
         return Some(format!(
             "not root (uid {}): namespaces and veth pairs need it",
@@ -166,8 +169,9 @@ fn config_interfaces(conf: &str) -> Vec<String> {
         .collect()
 }
 
-/// The config's defaults profile (`frr defaults datacenter`), which FRR takes at start
-/// (`-F`), as Cumulus' and SONiC's init scripts give it.
+/// The config's defaults profile (`frr defaults datacenter`): the daemons take it at
+/// start (`-F`), as FRR's init script (`frrcommon.sh`) gives it them — datacenter on
+/// Cumulus — and the saved config records it.
 fn profile(conf: &str) -> &str {
     conf.lines()
         .find_map(|l| l.strip_prefix("frr defaults "))

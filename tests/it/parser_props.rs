@@ -12,6 +12,17 @@ const DEMO_EOS: &str =
     include_str!("../../fixtures/demo/configs/beta-border-1/show_running-config.txt");
 
 /// The Junos fixtures, both syntaxes.
+/// FRR in its layouts: Cumulus concatenated files and a SONiC frr.conf.
+const FRR: &[&str] = &[
+    include_str!("../../fixtures/lab-validation/cumulusfrr_ospf_unnumbered/configs/r1/r1.cfg"),
+    include_str!(
+        "../../fixtures/lab-validation/cumulusfrr_bgp_community/configs/cumulusfrr2/cumulusfrr2.cfg"
+    ),
+    include_str!("../../fixtures/lab-validation/sonic_bgp_lab/sonic_configs/ed01/frr.conf"),
+];
+const SONIC_DB: &str =
+    include_str!("../../fixtures/lab-validation/sonic_bgp_lab/sonic_configs/ed01/config_db.json");
+
 const JUNOS: &[&str] = &[
     include_str!("../../fixtures/junos/set/interfaces.cfg"),
     include_str!("../../fixtures/junos/brace/interfaces.cfg"),
@@ -276,6 +287,46 @@ proptest! {
         }
         for i in &part.interfaces {
             prop_assert!(i.line >= 1 && i.line <= n);
+        }
+    }
+
+    /// Deleting, duplicating or swapping lines of an FRR config (Cumulus concatenated,
+    /// plain frr.conf) never panics, never invents an address, and keeps every line
+    /// number in the file; a SONiC pair with its config_db.json cut anywhere says so
+    /// with a warning naming the file, never a panic.
+    #[test]
+    fn mutated_frr_configs(
+        which in 0usize..3,
+        ops in prop::collection::vec((0usize..3, 0usize..200, 0usize..200), 1..12),
+        cut in 0usize..4000,
+    ) {
+        let full_text = FRR[which];
+        let parser = parser_for(olav::model::Vendor::Frr);
+        let mut lines: Vec<&str> = full_text.lines().collect();
+        for (op, a, b) in ops {
+            if lines.is_empty() {
+                break;
+            }
+            let (a, b) = (a % lines.len(), b % lines.len());
+            match op {
+                0 => { lines.remove(a); }
+                1 => lines.insert(b, lines[a]),
+                _ => lines.swap(a, b),
+            }
+        }
+        let text = lines.join("\n");
+        let part = parser.parse(&text);
+        let n = text.lines().count() as u32;
+        for w in &part.warnings {
+            prop_assert!(w.line >= 1 && w.line <= n, "{:?}", w);
+        }
+        let found = model_addresses(&part);
+        prop_assert!(found.iter().all(|a| full_text.contains(a.as_str())), "invented {:?}", found);
+        let db = &SONIC_DB.as_bytes()[..cut.min(SONIC_DB.len())];
+        let joined = olav::import::parse::frr::sonic::join(db, FRR[2].as_bytes());
+        let dev = parser.parse(&String::from_utf8_lossy(&joined));
+        if cut < SONIC_DB.trim_end().len() {
+            prop_assert!(dev.warnings.iter().any(|w| w.message.contains("config_db.json")));
         }
     }
 

@@ -146,7 +146,7 @@ fn top_level(
             })
         }
         ["router", "ospf", rest @ ..]
-            if dialect.frr && !rest.first().is_some_and(|p| p.parse::<u32>().is_ok()) =>
+            if dialect.frr && rest.first().is_none_or(|p| p.parse::<u32>().is_err()) =>
         {
             // FRR runs one OSPF instance per VRF, unnumbered.
             let process = match rest {

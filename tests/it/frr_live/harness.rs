@@ -77,7 +77,16 @@ pub fn unavailable() -> Option<String> {
             "no network namespaces (`ip netns add` failed: {e})"
         ));
     }
+    // The cables are veth pairs: a kernel or sandbox without them cannot run the test.
+    let veth = run(Command::new("ip").args([
+        "-n", &probe, "link", "add", "probe0", "type", "veth", "peer", "name", "probe1",
+    ]));
     let _ = run(Command::new("ip").args(["netns", "del", &probe]));
+    if let Err(e) = veth {
+        return Some(format!(
+            "no veth pairs (`ip link add … type veth` failed: {e})"
+        ));
+    }
     None
 }
 

@@ -58,7 +58,7 @@ pub(super) fn parse(text: &str) -> DeviceConfig {
             Vec::new()
         }
     };
-    merge_interfaces(&mut dev, host);
+    merge_interfaces(&mut dev, host, true);
     dev.lines_total = lines.len() as u32;
     dev
 }

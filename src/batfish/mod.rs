@@ -111,11 +111,20 @@ fn config_path(host: &str) -> String {
     format!("configs/{host}.cfg")
 }
 
+/// The snapshot's config files: a SONiC device as its two files in
+/// `sonic_configs/<host>/`, as Batfish reads it.
 fn files(configs: &Configs) -> Vec<(String, String)> {
-    configs
-        .iter()
-        .map(|(h, t)| (config_path(h), t.clone()))
-        .collect()
+    let mut out = Vec::with_capacity(configs.len());
+    for (h, t) in configs.iter() {
+        match crate::import::parse::frr::sonic::split(t) {
+            Some((db, frr)) => {
+                out.push((format!("sonic_configs/{h}/config_db.json"), db.to_owned()));
+                out.push((format!("sonic_configs/{h}/frr.conf"), frr.to_owned()));
+            }
+            None => out.push((config_path(h), t.clone())),
+        }
+    }
+    out
 }
 
 fn rows_as_lines(t: &TableAnswer, cols: &[&str]) -> BTreeSet<String> {

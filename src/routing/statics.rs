@@ -2,7 +2,8 @@
 //! resolves through the routes installed so far.
 //!
 //! - an exit interface (with or without a next-hop address) installs while the interface
-//!   is up (`Null0`, Junos `discard` / `reject`: always, as a discard route);
+//!   is up (`Null0`, Junos `discard` / `reject`, FRR `blackhole`: always, as a discard
+//!   route);
 //! - a next-hop address installs when the RIB resolves it: recursively through any
 //!   installed route on IOS, NX-OS and EOS; on Junos only through a connected subnet,
 //!   unless the route says `resolve` (then through a route with a gateway: not a discard
@@ -75,7 +76,7 @@ fn v4(ip: IpAddr) -> Option<Ipv4Addr> {
 
 fn is_discard(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    n.starts_with("null") || n == "discard" || n == "reject"
+    n.starts_with("null") || n == "discard" || n == "reject" || n == "blackhole"
 }
 
 /// The candidate a configured static route gives, or why none; `down` names the SVIs

@@ -14,6 +14,8 @@ mod checks;
 mod corpus;
 mod eigrp_lab;
 mod fidelity;
+mod frr;
+mod frr_live;
 mod import_digest;
 mod intents;
 mod json;

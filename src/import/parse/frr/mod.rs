@@ -75,7 +75,7 @@ impl ConfigParser for FrrParser {
         }
         let from = usize::from(starts_with_hostname);
         let ifaces = ifupdown::parse(&mut dev, &lines[from.min(if_end)..if_end], from);
-        merge_interfaces(&mut dev, ifaces);
+        merge_interfaces(&mut dev, ifaces, false);
         dev.lines_total = lines.len() as u32;
         dev.model = Some("Cumulus Linux".to_owned());
         dev
@@ -136,8 +136,10 @@ fn parse_frr_conf(text: &str, from: usize) -> DeviceConfig {
 
 /// Joins the interfaces the host's files define (ifupdown2, `config_db.json`) with the
 /// ones `frr.conf` names: the host gives addresses, VRFs and state; FRR adds its own
-/// addresses and descriptions and its `shutdown`.
-fn merge_interfaces(dev: &mut DeviceConfig, host: Vec<Interface>) {
+/// addresses and descriptions and its `shutdown`. With `only_host` (SONiC) an interface
+/// only `frr.conf` names does not exist on the device (zebra keeps its settings for a
+/// port the kernel lacks): it is left out with a warning.
+fn merge_interfaces(dev: &mut DeviceConfig, host: Vec<Interface>, only_host: bool) {
     let frr = std::mem::take(&mut dev.interfaces);
     let mut out = host;
     for f in frr {
@@ -165,6 +167,13 @@ fn merge_interfaces(dev: &mut DeviceConfig, host: Vec<Interface>) {
                     i.addresses.push(a);
                 }
             }
+            None if only_host => dev.warnings.push(crate::model::LineWarning {
+                line: f.line,
+                message: format!(
+                    "interface {}: in frr.conf but not in config_db.json: no such port on the device, left out",
+                    f.name
+                ),
+            }),
             None => out.push(f),
         }
     }

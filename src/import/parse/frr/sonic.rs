@@ -27,6 +27,15 @@ pub fn join(config_db: &[u8], frr_conf: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The two files of a joined SONiC device (`config_db.json`, `frr.conf`), for a
+/// snapshot written back in Batfish's layout; None when `text` is not one.
+pub fn split(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix(CONFIG_DB_MARKER)?.strip_prefix('\n')?;
+    let marker = format!("\n{FRR_CONF_MARKER}\n");
+    let at = rest.find(&marker)?;
+    Some((&rest[..=at], &rest[at + marker.len()..]))
+}
+
 /// Reads a joined SONiC device.
 pub(super) fn parse(text: &str) -> DeviceConfig {
     let lines: Vec<&str> = text.lines().collect();
@@ -49,7 +58,7 @@ pub(super) fn parse(text: &str) -> DeviceConfig {
             Vec::new()
         }
     };
-    merge_interfaces(&mut dev, host);
+    merge_interfaces(&mut dev, host, true);
     dev.lines_total = lines.len() as u32;
     dev
 }

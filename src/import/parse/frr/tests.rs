@@ -106,6 +106,16 @@ fn sonic_pair_layout() {
         .iter()
         .any(|i| i.name == "Ethernet2" && i.admin_up));
     assert_eq!(dev.bgp.as_ref().map(|b| b.neighbors.len()), Some(1));
+    assert_eq!(
+        sonic::split(text),
+        Some((
+            std::str::from_utf8(db)
+                .map(|d| format!("{d}\n"))
+                .as_deref()
+                .unwrap_or(""),
+            std::str::from_utf8(frr).unwrap_or("")
+        ))
+    );
     let broken = sonic::join(b"{\"PORT\": ", frr);
     let dev = FrrParser.parse(std::str::from_utf8(&broken).expect("utf8"));
     assert!(dev

@@ -21,7 +21,23 @@ const TYPES: &[(&str, &[&str])] = &[
     ("Vlan", &["vl", "vlan"]),
     ("Management", &["ma", "mgmt", "management"]),
     ("Tunnel", &["tu", "tunnel"]),
+    // IOS-XR.
+    ("TenGigE", &["tengige"]),
+    ("FortyGigE", &["fortygige"]),
+    ("Bundle-Ether", &["be", "bundle-ether"]),
+    // Linux (FRR on Cumulus): switch ports and bonds.
+    ("swp", &["swp"]),
+    ("bond", &["bond"]),
 ];
+
+/// Whether `kind` (the letters before an interface's number: `Gi`, `swp`, `Bundle-Ether`)
+/// is an interface type olav knows.
+pub fn known_kind(kind: &str) -> bool {
+    let lower = kind.to_ascii_lowercase();
+    TYPES
+        .iter()
+        .any(|(long, shorts)| long.eq_ignore_ascii_case(&lower) || shorts.contains(&lower.as_str()))
+}
 
 /// Splits `Gi0/1` into (`Gi`, `0/1`).
 fn split(name: &str) -> (&str, &str) {
@@ -62,6 +78,9 @@ pub fn is_physical(name: &str) -> bool {
     [
         "GigabitEthernet",
         "TenGigabitEthernet",
+        "TenGigE",
+        "FortyGigE",
+        "swp",
         "TwentyFiveGigE",
         "FortyGigabitEthernet",
         "HundredGigE",
@@ -153,5 +172,10 @@ mod tests {
         assert!(!same("Te0/1", "GigabitEthernet0/1"));
         assert_eq!(expand("Lo0"), "Loopback0");
         assert_eq!(resolve("Vl20", ["Vlan10", "Vlan20"]), Some("Vlan20"));
+        // IOS-XR and FRR (Cumulus) names.
+        assert!(same("BE45", "Bundle-Ether45"));
+        assert!(known_kind("swp") && known_kind("Bundle-Ether") && known_kind("TenGigE"));
+        assert!(is_physical("swp2") && is_physical("TenGigE0/0/0/1"));
+        assert!(!is_physical("Bundle-Ether45") && !is_physical("bond0"));
     }
 }

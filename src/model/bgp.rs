@@ -176,6 +176,8 @@ pub enum RouteMapMatch {
     /// `continue [N]`: after the clause permits, evaluation goes on at clause N (None:
     /// the next clause) with the clause's sets applied.
     Continue(Option<u32>),
+    /// `match tag N…` (any of them): the route's tag, as a clause before set it (FRR).
+    Tag(Vec<u32>),
     /// `match extcommunity L…` (any of the lists): route targets.
     ExtCommunity(Vec<String>),
     /// Any other statement, as written (not evaluated).
@@ -204,6 +206,8 @@ pub enum RouteMapSet {
     NextHop(IpAddr),
     /// `set origin igp|egp|incomplete`.
     Origin(String),
+    /// `set tag N`.
+    Tag(u32),
     /// Any other `set` (olav does not evaluate it), as written.
     Other(String),
 }

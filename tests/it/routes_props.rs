@@ -139,10 +139,22 @@ fn the_stored_model_answers_as_the_whole_network_computed_at_once() {
     snaps.push(common::demo_dir());
     let (mut devices, mut bgp_rows) = (0usize, 0usize);
     for snap in snaps {
-        let parsed = parse_snapshot(&Snapshot::from_dir(&snap).expect("snapshot")).expect("parses");
+        let mut parsed =
+            parse_snapshot(&Snapshot::from_dir(&snap).expect("snapshot")).expect("parses");
         let dir = tempfile::tempdir().expect("tempdir");
         let mut db = olav::state::StateDb::open(&dir.path().join("state.db")).expect("db");
         db.import(&parsed).expect("import");
+        // The whole computation sees the cabling as the stored model does (unnumbered
+        // OSPF and BGP run over it).
+        let ends: Vec<olav::model::LinkEnds> = parsed
+            .links
+            .iter()
+            .map(|l| (l.a.clone(), l.b.clone()))
+            .collect();
+        let far = olav::checks::model::far_ends(&ends);
+        for d in parsed.devices.iter_mut() {
+            olav::checks::model::link_interfaces(&d.hostname, &mut d.config, &far);
+        }
         let model = olav::routing::RoutingModel::build(&db).expect("model");
         let inputs: Vec<DeviceInput> = parsed.devices.iter().map(DeviceInput::of).collect();
         for rib in network(&inputs) {

@@ -582,6 +582,8 @@ fn accept(
         return Ok(None);
     }
     p.weight = n.routing.weight.unwrap_or(0);
+    // A route tag is the sender's own: BGP does not carry it.
+    p.tag = 0;
     // IOS drops the route targets of a path a VRF receives from its neighbor (the
     // `iosxe_vrf_route_leaking_bgp_peering` lab: a VRF's peer sees none; the default
     // VRF's keeps them).

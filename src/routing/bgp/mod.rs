@@ -139,6 +139,8 @@ pub struct Path {
     pub igp_cost: u32,
     /// The interface of the route it was originated from (`match interface`).
     pub via: Option<String>,
+    /// The route tag a route-map set on this device (not carried to peers).
+    pub tag: u32,
 }
 
 impl Path {
@@ -161,6 +163,7 @@ impl Path {
             cluster_list: Vec::new(),
             igp_cost: 0,
             via: None,
+            tag: 0,
         }
     }
 

@@ -72,6 +72,7 @@ pub fn route_map(
         let mut community: Option<bool> = None;
         let mut route_target: Option<bool> = None;
         let mut as_path: Option<bool> = None;
+        let mut tag: Option<bool> = None;
         let mut unknown: Option<Unknown> = None;
         for m in &c.matches {
             match m {
@@ -164,12 +165,23 @@ pub fn route_map(
                 RouteMapMatch::Other(o) => {
                     unknown.get_or_insert(Unknown(format!("route-map {name}: {o}")));
                 }
+                RouteMapMatch::Tag(tags) => {
+                    tag = Some(tag.unwrap_or(false) || tags.contains(&path.tag));
+                }
                 RouteMapMatch::Continue(_) => {}
             }
         }
-        let matched = [prefix, interface, access, community, route_target, as_path]
-            .iter()
-            .all(|c| c.unwrap_or(true));
+        let matched = [
+            prefix,
+            interface,
+            access,
+            community,
+            route_target,
+            as_path,
+            tag,
+        ]
+        .iter()
+        .all(|c| c.unwrap_or(true));
         if let (true, Some(u)) = (matched, unknown) {
             return Err(u);
         }
@@ -202,6 +214,7 @@ pub fn route_map(
                     }
                 }
                 RouteMapSet::NextHop(std::net::IpAddr::V4(ip)) => out.next_hop = *ip,
+                RouteMapSet::Tag(t) => out.tag = *t,
                 RouteMapSet::Origin(o) => {
                     out.origin = match o.as_str() {
                         "igp" => super::Origin::Igp,

@@ -277,6 +277,7 @@ fn route_map_set(w: &[&str]) -> RouteMapSet {
         ["origin", o @ ("igp" | "egp" | "incomplete")] => {
             Some(RouteMapSet::Origin((*o).to_owned()))
         }
+        ["tag", n] => num(n).map(RouteMapSet::Tag),
         _ => None,
     };
     set.unwrap_or_else(|| RouteMapSet::Other(format!("set {}", w.join(" "))))
@@ -335,6 +336,14 @@ pub fn route_map_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> bool {
             ["continue"] => {
                 c.other.push(w.join(" "));
                 c.matches.push(RouteMapMatch::Continue(None));
+            }
+            ["match", "tag", tags @ ..]
+                if !tags.is_empty() && tags.iter().all(|t| t.parse::<u32>().is_ok()) =>
+            {
+                c.other.push(w.join(" "));
+                c.matches.push(RouteMapMatch::Tag(
+                    tags.iter().filter_map(|t| t.parse().ok()).collect(),
+                ));
             }
             // FRR `on-match next` / `on-match goto N`: IOS's `continue [N]`.
             ["on-match", "next"] => {

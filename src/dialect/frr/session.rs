@@ -117,3 +117,130 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::cisco::Template;
+    use crate::dialect::stanza::statements;
+    use crate::dialect::candidate_text;
+    use crate::import::parse::parser_for;
+
+    const CUMULUS: &str = include_str!("../../../fixtures/dialect/frr-net/configs/leaf1.cfg");
+
+    fn session<'a>(text: &'a str, template: Option<Template<'a>>) -> NewSession<'a> {
+        NewSession {
+            vendor: Vendor::Frr,
+            interface: "swp3",
+            description: "Cogent transit (AS174)",
+            ours: "203.0.113.8/31".parse().expect("net"),
+            theirs: "203.0.113.9".parse().expect("ip"),
+            asn: 174,
+            local_as: 65001,
+            text,
+            template,
+            provider: "Cogent",
+        }
+    }
+
+    /// The plan applied to the candidate, then the rollback: the stored statements come
+    /// back, the files beside frr.conf untouched.
+    fn round_trip(text: &str, s: &Session) -> String {
+        let (plan, rollback) = s.lines.texts();
+        let cand = candidate_text(Vendor::Frr, text, &plan);
+        let back = candidate_text(Vendor::Frr, &cand, &rollback);
+        assert_eq!(
+            statements(&back),
+            statements(text),
+            "{plan}\n--\n{rollback}\n--\n{back}"
+        );
+        cand
+    }
+
+    fn neighbor(text: &str) -> crate::model::BgpNeighbor {
+        parser_for(Vendor::Frr)
+            .parse(text)
+            .bgp
+            .into_iter()
+            .flat_map(|b| b.neighbors)
+            .find(|n| n.peer.to_string() == "203.0.113.9")
+            .expect("the new neighbor")
+    }
+
+    #[test]
+    fn the_session_is_drafted_in_vtysh_and_rolled_back() {
+        let s = new_session(&session(CUMULUS, None));
+        let (plan, rollback) = s.lines.texts();
+        assert!(plan.starts_with("configure terminal\n") && plan.ends_with("\nend\nwrite memory"));
+        // PASS is reused inbound; it permits everything, so not outbound, and the leaf
+        // originates no public prefix: the session is drafted shut.
+        assert!(s.policy.shut, "{plan}");
+        for l in [
+            "interface swp3",
+            " description Cogent transit (AS174)",
+            " ip address 203.0.113.8/31",
+            " no shutdown",
+            "router bgp 65001",
+            " neighbor 203.0.113.9 remote-as 174",
+            " neighbor 203.0.113.9 description Cogent transit (AS174)",
+            " address-family ipv4 unicast",
+            " neighbor 203.0.113.9 shutdown",
+            "  neighbor 203.0.113.9 activate",
+            "  neighbor 203.0.113.9 route-map PASS in",
+            " exit-address-family",
+        ] {
+            assert!(plan.lines().any(|x| x == l), "`{l}` in\n{plan}");
+        }
+        for l in [
+            " no neighbor 203.0.113.9",
+            " no ip address 203.0.113.8/31",
+            " no description",
+            " shutdown",
+        ] {
+            assert!(rollback.lines().any(|x| x == l), "`{l}` in\n{rollback}");
+        }
+        let cand = round_trip(CUMULUS, &s);
+        let n = neighbor(&cand);
+        assert_eq!(n.peer_asn, Some(174));
+        assert!(n.shutdown && n.route_map_in.as_deref() == Some("PASS"), "{n:?}");
+    }
+
+    #[test]
+    fn olav_builds_prefix_lists_when_there_is_nothing_to_reuse() {
+        let text = CUMULUS
+            .replace("  neighbor 10.0.0.2 route-map PASS in\n", "")
+            .replace("  network 10.255.1.1/32\n", "  network 10.255.1.1/32\n  network 185.7.0.0/22\n");
+        let s = new_session(&session(&text, None));
+        let (plan, rollback) = s.lines.texts();
+        assert!(!s.policy.shut, "{plan}");
+        for l in [
+            "ip prefix-list COGENT-IN seq 5 deny 0.0.0.0/0",
+            "ip prefix-list COGENT-OUT seq 5 permit 185.7.0.0/22",
+            "  neighbor 203.0.113.9 prefix-list COGENT-IN in",
+            "  neighbor 203.0.113.9 prefix-list COGENT-OUT out",
+        ] {
+            assert!(plan.lines().any(|x| x == l), "`{l}` in\n{plan}");
+        }
+        for l in ["no ip prefix-list COGENT-IN", "no ip prefix-list COGENT-OUT"] {
+            assert!(rollback.lines().any(|x| x == l), "`{l}` in\n{rollback}");
+        }
+        let cand = round_trip(&text, &s);
+        assert!(!neighbor(&cand).shutdown);
+    }
+
+    #[test]
+    fn the_copied_sessions_route_maps_are_kept() {
+        let t = Template {
+            text: CUMULUS,
+            interface: Some("swp2"),
+            peer: "10.0.0.2",
+        };
+        let s = new_session(&session(CUMULUS, Some(t)));
+        let (plan, _) = s.lines.texts();
+        assert!(!s.policy.shut, "{plan}");
+        assert!(plan.contains("  neighbor 203.0.113.9 route-map PASS in\n"), "{plan}");
+        assert!(plan.contains("  neighbor 203.0.113.9 route-map PASS out\n"), "{plan}");
+        let n = neighbor(&round_trip(CUMULUS, &s));
+        assert_eq!(n.route_map_out.as_deref(), Some("PASS"));
+    }
+}

@@ -772,21 +772,18 @@ fn every_intent_drafts_in_iosxr_and_frr() {
             after.difference(&before).collect::<Vec<_>>()
         );
     }
-    for (snapshot, request, why) in [
-        (
-            FRR,
-            "change the MTU on spine1 eth2 to 9000",
-            "FRR does not hold an interface's MTU",
-        ),
-    ] {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        common::import(tmp.path(), &common::fixture(snapshot));
-        let out = olav(tmp.path())
-            .args(["-q", "--agent", "netops", request])
-            .output()
-            .expect("runs");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(2), "{request}: {text}");
-        assert!(text.contains(why), "{request}: {text}");
-    }
+    // What FRR does not hold is refused by name.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::import(tmp.path(), &common::fixture(FRR));
+    let request = "change the MTU on spine1 eth2 to 9000";
+    let out = olav(tmp.path())
+        .args(["-q", "--agent", "netops", request])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{request}: {text}");
+    assert!(
+        text.contains("FRR does not hold an interface's MTU"),
+        "{request}: {text}"
+    );
 }

@@ -36,7 +36,11 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         password = pw;
     }
     let pol = policy::decide(Vendor::Frr, n.text, theirs, n.provider, copied);
-    let family = if n.ours.addr().is_ipv4() { "ip" } else { "ipv6" };
+    let family = if n.ours.addr().is_ipv4() {
+        "ip"
+    } else {
+        "ipv6"
+    };
     let stanza = Running::new(n.text).interface(n.interface);
     let mut apply = pol.define;
     let mut back_if = vec![format!("interface {}", n.interface)];
@@ -117,13 +121,12 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::candidate_text;
     use crate::dialect::cisco::Template;
     use crate::dialect::stanza::statements;
-    use crate::dialect::candidate_text;
     use crate::import::parse::parser_for;
 
     const CUMULUS: &str = include_str!("../../../fixtures/dialect/frr-net/configs/leaf1.cfg");
@@ -202,14 +205,20 @@ mod tests {
         let cand = round_trip(CUMULUS, &s);
         let n = neighbor(&cand);
         assert_eq!(n.peer_asn, Some(174));
-        assert!(n.shutdown && n.route_map_in.as_deref() == Some("PASS"), "{n:?}");
+        assert!(
+            n.shutdown && n.route_map_in.as_deref() == Some("PASS"),
+            "{n:?}"
+        );
     }
 
     #[test]
     fn olav_builds_prefix_lists_when_there_is_nothing_to_reuse() {
         let text = CUMULUS
             .replace("  neighbor 10.0.0.2 route-map PASS in\n", "")
-            .replace("  network 10.255.1.1/32\n", "  network 10.255.1.1/32\n  network 185.7.0.0/22\n");
+            .replace(
+                "  network 10.255.1.1/32\n",
+                "  network 10.255.1.1/32\n  network 185.7.0.0/22\n",
+            );
         let s = new_session(&session(&text, None));
         let (plan, rollback) = s.lines.texts();
         assert!(!s.policy.shut, "{plan}");
@@ -221,7 +230,10 @@ mod tests {
         ] {
             assert!(plan.lines().any(|x| x == l), "`{l}` in\n{plan}");
         }
-        for l in ["no ip prefix-list COGENT-IN", "no ip prefix-list COGENT-OUT"] {
+        for l in [
+            "no ip prefix-list COGENT-IN",
+            "no ip prefix-list COGENT-OUT",
+        ] {
             assert!(rollback.lines().any(|x| x == l), "`{l}` in\n{rollback}");
         }
         let cand = round_trip(&text, &s);
@@ -238,8 +250,14 @@ mod tests {
         let s = new_session(&session(CUMULUS, Some(t)));
         let (plan, _) = s.lines.texts();
         assert!(!s.policy.shut, "{plan}");
-        assert!(plan.contains("  neighbor 203.0.113.9 route-map PASS in\n"), "{plan}");
-        assert!(plan.contains("  neighbor 203.0.113.9 route-map PASS out\n"), "{plan}");
+        assert!(
+            plan.contains("  neighbor 203.0.113.9 route-map PASS in\n"),
+            "{plan}"
+        );
+        assert!(
+            plan.contains("  neighbor 203.0.113.9 route-map PASS out\n"),
+            "{plan}"
+        );
         let n = neighbor(&round_trip(CUMULUS, &s));
         assert_eq!(n.route_map_out.as_deref(), Some("PASS"));
     }

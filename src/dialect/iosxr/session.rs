@@ -59,13 +59,15 @@ fn copied(template: &str, peer: &str) -> Vec<(String, &'static str)> {
     Running::new(template)
         .neighbor(peer)
         .iter()
-        .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>().as_slice() {
-            ["route-policy", name, dir] => {
-                let d = DIRS.iter().find(|d| *d == dir)?;
-                Some(((*name).to_owned(), *d))
-            }
-            _ => None,
-        })
+        .filter_map(
+            |l| match l.split_whitespace().collect::<Vec<_>>().as_slice() {
+                ["route-policy", name, dir] => {
+                    let d = DIRS.iter().find(|d| *d == dir)?;
+                    Some(((*name).to_owned(), *d))
+                }
+                _ => None,
+            },
+        )
         .collect()
 }
 
@@ -252,7 +254,11 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
         IpNet::V4(v4) => format!("ipv4 address {} {}", v4.addr(), v4.netmask()),
         IpNet::V6(a) => format!("ipv6 address {a}"),
     };
-    let family = if n.ours.addr().is_ipv4() { "ipv4" } else { "ipv6" };
+    let family = if n.ours.addr().is_ipv4() {
+        "ipv4"
+    } else {
+        "ipv6"
+    };
     let mut apply = pol.define;
     apply.push(format!("interface {}", n.interface));
     let mut back_if = vec![format!("interface {}", n.interface)];
@@ -320,9 +326,9 @@ pub fn new_session(n: &NewSession<'_>) -> Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::candidate_text;
     use crate::dialect::cisco::Template;
     use crate::dialect::stanza::statements;
-    use crate::dialect::candidate_text;
     use crate::import::parse::parser_for;
 
     const XR: &str = include_str!("../../../fixtures/dialect/iosxr.cfg");
@@ -424,11 +430,22 @@ mod tests {
         // Route-policies go before the prefix-sets they use.
         let at = |l: &str| rollback.find(l).unwrap_or(usize::MAX);
         assert!(at("no route-policy COGENT-IN\n") < at("no prefix-set COGENT-IN-REJECT"));
-        assert!(at("no prefix-set COGENT-OUT-OWN") < usize::MAX, "{rollback}");
+        assert!(
+            at("no prefix-set COGENT-OUT-OWN") < usize::MAX,
+            "{rollback}"
+        );
         let cand = round_trip(&text, &s);
         let c = parser_for(Vendor::CiscoIosXr).parse(&cand);
-        for name in ["COGENT-IN", "COGENT-OUT", "COGENT-IN-REJECT", "COGENT-OUT-OWN"] {
-            assert!(c.structures.iter().any(|x| x.name == name), "{name}\n{cand}");
+        for name in [
+            "COGENT-IN",
+            "COGENT-OUT",
+            "COGENT-IN-REJECT",
+            "COGENT-OUT-OWN",
+        ] {
+            assert!(
+                c.structures.iter().any(|x| x.name == name),
+                "{name}\n{cand}"
+            );
         }
     }
 

@@ -310,10 +310,12 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         f.state_version
     );
     if let Some(c) = &r.copied_from {
-        let _ = write!(
-            scope,
-            "\n- Interface template and session policy copied from {c}"
-        );
+        // IOS-XR and FRR copy the session's policy only: their port lines are not IOS's.
+        let what = match vendor_of(f, device) {
+            Vendor::CiscoIosXr | Vendor::Frr => "Session policy",
+            _ => "Interface template and session policy",
+        };
+        let _ = write!(scope, "\n- {what} copied from {c}");
     }
     for note in &r.policy.notes {
         let _ = write!(scope, "\n- Policy, {note}");

@@ -29,7 +29,7 @@ const SESSION: &[&str] = &[
 ];
 
 /// Frames the lines of one change for vtysh, saved to `frr.conf`.
-fn session(body: Vec<String>) -> Vec<String> {
+fn vtysh(body: Vec<String>) -> Vec<String> {
     let mut out = vec!["configure terminal".to_owned()];
     out.extend(body);
     out.push("end".to_owned());
@@ -79,8 +79,8 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
         } => remove_neighbor(device, text, peer, vrf, local_as)?,
     };
     Ok(Lines {
-        apply: session(l.apply),
-        rollback: session(l.rollback),
+        apply: vtysh(l.apply),
+        rollback: vtysh(l.rollback),
         at: l.at,
     })
 }
@@ -266,6 +266,8 @@ pub fn igp_checks(text: &str) -> Vec<&'static str> {
         })
         .collect()
 }
+
+pub mod session;
 
 #[cfg(test)]
 mod tests;

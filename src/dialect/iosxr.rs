@@ -202,15 +202,39 @@ fn remove_neighbor(
 /// The stored configuration with a plan's lines applied, as IOS-XR holds it after the
 /// commit: removals edited out, no `no` line kept (IOS-XR lists none).
 pub fn apply_text(stored: &str, lines: &str) -> String {
-    cisco::candidate::apply_styled(
-        stored,
-        &without_session(lines, SESSION),
+    let applied = cisco::candidate::apply_styled(
+        &fold(stored),
+        &fold(&without_session(lines, SESSION)),
         cisco::candidate::Style {
             toggles: &[],
             keeps_unmatched_no: false,
             address_replaces: true,
         },
-    )
+    );
+    applied
+        .lines()
+        .map(|l| match l.strip_prefix(' ') {
+            Some(end) if RPL_ENDS.contains(&end) => format!("{end}\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
+}
+
+/// The lines that close an RPL definition, at column 0 as IOS-XR prints them.
+const RPL_ENDS: &[&str] = &["end-policy", "end-set"];
+
+/// The text with each RPL closing line indented one column, so that the indentation walk
+/// keeps it inside its definition (and `no route-policy X` takes it with the rest).
+fn fold(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if RPL_ENDS.contains(&l.trim_end()) {
+                format!(" {}\n", l.trim_end())
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
 }
 
 /// A static route's prefix in a plan line: `P …` or `no P …` (inside `router static`).
@@ -262,6 +286,8 @@ pub fn igp_checks(text: &str) -> Vec<&'static str> {
         })
         .collect()
 }
+
+pub mod session;
 
 #[cfg(test)]
 mod tests;

@@ -172,13 +172,15 @@ pub fn render(v: Vendor, device: &str, text: &str, change: &Change<'_>) -> Resul
 }
 
 /// Whether olav drafts a new provider session (interface, neighbor and its policy) on a
-/// device of `v`: not yet on IOS-XR (RPL policies) and FRR, which say so rather than
-/// being given another dialect's lines.
+/// device of `v`: on every vendor it writes configuration for (IOS-XR in RPL, FRR in
+/// vtysh); SR OS and PAN-OS say so by name.
 pub fn drafts_sessions(v: Vendor, device: &str) -> Result<(), String> {
     match v {
-        Vendor::CiscoIosXr | Vendor::Frr => Err(format!(
-            "{device} runs {}: olav does not draft a new BGP session on it yet (its other changes are drafted)",
-            if v == Vendor::Frr { "FRR" } else { "Cisco IOS-XR" }
+        Vendor::NokiaSros => Err(format!(
+            "{device} runs Nokia SR OS: olav does not draft SR OS changes yet"
+        )),
+        Vendor::PaloAltoPanos => Err(format!(
+            "{device} runs PAN-OS: olav does not draft PAN-OS changes yet"
         )),
         _ => Ok(()),
     }

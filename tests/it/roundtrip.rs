@@ -266,9 +266,10 @@ fn check_round_trips_of(snapshot: &Path, min_plans: usize, kinds: &[&str]) {
     }
 }
 
-/// Every intent olav drafts on IOS-XR and FRR (a new provider session aside: not drafted
-/// yet).
+/// Every intent olav drafts on IOS-XR and FRR (a redundant uplink needs a public provider
+/// AS: the IOS-XR labs peer with private ones, so there it is a new peering).
 const XR_AND_FRR_KINDS: &[&str] = &[
+    "add_peering",
     "modify_interface",
     "add_static_route",
     "remove_static_route",
@@ -294,7 +295,8 @@ fn every_iosxr_plan_and_its_rollback_restore_the_devices() {
 
 #[test]
 fn every_frr_plan_and_its_rollback_restore_the_devices() {
-    check_round_trips_of(&common::fixture("dialect/frr-net"), 65, XR_AND_FRR_KINDS);
+    let kinds = [XR_AND_FRR_KINDS, &["add_uplink"]].concat();
+    check_round_trips_of(&common::fixture("dialect/frr-net"), 65, &kinds);
 }
 
 #[test]

@@ -363,7 +363,7 @@ fn interface_template(lines: &[String]) -> Vec<String> {
 /// `send-community`, `route-map`, timers, activation), re-addressed to `new`; the
 /// session's identity (remote-as, description, update-source, shutdown) and its
 /// password are left out. Returns the lines and whether a password was configured.
-fn session_template(lines: &[String], old: &str, new: &str) -> (Vec<String>, bool) {
+pub(crate) fn session_template(lines: &[String], old: &str, new: &str) -> (Vec<String>, bool) {
     const IDENTITY: &[&str] = &[
         "remote-as",
         "description",

@@ -6,7 +6,8 @@ use super::{blast_section, header, list, os_of, pre_change, slug, vendor_of, Ctx
 use crate::agents::analyzer::facts::{free_interface, Bgp, Facts, Iface};
 use crate::agents::analyzer::intent::{NewPeer, Peer};
 use crate::dialect::policy::Decided;
-use crate::dialect::{cisco, is_junos, junos};
+use crate::dialect::{cisco, frr, iosxr, is_junos, junos};
+use crate::model::Vendor;
 use crate::plan::{ConfigBlock, Plan, Target};
 use crate::topology::{BlastRadius, Network, PeerRedundancy, Session};
 use ipnet::IpNet;
@@ -55,9 +56,10 @@ struct Rendered {
     policy: Decided,
 }
 
-/// Cisco-style lines: the interface stanza and `router bgp` neighbor lines, the policy
-/// copied from the existing uplink when it is on a device of the same OS; the rollback
-/// removes the neighbor and returns the interface as stored.
+/// Cisco-style lines (IOS, EOS, NX-OS; IOS-XR in RPL and FRR in vtysh, each its own
+/// module): the interface stanza and `router bgp` neighbor lines, the policy copied from
+/// the existing uplink when it is on a device of the same OS; the rollback removes the
+/// neighbor and returns the interface as stored.
 fn cisco_session(
     n: &NewSession<'_>,
     f: &Facts,
@@ -98,8 +100,14 @@ fn cisco_session(
         }),
         _ => None,
     };
-    let s = cisco::new_session(&cisco::NewSession {
-        vendor: vendor_of(f, n.device),
+    let vendor = vendor_of(f, n.device);
+    let new = match vendor {
+        Vendor::CiscoIosXr => iosxr::session::new_session,
+        Vendor::Frr => frr::session::new_session,
+        _ => cisco::new_session,
+    };
+    let s = new(&cisco::NewSession {
+        vendor,
         interface: &n.iface.name,
         description: desc,
         ours: our_addr,
@@ -302,10 +310,12 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
         f.state_version
     );
     if let Some(c) = &r.copied_from {
-        let _ = write!(
-            scope,
-            "\n- Interface template and session policy copied from {c}"
-        );
+        // IOS-XR and FRR copy the session's policy only: their port lines are not IOS's.
+        let what = match vendor_of(f, device) {
+            Vendor::CiscoIosXr | Vendor::Frr => "Session policy",
+            _ => "Interface template and session policy",
+        };
+        let _ = write!(scope, "\n- {what} copied from {c}");
     }
     for note in &r.policy.notes {
         let _ = write!(scope, "\n- Policy, {note}");

@@ -775,23 +775,14 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
 mod tests {
     #[test]
     fn each_cause_of_an_error_is_said_once() {
-        let db = crate::state::StateError::Sqlite {
-            path: "s.db".into(),
-            source: rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
-                Some("database or disk is full".into()),
-            ),
-        };
-        let e = anyhow::Error::new(db).context("importing snap");
+        // A library error quoting its source, as StateError does, under a context.
+        let e = anyhow::Error::new(std::io::Error::other("database or disk is full"))
+            .context("state DB s.db: database or disk is full")
+            .context("importing snap");
         let text = super::error_text(&e);
-        assert!(
-            text.starts_with("importing snap: state DB s.db: database or disk is full"),
-            "{text}"
-        );
         assert_eq!(
-            text.matches("database or disk is full").count(),
-            1,
-            "{text}"
+            text,
+            "importing snap: state DB s.db: database or disk is full"
         );
     }
 }

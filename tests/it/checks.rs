@@ -179,7 +179,7 @@ fn every_reference_kind_is_caught_without_false_positives() {
 fn the_clean_demo_network_flags_nothing() {
     let f = findings(&demo_dir());
     assert!(f.clean(), "{:#?}", f.problem_lines());
-    assert_eq!(f.bgp.len(), 43);
+    assert_eq!(f.bgp.len(), 47);
     let unique = f
         .bgp
         .iter()

@@ -341,7 +341,7 @@ fn scheduler_draft_and_import_at_the_same_time_lose_nothing() {
         4,
         "demo bootstrap + 3 imports"
     );
-    assert_eq!(count("SELECT COUNT(*) FROM device"), 18);
+    assert_eq!(count("SELECT COUNT(*) FROM device"), 20);
 }
 
 #[cfg(unix)]
@@ -500,7 +500,7 @@ fn schedule_once_with_import_picks_up_a_changed_snapshot() {
     );
     let text = once(1);
     assert!(
-        text.starts_with("snapshot backups changed: imported 18 devices → state v2\n"),
+        text.starts_with("snapshot backups changed: imported 20 devices → state v2\n"),
         "{text}"
     );
     assert!(text.contains("prechecked → stale"), "{text}");
@@ -543,7 +543,7 @@ fn schedule_once_with_import_picks_up_a_changed_snapshot() {
     };
     assert_eq!(notes.len(), 4, "{notes:?}");
     assert!(
-        notes[1].contains("imported 18 devices → state v2"),
+        notes[1].contains("imported 20 devices → state v2"),
         "{notes:?}"
     );
 }
@@ -596,7 +596,7 @@ fn schedule_with_import_starts_from_the_snapshot_not_the_demo() {
         .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
-        text.starts_with("snapshot backups changed: imported 18 devices → state v1\n"),
+        text.starts_with("snapshot backups changed: imported 20 devices → state v1\n"),
         "{text}"
     );
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();

@@ -54,7 +54,7 @@ fn demo_db_is_created_in_any_working_directory() {
         .as_array()
         .and_then(|rows| rows.iter().find(|r| r[0] == "device"))
         .map(|r| r[1].clone());
-    assert_eq!(devices, Some(serde_json::json!(18)));
+    assert_eq!(devices, Some(serde_json::json!(20)));
     assert_eq!(v["state_version"], 1);
     assert!(cwd.path().join(".olav/state.db").is_file());
     // Second run: the DB exists, nothing is said.
@@ -76,7 +76,7 @@ fn importing_twice_leaves_identical_contents() {
             .success()
     };
     let first = run();
-    assert!(String::from_utf8_lossy(&first.get_output().stdout).contains("Imported 18 devices"));
+    assert!(String::from_utf8_lossy(&first.get_output().stdout).contains("Imported 20 devices"));
     let before = dump(&db);
     let second = run();
     let text = String::from_utf8_lossy(&second.get_output().stdout).into_owned();

@@ -196,6 +196,8 @@ fn routes_plan_shows_the_routes_a_plan_moves() {
             "beta-core-2",
             "beta-dist-1",
             "beta-dist-2",
+            "delta-core-1",
+            "delta-leaf-1",
             "gamma-border-1"
         ],
         "{v}"

@@ -192,7 +192,7 @@ fn the_clean_demo_network_flags_nothing() {
         .count();
     assert_eq!(
         (unique, external),
-        (40, 3),
+        (44, 3),
         "iBGP all matched; AARNet, Telstra and Telia are outside"
     );
 }

@@ -122,7 +122,7 @@ impl PlanWriter {
                 if path.exists() {
                     continue;
                 }
-                let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(|e| {
+                let mut tmp = crate::fsutil::temp_in(&self.dir).map_err(|e| {
                     (
                         io_class(&e),
                         format!("cannot write in {}: {e}", self.dir.display()),

@@ -657,3 +657,36 @@ fn escape_sequences_and_newlines_are_never_printed_raw() {
         );
     }
 }
+
+/// Plans and reports are for change tickets: created as the umask allows (0644 under the
+/// usual 022), not 0600 whatever it is (issue 31, item 16).
+#[test]
+fn plans_and_reports_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask 022 && exec {} -q --agent netops 'decommission alpha-br-3560'",
+            env!("CARGO_BIN_EXE_olav")
+        ))
+        .current_dir(tmp.path())
+        .env_remove("OLAV_DB")
+        .env("OLAV_BATFISH_HOST", "127.0.0.1")
+        .env("OLAV_BATFISH_HTTP_PORT", "9")
+        .output()
+        .expect("runs");
+    assert!(out.status.code().is_some(), "{}", stdout(&out));
+    let mut seen = 0;
+    for dir in ["exports/change_plans", "exports/reports"] {
+        for e in std::fs::read_dir(tmp.path().join(dir))
+            .expect("dir")
+            .flatten()
+        {
+            let mode = e.metadata().expect("meta").permissions().mode() & 0o777;
+            assert_eq!(mode, 0o644, "{}", e.path().display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3, "{seen} files");
+}

@@ -145,6 +145,25 @@ pub fn printable(s: &str) -> String {
         .collect()
 }
 
+/// Text as one cell of a Markdown table: on one line, `|` escaped and `&`, `<`, `>` as
+/// entities, so a hostile name (a service `<img …> | col |`) cannot break the table or
+/// become markup in a plan or report. [`md_uncell`] reads it back.
+pub fn md_cell(s: &str) -> String {
+    one_line_printable(s)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+}
+
+/// The text of a Markdown table cell written by [`md_cell`].
+pub fn md_uncell(s: &str) -> String {
+    s.replace("\\|", "|")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
 /// Text on one line: each run of control characters (newlines, escape sequences' ESC)
 /// becomes one space, the rest kept.
 pub fn one_line_printable(s: &str) -> String {
@@ -176,4 +195,16 @@ pub fn invoked() -> String {
         .next()
         .filter(|a| a.contains('/') && a.rsplit('/').next() == Some("olav"))
         .unwrap_or_else(|| "olav".to_owned())
+}
+
+#[cfg(test)]
+mod md_tests {
+    #[test]
+    fn a_cell_reads_back_and_holds_no_markup() {
+        let hostile = "<img src=x onerror=alert(1)> | col | a&b\nnext";
+        let cell = super::md_cell(hostile);
+        assert!(!cell.contains('<') && !cell.contains('\n'), "{cell}");
+        assert_eq!(cell.matches('|').count(), cell.matches("\\|").count());
+        assert_eq!(super::md_uncell(&cell), hostile.replace('\n', " "));
+    }
 }

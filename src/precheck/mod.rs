@@ -21,6 +21,7 @@ pub use services::add_withdrawn;
 
 pub use context::Context;
 
+use crate::output::md_cell;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -315,9 +316,9 @@ impl Report {
                     s,
                     "| {} | {} | {} | {} |",
                     f.severity.as_str(),
-                    f.element,
-                    f.message.replace('|', "/"),
-                    f.suggestion.replace('|', "/")
+                    md_cell(&f.element),
+                    md_cell(&f.message),
+                    md_cell(&f.suggestion)
                 );
             }
             s.push('\n');
@@ -359,14 +360,20 @@ impl Report {
                 ("Prefixes withdrawn", list(&b.prefixes_withdrawn)),
                 ("Services affected", list(&services)),
             ] {
-                let _ = writeln!(s, "| {k} | {v} |");
+                let _ = writeln!(s, "| {k} | {} |", md_cell(&v));
             }
         }
         if let Some(a) = &self.announcements {
             if !a.before.is_empty() || !a.after.is_empty() {
                 s.push_str("\n## What the internet sees\n\nPrefixes announced to each provider, through its outbound policy:\n\n| session | before | after |\n|---|---|---|\n");
                 for [session, before, after] in a.rows() {
-                    let _ = writeln!(s, "| {session} | {before} | {after} |");
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {} |",
+                        md_cell(&session),
+                        md_cell(&before),
+                        md_cell(&after)
+                    );
                 }
             }
         }

@@ -108,10 +108,11 @@ pub fn declared_services(plan: &Plan) -> Vec<String> {
     let Some(cell) = plan.blast_radius.lines().find_map(|l| {
         l.trim()
             .strip_prefix("| Services affected |")
-            .map(|rest| rest.trim_end_matches('|').trim())
+            .map(|rest| crate::output::md_uncell(rest.trim_end_matches('|').trim()))
     }) else {
         return Vec::new();
     };
+    let cell = cell.as_str();
     // Entries are `name (criticality, …)`, separated by commas outside parentheses.
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0usize);

@@ -690,3 +690,54 @@ fn plans_and_reports_follow_the_umask() {
     }
     assert!(seen >= 3, "{seen} files");
 }
+
+/// A hostile service name (`<img …> | col |`) reaches the plan's and the pre-check
+/// report's tables as one escaped cell: the tables keep their columns, no markup gets in, and the
+/// pre-check still reads the plan's declared services back as the recomputation names
+/// them (issue 31, item 12).
+#[test]
+fn hostile_names_stay_inside_their_markdown_cells() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let snap = common::demo_copy(tmp.path());
+    let state = snap.join("state.yaml");
+    let hostile = "<img src=x onerror=alert(1)> | col |";
+    let text = std::fs::read_to_string(&state).expect("state.yaml");
+    std::fs::write(
+        &state,
+        text.replace("name: alpha-branch-data", &format!("name: \"{hostile}\"")),
+    )
+    .expect("write");
+    olav(tmp.path())
+        .args(["-q", "state", "import"])
+        .arg(&snap)
+        .assert()
+        .success();
+    let out = olav(tmp.path())
+        .args(["-q", "--agent", "netops", "decommission alpha-br-3560"])
+        .output()
+        .expect("runs");
+    let answer = stdout(&out);
+    assert!(!answer.contains("the plan does not declare it"), "{answer}");
+    let mut tables = 0;
+    for dir in ["exports/change_plans", "exports/reports"] {
+        for e in std::fs::read_dir(tmp.path().join(dir))
+            .expect("dir")
+            .flatten()
+        {
+            if e.path().extension().is_some_and(|x| x != "md") {
+                continue;
+            }
+            let md = std::fs::read_to_string(e.path()).expect("md");
+            for line in md.lines().filter(|l| l.starts_with('|')) {
+                assert!(!line.contains("<img"), "{}: {line}", e.path().display());
+            }
+            for line in md.lines().filter(|l| l.contains("Services affected |")) {
+                tables += 1;
+                let bare = line.replace("\\|", "");
+                assert_eq!(bare.matches('|').count(), 3, "{line}");
+                assert!(line.contains("&lt;img"), "{line}");
+            }
+        }
+    }
+    assert!(tables >= 2, "{tables} blast tables");
+}

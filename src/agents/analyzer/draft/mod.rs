@@ -144,7 +144,7 @@ pub fn blast_section(br: &BlastRadius) -> (String, String) {
         ("Services affected", list(&services)),
     ];
     for (k, v) in rows {
-        let _ = writeln!(s, "| {k} | {v} |");
+        let _ = writeln!(s, "| {k} | {} |", crate::output::md_cell(&v));
     }
     let cite = format!(
         "blast radius {} device(s) ({} removed, {} isolated); services hit by removed or cut-off elements: {}",

@@ -14,7 +14,7 @@
 //! plan to the `frr.conf` part and keeps the rest as it was.
 
 use super::cisco::{self, running::Running, stored};
-use super::stanza::{attribute, route, without_session};
+use super::stanza::{self, route, without_session};
 use super::{Change, IfChange, Lines, StaticRouteLine};
 use crate::import::parse::frr::sonic;
 use ipnet::IpNet;
@@ -52,26 +52,7 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
         Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route)?,
         Change::ShutForDecommission {
             name, description, ..
-        } => {
-            let stanza = Running::new(text).interface(name);
-            let what = format!("{device} {name}");
-            let mut l = Lines {
-                apply: vec![format!("interface {name}")],
-                rollback: vec![format!("interface {name}")],
-                at: None,
-            };
-            for c in [
-                IfChange::Description(description.to_owned()),
-                IfChange::Shutdown,
-            ] {
-                if let Some(pair) = attribute(&stanza, &c, &what) {
-                    let (a, r) = pair?;
-                    l.apply.push(format!(" {a}"));
-                    l.rollback.push(format!(" {r}"));
-                }
-            }
-            l
-        }
+        } => stanza::shut_for_decommission(device, text, name, description)?,
         Change::RemoveNeighbor {
             peer,
             vrf,
@@ -104,20 +85,7 @@ fn interface(
     replaced: Option<IpNet>,
     changes: &[IfChange],
 ) -> Result<Lines, String> {
-    let stanza = Running::new(text).interface(name);
-    let what = format!("{device} {name}");
-    let mut out = Lines {
-        apply: vec![format!("interface {name}")],
-        rollback: vec![format!("interface {name}")],
-        at: None,
-    };
-    for c in changes {
-        if let Some(pair) = attribute(&stanza, c, &what) {
-            let (a, r) = pair?;
-            out.apply.push(format!(" {a}"));
-            out.rollback.push(format!(" {r}"));
-            continue;
-        }
+    stanza::interface_block(device, text, name, changes, |stanza, c, what, out| {
         match c {
             IfChange::Mtu(_) => {
                 return Err(format!(
@@ -134,7 +102,7 @@ fn interface(
                 let old = match replaced {
                     Some(r) => {
                         let line = format!("{} address {r}", family(r));
-                        if stored(&stanza, &line).is_none() {
+                        if stored(stanza, &line).is_none() {
                             return Err(format!(
                                 "{what}: its address {r} is not in frr.conf (Cumulus keeps addresses in /etc/network/interfaces, SONiC in config_db.json); vtysh cannot replace it — change it there"
                             ));
@@ -154,8 +122,8 @@ fn interface(
             }
             _ => {}
         }
-    }
-    Ok(out)
+        Ok(())
+    })
 }
 
 /// A new static route in the global table (`target`: next hop or `blackhole`); its

@@ -9,7 +9,7 @@
 //! under `router bgp N` (a VRF's under `vrf V`), removed whole by `no neighbor A`.
 
 use super::cisco::{self, running::Running, stored};
-use super::stanza::{attribute, route, without_session};
+use super::stanza::{self, route, without_session};
 use super::{Change, IfChange, Lines, StaticRouteLine};
 use ipnet::IpNet;
 
@@ -52,26 +52,7 @@ pub fn render(device: &str, text: &str, change: &Change<'_>) -> Result<Lines, St
         Change::RemoveStaticRoute { route, .. } => cisco::remove_static_route(device, text, route)?,
         Change::ShutForDecommission {
             name, description, ..
-        } => {
-            let stanza = Running::new(text).interface(name);
-            let what = format!("{device} {name}");
-            let mut l = Lines {
-                apply: vec![format!("interface {name}")],
-                rollback: vec![format!("interface {name}")],
-                at: None,
-            };
-            for c in [
-                IfChange::Description(description.to_owned()),
-                IfChange::Shutdown,
-            ] {
-                if let Some(pair) = attribute(&stanza, &c, &what) {
-                    let (a, r) = pair?;
-                    l.apply.push(format!(" {a}"));
-                    l.rollback.push(format!(" {r}"));
-                }
-            }
-            l
-        }
+        } => stanza::shut_for_decommission(device, text, name, description)?,
         Change::RemoveNeighbor {
             peer,
             vrf,
@@ -90,28 +71,15 @@ fn interface(
     switchport: Option<&str>,
     changes: &[IfChange],
 ) -> Result<Lines, String> {
-    let stanza = Running::new(text).interface(name);
-    let what = format!("{device} {name}");
-    let mut out = Lines {
-        apply: vec![format!("interface {name}")],
-        rollback: vec![format!("interface {name}")],
-        at: None,
-    };
-    for c in changes {
-        if let Some(pair) = attribute(&stanza, c, &what) {
-            let (a, r) = pair?;
-            out.apply.push(format!(" {a}"));
-            out.rollback.push(format!(" {r}"));
-            continue;
-        }
+    stanza::interface_block(device, text, name, changes, |stanza, c, what, out| {
         match c {
             IfChange::Mtu(m) => {
                 out.apply.push(format!(" mtu {m}"));
                 out.rollback
-                    .push(format!(" {}", stored(&stanza, "mtu").unwrap_or("no mtu")));
+                    .push(format!(" {}", stored(stanza, "mtu").unwrap_or("no mtu")));
             }
             IfChange::Address(a) => {
-                let l2 = stored(&stanza, "l2transport").is_some() || name.ends_with(" l2transport");
+                let l2 = stored(stanza, "l2transport").is_some() || name.ends_with(" l2transport");
                 if let Some(mode) = switchport.or(l2.then_some("l2transport")) {
                     return Err(format!(
                         "{what} is a layer-2 port ({mode}); olav cannot plan converting it to a routed port yet"
@@ -136,8 +104,8 @@ fn interface(
             }
             _ => {}
         }
-    }
-    Ok(out)
+        Ok(())
+    })
 }
 
 /// A new static route in the global table (`target`: next hop or `Null0`); its rollback

@@ -3,8 +3,8 @@
 //! `end`, `write memory`) left out when it is applied, and a static route read from
 //! its words.
 
-use super::cisco::stored;
-use super::IfChange;
+use super::cisco::{running::Running, stored};
+use super::{IfChange, Lines};
 use crate::model::{RouteActivity, StaticRoute};
 use ipnet::IpNet;
 use std::net::IpAddr;
@@ -37,6 +37,51 @@ pub fn attribute(
         IfChange::NoShutdown => pair("no shutdown", admin),
         IfChange::Address(_) | IfChange::Mtu(_) => None,
     }
+}
+
+/// The `interface` block of `changes` on `device`'s interface `name` and its rollback:
+/// description and admin state from the stored lines ([`attribute`]); the other changes
+/// (MTU, addresses) are the dialect's own, written by `other` into the block.
+pub fn interface_block(
+    device: &str,
+    text: &str,
+    name: &str,
+    changes: &[IfChange],
+    mut other: impl FnMut(&[String], &IfChange, &str, &mut Lines) -> Result<(), String>,
+) -> Result<Lines, String> {
+    let stanza = Running::new(text).interface(name);
+    let what = format!("{device} {name}");
+    let mut out = Lines {
+        apply: vec![format!("interface {name}")],
+        rollback: vec![format!("interface {name}")],
+        at: None,
+    };
+    for c in changes {
+        match attribute(&stanza, c, &what) {
+            Some(pair) => {
+                let (a, r) = pair?;
+                out.apply.push(format!(" {a}"));
+                out.rollback.push(format!(" {r}"));
+            }
+            None => other(&stanza, c, &what, &mut out)?,
+        }
+    }
+    Ok(out)
+}
+
+/// A port shut for a decommission, described as such; the rollback gives back its stored
+/// description and admin state.
+pub fn shut_for_decommission(
+    device: &str,
+    text: &str,
+    name: &str,
+    description: &str,
+) -> Result<Lines, String> {
+    let changes = [
+        IfChange::Description(description.to_owned()),
+        IfChange::Shutdown,
+    ];
+    interface_block(device, text, name, &changes, |_, _, _, _| Ok(()))
 }
 
 /// A plan's lines without the session commands that frame them (the device's own

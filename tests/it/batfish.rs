@@ -992,18 +992,10 @@ fn plan_status(dir: &Path, plan: &str) -> (String, String, usize) {
     )
 }
 
-#[test]
-fn a_failed_verification_blocks_approval_until_batfish_passes_the_plan() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let plan = draft(tmp.path(), CHANGE);
-    let (status, _, runs) = plan_status(tmp.path(), &plan);
-    assert_eq!(status, "prechecked", "the request pre-checked it");
-    assert_eq!(
-        runs, 1,
-        "the request's own verification (Batfish absent) is recorded"
-    );
-    // Batfish finds the candidate's new session without a local IP.
-    let failing = StandIn::with(Options {
+/// A stand-in whose candidate has the README uplink's new session without a local IP:
+/// Batfish's verification of that plan FAILs.
+fn no_local_ip_for_the_new_uplink() -> StandIn {
+    StandIn::with(Options {
         answers: Some(Box::new(|ctx| {
             (ctx.class.ends_with("BgpSessionCompatibilityQuestion")
                 && ctx.snapshot.starts_with("olav-cand-"))
@@ -1021,7 +1013,21 @@ fn a_failed_verification_blocks_approval_until_batfish_passes_the_plan() {
             })
         })),
         ..Options::default()
-    });
+    })
+}
+
+#[test]
+fn a_failed_verification_blocks_approval_until_batfish_passes_the_plan() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let (status, _, runs) = plan_status(tmp.path(), &plan);
+    assert_eq!(status, "prechecked", "the request pre-checked it");
+    assert_eq!(
+        runs, 1,
+        "the request's own verification (Batfish absent) is recorded"
+    );
+    // Batfish finds the candidate's new session without a local IP.
+    let failing = no_local_ip_for_the_new_uplink();
     verify(tmp.path(), &plan, failing.port, "60").code(1);
     let (status, reason, runs) = plan_status(tmp.path(), &plan);
     assert_eq!((status.as_str(), runs), ("stale", 2), "{reason}");
@@ -1205,25 +1211,7 @@ fn all_empty_answers_are_never_a_pass() {
 fn a_renamed_or_copied_plan_does_not_escape_its_failed_verification() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft(tmp.path(), CHANGE);
-    let failing = StandIn::with(Options {
-        answers: Some(Box::new(|ctx| {
-            (ctx.class.ends_with("BgpSessionCompatibilityQuestion")
-                && ctx.snapshot.starts_with("olav-cand-"))
-            .then(|| {
-                answer(
-                    ctx.class,
-                    vec![session_row(
-                        "alpha-border-1",
-                        "203.0.113.6",
-                        "EBGP_SINGLEHOP",
-                        "Configured_Status",
-                        "NO_LOCAL_IP",
-                    )],
-                )
-            })
-        })),
-        ..Options::default()
-    });
+    let failing = no_local_ip_for_the_new_uplink();
     verify(tmp.path(), &plan, failing.port, "60").code(1);
     let md = std::fs::read_to_string(tmp.path().join(&plan)).expect("plan");
     let id_line = md

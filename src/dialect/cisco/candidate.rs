@@ -42,23 +42,23 @@ pub const CISCO: Style = Style {
 
 /// One line and what is nested under it.
 #[derive(Debug, Clone)]
-struct Node {
+pub(super) struct Node {
     /// Leading spaces.
-    indent: usize,
+    pub(super) indent: usize,
     /// The line as written (a stored line keeps its own spacing).
-    raw: String,
+    pub(super) raw: String,
     /// Not configuration: a separator, comment or banner body, kept where it was.
-    trivia: bool,
-    children: Vec<Node>,
+    pub(super) trivia: bool,
+    pub(super) children: Vec<Node>,
 }
 
 impl Node {
-    fn words(&self) -> Vec<&str> {
+    pub(super) fn words(&self) -> Vec<&str> {
         self.raw.split_whitespace().collect()
     }
 
     /// The words that name a block (`interface Ethernet 1` is `interface Ethernet1`).
-    fn key(&self) -> Vec<String> {
+    pub(super) fn key(&self) -> Vec<String> {
         let w = self.words();
         match w.as_slice() {
             ["interface", rest @ ..] if rest.len() > 1 => {
@@ -80,7 +80,7 @@ impl Node {
         }
     }
 
-    fn render(&self, out: &mut String) {
+    pub(super) fn render(&self, out: &mut String) {
         out.push_str(&self.raw);
         out.push('\n');
         for c in &self.children {
@@ -90,7 +90,7 @@ impl Node {
 }
 
 /// Reads a text into a forest of lines by indentation (the importer's walk).
-fn read(text: &str, keep_trivia: bool) -> Vec<Node> {
+pub(super) fn read(text: &str, keep_trivia: bool) -> Vec<Node> {
     let lines: Vec<&str> = text.lines().collect();
     // Paths (child indices from the root) of the open blocks, by indentation.
     let mut roots: Vec<Node> = Vec::new();
@@ -200,18 +200,57 @@ fn vrf_block(n: &Node) -> bool {
     }
 }
 
-/// The stored settings a single-valued line replaces.
-fn replaces(w: &[&str], style: Style) -> Option<Vec<String>> {
-    let own = |n: usize| Some(w[..n].iter().map(|s| (*s).to_owned()).collect());
+/// A pattern over a line's first words: `None` matches any word.
+pub(super) type Pattern = Vec<Option<String>>;
+
+/// Whether the words `w` begin with the pattern `p`.
+pub(super) fn fits(w: &[&str], p: &Pattern) -> bool {
+    w.len() >= p.len()
+        && p.iter()
+            .zip(w)
+            .all(|(want, have)| want.as_deref().is_none_or(|x| x == *have))
+}
+
+/// The stored settings a single-valued line replaces: a pattern over their first words
+/// (the device keeps one value of each: a second `ip ospf cost` replaces the first).
+pub(super) fn replaces(w: &[&str], style: Style) -> Option<Pattern> {
+    let own = |n: usize| Some(w[..n].iter().map(|s| Some((*s).to_owned())).collect());
+    // The same words with the one at `any` free (a policy's name, keyed by direction).
+    let but = |any: usize| {
+        Some(
+            w.iter()
+                .enumerate()
+                .map(|(i, s)| (i != any).then(|| (*s).to_owned()))
+                .collect(),
+        )
+    };
     match w {
-        ["shutdown"] => Some(vec!["no".into(), "shutdown".into()]),
-        ["description" | "mtu" | "remote-as", ..] => own(1),
+        ["shutdown"] => Some(vec![Some("no".into()), Some("shutdown".into())]),
+        ["description" | "mtu" | "remote-as" | "bandwidth" | "delay" | "speed" | "duplex"
+        | "encapsulation" | "channel-group" | "router-id" | "maximum-paths", ..] => own(1),
         ["ip" | "ipv4", "address", _, rest @ ..]
             if style.address_replaces && !rest.contains(&"secondary") && w[2] != "virtual" =>
         {
             own(2)
         }
-        ["neighbor", _, "remote-as" | "description", ..] => own(3),
+        ["ip", "mtu" | "vrf", ..] | ["vrf", "forwarding" | "member", ..] => own(2),
+        ["ip", "ospf", "cost" | "priority" | "network" | "hello-interval" | "dead-interval", ..]
+        | ["switchport", "access", "vlan", ..] => own(3),
+        ["isis", "metric", ..]
+        | ["bgp", "router-id", ..]
+        | ["switchport", "mode", ..]
+        | ["auto-cost", "reference-bandwidth", ..] => own(2),
+        ["switchport", "trunk", "native", "vlan", ..] => own(4),
+        ["switchport", "trunk", "allowed", "vlan", v, ..]
+            if !matches!(*v, "add" | "remove" | "except") =>
+        {
+            own(4)
+        }
+        ["standby" | "vrrp", _, "priority", ..] => own(3),
+        ["ip" | "ipv4", "access-group", _, _] => but(2),
+        ["neighbor", _, "route-map" | "prefix-list" | "filter-list", _, _] => but(3),
+        ["neighbor", _, "remote-as" | "description" | "update-source" | "password" | "ebgp-multihop"
+        | "local-as", ..] => own(3),
         // An interface is in one OSPF area: IOS `ip ospf 1 area 1`, EOS `ip ospf area 1`,
         // NX-OS `ip router ospf 1 area 0.0.0.1`.
         ["ip", "ospf", "area", ..] => own(3),
@@ -226,6 +265,11 @@ fn replaces(w: &[&str], style: Style) -> Option<Vec<String>> {
 fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style: Style) {
     let w = line.words();
     match w.as_slice() {
+        // IOS removes a whole numbered access list for `no access-list N …`, whatever
+        // follows the number.
+        ["no", "access-list", n, ..] if line.children.is_empty() => {
+            delete(siblings, &["access-list", n], false);
+        }
         ["no", target @ ..] if !target.is_empty() && line.children.is_empty() => {
             let toggle = matches!(target, [t] if style.toggles.contains(t));
             let gone = delete(siblings, target, target[0] == "neighbor");
@@ -263,10 +307,18 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 // The block is there: its new lines go into it.
                 let inner = same.children.iter().find(|c| !c.trivia).map(|c| c.indent);
                 let by = line.indent;
+                let acl = acl_block(&same.words());
+                if acl {
+                    number_entries(&mut same.children);
+                }
                 for mut c in std::mem::take(&mut line.children) {
                     let want = inner.unwrap_or(same.indent + c.indent.saturating_sub(by).max(1));
                     c.shift(want as isize - c.indent as isize);
-                    apply(&mut same.children, c, Some(want), style);
+                    if acl {
+                        acl_apply(&mut same.children, c, want);
+                    } else {
+                        apply(&mut same.children, c, Some(want), style);
+                    }
                 }
                 return;
             }
@@ -277,15 +329,79 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 n.trivia || !(nw.len() == w.len() + 1 && nw[0] == "no" && nw[1..] == w[..])
             });
             if let Some(old) = replaces(&w, style) {
-                let old: Vec<&str> = old.iter().map(String::as_str).collect();
+                let address = old.len() == 2 && old[1].as_deref() == Some("address");
                 siblings.retain(|n| {
                     let nw = n.words();
-                    n.trivia
-                        || !begins(&nw, &old)
-                        || (old.len() == 2 && old[1] == "address" && nw.contains(&"secondary"))
+                    n.trivia || !fits(&nw, &old) || (address && nw.contains(&"secondary"))
                 });
             }
             insert(siblings, line, indent);
+        }
+    }
+}
+
+/// Whether a block header opens an access list, whose entries carry sequence numbers
+/// (IOS `ip access-list extended X`, EOS and NX-OS `ip access-list X`).
+pub(super) fn acl_block(w: &[&str]) -> bool {
+    matches!(w, ["ip" | "ipv6", "access-list", _, ..])
+}
+
+/// An access-list entry's sequence number, when it is written.
+pub(super) fn seq_of(n: &Node) -> Option<u32> {
+    n.words().first().and_then(|w| w.parse().ok())
+}
+
+/// Writes every entry of an access list with its sequence number: IOS lists entries
+/// without one and numbers them 10, 20, … after the last number in order.
+pub(super) fn number_entries(entries: &mut [Node]) {
+    let mut last = 0u32;
+    for n in entries.iter_mut().filter(|n| !n.trivia) {
+        match seq_of(n) {
+            Some(s) => last = s,
+            None => {
+                last = last.saturating_add(10);
+                n.raw = format!("{}{last} {}", " ".repeat(n.indent), n.raw.trim_start());
+            }
+        }
+    }
+}
+
+/// Applies one line to an access list's numbered entries as the device does: `N …`
+/// goes in sequence order (replacing entry N), an entry without a number after the last,
+/// `no N` removes entry N and `no permit …` the entry with those words.
+fn acl_apply(entries: &mut Vec<Node>, mut line: Node, indent: usize) {
+    let w = line.words();
+    let last = entries.iter().filter_map(seq_of).max().unwrap_or(0);
+    match w.as_slice() {
+        ["no", n] if n.parse::<u32>().is_ok() => {
+            let n = n.parse::<u32>().ok();
+            entries.retain(|e| e.trivia || seq_of(e) != n);
+        }
+        ["no", rest @ ..] => {
+            if let Some(i) = entries
+                .iter()
+                .position(|e| !e.trivia && e.words().get(1..) == Some(rest))
+            {
+                entries.remove(i);
+            }
+        }
+        _ => {
+            let seq = match seq_of(&line) {
+                Some(s) => s,
+                None => {
+                    let s = last.saturating_add(10);
+                    line.raw = format!("{s} {}", line.raw.trim_start());
+                    s
+                }
+            };
+            line.raw = format!("{}{}", " ".repeat(indent), line.raw.trim_start());
+            line.indent = indent;
+            entries.retain(|e| e.trivia || seq_of(e) != Some(seq));
+            let pos = entries
+                .iter()
+                .position(|e| !e.trivia && seq_of(e).is_some_and(|s| s > seq))
+                .unwrap_or(entries.len());
+            entries.insert(pos, line);
         }
     }
 }

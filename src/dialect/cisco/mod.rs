@@ -8,6 +8,7 @@
 
 pub mod candidate;
 pub mod policy;
+pub mod rollback;
 pub mod running;
 
 use super::{IfChange, Lines, StaticRouteLine};

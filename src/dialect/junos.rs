@@ -16,6 +16,7 @@
 //!   existing uplink's policy — and the existing unit's filters are copied to the new unit.
 
 pub mod policy;
+pub mod rollback;
 
 use super::{Change, IfChange, Lines, StaticRouteLine};
 use crate::import::parse::junos::{quote, set_form, set_lines, SetLine};

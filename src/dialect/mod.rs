@@ -199,6 +199,21 @@ pub fn candidate_text(v: Vendor, stored: &str, lines: &str) -> String {
     }
 }
 
+/// The lines that undo hand-written `lines` on a device of `v` whose stored configuration
+/// is `stored`, derived by comparing the candidate with it; None for the vendors whose
+/// rollback olav does not derive (IOS-XR, FRR and the others: a rollback must be given).
+pub fn derived_rollback(v: Vendor, stored: &str, lines: &str) -> Option<String> {
+    match v {
+        Vendor::JuniperJunos => Some(junos::rollback::derive(stored, lines)),
+        Vendor::CiscoIos | Vendor::AristaEos | Vendor::CiscoNxos => Some(cisco::rollback::derive(
+            stored,
+            lines,
+            cisco::candidate::CISCO,
+        )),
+        _ => None,
+    }
+}
+
 /// A plan's implementation lines per device, in the plan's order (several blocks for one
 /// device are applied one after the other).
 pub fn plan_lines(plan: &crate::plan::Plan) -> std::collections::BTreeMap<String, String> {

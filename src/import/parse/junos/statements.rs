@@ -243,16 +243,19 @@ struct SetEdits {
 impl SetEdits {
     fn apply(&mut self, cmd: SetCommand, line: u32, raw: &mut Vec<Raw>) {
         match cmd {
-            SetCommand::Set((words, list_from)) if !words.is_empty() => raw.push(Raw {
-                st: Statement {
-                    word_lines: vec![line; words.len()],
-                    words,
-                    line,
-                    inherited: false,
-                    list_from,
-                },
-                inactive: false,
-            }),
+            SetCommand::Set((words, list_from)) if !words.is_empty() => {
+                raw.retain(|r| !replaced_by(&r.st.words, &words));
+                raw.push(Raw {
+                    st: Statement {
+                        word_lines: vec![line; words.len()],
+                        words,
+                        line,
+                        inherited: false,
+                        list_from,
+                    },
+                    inactive: false,
+                })
+            }
             SetCommand::Set(_) => {}
             SetCommand::Deactivate(path) => self.deactivated.push(path),
             // What `display set` prints as one `deactivate` per statement under an inactive
@@ -277,6 +280,42 @@ impl SetEdits {
             .map(|r| r.st)
             .collect()
     }
+}
+
+/// Leaves that hold one value: a second `set` replaces the first (Junos keeps the last).
+const SINGLE_VALUED: &[&str] = &[
+    "mtu",
+    "metric",
+    "description",
+    "peer-as",
+    "local-as",
+    "type",
+    "preference",
+    "local-preference",
+    "vlan-id",
+    "hold-time",
+    "local-address",
+    "router-id",
+    "autonomous-system",
+    "speed",
+    "interface-mode",
+    "next-hop-self",
+];
+
+/// Whether the statement `old` is replaced by a later `set new`: the same statement, a
+/// single-valued leaf given another value, or a term's other final action (`then accept`
+/// after `then discard`).
+fn replaced_by(old: &[String], new: &[String]) -> bool {
+    if old == new {
+        return true;
+    }
+    let n = new.len();
+    if n < 2 || old.len() != n || old[..n - 1] != new[..n - 1] {
+        return false;
+    }
+    let leaf = new[n - 2].as_str();
+    let action = |w: &str| matches!(w, "accept" | "discard" | "reject");
+    SINGLE_VALUED.contains(&leaf) || (leaf == "then" && action(&new[n - 1]) && action(&old[n - 1]))
 }
 
 /// Splits a set-form line into words: quoted strings are one word, brackets dropped (and
@@ -713,9 +752,9 @@ mod tests {
             .collect();
         assert_eq!(
             got,
+            // The group's second description replaces its first, as on the device.
             vec![
                 ("interfaces ge-0/0/0 mtu 9000".into(), true),
-                ("interfaces ge-0/0/0 description from-group".into(), true),
                 ("interfaces ge-0/0/0 description explicit".into(), false),
             ]
         );

@@ -12,6 +12,7 @@ pub mod frr;
 pub mod iosxr;
 pub mod junos;
 pub mod policy;
+pub mod readable;
 pub mod safety;
 mod stanza;
 

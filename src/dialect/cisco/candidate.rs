@@ -342,7 +342,7 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
 
 /// Whether a block header opens an access list, whose entries carry sequence numbers
 /// (IOS `ip access-list extended X`, EOS and NX-OS `ip access-list X`).
-pub(super) fn acl_block(w: &[&str]) -> bool {
+pub(crate) fn acl_block(w: &[&str]) -> bool {
     matches!(w, ["ip" | "ipv6", "access-list", _, ..])
 }
 

@@ -5,6 +5,7 @@ pub mod analyzer;
 pub mod capability;
 pub mod reporter;
 pub mod simulator;
+pub mod writer;
 
 use crate::engine::breaker::{ErrorClass, ToolError};
 use capability::{
@@ -85,7 +86,7 @@ impl Orchestrator {
     }
 }
 
-/// The netops orchestrator and its three step agents.
+/// The netops orchestrator and its four step agents.
 pub static NETOPS: Orchestrator = Orchestrator {
     name: "netops",
     purpose: "network change plans and decommission impact, verified against the state DB and Batfish",
@@ -93,6 +94,13 @@ pub static NETOPS: Orchestrator = Orchestrator {
         StepAgent {
             name: "analyzer",
             purpose: "turns a request into an intent resolved against the state DB and drafts the change plan file",
+            capabilities: &[Capability::ReadState, Capability::WritePlans],
+            timeout: Duration::from_secs(30),
+            contract: "PLAN_PATH: <path>",
+        },
+        StepAgent {
+            name: "writer",
+            purpose: "registers an engineer's own configuration lines as a change plan, the rollback derived from the stored configuration",
             capabilities: &[Capability::ReadState, Capability::WritePlans],
             timeout: Duration::from_secs(30),
             contract: "PLAN_PATH: <path>",
@@ -207,6 +215,24 @@ impl AgentFactory for NetopsAgents {
                 BatfishCaller::new(env.batfish.clone(), t()),
             ))),
             _ => None,
+        }
+    }
+}
+
+/// The netops step agents with an engineer's own lines for the writer
+/// (`olav plan --device … --config …`).
+pub struct CustomAgents(pub writer::CustomChange);
+
+impl AgentFactory for CustomAgents {
+    fn make(&self, name: &str, env: &RunEnv) -> Option<Box<dyn StepRunner>> {
+        match name {
+            "writer" => Some(Box::new(writer::Writer::new(
+                StateReader::new(&env.db, env.tools.clone()),
+                PlanWriter::new(&env.exports, &env.db, env.tools.clone()),
+                self.0.clone(),
+                env.today.clone(),
+            ))),
+            _ => NetopsAgents.make(name, env),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! messages on stderr and the exit statuses of PRODUCT.md.
 
 mod check;
+mod custom;
 mod lifecycle;
 pub mod request;
 mod route_diff;
@@ -97,6 +98,25 @@ enum Command {
     /// Inspect, validate and render workflows.
     #[command(subcommand)]
     Workflows(WorkflowsCmd),
+    /// Verify configuration lines you wrote: each device's lines (in its own syntax)
+    /// become a `custom` plan with a rollback derived from the stored configuration,
+    /// then pre-checked and verified like a drafted plan (what the change does, filters,
+    /// routing, sessions, services).
+    Plan {
+        /// A device the lines are for (repeatable; each followed by its --config).
+        #[arg(long, required = true)]
+        device: Vec<String>,
+        /// The lines for the device in the same position (`-` reads stdin).
+        #[arg(long, required = true, value_name = "FILE")]
+        config: Vec<PathBuf>,
+        /// The rollback for the device in the same position, instead of the one olav
+        /// derives (required for IOS-XR and FRR).
+        #[arg(long, value_name = "FILE")]
+        rollback: Vec<PathBuf>,
+        /// The plan's title.
+        #[arg(long)]
+        title: Option<String>,
+    },
     /// Pre-check a plan against the state DB (the reporter step alone: blast radius, forwarding and IGP adjacencies before and after), or every open plan.
     Precheck {
         /// The plan file (inside the exports folder).
@@ -394,6 +414,20 @@ fn run(cli: &Cli) -> Result<Exit> {
             _ => lifecycle::precheck_all(cli, max_age, None),
         },
         Command::Plans(p) => lifecycle::plans(cli, p),
+        Command::Plan {
+            device,
+            config,
+            rollback,
+            title,
+        } => custom::run(
+            cli,
+            &custom::Args {
+                devices: device,
+                configs: config,
+                rollbacks: rollback,
+                title: title.as_deref(),
+            },
+        ),
         Command::Schedule {
             cron,
             import,

@@ -204,7 +204,7 @@ pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
                 orch.name
             );
             let mut text = format!("{question}\nIt can:\n");
-            for w in &cat.workflows {
+            for w in cat.workflows.iter().filter(|w| w.command.is_none()) {
                 text.push_str(&format!(
                     "  {:<22} {} — say: {}\n",
                     w.name,
@@ -218,6 +218,7 @@ pub fn run(cli: &Cli, request: &str) -> Result<Exit> {
             let can = cat
                 .workflows
                 .iter()
+                .filter(|w| w.command.is_none())
                 .map(|w| format!("{} — say: {}", w.name, w.keywords.join(" / ")))
                 .collect();
             print_unrouted(cli, "none", &question, can, text);

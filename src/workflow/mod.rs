@@ -39,6 +39,9 @@ pub struct Workflow {
     pub artifact: Option<String>,
     /// Intent words that route a request here.
     pub keywords: Vec<String>,
+    /// The olav command that starts it, when a command does (`olav plan`): such a
+    /// workflow takes no requests.
+    pub command: Option<String>,
     /// Steps in order.
     pub steps: Vec<Step>,
     /// Assembly headers, one per step (fall back to the agents' names).
@@ -265,6 +268,7 @@ const KNOWN_KEYS: &[&str] = &[
     "title",
     "trigger",
     "keywords",
+    "command",
     "artifact",
     "steps",
     "assembly",
@@ -432,7 +436,8 @@ fn parse_one(
         }
         None => keywords_from_trigger(&trigger),
     };
-    if keywords.is_empty() {
+    let command = text_field(&m, "command").filter(|c| !c.is_empty());
+    if keywords.is_empty() && command.is_none() {
         findings.push(Finding::warning(
             "no intent words: no request will be routed here",
             "name them in the trigger as (\"add / modify\") or list them under keywords:",
@@ -459,7 +464,12 @@ fn parse_one(
         name,
         trigger,
         artifact: text_field(&m, "artifact"),
-        keywords,
+        keywords: if command.is_some() {
+            Vec::new()
+        } else {
+            keywords
+        },
+        command,
         steps,
         headers,
         on_failure: text_field(&m, "on_failure"),

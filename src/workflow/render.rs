@@ -21,7 +21,14 @@ pub fn render(orch: &Orchestrator, catalog: &Catalog) -> String {
         if !w.trigger.is_empty() {
             let _ = writeln!(s, "When to use: {}", w.trigger);
         }
-        let _ = writeln!(s, "Intent words: {}", w.keywords.join(", "));
+        match &w.command {
+            Some(c) => {
+                let _ = writeln!(s, "Started by: {c} (not from requests)");
+            }
+            None => {
+                let _ = writeln!(s, "Intent words: {}", w.keywords.join(", "));
+            }
+        }
         if let Some(a) = &w.artifact {
             let _ = writeln!(s, "Artifact: {a}");
         }

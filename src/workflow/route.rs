@@ -92,6 +92,7 @@ pub fn route<'a>(catalog: &'a Catalog, request: &str) -> Route<'a> {
     let mut hits: Vec<Candidate<'a>> = catalog
         .workflows
         .iter()
+        .filter(|w| w.command.is_none())
         .map(|w| Candidate {
             workflow: w,
             matched: matches(w, &toks, &lower),

@@ -17,7 +17,10 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let plan = cx.plan;
     let b = &cx.blast;
     let recomputed = b.number();
-
+    // A hand-written plan claims nothing: the recomputed radius is its evidence.
+    if plan.header.intent == crate::agents::writer::INTENT {
+        return Ok(out.not_applicable());
+    }
     match plan.claimed_blast_radius {
             None => out.add(Severity::Error, "blast radius", format!("the plan quotes no blast-radius number; recomputed: {recomputed}"), "add 'Blast-radius number: N' to the Blast radius section"),
             Some(c) if c as usize != recomputed => out.add(

@@ -55,7 +55,8 @@ impl Ctx<'_> {
     }
 }
 
-pub(super) fn slug(s: &str) -> String {
+/// A file-name topic: lower-case letters and digits, dashes between.
+pub(crate) fn slug(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if c.is_ascii_alphanumeric() {

@@ -12,6 +12,7 @@ mod calendar;
 mod candidate;
 mod checks;
 mod corpus;
+mod custom;
 mod eigrp_lab;
 mod fidelity;
 mod frr;

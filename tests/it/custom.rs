@@ -1,0 +1,181 @@
+//! `olav plan --device NAME --config FILE`: an engineer's own lines through the whole
+//! pipeline on the demo network — the registered plan with its derived rollback, the
+//! pre-check's verdict and findings, and the refusals (exit 2).
+
+use crate::common;
+use std::path::Path;
+
+/// `olav plan` in `dir` with one device and its lines; the exit status and the JSON answer.
+fn plan(dir: &Path, device: &str, file: &str) -> (i32, serde_json::Value) {
+    let out = common::olav(dir)
+        .args([
+            "-q", "--format", "json", "plan", "--device", device, "--config",
+        ])
+        .arg(common::fixture(&format!("custom/{file}")))
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{file}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code().unwrap_or(-1), v)
+}
+
+/// The plan file the run registered.
+fn plan_text(dir: &Path, v: &serde_json::Value) -> String {
+    let p = v["plan_path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no plan: {v:#}"));
+    std::fs::read_to_string(dir.join(p)).expect("plan file")
+}
+
+/// The run's findings as (code, severity, message).
+fn findings(v: &serde_json::Value) -> Vec<(String, String, String)> {
+    v["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+                    (s("code"), s("severity"), s("message"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_added_acl_entry_is_registered_with_its_rollback_and_passes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "acl-permit.ios");
+    assert_eq!(code, 0, "{v:#}");
+    let text = plan_text(tmp.path(), &v);
+    assert!(text.contains("intent: custom"), "{text}");
+    assert!(
+        text.contains("## Rollback\n\n```config device=alpha-border-1 os=ios\nip access-list extended EDGE-IN\n no 25\n```"),
+        "{text}"
+    );
+    assert_eq!(v["workflow"], "custom_plan");
+    assert!(v["report_paths"]["precheck"].is_string(), "{v:#}");
+    assert!(
+        !findings(&v).iter().any(|f| f.1 == "error"),
+        "{:#?}",
+        findings(&v)
+    );
+}
+
+#[test]
+fn a_prefix_list_edit_that_withdraws_a_prefix_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "prefix-withdraw.ios");
+    assert_eq!(code, 1, "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.announcements"
+            && s == "error"
+            && m.contains("10.20.0.0/16")),
+        "{f:#?}"
+    );
+    // The stored line comes back.
+    assert!(
+        plan_text(tmp.path(), &v)
+            .contains("```config device=alpha-border-1 os=ios\nip prefix-list OUR-PREFIXES seq 20 permit 10.20.0.0/16\n```"),
+    );
+}
+
+#[test]
+fn an_ospf_cost_change_reports_the_routes_that_move() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "ospf-cost.ios");
+    assert_eq!(code, 0, "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter()
+            .any(|(c, _, m)| c == "precheck.routes" && m.contains("10.255.1.2/32")),
+        "{f:#?}"
+    );
+    assert!(plan_text(tmp.path(), &v)
+        .contains("interface GigabitEthernet0/0/1\n ip ospf cost 500\n```"));
+}
+
+#[test]
+fn a_junos_disable_is_undone_by_its_delete_and_what_it_cuts_off_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "gamma-border-1", "office-disable.junos");
+    assert_eq!(code, 1, "{v:#}");
+    assert!(plan_text(tmp.path(), &v).contains(
+        "```config device=gamma-border-1 os=junos\ndelete interfaces xe-0/1/3 disable\n```"
+    ));
+    let f = findings(&v);
+    assert!(
+        f.iter()
+            .any(|(c, s, _)| c == "precheck.service_down" && s == "error"),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn unreadable_lines_and_unknown_devices_are_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "unreadable.ios");
+    assert_eq!(code, 2, "{v:#}");
+    let asked = v["clarification"]["candidates"].to_string();
+    // Lines 3 and 4 of the file (the scaffolding around them is not read).
+    assert!(
+        asked.contains("unreadable.ios:3: `ip ospf cost 500`"),
+        "{asked}"
+    );
+    assert!(
+        asked.contains("unreadable.ios:4: `frobnicate the router`"),
+        "{asked}"
+    );
+    assert!(!asked.contains("unreadable.ios:1"), "{asked}");
+    assert!(v["plan_path"].is_null(), "{v:#}");
+    let (code, v) = plan(tmp.path(), "alpha-bordr-1", "ospf-cost.ios");
+    assert_eq!(code, 2, "{v:#}");
+    let asked = v["clarification"].to_string();
+    assert!(
+        asked.contains("no device 'alpha-bordr-1'") && asked.contains("alpha-border-1"),
+        "{asked}"
+    );
+    assert!(!tmp.path().join("exports/change_plans").exists());
+}
+
+#[test]
+fn config_files_pair_with_devices_and_stdin_reads() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    common::olav(tmp.path())
+        .args([
+            "-q",
+            "plan",
+            "--device",
+            "alpha-border-1",
+            "--device",
+            "beta-border-1",
+            "--config",
+            "x",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("2 --device and 1 --config"));
+    let out = common::olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "plan",
+            "--device",
+            "alpha-border-1",
+            "--config",
+            "-",
+        ])
+        .write_stdin("interface GigabitEthernet0/0/1\n ip ospf cost 500\n")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(
+        v["steps"][0]["reply"]
+            .to_string()
+            .contains("alpha-border-1: 2 line(s)"),
+        "{v:#}"
+    );
+}

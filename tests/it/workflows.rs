@@ -49,9 +49,11 @@ fn shipped_workflows_check_clean() {
         .assert()
         .code(0);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(text.contains("OK: 2 loaded, 0 skipped"), "{text}");
+    assert!(text.contains("OK: 3 loaded, 0 skipped"), "{text}");
     assert!(
-        text.contains("(change_plan)") && text.contains("(decommission_impact)"),
+        text.contains("(change_plan)")
+            && text.contains("(decommission_impact)")
+            && text.contains("(custom_plan)"),
         "{text}"
     );
     assert!(!text.contains("warning"), "{text}");

@@ -210,6 +210,7 @@ pub fn derived_rollback(v: Vendor, stored: &str, lines: &str) -> Option<String> 
             stored,
             lines,
             cisco::candidate::CISCO,
+            v == Vendor::CiscoNxos,
         )),
         _ => None,
     }

@@ -9,7 +9,7 @@ pub mod checks;
 mod context;
 pub mod forwarding;
 pub mod lockout;
-pub(crate) mod model_sections;
+pub mod model_sections;
 mod readdressing;
 mod routes;
 mod scope;

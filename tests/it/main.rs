@@ -13,6 +13,7 @@ mod candidate;
 mod checks;
 mod corpus;
 mod custom;
+mod custom_props;
 mod eigrp_lab;
 mod fidelity;
 mod frr;

@@ -22,14 +22,21 @@ use super::candidate::{
 };
 
 /// The lines that undo `lines` on a device whose stored configuration is `stored`.
-pub fn derive(stored: &str, lines: &str, style: Style) -> String {
+/// `lists_no_shutdown`: the device lists `no shutdown` for every port that is up (NX-OS),
+/// so a port without either line is down; elsewhere such a port is up, and a `no
+/// shutdown` the plan adds to it changes nothing to undo.
+pub fn derive(stored: &str, lines: &str, style: Style, lists_no_shutdown: bool) -> String {
     let candidate = apply_styled(stored, lines, style);
     let mut before = read(stored, false);
     let mut after = read(&candidate, false);
     number_all(&mut before);
     number_all(&mut after);
     let mut out = Vec::new();
-    diff(&before, &after, None, style, &mut out);
+    let ctx = Diff {
+        style,
+        lists_no_shutdown,
+    };
+    diff(&before, &after, None, ctx, &mut out);
     let mut text = out.join("\n");
     if !text.is_empty() {
         text.push('\n');
@@ -95,14 +102,16 @@ fn render(n: &Node) -> Vec<String> {
     s.lines().map(str::to_owned).collect()
 }
 
-/// The lines that turn `after` back into `before` (siblings under `parent`).
-fn diff(
-    before: &[Node],
-    after: &[Node],
-    parent: Option<&Node>,
+/// What the comparison knows of the device.
+#[derive(Clone, Copy)]
+struct Diff {
     style: Style,
-    out: &mut Vec<String>,
-) {
+    lists_no_shutdown: bool,
+}
+
+/// The lines that turn `after` back into `before` (siblings under `parent`).
+fn diff(before: &[Node], after: &[Node], parent: Option<&Node>, ctx: Diff, out: &mut Vec<String>) {
+    let style = ctx.style;
     let in_acl = parent.is_some_and(|p| acl_block(&p.words()));
     let real = |v: &[Node]| -> Vec<usize> { (0..v.len()).filter(|&i| !v[i].trivia).collect() };
     let (b_idx, a_idx) = (real(before), real(after));
@@ -151,7 +160,7 @@ fn diff(
                 let blocks = !a.children.is_empty() || !b.children.is_empty();
                 if blocks && !in_acl {
                     let mut inner = Vec::new();
-                    diff(&b.children, &a.children, Some(a), style, &mut inner);
+                    diff(&b.children, &a.children, Some(a), ctx, &mut inner);
                     if !inner.is_empty() {
                         nested.push(a.raw.trim_end().to_owned());
                         nested.extend(inner);
@@ -176,7 +185,11 @@ fn diff(
             && removed
                 .iter()
                 .any(|o| o.children.is_empty() && same_setting(a, o, style));
-        if replaced {
+        // `no shutdown` on a port that was up without saying so changes nothing.
+        let was_up = !ctx.lists_no_shutdown
+            && a.words() == ["no", "shutdown"]
+            && !before.iter().any(|b| b.words() == ["shutdown"]);
+        if replaced || was_up {
             continue;
         }
         if a.children.is_empty() {
@@ -217,7 +230,7 @@ mod tests {
     /// The rollback applied to the candidate gives the stored device back: its model,
     /// and its access lists entry by entry.
     fn restores(lines: &str) -> String {
-        let rb = derive(IOS, lines, CISCO);
+        let rb = derive(IOS, lines, CISCO, false);
         let back = apply_text(&apply_text(IOS, lines), &rb);
         let parse = |t: &str| {
             crate::precheck::model_sections::sections(
@@ -229,7 +242,7 @@ mod tests {
             parse(IOS),
             "not restored by\n{rb}\n--- gives\n{back}"
         );
-        let again = derive(IOS, &format!("{lines}\n{rb}"), CISCO);
+        let again = derive(IOS, &format!("{lines}\n{rb}"), CISCO, false);
         assert!(!again.contains("access-list"), "{again}");
         rb
     }

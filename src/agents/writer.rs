@@ -235,13 +235,7 @@ fn plan_of(
     let mut verification = String::new();
     for r in ready {
         let _ = writeln!(verification, "On {}:\n\n```", r.device);
-        for c in crate::dialect::show(r.vendor, crate::dialect::Show::Interfaces)
-            .into_iter()
-            .chain(crate::dialect::show(
-                r.vendor,
-                crate::dialect::Show::BgpSummary,
-            ))
-        {
+        for c in crate::dialect::show_changed(r.vendor, &r.lines) {
             let _ = writeln!(verification, "{c}");
         }
         let _ = writeln!(verification, "```\n");

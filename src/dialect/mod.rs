@@ -349,6 +349,47 @@ pub fn show(v: Vendor, what: Show<'_>) -> Vec<String> {
     }
 }
 
+/// The `show` commands that display what hand-written `lines` touch on a device of `v`:
+/// each interface's configuration and state, each other block's configuration, then the
+/// interfaces and BGP sessions in brief.
+pub fn show_changed(v: Vendor, lines: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |c: String| {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    for l in lines
+        .lines()
+        .filter(|l| !l.starts_with(char::is_whitespace))
+    {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match (is_junos(v), w.as_slice()) {
+            (true, ["set" | "delete" | "deactivate" | "activate", "interfaces", port, ..]) => {
+                show(v, Show::Interface(port))
+                    .into_iter()
+                    .for_each(&mut add)
+            }
+            (true, ["set" | "delete" | "deactivate" | "activate", rest @ ..])
+                if !rest.is_empty() =>
+            {
+                let keep = rest.len().saturating_sub(1).clamp(1, 5);
+                add(format!("show configuration {}", rest[..keep].join(" ")))
+            }
+            (false, ["interface", name, ..]) => show(v, Show::Interface(name))
+                .into_iter()
+                .for_each(&mut add),
+            (false, ["no", ..]) | (false, []) | (true, _) => {}
+            (false, _) if v == Vendor::Frr => add("vtysh -c 'show running-config'".to_owned()),
+            (false, _) if v == Vendor::CiscoIosXr => add(format!("show running-config {l}")),
+            (false, _) => add(format!("show running-config | section ^{}", l.trim())),
+        }
+    }
+    show(v, Show::Interfaces).into_iter().for_each(&mut add);
+    show(v, Show::BgpSummary).into_iter().for_each(&mut add);
+    out
+}
+
 /// The IOS-XR `show` commands.
 fn show_iosxr(what: Show<'_>) -> Vec<String> {
     match what {

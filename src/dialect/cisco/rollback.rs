@@ -176,7 +176,7 @@ fn diff(before: &[Node], after: &[Node], parent: Option<&Node>, ctx: Diff, out: 
     }
     let removed: Vec<&Node> = b_idx
         .iter()
-        .filter(|&&bi| !matched_before[bi] && !(parent.is_none() && skip(&before[bi])))
+        .filter(|&&bi| !(matched_before[bi] || parent.is_none() && skip(&before[bi])))
         .map(|&bi| &before[bi])
         .collect();
     for a in added {

@@ -418,7 +418,10 @@ mod dialect_tests {
     use crate::import::parse::parser_for;
     use crate::model::{DeviceConfig, Direction, Vendor};
 
-    fn summary(d: &DeviceConfig) -> Vec<(String, Vec<(Option<u32>, bool)>)> {
+    /// Each filter's name and its entries' (sequence, permit).
+    type Summary = Vec<(String, Vec<(Option<u32>, bool)>)>;
+
+    fn summary(d: &DeviceConfig) -> Summary {
         d.filters
             .iter()
             .map(|f| {

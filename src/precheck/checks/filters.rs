@@ -514,4 +514,50 @@ mod tests {
         let o = run(&CHECK, &net, &on_r1("block-web", "GigabitEthernet0/2"));
         assert!(has(&o, Severity::Error, "the service lan"), "{o:#?}");
     }
+
+    #[test]
+    fn a_drop_decided_by_a_line_olav_cannot_evaluate_is_a_warning() {
+        let net = triangle_edge_acl(STATE);
+        let o = run(
+            &CHECK,
+            &net,
+            &on_r1("block-bgp-at-night", "GigabitEthernet0/2"),
+        );
+        assert!(
+            has(&o, Severity::Warning, "may drop (a line olav does not evaluate decides) the packets of the BGP session r1 → 203.0.113.2"),
+            "{o:#?}"
+        );
+        assert!(
+            !o.findings.iter().any(|f| f.severity == Severity::Error),
+            "{o:#?}"
+        );
+        assert!(has(&o, Severity::Info, "newly denied (may be"), "{o:#?}");
+    }
+
+    #[test]
+    fn a_junos_filter_applied_to_a_unit_is_compared_with_no_filter() {
+        let lines = block("junos-bind");
+        let p = junos_plan("custom", vec![device("j1")], &lines, "");
+        let o = run(&CHECK, &junos_eos(), &p);
+        assert!(
+            has(
+                &o,
+                Severity::Info,
+                "inbound filter on xe-0/1/0.0: no filter before, LINK after"
+            ),
+            "{o:#?}"
+        );
+        assert!(
+            has(&o, Severity::Info, "'(implicit deny)' decided it before"),
+            "{o:#?}"
+        );
+        assert!(
+            has(
+                &o,
+                Severity::Info,
+                "LINK: newly denied: any protocol from any to any, where no earlier line matches"
+            ),
+            "{o:#?}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! Packet filters the plan changes, analysed (`crate::filter`): per changed ACL or
 //! firewall filter, the traffic newly denied and newly permitted (info), and what an
-//! interface's filter now drops — a BGP session over it, an OSPF adjacency on it, a
+//! interface's filter now drops — a BGP session over it, an OSPF or EIGRP adjacency on it, a
 //! service whose traffic crosses it (errors; a drop olav cannot decide is a warning).
 //! A filter newly applied to an interface is compared with "permit everything".
 
@@ -18,7 +18,7 @@ use std::net::{IpAddr, Ipv4Addr};
 /// Packet filters the plan changes drop no session, adjacency or service.
 pub const CHECK: Check = Check {
     codes: &["precheck.filters"],
-    name: "packet filters the plan changes drop no BGP session, OSPF adjacency or service",
+    name: "packet filters the plan changes drop no BGP session, IGP adjacency or service",
     reads: "the stored and candidate configurations' ACLs / firewall filters and where they are applied, the sessions and services of the state",
     run,
 };
@@ -315,15 +315,9 @@ fn hits(
             );
         }
     }
-    // An OSPF adjacency on the interface (protocol 89 between the subnet's routers).
-    let ospf = cand.ospf_networks.iter().any(|o| {
-        o.interface
-            .as_deref()
-            .is_some_and(|i| crate::ifname::same(i, &b.iface))
-            || o.prefix
-                .is_some_and(|pfx| nets.iter().any(|n| pfx.contains(&IpAddr::V4(n.addr()))))
-    });
-    if ospf {
+    // An OSPF or EIGRP adjacency on the interface (protocol 89 or 88 between the
+    // subnet's routers).
+    for (proto, name) in igps(cand, &b.iface, &nets) {
         let flows: Vec<HeaderSpace> = nets
             .iter()
             .map(|n| {
@@ -331,12 +325,12 @@ fn hits(
                     Direction::In => prefix(n),
                     Direction::Out => Wildcard::host(n.addr()),
                 };
-                HeaderSpace::flow(Some(89), src, Wildcard::ANY, None, None)
+                HeaderSpace::flow(Some(proto), src, Wildcard::ANY, None, None)
             })
             .collect();
         if let Some(found) = dropped(&b.cmp, &flows) {
             report(
-                format!("the OSPF adjacency on {}", b.iface),
+                format!("the {name} adjacency on {}", b.iface),
                 "the adjacency goes down and the routes over it are withdrawn",
                 found,
             );
@@ -420,6 +414,41 @@ fn session_local(
                 .map(|n| Wildcard::host(n.addr()))
         });
     Some(source.unwrap_or(Wildcard::ANY))
+}
+
+/// The IGPs that form adjacencies on the interface (not passive there): (protocol
+/// number, name).
+fn igps(cand: &DeviceConfig, iface: &str, nets: &[Ipv4Net]) -> Vec<(u8, &'static str)> {
+    let on = |pfx: &Ipv4Net| nets.iter().any(|n| pfx.contains(&n.addr()));
+    let ospf = cand.ospf_networks.iter().any(|o| {
+        let passive = cand
+            .ospf
+            .processes
+            .iter()
+            .any(|p| p.id == o.process && p.is_passive(iface));
+        !passive
+            && (o
+                .interface
+                .as_deref()
+                .is_some_and(|i| crate::ifname::same(i, iface))
+                || o.prefix.is_some_and(|pfx| match pfx {
+                    IpNet::V4(p) => on(&p),
+                    IpNet::V6(_) => false,
+                }))
+    });
+    let eigrp = cand
+        .eigrp
+        .processes
+        .iter()
+        .any(|p| !p.shutdown && !p.is_passive(iface) && p.networks.iter().any(&on));
+    let mut out = Vec::new();
+    if ospf {
+        out.push((89, "OSPF"));
+    }
+    if eigrp {
+        out.push((88, "EIGRP"));
+    }
+    out
 }
 
 /// Whether an external BGP peer sits on the interface's subnet.
@@ -556,6 +585,25 @@ mod tests {
                 &o,
                 Severity::Info,
                 "LINK: newly denied: any protocol from any to any, where no earlier line matches"
+            ),
+            "{o:#?}"
+        );
+    }
+
+    #[test]
+    fn a_filter_dropping_ospf_on_a_link_is_an_error_naming_the_adjacency() {
+        let p = plan(
+            "custom",
+            vec![interface("r2", "GigabitEthernet0/1")],
+            &[("r2", &block("square-r2-no-ospf"))],
+            &[],
+        );
+        let o = run(&CHECK, &square(), &p);
+        assert!(
+            has(
+                &o,
+                Severity::Error,
+                "drops the packets of the OSPF adjacency on GigabitEthernet0/1"
             ),
             "{o:#?}"
         );

@@ -100,7 +100,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             }
             differences(&mut out, &format!("{dev} filter {name}"), name, &c);
         }
-        for b in bound_changes(base, cand) {
+        let bound = bound_changes(base, cand);
+        // The stored routing tells which interface a session's peer is reached by.
+        let rib = if bound.is_empty() {
+            None
+        } else {
+            crate::routing::RoutingModel::shared(cx.db)?.device(cx.db, dev)?
+        };
+        for b in bound {
             applies = true;
             if b.before != b.after {
                 let element = format!("{dev} {}", b.iface);
@@ -118,14 +125,12 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             if services.is_none() {
                 services = Some(cx.db.service_endpoints()?);
             }
-            hits(
-                cx,
-                &mut out,
-                dev,
+            let seen = Seen {
                 cand,
-                &b,
-                services.as_deref().unwrap_or(&[]),
-            );
+                rib: rib.as_ref(),
+                services: services.as_deref().unwrap_or(&[]),
+            };
+            hits(cx, &mut out, dev, &seen, &b);
         }
     }
     Ok(if applies {
@@ -241,14 +246,16 @@ fn dropped(c: &Comparison, flows: &[HeaderSpace]) -> Option<(bool, Packet)> {
 }
 
 /// Sessions, adjacencies and services whose packets the changed filter drops.
-fn hits(
-    cx: &Context,
-    out: &mut Findings,
-    dev: &str,
-    cand: &DeviceConfig,
-    b: &Bound,
-    services: &[ServiceEndpoint],
-) {
+/// What the hits are looked for in: the device's candidate configuration, its stored
+/// RIB, the services.
+struct Seen<'a> {
+    cand: &'a DeviceConfig,
+    rib: Option<&'a crate::routing::DeviceRib>,
+    services: &'a [ServiceEndpoint],
+}
+
+fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
+    let (cand, services) = (seen.cand, seen.services);
     let nets = nets(cand, &b.iface);
     let what = format!("the {} filter {} on {}", b.dir, b.after, b.iface);
     let mut report = |subject: String, consequence: &str, found: (bool, Packet)| {
@@ -284,7 +291,7 @@ fn hits(
         let Ok(p) = peer.parse::<Ipv4Addr>() else {
             continue;
         };
-        let Some(local) = session_local(cand, &b.iface, &nets, p) else {
+        let Some(local) = session_local(seen, &b.iface, &nets, p) else {
             continue;
         };
         let (src, dst) = oriented(b.dir, local, Wildcard::host(p));
@@ -373,40 +380,43 @@ fn hits(
 }
 
 /// The session's local address as the interface's filter sees it, when the session
-/// crosses the interface: the interface's address on the peer's subnet; for a peer
-/// reached by a static route through the interface, the update source's address (else
-/// any address).
-fn session_local(
-    cand: &DeviceConfig,
-    iface: &str,
-    nets: &[Ipv4Net],
-    peer: Ipv4Addr,
-) -> Option<Wildcard> {
+/// crosses the interface: the interface's address on the peer's subnet; for a peer the
+/// stored routing (else a static route) reaches through the interface, the update
+/// source's address (else any address).
+fn session_local(seen: &Seen, iface: &str, nets: &[Ipv4Net], peer: Ipv4Addr) -> Option<Wildcard> {
+    let cand = seen.cand;
     if let Some(n) = nets.iter().find(|n| n.contains(&peer)) {
         return Some(Wildcard::host(n.addr()));
     }
-    let via = cand
-        .static_routes
-        .iter()
-        .filter(|r| r.prefix.contains(&IpAddr::V4(peer)))
-        .max_by_key(|r| r.prefix.prefix_len())
-        .is_some_and(|r| {
-            r.next_hop_interface
-                .as_deref()
-                .is_some_and(|i| crate::ifname::same(i, iface))
-                || r.next_hop.is_some_and(|h| match h {
-                    IpAddr::V4(h) => nets.iter().any(|n| n.contains(&h)),
-                    IpAddr::V6(_) => false,
-                })
-        });
-    if !via {
-        return None;
-    }
-    let source = cand
+    let neighbor = cand
         .bgp
         .iter()
         .flat_map(|b| &b.neighbors)
-        .find(|n| n.peer == BgpPeer::Address(IpAddr::V4(peer)))
+        .find(|n| n.peer == BgpPeer::Address(IpAddr::V4(peer)));
+    let vrf = crate::routing::connected::vrf_name(&neighbor.and_then(|n| n.vrf.clone()));
+    let routed = seen
+        .rib
+        .and_then(|r| crate::routing::trace::egress(r, &vrf, peer))
+        .is_some_and(|e| crate::ifname::same(&e, iface));
+    let via = routed
+        || cand
+            .static_routes
+            .iter()
+            .filter(|r| r.prefix.contains(&IpAddr::V4(peer)))
+            .max_by_key(|r| r.prefix.prefix_len())
+            .is_some_and(|r| {
+                r.next_hop_interface
+                    .as_deref()
+                    .is_some_and(|i| crate::ifname::same(i, iface))
+                    || r.next_hop.is_some_and(|h| match h {
+                        IpAddr::V4(h) => nets.iter().any(|n| n.contains(&h)),
+                        IpAddr::V6(_) => false,
+                    })
+            });
+    if !via {
+        return None;
+    }
+    let source = neighbor
         .and_then(|n| n.update_source.as_deref())
         .and_then(|src| {
             self::nets(cand, src)
@@ -607,5 +617,21 @@ mod tests {
             ),
             "{o:#?}"
         );
+    }
+
+    #[test]
+    fn a_loopback_session_routed_over_the_filtered_interface_is_hit() {
+        let p = plan(
+            "custom",
+            vec![device("r4")],
+            &[("r4", &block("square-r4-no-bgp"))],
+            &[],
+        );
+        let o = run(&CHECK, &square(), &p);
+        assert!(
+            has(&o, Severity::Error, "the BGP session r4 → 10.255.0.1"),
+            "{o:#?}"
+        );
+        assert!(!has(&o, Severity::Error, "OSPF adjacency"), "{o:#?}");
     }
 }

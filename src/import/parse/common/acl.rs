@@ -76,6 +76,15 @@ pub fn block_line(
             _ => entry(dev, name, standard, n.parse().ok(), rest, text, line),
         },
         ["permit" | "deny", ..] => entry(dev, name, standard, None, w, text, line),
+        // A reflexive ACL's entries are made by traffic: what they permit is unknown.
+        ["evaluate", reflexive, ..] => {
+            let f = filter_mut(dev, name);
+            let seq = f.lines.iter().filter_map(|l| l.seq).max().unwrap_or(0) + 10;
+            let mut l = FilterLine::any(true, text.trim().to_owned(), line);
+            l.seq = Some(seq);
+            l.not_evaluated(format!("reflexive ACL {reflexive}"));
+            f.lines.push(l);
+        }
         ["remark" | "statistics" | "counters" | "fragments" | "description", ..] => {}
         _ => return false,
     }
@@ -361,6 +370,7 @@ mod tests {
             "15 permit udp host 1.1.1.1 range 1000 2000 10.0.0.0/8 neq 53 log",
         );
         add(&mut d, "30 permit icmp any any echo");
+        add(&mut d, "evaluate MIRROR");
         assert_eq!(
             lines(&d, "A"),
             vec![
@@ -368,6 +378,7 @@ mod tests {
                 (Some(15), true, None),
                 (Some(20), false, None),
                 (Some(30), true, Some("'echo' is not evaluated".into())),
+                (Some(40), true, Some("reflexive ACL MIRROR".into())),
             ]
         );
         let f = &d.filters[0];
@@ -379,9 +390,9 @@ mod tests {
         );
         add(&mut d, "no 15");
         add(&mut d, "no deny ip 10.0.0.0 0.255.0.255 any");
-        assert_eq!(lines(&d, "A").len(), 2);
+        assert_eq!(lines(&d, "A").len(), 3);
         assert!(d.warnings.is_empty());
-        add(&mut d, "40 permit tcp any");
+        add(&mut d, "50 permit tcp any");
         add(&mut d, "10 deny ip any any");
         assert_eq!(d.warnings.len(), 2, "{:?}", d.warnings);
     }

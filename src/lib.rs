@@ -14,6 +14,7 @@ pub mod cli;
 pub mod demo;
 pub mod dialect;
 pub mod engine;
+pub mod filter;
 pub mod fsutil;
 pub mod fuzzy;
 pub mod ifname;

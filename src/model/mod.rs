@@ -8,6 +8,7 @@
 
 mod bgp;
 mod eigrp;
+mod filter;
 mod isis;
 pub mod management;
 mod mtu;
@@ -17,6 +18,10 @@ mod per_interface;
 pub use eigrp::{
     DistributeList, EigrpConfig, EigrpDistribute, EigrpInterface, EigrpProcess, EigrpRedistribute,
     EigrpStub,
+};
+pub use filter::{
+    port_number, protocol_number, Direction, FilterBinding, FilterLine, PacketFilter, PortRange,
+    Wildcard,
 };
 pub use isis::{IsisConfig, IsisInterface, IsisLevels, IsisProcess, IsisRedistribute};
 
@@ -157,6 +162,12 @@ pub struct DeviceConfig {
     /// Access lists and community lists as route-maps match against them.
     #[serde(default)]
     pub route_lists: RouteLists,
+    /// IPv4 packet filters (ACLs, Junos firewall filters), in definition order.
+    #[serde(default)]
+    pub filters: Vec<PacketFilter>,
+    /// Which filter is applied on which interface, in which direction.
+    #[serde(default)]
+    pub filter_bindings: Vec<FilterBinding>,
     /// Recognised lines that could not be understood.
     pub warnings: Vec<LineWarning>,
     /// Lines read.

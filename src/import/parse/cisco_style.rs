@@ -35,6 +35,11 @@ enum Ctx {
     },
     RouteMap,
     PrefixList(String),
+    /// An IPv4 ACL block: its entries are packet-filter lines.
+    Acl {
+        name: String,
+        standard: bool,
+    },
     /// EOS `peer-filter NAME`: the AS ranges a listen range accepts.
     PeerFilter(String),
     Ospf(String),
@@ -235,6 +240,12 @@ fn top_level(
             }
             Step::Known
         }
+        ["no", "ip", "access-list", "standard" | "extended", name]
+        | ["no", "ip", "access-list", name]
+        | ["no", "access-list", name] => {
+            common::acl::remove(dev, name);
+            Step::Known
+        }
         ["no", "ip", "route", "vrf", vrf, rest @ ..] => {
             common::remove_static_route(dev, Some((*vrf).to_owned()), rest, no);
             Step::Known
@@ -287,6 +298,7 @@ fn top_level(
             Some(StructureBlock::RouteMap) => Step::Push(Ctx::RouteMap),
             Some(StructureBlock::PrefixList(name)) => Step::Push(Ctx::PrefixList(name)),
             Some(StructureBlock::Entries) => Step::Push(Ctx::Opaque),
+            Some(StructureBlock::Acl { name, standard }) => Step::Push(Ctx::Acl { name, standard }),
             Some(StructureBlock::None) => Step::Known,
             None => Step::UnknownBlock,
         },
@@ -415,6 +427,10 @@ fn nested(
         Ctx::RouteMap => known(common::route_map_line(dev, w, no)),
         Ctx::PrefixList(name) => {
             common::prefix_list_entry(dev, name, w, no);
+            Step::Known
+        }
+        Ctx::Acl { name, standard } => {
+            common::acl::block_line(dev, name, *standard, w, text, no);
             Step::Known
         }
         Ctx::PeerFilter(name) => {

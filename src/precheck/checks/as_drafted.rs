@@ -22,7 +22,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         out.add(
                 Severity::Warning,
                 "implementation",
-                "the implementation or rollback differs from what olav drafted for the request: lines edited by hand are checked only where a check covers them (addresses, links, sessions, static routes, MTU, announcements); ACLs, IGP settings and the rest are not",
+                "the implementation or rollback differs from what olav drafted for the request: lines edited by hand are checked only where a check covers them (addresses, links, sessions, static routes, MTU, announcements, ACLs and firewall filters); IGP settings and the rest are not",
                 "review every edited line, or draft the plan again",
             );
     }

@@ -15,6 +15,7 @@ mod blast_unknown;
 mod block_os;
 mod degraded;
 mod drift;
+mod filters;
 mod freshness;
 mod interfaces;
 mod isolated;
@@ -190,6 +191,7 @@ pub const LIST: &[Check] = &[
     links::CHECK,
     mtu::CHECK,
     sessions_lost::CHECK,
+    filters::CHECK,
     adjacencies::CHECK,
     static_routes::CHECK,
     rollback::CHECK,

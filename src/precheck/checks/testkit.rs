@@ -116,6 +116,15 @@ pub fn triangle_with(state: &str) -> Net {
     network(&[("r1", R1), ("r2", R2), ("r3", R3)], state)
 }
 
+/// The triangle with r1 read from `fixtures/filters/r1-edge-acl.cfg` (an inbound ACL on
+/// its provider link) and the `state.yaml` given.
+pub fn triangle_edge_acl(state: &str) -> Net {
+    let p =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/filters/r1-edge-acl.cfg");
+    let r1 = std::fs::read_to_string(p).expect("fixtures/filters");
+    network(&[("r1", &r1), ("r2", R2), ("r3", R3)], state)
+}
+
 /// A network of IOS configs `(hostname, text)` and a `state.yaml`.
 pub fn network(configs: &[(&str, &str)], state: &str) -> Net {
     let file = |path: String, name_hint: &str, text: &str| SourceFile {

@@ -159,13 +159,19 @@ pub fn interface_line(
                 ),
             }
         }
-        ["ip", "access-group", name, dir] => {
+        ["ip", "access-group", name, dir] | ["ip", "port", "access-group", name, dir] => {
+            let ifname = iface.name.clone();
             let context = if *dir == "out" {
                 "interface outbound access-group"
             } else {
                 "interface inbound access-group"
             };
             reference(dev, StructureKind::AccessList, name, context, line);
+            super::acl::bind(dev, &ifname, name, dir, line);
+        }
+        ["no", "ip", "access-group", _, dir] | ["no", "ip", "port", "access-group", _, dir] => {
+            let ifname = iface.name.clone();
+            super::acl::unbind(dev, &ifname, dir);
         }
         ["ip" | "ipv6" | "no" | "negotiation" | "duplex" | "media-type" | "load-interval"
         | "spanning-tree" | "storm-control" | "bandwidth" | "encapsulation" | "cdp" | "lldp"

@@ -4,6 +4,7 @@
 //! prefix-lists, `neighbor X …` lines). Each vendor module drives these handlers from
 //! its own context walk and handles only what differs.
 
+pub mod acl;
 mod bgp;
 pub mod eigrp;
 mod interface;

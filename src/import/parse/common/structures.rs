@@ -17,6 +17,13 @@ pub enum StructureBlock {
     PrefixList(String),
     /// A block whose body (prefix-list or ACL entries) needs no further parsing.
     Entries,
+    /// An IPv4 ACL block (`standard`: source-only entries).
+    Acl {
+        /// The ACL's name.
+        name: String,
+        /// Whether its entries are standard ones.
+        standard: bool,
+    },
     /// A one-line definition.
     None,
 }
@@ -63,15 +70,31 @@ pub fn structure_line(dev: &mut DeviceConfig, w: &[&str], line: u32) -> Option<S
                 return Some(StructureBlock::None);
             }
             define(dev, StructureKind::AccessList, name, line);
-            Some(StructureBlock::Entries)
+            if w[0] == "ipv6" {
+                return Some(StructureBlock::Entries);
+            }
+            super::acl::open(dev, name);
+            Some(StructureBlock::Acl {
+                name: (*name).to_owned(),
+                standard: *kind == "standard",
+            })
         }
         ["ip" | "ipv6", "access-list", name] => {
             define(dev, StructureKind::AccessList, name, line);
-            Some(StructureBlock::Entries)
+            if w[0] == "ipv6" {
+                return Some(StructureBlock::Entries);
+            }
+            // EOS and NX-OS: `ip access-list NAME` is an extended list.
+            super::acl::open(dev, name);
+            Some(StructureBlock::Acl {
+                name: (*name).to_owned(),
+                standard: false,
+            })
         }
         ["access-list", name, rest @ ..] => {
             define(dev, StructureKind::AccessList, name, line);
             access_list_entry(dev, name, rest);
+            super::acl::numbered_line(dev, name, rest, &w.join(" "), line);
             Some(StructureBlock::None)
         }
         ["ip", "as-path", "access-list", name, action @ ("permit" | "deny"), expr @ ..] => {

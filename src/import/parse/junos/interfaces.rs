@@ -129,6 +129,10 @@ impl Junos {
                     _ => return,
                 };
                 self.refs(StructureKind::FirewallFilter, names, context, st);
+                if let (["input" | "output"], [name]) = (&[*dir][..], names) {
+                    let unit = self.dev.interfaces[idx].name.clone();
+                    self.bind_filter(&unit, dir, name, line);
+                }
             }
             ["family", "ethernet-switching", tail @ ..] => {
                 let sw = self.switching.entry(idx).or_default();

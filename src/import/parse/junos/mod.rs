@@ -18,6 +18,7 @@
 //!   kept with its line, under Batfish's names for Junos structure types and usages.
 
 mod bgp;
+mod filter;
 mod interfaces;
 mod isis;
 mod policy;

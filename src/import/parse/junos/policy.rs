@@ -309,6 +309,7 @@ impl Junos {
         if defines {
             let name = name_at[0];
             self.define(StructureKind::FirewallFilter, name, st.line_of(name_at));
+            self.filter_statement(name, rest, st);
         }
         if let ["term", _, "from", kind, _, ..] = rest {
             let context = match *kind {

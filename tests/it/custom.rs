@@ -54,12 +54,44 @@ fn an_added_acl_entry_is_registered_with_its_rollback_and_passes() {
         "{text}"
     );
     assert_eq!(v["workflow"], "custom_plan");
+    // A permit before `permit ip any any` changes no packet's fate, and olav says so.
+    assert!(
+        findings(&v)
+            .iter()
+            .any(|f| f.0 == "precheck.filters"
+                && f.2.contains("permits and denies the same packets")),
+        "{:#?}",
+        findings(&v)
+    );
     assert!(v["report_paths"]["precheck"].is_string(), "{v:#}");
     assert!(
         !findings(&v).iter().any(|f| f.1 == "error"),
         "{:#?}",
         findings(&v)
     );
+}
+
+#[test]
+fn an_acl_entry_that_drops_the_providers_bgp_fails_naming_the_session() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "acl-blocks-bgp.ios");
+    assert_eq!(code, 1, "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.filters"
+            && s == "error"
+            && m.contains("EDGE-IN")
+            && m.contains("203.0.113.2")),
+        "{f:#?}"
+    );
+    // What the filter newly denies, in header-space words.
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.filters"
+            && s == "info"
+            && m.contains("newly denied: tcp from 203.0.113.2 to any port 179")),
+        "{f:#?}"
+    );
+    assert!(plan_text(tmp.path(), &v).contains("ip access-list extended EDGE-IN\n no 15\n"));
 }
 
 #[test]

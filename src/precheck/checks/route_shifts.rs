@@ -1,5 +1,6 @@
 //! Routes to loopbacks, defaults and service prefixes that the plan takes away or makes
-//! single-path, device by device: evidence beside the traced flows and the blast radius.
+//! single-path, and the paths it moves (next hops before → after), device by device:
+//! evidence beside the traced flows and the blast radius.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
@@ -85,12 +86,30 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut changed: Vec<String> = Vec::new();
     let mut narrowed: Vec<String> = Vec::new();
     let mut narrowed_on: Vec<String> = Vec::new();
+    // Per device, the networks whose path moves ("net: a and b → b"), the default route
+    // and loopbacks first.
+    let mut moves: std::collections::BTreeMap<&str, Vec<(u8, String)>> = Default::default();
     for ((vrf, network), s) in &f.shifts {
         let net = if vrf == "default" {
             network.to_string()
         } else {
             format!("{network} (VRF {vrf})")
         };
+        let rank = match network.prefix_len() {
+            0 => 0,
+            32 => 1,
+            _ => 2,
+        };
+        for m in &s.moved {
+            moves.entry(m.device.as_str()).or_default().push((
+                rank,
+                format!(
+                    "{net}: {} → {}",
+                    m.before.join(" and "),
+                    m.after.join(" and ")
+                ),
+            ));
+        }
         if !s.changed.is_empty() {
             changed.push(net.clone());
         }
@@ -188,6 +207,31 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 changed.len(),
                 some(&changed)
             ),
+            "olav routes --plan PLAN lists them",
+        );
+    }
+    // Where traffic now goes, device by device: evidence (an IGP cost change moves
+    // paths; a move that breaks a flow or leaves one path is reported above and by the
+    // reachability and redundancy checks).
+    for (device, paths) in moves.iter_mut().take(SHOWN) {
+        paths.sort();
+        let shown: Vec<&str> = paths.iter().take(10).map(|(_, p)| p.as_str()).collect();
+        let mut text = shown.join("; ");
+        if paths.len() > 10 {
+            text.push_str(&format!("; and {} more", paths.len() - 10));
+        }
+        out.add(
+            Severity::Info,
+            format!("{device} paths"),
+            format!("paths that move on {device}: {text}"),
+            "olav routes --plan PLAN --device DEVICE shows the rows before and after",
+        );
+    }
+    if moves.len() > SHOWN {
+        out.add(
+            Severity::Info,
+            "routes",
+            format!("paths move on {} more device(s)", moves.len() - SHOWN),
             "olav routes --plan PLAN lists them",
         );
     }

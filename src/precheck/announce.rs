@@ -72,6 +72,7 @@ impl Sent {
                 .collect();
             match taken.len() {
                 0 => "rejected".to_owned(),
+                1 => format!("only 1 prefix ({})", taken.join(", ")),
                 n if n <= 5 => format!("only {n} prefixes ({})", taken.join(", ")),
                 n => format!("only {n} prefixes"),
             }
@@ -644,6 +645,58 @@ mod tests {
 
     fn cfg() -> DeviceConfig {
         parser_for(Vendor::CiscoIos).parse(CFG)
+    }
+
+    fn sent(peer: &str, prefixes: &[&str], accepts: &[(&str, Option<bool>)]) -> Sent {
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        Sent {
+            device: "b".into(),
+            peer: peer.into(),
+            peer_asn: Some(64500),
+            prefixes: prefixes.iter().map(|x| p(x)).collect(),
+            maybe: BTreeSet::new(),
+            unknown: None,
+            accepts: accepts.iter().map(|(x, v)| (p(x), *v)).collect(),
+        }
+    }
+
+    #[test]
+    fn what_is_accepted_is_said_for_the_default_route_and_all_prefixes() {
+        let samples: Vec<String> = crate::routing::bgp::external::samples()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut all: Vec<(&str, Option<bool>)> = vec![("0.0.0.0/0", Some(false))];
+        all.extend(samples.iter().map(|s| (s.as_str(), Some(true))));
+        assert_eq!(
+            sent("p", &[], &all).accepts_summary().as_deref(),
+            Some("default route: rejected; all prefixes: accepted")
+        );
+        let mut some: Vec<(&str, Option<bool>)> = vec![("0.0.0.0/0", Some(true))];
+        some.extend(samples.iter().map(|s| (s.as_str(), Some(false))));
+        some.push(("192.0.2.0/24", Some(true)));
+        assert_eq!(
+            sent("p", &[], &some).accepts_summary().as_deref(),
+            Some("default route: accepted; all prefixes: only 1 prefix (192.0.2.0/24)")
+        );
+        assert_eq!(sent("p", &[], &[]).accepts_summary(), None);
+    }
+
+    #[test]
+    fn a_prefix_one_provider_stops_hearing_is_told_from_one_no_provider_hears() {
+        let a = Announcements {
+            before: vec![
+                sent("p1", &["10.0.0.0/16", "10.1.0.0/16"], &[]),
+                sent("p2", &["10.0.0.0/16"], &[]),
+            ],
+            after: vec![sent("p1", &[], &[]), sent("p2", &["10.0.0.0/16"], &[])],
+        };
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        assert_eq!(a.withdrawn(), vec![p("10.1.0.0/16")]);
+        assert_eq!(
+            a.withdrawn_from_one(),
+            vec![("b".to_owned(), "p1".to_owned(), p("10.0.0.0/16"))]
+        );
     }
 
     #[test]

@@ -77,3 +77,56 @@ fn generated_networks_agree_with_the_configurations_alone() {
         eprintln!("synth {devices}/{seed}: {sessions} sessions, {agree} prefixes agree, {} differences: {:#?}", diff.len(), diff.iter().take(20).collect::<Vec<_>>());
     }
 }
+
+/// The same comparison over every snapshot among the fixtures (the lab-validation and
+/// real-network labs) and the corpus of real configurations: printed, for `docs/precheck.md` (`cargo test --lib
+/// announce_tests::fixtures -- --ignored --nocapture`).
+#[test]
+#[ignore = "a measurement: prints the agreement over the fixture labs"]
+fn fixtures_agreement() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut dirs = Vec::new();
+    for group in [
+        "lab-validation",
+        "real-networks",
+        "other-vendors",
+        "fidelity",
+    ] {
+        let Ok(rd) = std::fs::read_dir(root.join(group)) else {
+            continue;
+        };
+        dirs.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
+    }
+    dirs.push(root.join("other-vendors"));
+    // The corpus of real configurations, where it is (`../shared/reference/configs`, or `OLAV_CORPUS`).
+    let corpus = std::env::var_os("OLAV_CORPUS").map_or_else(
+        || root.join("../../shared/reference/configs/lab-validation"),
+        std::path::PathBuf::from,
+    );
+    if let Ok(rd) = std::fs::read_dir(&corpus) {
+        dirs.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
+    }
+    dirs.sort();
+    let (mut sessions, mut agree, mut diffs, mut labs) = (0, 0, 0, 0);
+    for d in dirs {
+        let Ok(snap) = Snapshot::from_dir(&d) else {
+            continue;
+        };
+        if snap.configs.is_empty() {
+            continue;
+        }
+        let (old, new) = both(&snap);
+        let (s, a, diff) = compare(&old.before, &new.before);
+        labs += 1;
+        sessions += s;
+        agree += a;
+        diffs += diff.len();
+        if s > 0 || !diff.is_empty() {
+            eprintln!(
+                "{}: {s} sessions, {a} prefixes agree, {diff:#?}",
+                d.display()
+            );
+        }
+    }
+    eprintln!("{labs} snapshots: {sessions} sessions, {agree} prefixes agree, {diffs} differences");
+}

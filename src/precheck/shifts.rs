@@ -23,8 +23,8 @@ pub struct Shift {
     /// Devices whose every route to it is now a discard route (`Null0`, `discard`,
     /// `reject`) and was not before: its traffic is dropped there.
     pub discarded: Vec<String>,
-    /// Devices whose next hops to it are others after the plan (not lost, not only
-    /// discarded): where its traffic now leaves, before → after.
+    /// Devices that use a next hop to it they did not use before (not a discard route):
+    /// where its traffic now leaves, before → after.
     pub moved: Vec<Moved>,
 }
 
@@ -138,7 +138,9 @@ pub fn shifts(
                 entry.changed.push(h.clone());
             }
             let (was, is) = (next_hops(rows), next_hops(after_rows));
-            if !after_rows.is_empty() && !drops(after_rows) && was != is {
+            // A next hop it did not use before: the path moves (fewer of the same ones is
+            // `narrowed`, reported as such).
+            if !drops(after_rows) && is.iter().any(|h| !was.contains(h)) {
                 entry.moved.push(Moved {
                     device: h.clone(),
                     before: was,

@@ -213,6 +213,21 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     // Where traffic now goes, device by device: evidence (an IGP cost change moves
     // paths; a move that breaks a flow or leaves one path is reported above and by the
     // reachability and redundancy checks).
+    // A removal moves paths by design: one finding names where.
+    if cx.is_removal() && !moves.is_empty() {
+        let devices: Vec<String> = moves.keys().map(|d| (*d).to_owned()).collect();
+        out.add(
+            Severity::Info,
+            "routes",
+            format!(
+                "paths move to other next hops on {} device(s): {}",
+                devices.len(),
+                some(&devices)
+            ),
+            "olav routes --plan PLAN lists them",
+        );
+        moves.clear();
+    }
     for (device, paths) in moves.iter_mut().take(SHOWN) {
         paths.sort();
         let shown: Vec<&str> = paths.iter().take(10).map(|(_, p)| p.as_str()).collect();

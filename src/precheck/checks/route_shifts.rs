@@ -275,6 +275,38 @@ mod tests {
     use crate::precheck::Severity;
 
     #[test]
+    fn an_ospf_cost_change_names_each_path_that_moves_as_information() {
+        let net = square();
+        let p = testkit::square_plan(
+            "modify_interface",
+            vec![testkit::interface("r1", "GigabitEthernet0/0")],
+            "r1",
+            "ospf_cost",
+            "no_ospf_cost",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        let moved = o
+            .findings
+            .iter()
+            .find(|f| f.element == "r1 paths")
+            .unwrap_or_else(|| panic!("{o:?}"));
+        assert_eq!(moved.severity, Severity::Info);
+        // r2's loopback was r1's neighbour over Gi0/0; at cost 500 it is reached round
+        // the square, through r3.
+        assert!(
+            moved.message.contains(
+                "10.255.0.2/32: 10.0.12.2 via GigabitEthernet0/0 → 10.0.13.2 via GigabitEthernet0/1"
+            ),
+            "{}",
+            moved.message
+        );
+        assert!(
+            !o.findings.iter().any(|f| f.severity != Severity::Info),
+            "{o:?}"
+        );
+    }
+
+    #[test]
     fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_as_information() {
         let net = square();
         let p = testkit::square_shut();

@@ -789,6 +789,7 @@ fn write_text(out: &mut impl Write, each: &mut Each<'_>, network: Option<&str>) 
                 incomplete: r.incomplete.clone(),
                 unresolved_statics: r.unresolved_statics,
                 bgp: Vec::new(),
+                external: Vec::new(),
             });
         }
         Ok(())

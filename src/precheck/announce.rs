@@ -1,14 +1,20 @@
 //! What the internet sees: for every external BGP session (default VRF), the prefixes
-//! the device announces to it — `network` statements with a matching route (its own, and
-//! those of the AS's other BGP speakers, learned over iBGP), redistributed static and
-//! connected routes, aggregates — passed through the session's outbound prefix-list and
-//! route-map. Before and after a plan, so that a prefix no provider hears any more is
-//! seen. A construct olav cannot evaluate (a route-map matching on communities, an
-//! undefined policy) makes the session's answer "unknown", never "none".
+//! the device announces to it and what its inbound policy accepts, before and after a
+//! plan, so that a prefix no provider hears any more is seen. From the routing model
+//! ([`from_ribs`]): the session's adj-RIB-out as BGP computes it (the device's best
+//! paths through the session's outbound policy) and its inbound policy on the routes a
+//! provider may send (`crate::routing::bgp::external`). Where the routing model is not
+//! computed (a network larger than the candidate's limit), [`evaluate`] reads the
+//! configurations alone: `network` statements with a matching route (its own, and those
+//! of the AS's other BGP speakers), redistributed static and connected routes,
+//! aggregates, through the outbound prefix-list and route-map. A construct olav cannot
+//! evaluate (a policy it does not read, an undefined policy) makes the session's answer
+//! "unknown", never "none".
 
 use super::candidate::Candidate;
 use crate::import::parse::parser_for;
 use crate::model::{BgpPeer, DeviceConfig, Vendor};
+use crate::routing::DeviceRib;
 use crate::state::{StateDb, StateError};
 use ipnet::IpNet;
 use serde::Serialize;
@@ -29,6 +35,53 @@ pub struct Sent {
     pub maybe: BTreeSet<IpNet>,
     /// Why the answer is incomplete, when it is.
     pub unknown: Option<String>,
+    /// The inbound policy on the routes a provider may send: (prefix, Some(accepted) or
+    /// None when not evaluated); empty where it was not judged ([`evaluate`]).
+    pub accepts: Vec<(IpNet, Option<bool>)>,
+}
+
+impl Sent {
+    /// What the inbound policy accepts, in words: the default route, and "all prefixes"
+    /// (every ordinary internet prefix probed) or the prefixes it takes
+    /// ("default route: rejected; all prefixes: accepted"). None where not judged.
+    pub fn accepts_summary(&self) -> Option<String> {
+        let (default, rest) = self.accepts.split_first()?;
+        let word = |v: Option<bool>| match v {
+            Some(true) => "accepted",
+            Some(false) => "rejected",
+            None => "unknown",
+        };
+        let samples: Vec<IpNet> = crate::routing::bgp::external::samples()
+            .into_iter()
+            .map(IpNet::V4)
+            .collect();
+        let sampled: Vec<Option<bool>> = rest
+            .iter()
+            .filter(|(p, _)| samples.contains(p))
+            .map(|(_, v)| *v)
+            .collect();
+        let all = if sampled.iter().any(Option::is_none) {
+            "unknown".to_owned()
+        } else if sampled.iter().all(|v| *v == Some(true)) {
+            "accepted".to_owned()
+        } else {
+            let taken: Vec<String> = rest
+                .iter()
+                .filter(|(_, v)| *v == Some(true))
+                .map(|(p, _)| p.to_string())
+                .collect();
+            match taken.len() {
+                0 => "rejected".to_owned(),
+                1 => format!("only 1 prefix ({})", taken.join(", ")),
+                n if n <= 5 => format!("only {n} prefixes ({})", taken.join(", ")),
+                n => format!("only {n} prefixes"),
+            }
+        };
+        Some(format!(
+            "default route: {}; all prefixes: {all}",
+            word(default.1)
+        ))
+    }
 }
 
 /// Per-provider announcements before and after a plan.
@@ -80,6 +133,52 @@ impl Announcements {
             .collect()
     }
 
+    /// One row per external session whose inbound policy was judged: its label, what
+    /// it accepts before and after ([`Sent::accepts_summary`]; "no session").
+    pub fn accepts_rows(&self) -> Vec<[String; 3]> {
+        let show = |x: Option<&Sent>| {
+            x.map_or("no session".to_owned(), |x| {
+                x.accepts_summary()
+                    .unwrap_or_else(|| "not judged".to_owned())
+            })
+        };
+        if !self
+            .before
+            .iter()
+            .chain(&self.after)
+            .any(|x| !x.accepts.is_empty())
+        {
+            return Vec::new();
+        }
+        self.rows()
+            .into_iter()
+            .zip(self.keys())
+            .map(|([label, ..], (d, p))| {
+                let find = |v: &'_ [Sent]| v.iter().find(|x| x.device == d && x.peer == p).cloned();
+                [
+                    label,
+                    show(find(&self.before).as_ref()),
+                    show(find(&self.after).as_ref()),
+                ]
+            })
+            .collect()
+    }
+
+    /// Each session once, in the order of [`Announcements::rows`]: (device, peer).
+    fn keys(&self) -> Vec<(String, String)> {
+        let mut keys: Vec<(&str, &str, Option<u32>)> = self
+            .before
+            .iter()
+            .chain(&self.after)
+            .map(|x| (x.device.as_str(), x.peer.as_str(), x.peer_asn))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .map(|(d, p, _)| (d.to_owned(), p.to_owned()))
+            .collect()
+    }
+
     fn union(v: &[Sent]) -> BTreeSet<IpNet> {
         v.iter().flat_map(|s| s.prefixes.iter().copied()).collect()
     }
@@ -119,6 +218,50 @@ impl Announcements {
         out
     }
 
+    /// Prefixes a session that stays up no longer hears though another session still
+    /// does (a prefix no session hears is [`Announcements::withdrawn`]): (device, peer,
+    /// prefix) — the provider's traffic for it moves to the others.
+    pub fn withdrawn_from_one(&self) -> Vec<(String, String, IpNet)> {
+        let after = Self::union(&self.after);
+        let mut out = Vec::new();
+        for a in &self.after {
+            let Some(b) = self
+                .before
+                .iter()
+                .find(|b| b.device == a.device && b.peer == a.peer)
+            else {
+                continue;
+            };
+            for p in b.prefixes.difference(&a.prefixes) {
+                if !a.maybe.contains(p) && after.contains(p) {
+                    out.push((a.device.clone(), a.peer.clone(), *p));
+                }
+            }
+        }
+        out
+    }
+
+    /// Sessions whose inbound policy accepts otherwise after the plan: (device, peer,
+    /// before, after), each "default route: …; all prefixes: …".
+    pub fn accepts_changed(&self) -> Vec<(String, String, String, String)> {
+        let mut out = Vec::new();
+        for a in &self.after {
+            let Some(b) = self
+                .before
+                .iter()
+                .find(|b| b.device == a.device && b.peer == a.peer)
+            else {
+                continue;
+            };
+            if let (Some(x), Some(y)) = (b.accepts_summary(), a.accepts_summary()) {
+                if x != y || b.accepts != a.accepts {
+                    out.push((a.device.clone(), a.peer.clone(), x, y));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether any answer after the plan is incomplete (then "withdrawn" may be too long).
     pub fn unknown_after(&self) -> Vec<(&Sent, bool)> {
         self.after
@@ -134,6 +277,45 @@ impl Announcements {
                 (s, same_before)
             })
             .collect()
+    }
+}
+
+/// The eBGP sessions of the default VRF towards peers outside the network, as the
+/// routing model computes them, of `ribs` (the devices in `removed` left out).
+fn sessions<'a>(ribs: impl Iterator<Item = &'a DeviceRib>, removed: &[String]) -> Vec<Sent> {
+    let mut out: Vec<Sent> = ribs
+        .filter(|r| !removed.contains(&r.hostname))
+        .flat_map(|r| {
+            r.external
+                .iter()
+                .filter(|x| x.ebgp && x.vrf == "default")
+                .map(|x| Sent {
+                    device: r.hostname.clone(),
+                    peer: x.peer.to_string(),
+                    peer_asn: x.peer_asn,
+                    prefixes: x.sent.iter().map(|p| IpNet::V4(*p)).collect(),
+                    maybe: x.maybe.iter().map(|p| IpNet::V4(*p)).collect(),
+                    unknown: (!x.unknown.is_empty()).then(|| x.unknown.join("; ")),
+                    accepts: x.accepts.iter().map(|(p, v)| (IpNet::V4(*p), *v)).collect(),
+                })
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.device, &a.peer).cmp(&(&b.device, &b.peer)));
+    out
+}
+
+/// The announcements of every external session from the routing model: `before` the
+/// network's RIBs, `after` the candidate's; the devices in `removed` (taken out by the
+/// plan) announce nothing after it. A session that does not come up (its link shut, its
+/// address gone) is absent.
+pub fn from_ribs<'a>(
+    before: impl Iterator<Item = &'a DeviceRib>,
+    after: impl Iterator<Item = &'a DeviceRib>,
+    removed: &[String],
+) -> Announcements {
+    Announcements {
+        before: sessions(before, &[]),
+        after: sessions(after, removed),
     }
 }
 
@@ -412,6 +594,7 @@ pub fn evaluate(
                     prefixes: BTreeSet::new(),
                     maybe: BTreeSet::new(),
                     unknown: None,
+                    accepts: Vec::new(),
                 };
                 for p in &candidates {
                     let by_list = match &n.prefix_list_out {
@@ -462,6 +645,58 @@ mod tests {
 
     fn cfg() -> DeviceConfig {
         parser_for(Vendor::CiscoIos).parse(CFG)
+    }
+
+    fn sent(peer: &str, prefixes: &[&str], accepts: &[(&str, Option<bool>)]) -> Sent {
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        Sent {
+            device: "b".into(),
+            peer: peer.into(),
+            peer_asn: Some(64500),
+            prefixes: prefixes.iter().map(|x| p(x)).collect(),
+            maybe: BTreeSet::new(),
+            unknown: None,
+            accepts: accepts.iter().map(|(x, v)| (p(x), *v)).collect(),
+        }
+    }
+
+    #[test]
+    fn what_is_accepted_is_said_for_the_default_route_and_all_prefixes() {
+        let samples: Vec<String> = crate::routing::bgp::external::samples()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut all: Vec<(&str, Option<bool>)> = vec![("0.0.0.0/0", Some(false))];
+        all.extend(samples.iter().map(|s| (s.as_str(), Some(true))));
+        assert_eq!(
+            sent("p", &[], &all).accepts_summary().as_deref(),
+            Some("default route: rejected; all prefixes: accepted")
+        );
+        let mut some: Vec<(&str, Option<bool>)> = vec![("0.0.0.0/0", Some(true))];
+        some.extend(samples.iter().map(|s| (s.as_str(), Some(false))));
+        some.push(("192.0.2.0/24", Some(true)));
+        assert_eq!(
+            sent("p", &[], &some).accepts_summary().as_deref(),
+            Some("default route: accepted; all prefixes: only 1 prefix (192.0.2.0/24)")
+        );
+        assert_eq!(sent("p", &[], &[]).accepts_summary(), None);
+    }
+
+    #[test]
+    fn a_prefix_one_provider_stops_hearing_is_told_from_one_no_provider_hears() {
+        let a = Announcements {
+            before: vec![
+                sent("p1", &["10.0.0.0/16", "10.1.0.0/16"], &[]),
+                sent("p2", &["10.0.0.0/16"], &[]),
+            ],
+            after: vec![sent("p1", &[], &[]), sent("p2", &["10.0.0.0/16"], &[])],
+        };
+        let p = |s: &str| s.parse::<IpNet>().expect("prefix");
+        assert_eq!(a.withdrawn(), vec![p("10.1.0.0/16")]);
+        assert_eq!(
+            a.withdrawn_from_one(),
+            vec![("b".to_owned(), "p1".to_owned(), p("10.0.0.0/16"))]
+        );
     }
 
     #[test]

@@ -87,7 +87,23 @@ impl<'a> Context<'a> {
             .into_iter()
             .map(str::to_owned)
             .collect();
-        let announcements = announce::evaluate(db, &cand, &removed_devices)?;
+        let declared = Declared {
+            devices: removed_devices.clone(),
+            interfaces: spec.interfaces.clone(),
+            statics: v4_routes(&cand, |d| cand.route_changes(d).1),
+        };
+        // A discard route the plan adds drops on purpose: not traced.
+        let added = v4_routes(&cand, |d| {
+            let mut a = cand.route_changes(d).0;
+            a.retain(|r| !r.discards());
+            a
+        });
+        let mut forwarding = forwarding::compute(db, plan, &declared, &added)?;
+        // The routing model's answer; the configurations' alone where it is not computed.
+        let announcements = match forwarding.announcements.take() {
+            Some(a) => a,
+            None => announce::evaluate(db, &cand, &removed_devices)?,
+        };
         let (left, moved) = readdressing(db, &cand)?;
         // Services that live in withdrawn prefixes or in subnets left behind, and internet
         // services whose border no longer announces anything.
@@ -117,18 +133,6 @@ impl<'a> Context<'a> {
             "single points between sites and towards peers in {:?}",
             t0.elapsed()
         );
-        let declared = Declared {
-            devices: removed_devices.clone(),
-            interfaces: spec.interfaces.clone(),
-            statics: v4_routes(&cand, |d| cand.route_changes(d).1),
-        };
-        // A discard route the plan adds drops on purpose: not traced.
-        let added = v4_routes(&cand, |d| {
-            let mut a = cand.route_changes(d).0;
-            a.retain(|r| !r.discards());
-            a
-        });
-        let forwarding = forwarding::compute(db, plan, &announcements, &declared, &added)?;
         // Sessions whose peer address the candidate's routing no longer reaches end too.
         for b in &forwarding.broken {
             let s = format!("{} → {}", b.flow.source, b.flow.dst);

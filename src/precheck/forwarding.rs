@@ -6,6 +6,7 @@
 //! (`docs/precheck.md`, "Forwarding").
 
 use super::announce::Announcements;
+pub use super::shifts::{Moved, Shift};
 use crate::network::NetworkModel;
 use crate::plan::Plan;
 use crate::routing::adjacency;
@@ -13,7 +14,7 @@ use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::withdrawn::{withdrawn, Routed, Withdrawn};
-use crate::routing::{DeviceRib, NextHop, Protocol, Route};
+use crate::routing::{DeviceRib, NextHop, Protocol};
 use crate::state::{StateDb, StateError};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -101,20 +102,6 @@ pub struct Dark {
     pub prefix: IpNet,
 }
 
-/// How one network's routes change on the devices that hold them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shift {
-    /// Devices that lose every route to it.
-    pub lost: Vec<String>,
-    /// Devices that had two or more next hops for it and keep one.
-    pub narrowed: Vec<String>,
-    /// Devices whose routes to it change otherwise (next hop, protocol, metric).
-    pub changed: Vec<String>,
-    /// Devices whose every route to it is now a discard route (`Null0`, `discard`,
-    /// `reject`) and was not before: its traffic is dropped there.
-    pub discarded: Vec<String>,
-}
-
 /// What the plan does to forwarding.
 #[derive(Debug, Clone, Default)]
 pub struct Forwarding {
@@ -128,6 +115,9 @@ pub struct Forwarding {
     pub unknown: Vec<(Flow, String)>,
     /// Announcements left with nothing behind them.
     pub dark: Vec<Dark>,
+    /// What each provider is sent and accepts, before and after, from the routing model
+    /// (None where it is not computed).
+    pub announcements: Option<Announcements>,
     /// Routes to loopbacks, defaults and service prefixes that change, by VRF and
     /// network.
     pub shifts: BTreeMap<(String, Ipv4Net), Shift>,
@@ -579,12 +569,11 @@ pub struct Declared {
     pub statics: Vec<(String, String, Ipv4Net)>,
 }
 
-/// Compares forwarding before and after `plan`; `added` are the static routes it adds:
-/// (device, VRF, prefix).
+/// Compares forwarding before and after `plan`, and what each provider is sent and
+/// accepts; `added` are the static routes it adds: (device, VRF, prefix).
 pub fn compute(
     db: &StateDb,
     plan: &Plan,
-    announcements: &Announcements,
     declared: &Declared,
     added: &[(String, String, Ipv4Net)],
 ) -> Result<Forwarding, StateError> {
@@ -737,6 +726,11 @@ pub fn compute(
     // Announcements: a prefix a border still sends, to any provider, with nothing behind
     // it where it had something before (one it had nothing behind already is the
     // network's condition, not the plan's).
+    let announcements = super::announce::from_ribs(
+        now.ribs.values().map(Arc::as_ref),
+        after.iter().map(Arc::as_ref),
+        &declared.devices,
+    );
     for s in &announcements.after {
         if removed.contains(s.device.as_str()) {
             continue;
@@ -754,9 +748,11 @@ pub fn compute(
             }
         }
     }
+    out.announcements = Some(announcements);
     let t0 = std::time::Instant::now();
     let on_purpose = declared_networks(&model, declared);
-    out.shifts = shifts(&model, &now, &after_by, declared, &on_purpose);
+    out.shifts =
+        super::shifts::shifts(&model, &now.ribs, &after_by, &declared.devices, &on_purpose);
     tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
     // The network's own address space as it is: a withdrawn address may be on no
     // interface after the plan.
@@ -882,103 +878,6 @@ fn declared_networks(m: &NetworkModel, declared: &Declared) -> HashSet<Ipv4Net> 
         if mine {
             out.insert(p.trunc());
             out.insert(Ipv4Net::from(ip));
-        }
-    }
-    out
-}
-
-/// The networks whose routes are watched: every device's loopback addresses, the
-/// default route, and the services' prefixes and interface subnets — less `dropped`,
-/// what the plan takes away on purpose ([`declared_networks`]).
-fn watched(m: &NetworkModel, dropped: &HashSet<Ipv4Net>) -> HashSet<Ipv4Net> {
-    let mut out: HashSet<Ipv4Net> = HashSet::new();
-    out.insert(Ipv4Net::default());
-    for a in &m.addresses {
-        let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
-            continue;
-        };
-        let (h, i) = (m.name(a.hostname), m.name(a.ifname));
-        if is_loopback(i) {
-            out.insert(Ipv4Net::from(ip));
-        }
-        let serves = m.services.iter().any(|s| {
-            s.endpoints.iter().any(|e| {
-                e.hostname.as_deref() == Some(h)
-                    && e.ifname
-                        .as_deref()
-                        .is_some_and(|x| crate::ifname::same(x, i))
-            })
-        });
-        if serves {
-            out.insert(p.trunc());
-        }
-    }
-    for s in &m.services {
-        for e in &s.endpoints {
-            if let Some(p) = e.prefix.as_deref().and_then(|p| p.parse::<Ipv4Net>().ok()) {
-                out.insert(p.trunc());
-            }
-        }
-    }
-    out.retain(|n| !dropped.contains(n));
-    out
-}
-
-/// The rows of `rib` for the watched networks, by VRF and network.
-fn group<'a>(
-    rib: Option<&'a DeviceRib>,
-    watched: &HashSet<Ipv4Net>,
-) -> BTreeMap<(&'a str, Ipv4Net), Vec<&'a Route>> {
-    let mut g: BTreeMap<(&str, Ipv4Net), Vec<&Route>> = BTreeMap::new();
-    for r in rib.iter().flat_map(|r| r.routes.iter()) {
-        if watched.contains(&r.network) {
-            g.entry((r.vrf.as_str(), r.network)).or_default().push(r);
-        }
-    }
-    g
-}
-
-/// How the watched networks' routes change, device by device.
-fn shifts(
-    m: &NetworkModel,
-    now: &Now,
-    after: &HashMap<&str, &DeviceRib>,
-    declared: &Declared,
-    on_purpose: &HashSet<Ipv4Net>,
-) -> BTreeMap<(String, Ipv4Net), Shift> {
-    let watched = watched(m, on_purpose);
-    let mut out: BTreeMap<(String, Ipv4Net), Shift> = BTreeMap::new();
-    let mut names: Vec<&String> = now.ribs.keys().collect();
-    names.sort();
-    for h in names {
-        if declared.devices.iter().any(|d| d == h) {
-            continue;
-        }
-        let was = now.ribs.get(h).map(Arc::as_ref);
-        let is = after.get(h.as_str()).copied();
-        let (a, b) = (group(was, &watched), group(is, &watched));
-        let hops = |x: &[&Route]| {
-            x.iter()
-                .map(|r| &r.next_hop)
-                .collect::<BTreeSet<&NextHop>>()
-                .len()
-        };
-        for (key, rows) in &a {
-            let after_rows = b.get(key).map(Vec::as_slice).unwrap_or_default();
-            if rows.as_slice() == after_rows {
-                continue;
-            }
-            let entry = out.entry((key.0.to_owned(), key.1)).or_default();
-            let drops = |x: &[&Route]| x.iter().all(|r| r.next_hop == NextHop::Discard);
-            if after_rows.is_empty() {
-                entry.lost.push(h.clone());
-            } else if drops(after_rows) && !drops(rows) {
-                entry.discarded.push(h.clone());
-            } else if hops(rows) >= 2 && hops(after_rows) == 1 {
-                entry.narrowed.push(h.clone());
-            } else {
-                entry.changed.push(h.clone());
-            }
         }
     }
     out

@@ -3,6 +3,8 @@
 //! reporter step run this same code.
 
 pub mod announce;
+#[cfg(test)]
+mod announce_tests;
 pub mod blast;
 pub mod candidate;
 pub mod checks;
@@ -14,6 +16,7 @@ mod readdressing;
 mod routes;
 mod scope;
 mod services;
+mod shifts;
 mod state_view;
 pub mod window;
 
@@ -367,6 +370,19 @@ impl Report {
             if !a.before.is_empty() || !a.after.is_empty() {
                 s.push_str("\n## What the internet sees\n\nPrefixes announced to each provider, through its outbound policy:\n\n| session | before | after |\n|---|---|---|\n");
                 for [session, before, after] in a.rows() {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {} |",
+                        md_cell(&session),
+                        md_cell(&before),
+                        md_cell(&after)
+                    );
+                }
+                let accepts = a.accepts_rows();
+                if !accepts.is_empty() {
+                    s.push_str("\nWhat each provider's routes are accepted, through its inbound policy:\n\n| session | before | after |\n|---|---|---|\n");
+                }
+                for [session, before, after] in accepts {
                     let _ = writeln!(
                         s,
                         "| {} | {} | {} |",

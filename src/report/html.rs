@@ -487,6 +487,21 @@ fn announcements(s: &mut String, r: &Report) {
         );
     }
     s.push_str("</table>\n");
+    let accepts = a.accepts_rows();
+    if accepts.is_empty() {
+        return;
+    }
+    s.push_str("<p>What each provider's routes are accepted, through its inbound policy:</p>\n<table>\n<tr><th>session</th><th>before</th><th>after</th></tr>\n");
+    for [session, before, after] in accepts {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&session),
+            esc(&before),
+            esc(&after)
+        );
+    }
+    s.push_str("</table>\n");
 }
 
 /// Replaces the verification parts of a plan's report written earlier; None when the

@@ -30,6 +30,9 @@ pub struct DeviceRib {
     /// Its BGP RIB: every BGP path per prefix, best first (`olav routes --rib bgp`).
     #[serde(default)]
     pub bgp: Vec<BgpRoute>,
+    /// What it advertises to, and accepts from, its BGP peers outside the network.
+    #[serde(default)]
+    pub external: Vec<bgp::External>,
 }
 
 impl DeviceRib {
@@ -243,13 +246,14 @@ pub fn finish_filled(
     let mut why = fill(spare, &mut all);
     all.extend(igp.0);
     why.extend(igp.1);
-    let Some((routes, inc, table)) = bgp else {
+    let Some((routes, inc, table, external)) = bgp else {
         return finish_all_rows(p, all, &why, |_| true);
     };
     all.extend(routes);
     why.extend(inc);
     let mut rib = finish_all_rows(p, all, &why, |i| !dynamic::bgp_pending(i));
     rib.bgp = table;
+    rib.external = external;
     rib
 }
 
@@ -291,6 +295,7 @@ fn finish_all_rows(
         incomplete,
         unresolved_statics: waiting.len() as u32,
         bgp: Vec::new(),
+        external: Vec::new(),
     }
 }
 
@@ -386,7 +391,12 @@ pub fn complete(prepared: &mut [Prepared], speakers: Vec<Speakers>) -> Vec<Devic
 }
 
 /// What BGP gives one device: its BGP routes, what BGP leaves incomplete, its BGP RIB.
-pub type BgpLearned = (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>);
+pub type BgpLearned = (
+    Vec<Route>,
+    Vec<Incomplete>,
+    Vec<BgpRoute>,
+    Vec<bgp::External>,
+);
 
 /// BGP over RIBs made for it alone gives up after this many rounds of widening their
 /// scopes (each round: BGP computed, then every scope widened by what it looked up
@@ -553,7 +563,7 @@ pub fn bgp_not_computed(prepared: &[Prepared], why: &str) -> Vec<Option<BgpLearn
                     vrf: None,
                     reason: format!("{why}: not computed yet"),
                 };
-                (Vec::new(), vec![i], Vec::new())
+                (Vec::new(), vec![i], Vec::new(), Vec::new())
             })
         })
         .collect()
@@ -569,13 +579,14 @@ pub fn finish_with(
     bgp: Option<BgpLearned>,
 ) -> DeviceRib {
     let (mut all, mut why) = igp;
-    let Some((routes, inc, table)) = bgp else {
+    let Some((routes, inc, table, external)) = bgp else {
         return finish_owned(p, all, &why);
     };
     all.extend(routes);
     why.extend(inc);
     let mut rib = finish_keeping(p, all, &why, |i| !dynamic::bgp_pending(i));
     rib.bgp = table;
+    rib.external = external;
     rib
 }
 

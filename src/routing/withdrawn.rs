@@ -241,6 +241,7 @@ mod tests {
             incomplete: Vec::new(),
             unresolved_statics: 0,
             bgp: Vec::new(),
+            external: Vec::new(),
         }
     }
 

@@ -7,7 +7,9 @@
 //! `OLAV_ANSWERS_BIN=<that olav> OLAV_ANSWERS_BLESS=1 cargo test --test it answers`.
 //! One answer changed since, on purpose: "decommission alpha-br-3560" carries the new
 //! warning for the two switches it cuts off (`precheck.isolated`); and `check` carries
-//! `warnings` (management addresses on no interface: none on either network).
+//! `warnings` (management addresses on no interface: none on either network); and the
+//! pre-check names the paths that move to other next hops (issue 30: one info finding a
+//! device for a shut link, one for a removal).
 
 use crate::common;
 

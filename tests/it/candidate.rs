@@ -788,7 +788,7 @@ fn what_the_internet_sees_before_and_after() {
             &f,
             "warning",
             "announcements",
-            "uses 'match community CUSTOMERS', which olav does not evaluate"
+            "community-list CUSTOMERS (undefined, or a form olav does not evaluate): olav cannot tell what is announced there"
         ),
         "{f:#?}"
     );

@@ -26,6 +26,7 @@ mod other_vendors;
 mod panos;
 mod parser_props;
 mod pipeline;
+mod policy;
 mod precheck;
 mod pybatfish;
 mod report;

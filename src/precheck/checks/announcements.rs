@@ -8,7 +8,7 @@ use crate::state::StateError;
 pub const CHECK: Check = Check {
     codes: &["precheck.announcements"],
     name: "every prefix announced to a provider before is announced after",
-    reads: "announcements before and after; the plan's blocks",
+    reads: "announcements and inbound policies before and after; the plan's blocks",
     run,
 };
 
@@ -42,6 +42,14 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 "keep another session announcing it, or accept the outage for what lives in it",
             );
     }
+    for (d, peer, p) in ann.withdrawn_from_one() {
+        out.add(
+            if removal { Severity::Info } else { Severity::Warning },
+            format!("{d} → {peer}"),
+            format!("the plan makes {d} stop announcing {p} to {peer} (other providers still hear it): that provider's traffic for it moves to them"),
+            "keep the outbound policy as it was, or confirm the other providers carry it alone",
+        );
+    }
     for (d, peer, p) in ann.newly_announced() {
         out.add(
                 Severity::Error,
@@ -49,6 +57,16 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 format!("the plan makes {d} announce {p} to {peer}, which it did not before (an undeclared wider announcement: a route leak if {peer} is a provider)"),
                 "keep the outbound policy as it was, or declare the new announcement in its own plan",
             );
+    }
+    // What a provider's routes are accepted: a default route rejected now may leave
+    // the network without a way out (the forwarding checks trace it).
+    for (d, peer, before, after) in ann.accepts_changed() {
+        out.add(
+            Severity::Warning,
+            format!("{d} ← {peer}"),
+            format!("the plan changes what {d} accepts from {peer}: {before} → {after}"),
+            "make sure the provider's routes the network relies on are still taken",
+        );
     }
     // An unknown the plan neither causes nor touches (the same before, and the plan's
     // lines on that device name neither the session nor any routing policy) is not

@@ -41,7 +41,7 @@ mod single_points;
 mod static_routes;
 mod targets;
 #[cfg(test)]
-mod testkit;
+pub(crate) mod testkit;
 mod withdrawn;
 
 pub use super::context::Context;

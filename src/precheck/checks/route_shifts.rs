@@ -1,5 +1,6 @@
 //! Routes to loopbacks, defaults and service prefixes that the plan takes away or makes
-//! single-path, device by device: evidence beside the traced flows and the blast radius.
+//! single-path, and the paths it moves (next hops before → after), device by device:
+//! evidence beside the traced flows and the blast radius.
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
@@ -85,12 +86,30 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut changed: Vec<String> = Vec::new();
     let mut narrowed: Vec<String> = Vec::new();
     let mut narrowed_on: Vec<String> = Vec::new();
+    // Per device, the networks whose path moves ("net: a and b → b"), the default route
+    // and loopbacks first.
+    let mut moves: std::collections::BTreeMap<&str, Vec<(u8, String)>> = Default::default();
     for ((vrf, network), s) in &f.shifts {
         let net = if vrf == "default" {
             network.to_string()
         } else {
             format!("{network} (VRF {vrf})")
         };
+        let rank = match network.prefix_len() {
+            0 => 0,
+            32 => 1,
+            _ => 2,
+        };
+        for m in &s.moved {
+            moves.entry(m.device.as_str()).or_default().push((
+                rank,
+                format!(
+                    "{net}: {} → {}",
+                    m.before.join(" and "),
+                    m.after.join(" and ")
+                ),
+            ));
+        }
         if !s.changed.is_empty() {
             changed.push(net.clone());
         }
@@ -191,6 +210,46 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             "olav routes --plan PLAN lists them",
         );
     }
+    // Where traffic now goes, device by device: evidence (an IGP cost change moves
+    // paths; a move that breaks a flow or leaves one path is reported above and by the
+    // reachability and redundancy checks).
+    // A removal moves paths by design: one finding names where.
+    if cx.is_removal() && !moves.is_empty() {
+        let devices: Vec<String> = moves.keys().map(|d| (*d).to_owned()).collect();
+        out.add(
+            Severity::Info,
+            "routes",
+            format!(
+                "paths move to other next hops on {} device(s): {}",
+                devices.len(),
+                some(&devices)
+            ),
+            "olav routes --plan PLAN lists them",
+        );
+        moves.clear();
+    }
+    for (device, paths) in moves.iter_mut().take(SHOWN) {
+        paths.sort();
+        let shown: Vec<&str> = paths.iter().take(10).map(|(_, p)| p.as_str()).collect();
+        let mut text = shown.join("; ");
+        if paths.len() > 10 {
+            text.push_str(&format!("; and {} more", paths.len() - 10));
+        }
+        out.add(
+            Severity::Info,
+            format!("{device} paths"),
+            format!("paths that move on {device}: {text}"),
+            "olav routes --plan PLAN --device DEVICE shows the rows before and after",
+        );
+    }
+    if moves.len() > SHOWN {
+        out.add(
+            Severity::Info,
+            "routes",
+            format!("paths move on {} more device(s)", moves.len() - SHOWN),
+            "olav routes --plan PLAN lists them",
+        );
+    }
     Ok(out.ran())
 }
 
@@ -214,6 +273,38 @@ mod tests {
         assert!(!asks_to_discard("route 10.20.111.0/24 to Null0 on r1", &n));
     }
     use crate::precheck::Severity;
+
+    #[test]
+    fn an_ospf_cost_change_names_each_path_that_moves_as_information() {
+        let net = square();
+        let p = testkit::square_plan(
+            "modify_interface",
+            vec![testkit::interface("r1", "GigabitEthernet0/0")],
+            "r1",
+            "ospf_cost",
+            "no_ospf_cost",
+        );
+        let o = testkit::run(&CHECK, &net, &p);
+        let moved = o
+            .findings
+            .iter()
+            .find(|f| f.element == "r1 paths")
+            .unwrap_or_else(|| panic!("{o:?}"));
+        assert_eq!(moved.severity, Severity::Info);
+        // r2's loopback was r1's neighbour over Gi0/0; at cost 500 it is reached round
+        // the square, through r3.
+        assert!(
+            moved.message.contains(
+                "10.255.0.2/32: 10.0.12.2 via GigabitEthernet0/0 → 10.0.13.2 via GigabitEthernet0/1"
+            ),
+            "{}",
+            moved.message
+        );
+        assert!(
+            !o.findings.iter().any(|f| f.severity != Severity::Info),
+            "{o:?}"
+        );
+    }
 
     #[test]
     fn one_of_two_paths_shut_leaves_routes_with_one_next_hop_as_information() {

@@ -104,7 +104,7 @@ pub fn run(speakers: &[Speaker<'_>], tables: &[Table], ends: &[End], links: &[Li
             let far = ends[e].far;
             let mut got = BTreeMap::new();
             let (sent, u) = advertise(speakers, tables, ends, t, e, &selected[t]);
-            for u in u {
+            for (_, u) in u {
                 if !unknown[t].contains(&u) {
                     unknown[t].push(u);
                 }
@@ -208,14 +208,15 @@ fn choose<'p>(
 /// propagation rules (no iBGP to iBGP unless reflecting; not back to its source; not
 /// what a summary-only aggregate suppresses), attributes set for the session, through
 /// the neighbor's outbound policy.
-fn advertise(
+/// A path whose policy is not evaluated is returned with its prefix and why.
+pub(super) fn advertise(
     speakers: &[Speaker<'_>],
     tables: &[Table],
     ends: &[End],
     t: usize,
     e: usize,
     selected: &BTreeMap<Ipv4Net, Vec<Path>>,
-) -> (Vec<Path>, Vec<Unknown>) {
+) -> (Vec<Path>, Vec<(Ipv4Net, Unknown)>) {
     let s = &speakers[tables[t].dev];
     let end = &ends[e];
     let n = &s.bgp.neighbors[end.neighbor];
@@ -401,7 +402,7 @@ fn advertise(
                 out.push(p);
             }
             Ok(None) => {}
-            Err(u) => unknown.push(u),
+            Err(u) => unknown.push((*prefix, u)),
         }
     }
     (out, unknown)
@@ -544,6 +545,40 @@ fn export_candidates(
     out
 }
 
+/// The inbound policy of `end` (a session end of speaker `s`) on a path received over
+/// it: Some(the path as the policy changed it) when taken.
+pub(super) fn import_policy(s: &Speaker<'_>, end: &End, p: Path) -> Result<Option<Path>, Unknown> {
+    let n = &s.bgp.neighbors[end.neighbor];
+    Ok(if s.vendor.policy_chains() {
+        let ctx = junos::Context {
+            protocol: if end.ebgp {
+                Protocol::Bgp
+            } else {
+                Protocol::Ibgp
+            },
+            interface: None,
+            neighbor: Some(end.peer_ip),
+            local_ip: end.local_ip,
+            export: false,
+        };
+        let chain = &n.routing.import_chain;
+        super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)?
+    } else if s.vendor == Vendor::PaloAltoPanos {
+        panos::import(s.config, n, p, end.peer_ip)?
+    } else if s.vendor == Vendor::CiscoIosXr && end.ebgp && n.route_map_in.is_none() {
+        // IOS-XR accepts nothing from an eBGP peer without an inbound route-policy.
+        None
+    } else {
+        policy::neighbor(
+            s.vendor,
+            s.config,
+            n.prefix_list_in.as_deref(),
+            n.route_map_in.as_deref(),
+            p,
+        )?
+    })
+}
+
 /// What end `far` keeps of a path its peer advertised: AS-path loop check (`allowas-in`),
 /// reflection loop checks, local preference and weight, inbound policy, and the next
 /// hop resolved through the RIB before BGP (its cost the IGP cost).
@@ -598,35 +633,7 @@ fn accept(
         client: n.routing.route_reflector_client,
         confed: end.confed,
     };
-    let verdict = if s.vendor.policy_chains() {
-        let ctx = junos::Context {
-            protocol: if end.ebgp {
-                Protocol::Bgp
-            } else {
-                Protocol::Ibgp
-            },
-            interface: None,
-            neighbor: Some(end.peer_ip),
-            local_ip: end.local_ip,
-            export: false,
-        };
-        let chain = &n.routing.import_chain;
-        super::sros::chain(s.vendor, s.config, &n.routing, chain, p, &ctx, end.ebgp)?
-    } else if s.vendor == Vendor::PaloAltoPanos {
-        panos::import(s.config, n, p, end.peer_ip)?
-    } else if s.vendor == Vendor::CiscoIosXr && end.ebgp && n.route_map_in.is_none() {
-        // IOS-XR accepts nothing from an eBGP peer without an inbound route-policy.
-        None
-    } else {
-        policy::neighbor(
-            s.vendor,
-            s.config,
-            n.prefix_list_in.as_deref(),
-            n.route_map_in.as_deref(),
-            p,
-        )?
-    };
-    let Some(mut p) = verdict else {
+    let Some(mut p) = import_policy(s, end, p)? else {
         return Ok(None);
     };
     // Over an unnumbered session the far end's stand-in address is on the link.

@@ -11,15 +11,20 @@
 
 mod exchange;
 mod expression;
+pub mod external;
 mod junos;
 pub mod lookup;
 mod originate;
 mod panos;
 pub mod policy;
+mod row;
 pub mod select;
 pub mod sessions;
 mod sros;
 pub mod vpn;
+
+pub use external::External;
+pub use row::{BgpRoute, BGP_COLUMNS};
 
 use super::connected::vrf_name;
 use super::dynamic::Incomplete;
@@ -315,92 +320,23 @@ fn router_id(config: &DeviceConfig, bgp: &BgpProcess) -> Ipv4Addr {
         .unwrap_or(Ipv4Addr::UNSPECIFIED)
 }
 
-/// One row of a device's BGP RIB (`olav routes --rib bgp`): Batfish's `bgpRib` columns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BgpRoute {
-    /// The VRF.
-    pub vrf: String,
-    /// The prefix.
-    pub network: Ipv4Net,
-    /// The next hop (None: originated here).
-    pub next_hop: Option<Ipv4Addr>,
-    /// `bgp`, `ibgp`, `aggregate`, or the protocol it was originated from (`local`).
-    pub protocol: String,
-    /// AS path, nearest first.
-    pub as_path: Vec<u32>,
-    /// Local preference.
-    pub local_pref: u32,
-    /// MED.
-    pub med: u32,
-    /// Weight.
-    pub weight: u32,
-    /// Origin type.
-    pub origin: Origin,
-    /// Communities.
-    pub communities: Vec<String>,
-    /// Whether it is the best path (else a backup, or an equal one multipath installs:
-    /// `installed`).
-    pub best: bool,
-    /// Whether the main RIB holds it (the best path and its multipath equals).
-    pub installed: bool,
-}
-
-/// Batfish's `bgpRib` columns olav gives, in order.
-pub const BGP_COLUMNS: [&str; 12] = [
-    "Node",
-    "VRF",
-    "Network",
-    "Status",
-    "Next_Hop",
-    "Protocol",
-    "AS_Path",
-    "Metric",
-    "Local_Pref",
-    "Communities",
-    "Origin_Type",
-    "Weight",
-];
-
-impl BgpRoute {
-    /// The row as Batfish's `routes(rib=bgp)` answer gives it: `Status` BEST for the
-    /// installed paths, else BACKUP; `Next_Hop` the received next hop, discard for an
-    /// aggregate, null for a path originated here.
-    pub fn to_json(&self, node: &str) -> serde_json::Value {
-        let node = node.to_lowercase();
-        let next_hop = match (self.next_hop, self.protocol.as_str()) {
-            (Some(ip), _) => NextHop::Ip(ip).to_json(),
-            (None, "aggregate") => NextHop::Discard.to_json(),
-            (None, _) => serde_json::Value::Null,
-        };
-        serde_json::json!({
-            "Node": {"id": format!("node-{node}"), "name": node},
-            "VRF": self.vrf,
-            "Network": self.network.to_string(),
-            "Status": [if self.installed { "BEST" } else { "BACKUP" }],
-            "Next_Hop": next_hop,
-            "Protocol": self.protocol,
-            "AS_Path": self.as_path.iter().map(u32::to_string).collect::<Vec<_>>().join(" "),
-            "Metric": self.med,
-            "Local_Pref": self.local_pref,
-            "Communities": self.communities,
-            "Origin_Type": self.origin.as_str(),
-            "Weight": self.weight,
-        })
-    }
-}
-
 /// Every device's BGP routes, what BGP leaves incomplete, and the BGP RIBs.
 #[derive(Debug, Default)]
 pub struct Learned {
     routes: Vec<Vec<Route>>,
     incomplete: Vec<Vec<Incomplete>>,
     ribs: Vec<Vec<BgpRoute>>,
+    external: Vec<Vec<External>>,
 }
 
 impl Learned {
-    /// Device `d`'s BGP main-RIB routes, its incomplete parts and its BGP RIB; taken
-    /// out (a second call gives nothing).
-    pub fn take(&mut self, d: usize) -> (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>) {
+    /// Device `d`'s BGP main-RIB routes, its incomplete parts, its BGP RIB and its
+    /// peers outside the network; taken out (a second call gives nothing).
+    #[allow(clippy::type_complexity)]
+    pub fn take(
+        &mut self,
+        d: usize,
+    ) -> (Vec<Route>, Vec<Incomplete>, Vec<BgpRoute>, Vec<External>) {
         fn t<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
             v.get_mut(d).map(std::mem::take).unwrap_or_default()
         }
@@ -408,6 +344,7 @@ impl Learned {
             t(&mut self.routes, d),
             t(&mut self.incomplete, d),
             t(&mut self.ribs, d),
+            t(&mut self.external, d),
         )
     }
 }
@@ -547,6 +484,7 @@ fn compute(
         routes: vec![Vec::new(); n],
         incomplete: vec![Vec::new(); n],
         ribs: vec![Vec::new(); n],
+        external: vec![Vec::new(); n],
     };
     // Tables: every VRF where a device runs BGP (a neighbor, a network, an aggregate, a
     // redistribution).
@@ -636,11 +574,11 @@ fn compute(
         outside,
         configured,
     } = sessions::established(speakers, &hostnames, &tables, sessions::ipv4_unicast);
-    for (t, peer) in outside {
-        let table = &tables[t];
+    for o in &outside {
+        let table = &tables[o.table];
         notes[table.dev].push((
             Some(table.vrf.clone()),
-            format!("{}{PEER}{peer}", crate::routing::dynamic::OUTSIDE),
+            format!("{}{PEER}{}", crate::routing::dynamic::OUTSIDE, o.peer_ip),
         ));
     }
     // One neighbor address answered by several devices (the same address on separate
@@ -672,8 +610,8 @@ fn compute(
     let overlay_ends = match overlay {
         Some(o) => {
             let est = sessions::established(o, &hostnames, &tables, sessions::evpn);
-            for (t, peer) in est.outside {
-                let dev = tables[t].dev;
+            for o in est.outside {
+                let (dev, peer) = (tables[o.table].dev, o.peer_ip);
                 for v in vpn::vpn_vrfs(&speakers[dev]) {
                     notes[dev].push((
                         Some(v.vrf.clone()),
@@ -796,6 +734,18 @@ fn compute(
         })
         .collect();
     let outcome = exchange::run(speakers, &kept_tables, &kept_ends, &kept_links);
+    let kept_outside: Vec<sessions::End> = outside
+        .iter()
+        .filter(|o| keep[o.table])
+        .map(|o| sessions::End {
+            table: index[o.table],
+            ..o.clone()
+        })
+        .collect();
+    let (sel, cut) = (&outcome.selected, outcome.cut_off);
+    for (t, x) in external::of(speakers, &kept_tables, &kept_ends, &kept_outside, sel, cut) {
+        learned.external[kept_tables[t].dev].push(x);
+    }
     // Policies not evaluated anywhere in a domain.
     for (t, table) in tables.iter().enumerate() {
         if keep[t] {

@@ -110,9 +110,10 @@ fn reaches(s: &Speaker<'_>, vrf: &str, ip: Ipv4Addr, connected: bool) -> bool {
 pub struct Established {
     /// The established sessions' ends, each pointing at the other.
     pub ends: Vec<End>,
-    /// Peerings towards an address no device owns (table, peer): a router outside the
-    /// network whose routes olav cannot know.
-    pub outside: Vec<(usize, Ipv4Addr)>,
+    /// Peerings towards an address no device owns: a router outside the network whose
+    /// routes olav cannot know. Each an end whose `far` is `usize::MAX` (no far end),
+    /// `ebgp` when the peer AS is not the device's own.
+    pub outside: Vec<End>,
     /// Tables configured towards each other, whether their session comes up or not.
     pub configured: Vec<(usize, usize)>,
 }
@@ -250,7 +251,16 @@ pub fn established(
                         .is_some_and(|x| !a.bgp.presented_as(a.n).contains(&x));
                 let single = external && a.n.ebgp_multihop.is_none();
                 if reaches(&devices[a.dev], &tables[t].vrf, a.peer, single) {
-                    outside.push((t, a.peer));
+                    outside.push(End {
+                        table: t,
+                        neighbor: a.idx,
+                        local_ip: a.local,
+                        peer_ip: a.peer,
+                        ebgp: external,
+                        confed: false,
+                        far: usize::MAX,
+                        interface: None,
+                    });
                 }
             }
             continue;

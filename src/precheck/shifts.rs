@@ -1,0 +1,153 @@
+//! How the routes to what the network exists for change with a plan, device by device:
+//! the routes to every loopback, the default route and the services' prefixes, lost,
+//! narrowed to one next hop, discarded, or moved to other next hops (an IGP cost change
+//! moves paths without losing any).
+
+use crate::network::NetworkModel;
+use crate::routing::igp::is_loopback;
+use crate::routing::{DeviceRib, NextHop, Route};
+use ipnet::{IpNet, Ipv4Net};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::Arc;
+
+/// How one network's routes change on the devices that hold them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shift {
+    /// Devices that lose every route to it.
+    pub lost: Vec<String>,
+    /// Devices that had two or more next hops for it and keep one.
+    pub narrowed: Vec<String>,
+    /// Devices whose routes to it change otherwise (next hop, protocol, metric).
+    pub changed: Vec<String>,
+    /// Devices whose every route to it is now a discard route (`Null0`, `discard`,
+    /// `reject`) and was not before: its traffic is dropped there.
+    pub discarded: Vec<String>,
+    /// Devices that use a next hop to it they did not use before (not a discard route):
+    /// where its traffic now leaves, before → after.
+    pub moved: Vec<Moved>,
+}
+
+/// A device whose path to a network moves: its next hops before and after the plan.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// The device.
+    pub device: String,
+    /// Its next hops before, as the RIB names them (`10.0.1.2`, `GigabitEthernet0/0/1`).
+    pub before: Vec<String>,
+    /// Its next hops after.
+    pub after: Vec<String>,
+}
+
+/// The networks whose routes are watched: every device's loopback addresses, the
+/// default route, and the services' prefixes and interface subnets — less `dropped`,
+/// what the plan takes away on purpose.
+fn watched(m: &NetworkModel, dropped: &HashSet<Ipv4Net>) -> HashSet<Ipv4Net> {
+    let mut out: HashSet<Ipv4Net> = HashSet::new();
+    out.insert(Ipv4Net::default());
+    for a in &m.addresses {
+        let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
+            continue;
+        };
+        let (h, i) = (m.name(a.hostname), m.name(a.ifname));
+        if is_loopback(i) {
+            out.insert(Ipv4Net::from(ip));
+        }
+        let serves = m.services.iter().any(|s| {
+            s.endpoints.iter().any(|e| {
+                e.hostname.as_deref() == Some(h)
+                    && e.ifname
+                        .as_deref()
+                        .is_some_and(|x| crate::ifname::same(x, i))
+            })
+        });
+        if serves {
+            out.insert(p.trunc());
+        }
+    }
+    for s in &m.services {
+        for e in &s.endpoints {
+            if let Some(p) = e.prefix.as_deref().and_then(|p| p.parse::<Ipv4Net>().ok()) {
+                out.insert(p.trunc());
+            }
+        }
+    }
+    out.retain(|n| !dropped.contains(n));
+    out
+}
+
+/// The rows of `rib` for the watched networks, by VRF and network.
+fn group<'a>(
+    rib: Option<&'a DeviceRib>,
+    watched: &HashSet<Ipv4Net>,
+) -> BTreeMap<(&'a str, Ipv4Net), Vec<&'a Route>> {
+    let mut g: BTreeMap<(&str, Ipv4Net), Vec<&Route>> = BTreeMap::new();
+    for r in rib.iter().flat_map(|r| r.routes.iter()) {
+        if watched.contains(&r.network) {
+            g.entry((r.vrf.as_str(), r.network)).or_default().push(r);
+        }
+    }
+    g
+}
+
+/// The distinct next hops of a network's rows, sorted.
+fn next_hops(rows: &[&Route]) -> Vec<String> {
+    let set: BTreeSet<String> = rows.iter().map(|r| r.next_hop.to_string()).collect();
+    set.into_iter().collect()
+}
+
+/// How the watched networks' routes change, device by device.
+pub fn shifts(
+    m: &NetworkModel,
+    before: &HashMap<String, Arc<DeviceRib>>,
+    after: &HashMap<&str, &DeviceRib>,
+    removed: &[String],
+    on_purpose: &HashSet<Ipv4Net>,
+) -> BTreeMap<(String, Ipv4Net), Shift> {
+    let watched = watched(m, on_purpose);
+    let mut out: BTreeMap<(String, Ipv4Net), Shift> = BTreeMap::new();
+    let mut names: Vec<&String> = before.keys().collect();
+    names.sort();
+    for h in names {
+        if removed.iter().any(|d| d == h) {
+            continue;
+        }
+        let was = before.get(h).map(Arc::as_ref);
+        let is = after.get(h.as_str()).copied();
+        let (a, b) = (group(was, &watched), group(is, &watched));
+        let hops = |x: &[&Route]| {
+            x.iter()
+                .map(|r| &r.next_hop)
+                .collect::<BTreeSet<&NextHop>>()
+                .len()
+        };
+        for (key, rows) in &a {
+            let after_rows = b.get(key).map(Vec::as_slice).unwrap_or_default();
+            if rows.as_slice() == after_rows {
+                continue;
+            }
+            let entry = out.entry((key.0.to_owned(), key.1)).or_default();
+            let drops = |x: &[&Route]| x.iter().all(|r| r.next_hop == NextHop::Discard);
+            if after_rows.is_empty() {
+                entry.lost.push(h.clone());
+            } else if drops(after_rows) && !drops(rows) {
+                entry.discarded.push(h.clone());
+            } else if hops(rows) >= 2 && hops(after_rows) == 1 {
+                entry.narrowed.push(h.clone());
+            } else {
+                entry.changed.push(h.clone());
+            }
+            let (was, is) = (next_hops(rows), next_hops(after_rows));
+            // A next hop it did not use before: the path moves (fewer of the same ones is
+            // `narrowed`, reported as such).
+            if !drops(after_rows) && is.iter().any(|h| !was.contains(h)) {
+                entry.moved.push(Moved {
+                    device: h.clone(),
+                    before: was,
+                    after: is,
+                });
+            }
+        }
+    }
+    out
+}

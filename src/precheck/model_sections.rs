@@ -3,7 +3,7 @@
 
 /// A device model in comparable sections, line numbers and statement order aside (a
 /// rollback re-adds lines at the end).
-pub fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
+pub fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 6] {
     let mut c = c.clone();
     for i in &mut c.interfaces {
         i.line = 0;
@@ -42,6 +42,20 @@ pub fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
         r.line = 0;
     }
     c.route_map_clauses.sort_by_key(|r| format!("{r:?}"));
+    // A filter's entries in order, by what they match: an entry's number and text are
+    // how it was written (IOS lists none, its candidate numbers them).
+    for f in &mut c.filters {
+        for l in &mut f.lines {
+            l.line = 0;
+            l.seq = None;
+            l.text.clear();
+        }
+    }
+    c.filters.sort_by(|a, b| a.name.cmp(&b.name));
+    for b in &mut c.filter_bindings {
+        b.line = 0;
+    }
+    c.filter_bindings.sort_by_key(|b| format!("{b:?}"));
     [
         ("interfaces", format!("{:?}", c.interfaces)),
         ("BGP", format!("{:?}", c.bgp)),
@@ -50,5 +64,37 @@ pub fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 4] {
             "routing policy",
             format!("{:?}{:?}", c.prefix_lists, c.route_map_clauses),
         ),
+        (
+            "packet filters",
+            format!("{:?}{:?}", c.filters, c.filter_bindings),
+        ),
+        ("OSPF", format!("{:?}", ospf_settings(&c))),
     ]
+}
+
+/// The OSPF settings a change can alter (each interface's cost, area, passive state and
+/// network type, the processes and their network statements), line numbers aside, in
+/// sorted lines.
+fn ospf_settings(c: &crate::model::DeviceConfig) -> Vec<String> {
+    let mut out: Vec<String> = c
+        .ospf_networks
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            n.line = 0;
+            format!("{n:?}")
+        })
+        .collect();
+    // Line numbers are spread through the OSPF model: compared without any `line: N`.
+    let text = format!("{:?}", c.ospf);
+    let mut cleaned = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("line: ") {
+        cleaned.push_str(&rest[..i]);
+        rest = rest[i + 6..].trim_start_matches(|ch: char| ch.is_ascii_digit());
+    }
+    cleaned.push_str(rest);
+    out.push(cleaned);
+    out.sort();
+    out
 }

@@ -95,6 +95,35 @@ fn an_acl_entry_that_drops_the_providers_bgp_fails_naming_the_session() {
 }
 
 #[test]
+fn a_rollback_written_by_hand_that_restores_nothing_fails() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = common::olav(tmp.path())
+        .args([
+            "-q",
+            "--format",
+            "json",
+            "plan",
+            "--device",
+            "alpha-border-1",
+            "--config",
+        ])
+        .arg(common::fixture("custom/acl-blocks-bgp.ios"))
+        .arg("--rollback")
+        .arg(common::fixture("custom/acl-blocks-bgp.wrong-rollback.ios"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.rollback"
+            && s == "error"
+            && m.contains("packet filters differ")),
+        "{f:#?}"
+    );
+}
+
+#[test]
 fn a_prefix_list_edit_that_withdraws_a_prefix_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let (code, v) = plan(tmp.path(), "alpha-border-1", "prefix-withdraw.ios");

@@ -66,6 +66,9 @@ pub struct FlowChange {
     pub newly_permitted: Option<Packet>,
     /// A packet of the flow whose change olav cannot tell.
     pub unknown: Option<Packet>,
+    /// A packet of the flow that may be newly denied (an unevaluated line decides): a
+    /// flow that can only gain is never one the change may drop.
+    pub maybe_denied: Option<Packet>,
 }
 
 /// One packet's change.
@@ -241,15 +244,15 @@ impl Comparison {
                 Passes::Part
             }
         };
-        let unknown = f
-            .and(&self.denied.1.and_not(&self.denied.0))
-            .or(&f.and(&self.permitted.1.and_not(&self.permitted.0)));
+        let maybe_denied = f.and(&self.denied.1.and_not(&self.denied.0));
+        let unknown = maybe_denied.or(&f.and(&self.permitted.1.and_not(&self.permitted.0)));
         FlowChange {
             before: passes(&self.old),
             after: passes(&self.new),
             newly_denied: self.space.witness(&f.and(&self.denied.0)),
             newly_permitted: self.space.witness(&f.and(&self.permitted.0)),
             unknown: self.space.witness(&unknown),
+            maybe_denied: self.space.witness(&maybe_denied),
         }
     }
 }

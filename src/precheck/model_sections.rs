@@ -40,6 +40,10 @@ pub fn sections(c: &crate::model::DeviceConfig) -> [(&'static str, String); 6] {
     c.prefix_lists.sort_by_key(|e| format!("{e:?}"));
     for r in &mut c.route_map_clauses {
         r.line = 0;
+        // A clause's settings apply together: a rollback re-adds a changed one last.
+        r.sets.sort_by_key(|x| format!("{x:?}"));
+        r.matches.sort_by_key(|x| format!("{x:?}"));
+        r.other.sort();
     }
     c.route_map_clauses.sort_by_key(|r| format!("{r:?}"));
     // A filter's entries in order, by what they match: an entry's number and text are

@@ -249,6 +249,16 @@ pub(super) fn replaces(w: &[&str], style: Style) -> Option<Pattern> {
         ["standby" | "vrrp", _, "priority", ..] => own(3),
         ["ip" | "ipv4", "access-group", _, _] => but(2),
         ["neighbor", _, "route-map" | "prefix-list" | "filter-list", _, _] => but(3),
+        // NX-OS, under a neighbor's address family: `route-map NAME in`.
+        ["route-map" | "prefix-list" | "filter-list", _, "in" | "out"] => but(1),
+        // A prefix-list entry is its list's sequence number (IOS `ip prefix-list L seq N
+        // …`, EOS `seq N …` inside the list's block).
+        ["ip" | "ipv6", "prefix-list", _, "seq", _, ..] => own(5),
+        ["seq", _, "permit" | "deny", ..] => own(2),
+        // A route-map clause sets one value of each.
+        ["set", "local-preference" | "metric" | "weight" | "origin" | "tag" | "metric-type", ..] => {
+            own(2)
+        }
         ["neighbor", _, "remote-as" | "description" | "update-source" | "password" | "ebgp-multihop"
         | "local-as", ..] => own(3),
         // An interface is in one OSPF area: IOS `ip ospf 1 area 1`, EOS `ip ospf area 1`,

@@ -212,8 +212,17 @@ fn diff(before: &[Node], after: &[Node], parent: Option<&Node>, ctx: Diff, out: 
             .into_iter()
             .filter(|l| seen.insert(l.trim().to_owned())),
     );
+    // Stored lines before nested blocks: IOS takes a neighbor's address-family lines only
+    // after its `remote-as`.
+    let (leaves, blocks): (Vec<Vec<String>>, Vec<Vec<String>>) =
+        restores.into_iter().partition(|r| r.len() == 1);
+    for r in leaves {
+        if r.first().is_some_and(|l| seen.insert(l.trim().to_owned())) {
+            out.extend(r);
+        }
+    }
     out.extend(nested);
-    for r in restores {
+    for r in blocks {
         if r.first().is_some_and(|l| seen.insert(l.trim().to_owned())) {
             out.extend(r);
         }
@@ -225,7 +234,7 @@ mod tests {
     use super::derive;
     use crate::dialect::cisco::candidate::{apply_text, CISCO};
 
-    const IOS: &str = "hostname r1\n!\ninterface Gi1\n description up\n mtu 1500\n ip address 10.0.0.1 255.255.255.252\n ip ospf cost 10\n!\ninterface Gi2\n shutdown\n!\nip access-list extended EDGE-IN\n permit tcp any any eq 22\n permit tcp any any eq 179\n deny   ip any any\n!\naccess-list 10 permit 10.0.0.0 0.255.255.255\naccess-list 10 deny any\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n neighbor 10.0.0.2 route-map IN in\n!\nroute-map IN permit 10\n match ip address prefix-list P\n!\nip prefix-list P seq 5 permit 10.0.0.0/8\n!\nend\n";
+    const IOS: &str = "hostname r1\n!\ninterface Gi1\n description up\n mtu 1500\n ip address 10.0.0.1 255.255.255.252\n ip ospf cost 10\n!\ninterface Gi2\n shutdown\n!\nip access-list extended EDGE-IN\n permit tcp any any eq 22\n permit tcp any any eq 179\n deny   ip any any\n!\naccess-list 10 permit 10.0.0.0 0.255.255.255\naccess-list 10 deny any\n!\nrouter bgp 65001\n neighbor 10.0.0.2 remote-as 7575\n neighbor 10.0.0.2 route-map IN in\n!\nroute-map IN permit 10\n match ip address prefix-list P\n set local-preference 200\n!\nip prefix-list P seq 5 permit 10.0.0.0/8\n!\nend\n";
 
     /// The rollback applied to the candidate gives the stored device back: its model,
     /// and its access lists entry by entry.
@@ -277,6 +286,10 @@ mod tests {
     fn a_changed_setting_comes_back_as_stored_and_an_added_one_goes() {
         let rb = restores("interface Gi1\n mtu 9000\n ip ospf cost 500\n bandwidth 1000");
         assert_eq!(
+            restores("ip prefix-list P seq 5 permit 10.0.0.0/8 le 24\nroute-map IN permit 10\n set local-preference 50"),
+            "ip prefix-list P seq 5 permit 10.0.0.0/8\nroute-map IN permit 10\n set local-preference 200\n"
+        );
+        assert_eq!(
             rb,
             "interface Gi1\n no bandwidth 1000\n mtu 1500\n ip ospf cost 10\n"
         );
@@ -296,12 +309,41 @@ mod tests {
         );
         assert_eq!(rb, "no interface Loopback9\nno route-map IN permit 20\n");
         let rb = restores("no route-map IN permit 10\nno ip prefix-list P seq 5 permit 10.0.0.0/8");
-        assert_eq!(rb, "route-map IN permit 10\n match ip address prefix-list P\nip prefix-list P seq 5 permit 10.0.0.0/8\n");
+        assert_eq!(rb, "ip prefix-list P seq 5 permit 10.0.0.0/8\nroute-map IN permit 10\n match ip address prefix-list P\n set local-preference 200\n");
     }
 
     #[test]
     fn a_numbered_access_list_is_written_again_whole() {
         let rb = restores("access-list 10 permit 192.168.0.0 0.0.255.255");
         assert_eq!(rb, "no access-list 10\naccess-list 10 permit 10.0.0.0 0.255.255.255\naccess-list 10 deny any\n");
+    }
+
+    #[test]
+    fn nxos_blocks_come_back_in_their_own_indentation() {
+        let nx = "hostname n1\n\ninterface Ethernet1/1\n  no switchport\n  ip address 10.0.0.1/30\n\ninterface Vlan10\n  ip address 10.10.0.1/24\n\nip access-list EDGE\n  10 permit tcp any any eq 22\n  20 deny ip any any\n\nrouter bgp 65001\n  neighbor 10.0.0.2\n    remote-as 7575\n    address-family ipv4 unicast\n      route-map IN in\n";
+        // NX-OS lists `no shutdown` for a port that is up: a port without it is down, and
+        // the `no shutdown` a plan adds is undone.
+        assert_eq!(
+            derive(nx, "interface Vlan10\n  no shutdown", CISCO, true),
+            "interface Vlan10\n  shutdown\n"
+        );
+        assert_eq!(
+            derive(
+                nx,
+                "ip access-list EDGE\n  15 permit udp any any eq 53",
+                CISCO,
+                true
+            ),
+            "ip access-list EDGE\n  no 15\n"
+        );
+        assert_eq!(
+            derive(
+                nx,
+                "router bgp 65001\n  neighbor 10.0.0.2\n    address-family ipv4 unicast\n      route-map OTHER in",
+                CISCO,
+                true
+            ),
+            "router bgp 65001\n  neighbor 10.0.0.2\n    address-family ipv4 unicast\n      route-map IN in\n"
+        );
     }
 }

@@ -242,7 +242,11 @@ fn dropped(c: &Comparison, flows: &[HeaderSpace]) -> Option<(bool, Packet)> {
     changes
         .iter()
         .find_map(|f| f.newly_denied.map(|p| (true, p)))
-        .or_else(|| changes.iter().find_map(|f| f.unknown.map(|p| (false, p))))
+        .or_else(|| {
+            changes
+                .iter()
+                .find_map(|f| f.maybe_denied.map(|p| (false, p)))
+        })
 }
 
 /// Sessions, adjacencies and services whose packets the changed filter drops.

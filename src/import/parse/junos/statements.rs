@@ -315,7 +315,11 @@ fn replaced_by(old: &[String], new: &[String]) -> bool {
     }
     let leaf = new[n - 2].as_str();
     let action = |w: &str| matches!(w, "accept" | "discard" | "reject");
-    SINGLE_VALUED.contains(&leaf) || (leaf == "then" && action(&new[n - 1]) && action(&old[n - 1]))
+    // An interface's `filter input F` / `filter output F`: one filter each way.
+    let filter = matches!(leaf, "input" | "output") && n >= 3 && new[n - 3] == "filter";
+    SINGLE_VALUED.contains(&leaf)
+        || filter
+        || (leaf == "then" && action(&new[n - 1]) && action(&old[n - 1]))
 }
 
 /// Splits a set-form line into words: quoted strings are one word, brackets dropped (and

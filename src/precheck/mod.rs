@@ -13,6 +13,7 @@ mod model_sections;
 mod readdressing;
 mod routes;
 mod scope;
+pub mod semantic;
 mod services;
 mod state_view;
 pub mod window;

@@ -171,39 +171,30 @@ fn demo() -> &'static [DeviceConfig] {
     })
 }
 
-/// Each change as (element, status, fields), with additions and removals swapped and
-/// each field's before and after swapped: what the reverse diff should give.
-fn reversed(changes: &[Change]) -> Vec<(String, Status, Vec<(String, String, String)>)> {
-    let mut v: Vec<_> = changes
+/// A change as compared: (element, status, (field, before, after)).
+type Compared = (String, Status, Vec<(String, String, String)>);
+
+/// The changes as compared, by element; `flip`: additions and removals swapped and each
+/// field's before and after swapped — what the reverse diff should give.
+fn compared(changes: &[Change], flip: bool) -> Vec<Compared> {
+    let mut v: Vec<Compared> = changes
         .iter()
         .map(|c| {
-            let status = match c.status {
-                Status::Added => Status::Removed,
-                Status::Removed => Status::Added,
-                Status::Changed => Status::Changed,
+            let status = match (c.status, flip) {
+                (Status::Added, true) => Status::Removed,
+                (Status::Removed, true) => Status::Added,
+                (s, _) => s,
             };
             let fields = c
                 .fields
                 .iter()
-                .map(|f| (f.field.clone(), f.after.clone(), f.before.clone()))
+                .map(|f| {
+                    let (b, a) = (f.before.clone(), f.after.clone());
+                    let (b, a) = if flip { (a, b) } else { (b, a) };
+                    (f.field.clone(), b, a)
+                })
                 .collect();
             (c.name(), status, fields)
-        })
-        .collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
-    v
-}
-
-fn plain(changes: &[Change]) -> Vec<(String, Status, Vec<(String, String, String)>)> {
-    let mut v: Vec<_> = changes
-        .iter()
-        .map(|c| {
-            let fields = c
-                .fields
-                .iter()
-                .map(|f| (f.field.clone(), f.before.clone(), f.after.clone()))
-                .collect();
-            (c.name(), c.status, fields)
         })
         .collect();
     v.sort_by(|a, b| a.0.cmp(&b.0));
@@ -235,7 +226,7 @@ proptest! {
         }
         for other in [b, &thinned] {
             let (there, back) = (diff(a, other), diff(other, a));
-            prop_assert_eq!(reversed(&there), plain(&back));
+            prop_assert_eq!(compared(&there, true), compared(&back, false));
         }
     }
 }

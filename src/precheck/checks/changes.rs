@@ -5,7 +5,9 @@
 //! findings.
 
 use super::{Check, Context, Findings, Outcome, Severity};
+use crate::import::parse::parser_for;
 use crate::model::Vendor;
+use crate::precheck::semantic;
 use crate::state::StateError;
 
 const CODE: &str = "precheck.changes";
@@ -55,8 +57,28 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             continue;
         };
         let text = lines.join("\n");
-        let already =
-            crate::dialect::candidate_text(Vendor::from_os(&os), &stored, &text) == stored;
+        // Already there: every line is a stored one and applying them leaves the text.
+        let held: std::collections::HashSet<&str> = stored.lines().map(str::trim).collect();
+        let already = lines.iter().all(|l| held.contains(l))
+            && crate::dialect::candidate_text(Vendor::from_os(&os), &stored, &text) == stored;
+        // What olav reads in the lines on their own, removals aside: something, when they
+        // set what they then undo (a change and its rollback in one plan).
+        // Raw lines: indentation is structure (an IOS-XR `router static` block).
+        let setting: Vec<&str> = cx
+            .plan
+            .implementation
+            .iter()
+            .filter(|b| b.device == d.device)
+            .flat_map(|b| b.text.lines())
+            .filter(|l| {
+                let l = l.trim_start();
+                !["no ", "delete ", "deactivate ", "default "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .collect();
+        let parsed = parser_for(Vendor::from_os(&os)).parse(&setting.join("\n"));
+        let read = !semantic::diff(&crate::model::DeviceConfig::default(), &parsed).is_empty();
         // Quoted in backticks: one of its own would end the quote.
         let shown = crate::output::one_line_printable(first).replace('`', "'");
         if already {
@@ -72,6 +94,13 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                     )
                 ),
                 "check that these are the lines you mean, and that the state is current",
+            );
+        } else if read {
+            f.add(
+                Severity::Info,
+                d.device.clone(),
+                "its model is as stored: the plan's lines undo on it what they change",
+                "none, if the plan is meant to leave it as it is",
             );
         } else {
             f.add(
@@ -163,6 +192,19 @@ mod tests {
             json["changes"][0]["changes"][0]["fields"][0]["field"],
             "description"
         );
+    }
+
+    #[test]
+    fn lines_that_undo_what_they_change_are_info() {
+        let net = testkit::triangle();
+        let both = format!("{}{}", lines("shut"), lines("no-shut"));
+        let o = testkit::run(&CHECK, &net, &custom(&both));
+        assert!(o.passed(), "{:?}", o.findings);
+        assert!(testkit::has(
+            &o,
+            Severity::Info,
+            "the plan's lines undo on it what they change"
+        ));
     }
 
     #[test]

@@ -156,6 +156,20 @@ pub fn md_cell(s: &str) -> String {
         .replace('|', "\\|")
 }
 
+/// Text from configurations as one cell of a Markdown table that no reader takes as
+/// markup: [`md_cell`], with Markdown's inline marks (code, emphasis, links) escaped too,
+/// so a name like `[x](javascript:…)` or `**x**` stays text.
+pub fn md_text(s: &str) -> String {
+    let mut marked = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '~') {
+            marked.push('\\');
+        }
+        marked.push(c);
+    }
+    md_cell(&marked)
+}
+
 /// The text of a Markdown table cell written by [`md_cell`].
 pub fn md_uncell(s: &str) -> String {
     s.replace("\\|", "|")
@@ -206,5 +220,14 @@ mod md_tests {
         assert!(!cell.contains('<') && !cell.contains('\n'), "{cell}");
         assert_eq!(cell.matches('|').count(), cell.matches("\\|").count());
         assert_eq!(super::md_uncell(&cell), hostile.replace('\n', " "));
+    }
+
+    #[test]
+    fn text_from_configs_is_no_markup() {
+        let hostile = "[x](javascript:alert(1)) **b** `c` <b>|";
+        assert_eq!(
+            super::md_text(hostile),
+            "\\[x\\](javascript:alert(1)) \\*\\*b\\*\\* \\`c\\` &lt;b&gt;\\|"
+        );
     }
 }

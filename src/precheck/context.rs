@@ -9,6 +9,7 @@ use super::candidate::{Candidate, Cause, LostSession};
 use super::checks::redundancy::{self, Redundancy};
 use super::forwarding::{self, Declared, Forwarding, Purpose};
 use super::readdressing::{readdressing, Left, Moved};
+use super::semantic::{self, DeviceChanges};
 use super::services::{add_withdrawn, merge_hits, service_hits};
 use super::state_view::StateView;
 use super::Options;
@@ -56,6 +57,9 @@ pub struct Context<'a> {
     /// Paths between sites and towards external peers that now depend on a single
     /// device or link.
     pub single_points: blast::SinglePoints,
+    /// What the change does on each device the plan configures: its candidate model
+    /// against its stored one, element by element (`semantic`).
+    pub changes: Vec<DeviceChanges>,
 }
 
 impl<'a> Context<'a> {
@@ -80,6 +84,7 @@ impl<'a> Context<'a> {
             })
             .collect();
         let cand = Candidate::build(db, plan)?;
+        let changes = semantic::of_candidate(&cand);
         let graph = blast::Graph::load(db)?;
         let spec = blast_spec(plan, &cand);
         let mut blast = graph.blast(&spec);
@@ -170,6 +175,7 @@ impl<'a> Context<'a> {
             redundancy,
             forwarding,
             single_points,
+            changes,
         })
     }
 

@@ -15,6 +15,7 @@ pub mod model_sections;
 mod readdressing;
 mod routes;
 mod scope;
+pub mod semantic;
 mod services;
 mod shifts;
 mod state_view;
@@ -24,7 +25,7 @@ pub use services::add_withdrawn;
 
 pub use context::Context;
 
-use crate::output::md_cell;
+use crate::output::{md_cell, md_text};
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -147,6 +148,9 @@ pub struct Report {
     pub plan_id: Option<String>,
     /// PASS, WARN or FAIL.
     pub verdict: &'static str,
+    /// What the change does on each device the plan configures, element by element
+    /// (empty when the plan did not read).
+    pub changes: Vec<semantic::DeviceChanges>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
     /// Checks that ran on this plan and found nothing.
@@ -181,6 +185,7 @@ pub fn precheck(
         title: String::new(),
         plan_id: None,
         verdict: "FAIL",
+        changes: Vec::new(),
         findings: Vec::new(),
         passed: Vec::new(),
         not_applicable: Vec::new(),
@@ -222,6 +227,7 @@ pub fn precheck(
             checks::redundancy::Redundancy::describe(&r.after),
         )
     });
+    report.changes = cx.changes;
     report.announcements = Some(cx.announcements);
     report.blast = Some(cx.blast);
     Ok(report)
@@ -309,6 +315,7 @@ impl Report {
             self.state_version,
             self.plan_state_version.map(|v| format!(" (drafted against {v})")).unwrap_or_default()
         );
+        self.changes_markdown(&mut s);
         s.push_str("## Findings\n\n");
         if self.findings.is_empty() {
             s.push_str("None.\n\n");
@@ -401,6 +408,35 @@ impl Report {
         }
         let _ = writeln!(s, "\n## Recommendation\n\n{}", self.recommendation());
         s
+    }
+
+    /// The section "What the change does": each changed element of each configured
+    /// device on a row, or that nothing olav models changes on it. Every word from a
+    /// configuration is escaped ([`md_text`]).
+    fn changes_markdown(&self, s: &mut String) {
+        if self.changes.is_empty() {
+            return;
+        }
+        s.push_str("## What the change does\n\nEach device the plan configures, its configuration with the plan's lines applied against the stored one, as olav models it:\n\n| device | element | change |\n|---|---|---|\n");
+        for d in &self.changes {
+            if d.changes.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "| {} | — | nothing olav models changes |",
+                    md_text(&d.device)
+                );
+            }
+            for c in &d.changes {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} |",
+                    md_text(&d.device),
+                    md_text(&c.name()),
+                    md_text(&c.what())
+                );
+            }
+        }
+        s.push('\n');
     }
 
     /// The reporter's reply body (without contract lines): verdict first, evidence after.

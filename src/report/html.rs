@@ -251,6 +251,33 @@ fn blocks(s: &mut String, v: &[ConfigBlock], none: &str) {
     }
 }
 
+/// What the change does on each configured device (the pre-check's first section).
+fn changes(s: &mut String, r: &Report) {
+    if r.changes.is_empty() {
+        return;
+    }
+    s.push_str("<h3>What the change does</h3>\n<table class=\"findings\">\n<tr><th>device</th><th>element</th><th>change</th></tr>\n");
+    for d in &r.changes {
+        if d.changes.is_empty() {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td>—</td><td>nothing olav models changes</td></tr>",
+                esc(&d.device)
+            );
+        }
+        for c in &d.changes {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&d.device),
+                esc(&c.name()),
+                esc(&c.what())
+            );
+        }
+    }
+    s.push_str("</table>\n");
+}
+
 const VERIFY_MARK: &str = "verification";
 const VERIFY_BANNER_MARK: &str = "verification-verdict";
 const RUN_MARK: &str = "run-verdict";
@@ -396,6 +423,7 @@ pub fn plan_page(p: &PlanPage<'_>) -> String {
             s.push_str("</div>\n<div>\n<h3>Rollback</h3>\n");
             blocks(&mut s, &plan.rollback, "No rollback configuration.");
             s.push_str("</div>\n</div>\n");
+            changes(&mut s, r);
         }
         None => s.push_str(
             "<p>The plan file cannot be read (see the findings): there are no changes to show.</p>\n",

@@ -102,6 +102,15 @@ fn top_level_keys_of_every_command() {
         ("precheck report", keys(&pre["report"])),
         ("precheck finding", keys(&pre["report"]["findings"])),
         ("precheck blast", keys(&pre["report"]["blast"])),
+        ("precheck changes", keys(&pre["report"]["changes"])),
+        (
+            "precheck change",
+            keys(&pre["report"]["changes"][0]["changes"]),
+        ),
+        (
+            "precheck change field",
+            keys(&pre["report"]["changes"][0]["changes"][0]["fields"]),
+        ),
         ("verify", keys(&ver)),
         ("check", keys(&check)),
         ("check problem", keys(&check["problems"])),

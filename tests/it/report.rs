@@ -203,6 +203,15 @@ fn the_uplink_report_shows_the_new_session() {
     ));
     assert!(page.contains(" neighbor 203.0.113.6 remote-as 7575\n"));
     assert!(page.contains(" no neighbor 203.0.113.6\n"));
+    // What the change does, under the changes: the new session and its port.
+    let does = page
+        .split_once("<h3>What the change does</h3>")
+        .expect("what the change does")
+        .1;
+    assert!(
+        does.contains("<tr><td>alpha-border-1</td><td>BGP neighbor 203.0.113.6</td><td>added ("),
+        "{does}"
+    );
     let pic = svg(&page);
     assert_eq!(with_class(pic, "changed"), vec!["alpha-border-1"]);
     for gone in ["removed", "isolated", "degraded"] {

@@ -13,6 +13,7 @@ mod as_drafted;
 mod blast_claim;
 mod blast_unknown;
 mod block_os;
+mod changes;
 mod degraded;
 mod drift;
 mod filters;
@@ -183,6 +184,7 @@ pub const LIST: &[Check] = &[
     readable::CHECK,
     targets::CHECK,
     block_os::CHECK,
+    changes::CHECK,
     interfaces::CHECK,
     addresses::CHECK,
     new_neighbors::CHECK,

@@ -290,6 +290,8 @@ fn top_level(
             Step::Push(Ctx::Opaque)
         }
         ["line", ..] => Step::Push(Ctx::Line),
+        // EOS `management ssh` / `management api …`: what guards access to the device.
+        ["management", ..] => Step::Push(Ctx::Line),
         ["peer-filter", name] => {
             bgp.define_peer_filter(name);
             Step::Push(Ctx::PeerFilter((*name).to_owned()))
@@ -488,8 +490,18 @@ fn nested(
             Step::Known
         }
         Ctx::Line => {
-            if let ["access-class", acl, ..] = w {
-                common::reference(dev, StructureKind::AccessList, acl, "line access-class", no);
+            match w {
+                ["access-class", acl, ..] => {
+                    common::reference(dev, StructureKind::AccessList, acl, "line access-class", no)
+                }
+                ["ip" | "ipv6", "access-group", acl, ..] => common::reference(
+                    dev,
+                    StructureKind::AccessList,
+                    acl,
+                    "management access list",
+                    no,
+                ),
+                _ => {}
             }
             Step::Known
         }

@@ -51,6 +51,34 @@ fn effective(cfg: &DeviceConfig, iface: &str, dir: Direction) -> (String, Packet
     }
 }
 
+/// A filter that guards the device itself (`line vty` `access-class`, SNMP, EOS
+/// `management ssh`) and now denies more: a warning naming what it guards — whether the
+/// stations that manage the device are still let in is for people to say.
+fn guards(out: &mut Findings, dev: &str, cand: &DeviceConfig, name: &str, c: &Comparison) {
+    if c.newly_denied.is_empty() && c.more_denied == 0 {
+        return;
+    }
+    let mut uses: Vec<String> = cand
+        .references
+        .iter()
+        .filter(|r| r.name == name && !r.context.contains("access-group"))
+        .map(|r| format!("{} (line {})", r.context, r.line))
+        .collect();
+    uses.dedup();
+    if uses.is_empty() {
+        return;
+    }
+    out.add(
+        Severity::Warning,
+        format!("{dev} filter {name}"),
+        format!(
+            "{name} guards access to {dev} itself ({}) and now denies more: a management station it no longer permits is locked out",
+            uses.join(", ")
+        ),
+        "confirm every station that manages the device is still permitted, or keep a console path",
+    );
+}
+
 /// A filter of one interface direction that the plan changes.
 struct Bound {
     iface: String,
@@ -99,6 +127,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 continue;
             }
             differences(&mut out, &format!("{dev} filter {name}"), name, &c);
+            guards(&mut out, dev, cand, name, &c);
         }
         let bound = bound_changes(base, cand);
         // The stored routing tells which interface a session's peer is reached by.

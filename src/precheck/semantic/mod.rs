@@ -157,11 +157,34 @@ pub fn of_candidate(cand: &super::candidate::Candidate) -> Vec<DeviceChanges> {
 }
 
 fn serialized(c: &DeviceConfig) -> Value {
-    serde_json::to_value(c).unwrap_or_else(|e| {
+    let mut v = serde_json::to_value(c).unwrap_or_else(|e| {
         // The model serializes to JSON (no maps with non-text keys): not expected.
         tracing::warn!("a device model does not serialize: {e}");
         Value::Null
-    })
+    });
+    // A filter entry is known by what it says, not its number: IOS lists entries without
+    // one, and a plan's candidate numbers them (10, 20, …).
+    if let Some(filters) = v.get_mut("filters").and_then(Value::as_array_mut) {
+        for f in filters {
+            for l in f
+                .get_mut("lines")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(o) = l.as_object_mut() {
+                    o.remove("seq");
+                    if let Some(Value::String(t)) = o.get_mut("text") {
+                        let rest = t.trim_start_matches(|ch: char| ch.is_ascii_digit());
+                        if rest.len() < t.len() && rest.starts_with(' ') {
+                            *t = rest.trim_start().to_owned();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    v
 }
 
 /// The diff of two serialized device models (objects of top-level fields).
@@ -416,6 +439,10 @@ impl Walker {
                 (_, None) => Status::Removed,
                 _ => Status::Changed,
             };
+            // An element named by its own configuration line says it all.
+            if status != Status::Changed && rules::SELF_DESCRIBED.contains(&path) {
+                fields.clear();
+            }
             match rule.and_then(|r| r.attach) {
                 // An interface's protocol settings: a change of that interface.
                 Some(word) => {

@@ -236,7 +236,7 @@ pub const RULES: &[Rule] = &[
     rule("filters", "packet filter", &[("", "name")]),
     rule(
         "filters.lines",
-        "packet filter",
+        "packet filter entry",
         &[("term", "term"), ("", "text")],
     ),
     rule(
@@ -245,6 +245,10 @@ pub const RULES: &[Rule] = &[
         &[("", "interface"), ("", "direction")],
     ),
 ];
+
+/// Lists whose elements are named by their own configuration line (a filter entry): an
+/// added or removed one lists no fields beside it.
+pub const SELF_DESCRIBED: &[&str] = &["filters.lines"];
 
 /// The group settings' kinds: what an object's own fields are, in words.
 pub const GROUPS: &[(&str, &str)] = &[("bgp", "BGP process")];

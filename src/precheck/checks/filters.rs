@@ -380,6 +380,7 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
     // interface's subnet, or an internet service's prefix on a provider-facing interface.
     let provider = provider_facing(cx, dev, &nets);
     let mut seen = BTreeSet::new();
+    let mut untraced: Vec<(String, Packet)> = Vec::new();
     for s in services {
         let Some(p) = s.prefix.as_deref().and_then(|p| p.parse::<Ipv4Net>().ok()) else {
             continue;
@@ -392,13 +393,21 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
             .iter()
             .any(|n| n.trunc().contains(&p) || p.contains(&n.trunc()));
         let internet = provider && s.kind.as_deref() == Some("internet");
-        if !(on_it || on_subnet || internet) || !seen.insert(s.service.clone()) {
+        if !seen.insert(s.service.clone()) {
             continue;
         }
         let flows = [
             HeaderSpace::flow(None, prefix(&p), Wildcard::ANY, None, None),
             HeaderSpace::flow(None, Wildcard::ANY, prefix(&p), None, None),
         ];
+        if !(on_it || on_subnet || internet) {
+            // Elsewhere in the network: whether its traffic crosses this interface is not
+            // traced, so a filter that now denies it is a warning, never a pass.
+            if let Some((_, packet)) = dropped(&b.cmp, &flows) {
+                untraced.push((format!("{} ({}, {p})", s.service, s.criticality), packet));
+            }
+            continue;
+        }
         if let Some(found) = dropped(&b.cmp, &flows) {
             report(
                 format!(
@@ -409,6 +418,24 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
                 found,
             );
         }
+    }
+    // One warning per interface: the services, and one packet of the first.
+    if let Some((_, packet)) = untraced.first() {
+        let names: Vec<String> = untraced.iter().map(|(n, _)| n.clone()).collect();
+        let shown = names.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
+        let more = names.len().saturating_sub(4);
+        out.add_grouped(
+            Severity::Warning,
+            format!("{dev} {}", b.iface),
+            format!(
+                "{what} now denies traffic from or to {} service(s) elsewhere in the network: {shown}{}, e.g. {packet}; olav does not trace whether their traffic crosses {}",
+                names.len(),
+                if more > 0 { format!(" and {more} more") } else { String::new() },
+                b.iface
+            ),
+            "check the paths the services' traffic takes, or narrow the new entries",
+            names,
+        );
     }
 }
 

@@ -290,7 +290,32 @@ struct Seen<'a> {
 fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
     let (cand, services) = (seen.cand, seen.services);
     let nets = nets(cand, &b.iface);
-    let what = format!("the {} filter {} on {}", b.dir, b.after, b.iface);
+    let what = if b.after == "no filter" {
+        format!(
+            "{} without its {} filter ({} before)",
+            b.iface, b.dir, b.before
+        )
+    } else {
+        format!("the {} filter {} on {}", b.dir, b.after, b.iface)
+    };
+    // A provider-facing port's inbound filter that lets more in: the edge is more open.
+    if provider_facing(cx, dev, &nets) && b.dir == Direction::In {
+        if let Some(d) = b.cmp.newly_permitted.first() {
+            out.add(
+                Severity::Warning,
+                format!("{dev} {}", b.iface),
+                format!(
+                    "{what} now lets in from the provider what it denied before: {}{}",
+                    d.space,
+                    match b.cmp.newly_permitted.len() + b.cmp.more_permitted {
+                        1 => String::new(),
+                        n => format!(" and {} more region(s)", n - 1),
+                    }
+                ),
+                "confirm the edge is meant to be opened (anti-spoofing, bogons, management ports)",
+            );
+        }
+    }
     let mut report = |subject: String, consequence: &str, found: (bool, Packet)| {
         let (sev, verb, advice) = if found.0 {
             (

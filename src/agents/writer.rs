@@ -140,7 +140,13 @@ impl Writer {
                 .map(|u| format!("{}:{}: `{}` — {}", d.source, u.line, u.text, u.why))
                 .collect();
             if lines.trim().is_empty() {
-                bad.push(format!("{}: no configuration lines", d.source));
+                return Err(refusal(
+                    &format!(
+                        "{} holds no configuration lines for {device} (blank lines, comments and CLI scaffolding only)",
+                        d.source
+                    ),
+                    &[],
+                ));
             }
             let (rollback, derived) = match &d.rollback {
                 Some((source, text)) => {

@@ -109,6 +109,10 @@ fn cisco_style(v: Vendor, stored: &str, text: &str) -> Vec<Unreadable> {
         });
         let verdict: Result<(), String> = match w.as_slice() {
             ["no", n] if in_acl && n.parse::<u32>().is_ok() => Ok(()),
+            // A command that renumbers rather than configures.
+            ["ip" | "ipv6", "access-list", "resequence", ..] => Err(
+                "`resequence` renumbers the list's entries; olav does not model it: write the entries with their new numbers".into(),
+            ),
             ["no" | "default", rest @ ..] if !rest.is_empty() => {
                 let positive = rest.join(" ");
                 let (ok, _) = reads(&positive);

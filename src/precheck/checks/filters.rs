@@ -298,8 +298,10 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
     } else {
         format!("the {} filter {} on {}", b.dir, b.after, b.iface)
     };
-    // A provider-facing port's inbound filter that lets more in: the edge is more open.
-    if provider_facing(cx, dev, &nets) && b.dir == Direction::In {
+    // A provider-facing port left without its inbound filter: the edge is more open.
+    // Only a port left with no filter at all: a permit written into the filter is the
+    // opening the engineer means.
+    if b.after == "no filter" && provider_facing(cx, dev, &nets) && b.dir == Direction::In {
         if let Some(d) = b.cmp.newly_permitted.first() {
             out.add(
                 Severity::Warning,

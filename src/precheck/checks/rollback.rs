@@ -80,9 +80,10 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         // Applied as the device would hold them: the implementation, then the rollback.
         let vendor = Vendor::from_os(os);
         let parser = parser_for(vendor);
-        let before = sections(&parser.parse(&text));
+        let stored = parser.parse(&text);
         let changed = candidate_text(vendor, &text, &lines(&plan.implementation));
-        let after = sections(&parser.parse(&candidate_text(vendor, &changed, &rollback)));
+        let back = parser.parse(&candidate_text(vendor, &changed, &rollback));
+        let (before, after) = (sections(&stored), sections(&back));
         let differ: Vec<&str> = before
             .iter()
             .zip(&after)
@@ -94,14 +95,34 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                         Severity::Error,
                         d,
                         format!(
-                            "the plan followed by its rollback does not give back the stored configuration: {} differ",
-                            differ.join(", ")
+                            "the plan followed by its rollback does not give back the stored configuration: {} differ{}",
+                            differ.join(", "),
+                            left_over(&stored, &back)
                         ),
                         "make the rollback undo every line of the implementation",
                     );
         }
     }
     Ok(out.ran())
+}
+
+/// What the rollback leaves changed, in words (the first three elements).
+fn left_over(stored: &crate::model::DeviceConfig, back: &crate::model::DeviceConfig) -> String {
+    let changes = crate::precheck::semantic::diff(stored, back);
+    if changes.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = changes.iter().take(3).map(ToString::to_string).collect();
+    let more = changes.len().saturating_sub(3);
+    format!(
+        " — after it: {}{}",
+        shown.join("; "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 #[cfg(test)]

@@ -45,6 +45,15 @@ pub fn scaffolding(line: &str) -> bool {
         )
 }
 
+/// Whether a line takes configuration away (`no …`, `default …`, Junos `delete …` and
+/// `deactivate …`) rather than setting it.
+pub fn removes(line: &str) -> bool {
+    let l = line.trim_start();
+    ["no ", "delete ", "deactivate ", "default "]
+        .iter()
+        .any(|p| l.starts_with(p))
+}
+
 /// The text with its scaffolding lines blanked (line numbers kept).
 pub fn without_scaffolding(text: &str) -> String {
     text.lines()

@@ -124,6 +124,31 @@ fn a_rollback_written_by_hand_that_restores_nothing_fails() {
 }
 
 #[test]
+fn a_core_filter_that_drops_services_traffic_and_a_narrowed_management_acl_warn() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "core-filter.ios");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["verdict"], "WARN", "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.filters"
+            && s == "warning"
+            && m.contains("alpha-campus-data")
+            && m.contains("does not trace")),
+        "{f:#?}"
+    );
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "mgmt-acl.ios");
+    assert_eq!(code, 0, "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.filters"
+            && s == "warning"
+            && m.contains("MGMT-ACCESS guards access to alpha-border-1 itself")),
+        "{f:#?}"
+    );
+}
+
+#[test]
 fn a_prefix_list_edit_that_withdraws_a_prefix_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let (code, v) = plan(tmp.path(), "alpha-border-1", "prefix-withdraw.ios");

@@ -125,7 +125,7 @@ fn parts(db: &Path) -> Vec<Part> {
 /// that a digest that no longer matches says which tables changed. Taken with the
 /// digests above.
 const PART_PINS: &[(&str, &str)] = &[
-    ("demo", "device=5f80c6df device_config=9270e1dd interface=b6c9379c ip_address=56db8ba3 link=c1e98e99 bgp_session=8ec52081 bgp_network=5c53916f static_route=1a7daf55 ospf_network=9090f18e structure_def=a693061c structure_ref=8a1fcd99 service=22d032c3 service_endpoint=2c551303 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=fff54bda import_run=5fa9fac0"),
+    ("demo", "device=5f80c6df device_config=9270e1dd interface=b6c9379c ip_address=56db8ba3 link=c1e98e99 bgp_session=8ec52081 bgp_network=5c53916f static_route=1a7daf55 ospf_network=9090f18e structure_def=a693061c structure_ref=7f8890b9 service=22d032c3 service_endpoint=2c551303 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=fff54bda import_run=38b6b105"),
     ("nxos-site", "device=fd874691 device_config=32d0d568 interface=608467f9 ip_address=ba553c0d link=22273132 bgp_session=1425a0ad bgp_network=f994cb10 static_route=368e36f9 ospf_network=73ecfb2c structure_def=d18c50c1 structure_ref=07bbf82b service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=7b755969 import_run=f1b75933"),
     ("fidelity/vlans-vrfs", "device=a6dc6848 device_config=29a04de8 interface=3bcfef86 ip_address=0ba406c7 link=d78c40bf bgp_session=e3b0c442 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=0a5f8201 import_run=d7647ef4"),
     ("fidelity/layer1", "device=5a3177b0 device_config=df93610a interface=1fc2fbf2 ip_address=7836244e link=d9e4b768 bgp_session=e3b0c442 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=ded4bc96 device_version=067fc68c import_run=45285a14"),
@@ -136,7 +136,7 @@ const PART_PINS: &[(&str, &str)] = &[
     ("checks/bgp-fidelity", "device=1bbdeb23 device_config=169db679 interface=06ec7df8 ip_address=1e666d03 link=c8022095 bgp_session=5c9f0b57 bgp_network=e3b0c442 static_route=e3b0c442 ospf_network=e3b0c442 structure_def=e3b0c442 structure_ref=e3b0c442 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=acc3c027 import_run=08bc1ec7"),
     ("checks/junos", "device=ff20223a device_config=2f947f15 interface=dd294783 ip_address=d232b847 link=a7b6efd4 bgp_session=8c651618 bgp_network=e3b0c442 static_route=f632822f ospf_network=e3b0c442 structure_def=9804343e structure_ref=d2816400 service=e3b0c442 service_endpoint=e3b0c442 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=d1d2c5e0 import_run=8f2c8402"),
     ("checks/bgp", "device=8eccdf48 device_config=929c304f interface=b5f2fefe ip_address=7ffdc04e link=40e141f7 bgp_session=b28ea5ab bgp_network=e3b0c442 static_route=df336bcb ospf_network=e3b0c442 structure_def=b6c19399 structure_ref=17cc468a service=e3b0c442 service_endpoint=e3b0c442 import_warning=c15d9339 batfish_file=e3b0c442 device_version=87226dc7 import_run=d5a5737e"),
-    ("synth300", "device=24bbfdbd device_config=5f943da5 interface=3c855db3 ip_address=2ddc117a link=30aa2fa8 bgp_session=ffc3d497 bgp_network=aac8c359 static_route=860d4e20 ospf_network=2d7139bb structure_def=e642a1f2 structure_ref=af14a92c service=6960a0c7 service_endpoint=bedf2392 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=abb0303c import_run=9ce54778"),
+    ("synth300", "device=24bbfdbd device_config=5f943da5 interface=3c855db3 ip_address=2ddc117a link=30aa2fa8 bgp_session=ffc3d497 bgp_network=aac8c359 static_route=860d4e20 ospf_network=2d7139bb structure_def=e642a1f2 structure_ref=48fe23bf service=6960a0c7 service_endpoint=bedf2392 import_warning=e3b0c442 batfish_file=e3b0c442 device_version=abb0303c import_run=324ebac9"),
 ];
 
 /// Row counts and a digest of every state table of the DB at `db`, plus the last
@@ -294,8 +294,9 @@ fn fixtures_import_unchanged() {
         // and after it, identical. OSPF slice of #24: `ospf_network` gained the EOS
         // cores' interface-mode `ip ospf area` enablements (46 rows), dropped before.
         // Issue #25: the demo's fixture corrected (MTUs, gamma's office in OSPF and its
-        // aggregate to iBGP, alpha-br-3560's management address).
-        ("demo", "e8f0552cf2f5740cc74f3246 device=20 device_config=20 interface=161 ip_address=119 link=34 bgp_session=47 bgp_network=3 static_route=16 ospf_network=96 structure_def=51 structure_ref=81 service=13 service_endpoint=24 import_warning=0 batfish_file=0"),
+        // aggregate to iBGP, alpha-br-3560's management address). Issue #30: the access
+        // lists an EOS `management ssh` block uses are references (structure_ref 81 → 89).
+        ("demo", "5ee694792e4374975d44382d device=20 device_config=20 interface=161 ip_address=119 link=34 bgp_session=47 bgp_network=3 static_route=16 ospf_network=96 structure_def=51 structure_ref=89 service=13 service_endpoint=24 import_warning=0 batfish_file=0"),
         ("nxos-site", "1e8eb262f9269a2b31f8ec9d device=3 device_config=3 interface=12 ip_address=9 link=2 bgp_session=3 bgp_network=1 static_route=2 ospf_network=6 structure_def=5 structure_ref=6 service=0 service_endpoint=0 import_warning=0 batfish_file=0"),
         ("fidelity/vlans-vrfs", "5bb82ab5c82a2ea913a90a55 device=4 device_config=4 interface=22 ip_address=14 link=6 bgp_session=0 bgp_network=0 static_route=0 ospf_network=0 structure_def=0 structure_ref=0 service=0 service_endpoint=0 import_warning=0 batfish_file=0"),
         ("fidelity/layer1", "fee40b3b4cb07e94b55bff62 device=5 device_config=5 interface=19 ip_address=12 link=7 bgp_session=0 bgp_network=0 static_route=0 ospf_network=0 structure_def=0 structure_ref=0 service=0 service_endpoint=0 import_warning=0 batfish_file=3"),
@@ -346,7 +347,7 @@ fn generated_network_imports_unchanged() {
     olav::synth::write(&dir, 300, 1).expect("synth");
     assert_eq!(
         digest_every_way(&dir),
-        "25511e86ff4317407ca81cac device=300 device_config=300 interface=4702 ip_address=3638 link=1251 bgp_session=126 bgp_network=4 static_route=304 ospf_network=932 structure_def=360 structure_ref=333 service=31 service_endpoint=31 import_warning=0 batfish_file=0",
+        "17384bf512dd1981bb6b2cd5 device=300 device_config=300 interface=4702 ip_address=3638 link=1251 bgp_session=126 bgp_network=4 static_route=304 ospf_network=932 structure_def=360 structure_ref=402 service=31 service_endpoint=31 import_warning=0 batfish_file=0",
         "\n{}",
         changed_parts("synth300", &dir)
     );

@@ -70,12 +70,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             .iter()
             .filter(|b| b.device == d.device)
             .flat_map(|b| b.text.lines())
-            .filter(|l| {
-                let l = l.trim_start();
-                !["no ", "delete ", "deactivate ", "default "]
-                    .iter()
-                    .any(|p| l.starts_with(p))
-            })
+            .filter(|l| !crate::dialect::readable::removes(l))
             .collect();
         let parsed = parser_for(Vendor::from_os(&os)).parse(&setting.join("\n"));
         let read = !semantic::diff(&crate::model::DeviceConfig::default(), &parsed).is_empty();

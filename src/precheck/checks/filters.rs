@@ -301,7 +301,7 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
     // A provider-facing port left without its inbound filter: the edge is more open.
     // Only a port left with no filter at all: a permit written into the filter is the
     // opening the engineer means.
-    if b.after == "no filter" && provider_facing(cx, dev, &nets) && b.dir == Direction::In {
+    if b.after == "no filter" && provider_facing(cx, dev, &nets, cand) && b.dir == Direction::In {
         if let Some(d) = b.cmp.newly_permitted.first() {
             out.add(
                 Severity::Warning,
@@ -405,7 +405,7 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
     }
     // Services whose traffic crosses the interface: an endpoint on it, its prefix on the
     // interface's subnet, or an internet service's prefix on a provider-facing interface.
-    let provider = provider_facing(cx, dev, &nets);
+    let provider = provider_facing(cx, dev, &nets, cand);
     let mut seen = BTreeSet::new();
     let mut untraced: Vec<(String, Packet)> = Vec::new();
     for s in services {
@@ -429,8 +429,38 @@ fn hits(cx: &Context, out: &mut Findings, dev: &str, seen: &Seen, b: &Bound) {
         ];
         if !(on_it || on_subnet || internet) {
             // Elsewhere in the network: whether its traffic crosses this interface is not
-            // traced, so a filter that now denies it is a warning, never a pass.
-            if let Some((_, packet)) = dropped(&b.cmp, &flows) {
+            // traced, so a filter that now denies it is a warning, never a pass. At a
+            // provider's port the service's own traffic leaves from it; what comes in
+            // claiming its addresses is spoofed (an anti-spoofing entry's very point).
+            // Judged on the usual service ports (HTTPS, HTTP, DNS): a filter that trims
+            // one rare port off a prefix is evidence, not a warning.
+            let (from, to) = match (provider, b.dir) {
+                (true, Direction::In) => (false, false),
+                (true, Direction::Out) => (true, false),
+                (false, _) => (true, true),
+            };
+            let mut usual: Vec<HeaderSpace> = Vec::new();
+            for (proto, port) in [(6u8, 443u16), (6, 80), (17, 53)] {
+                if from {
+                    usual.push(HeaderSpace::flow(
+                        Some(proto),
+                        prefix(&p),
+                        Wildcard::ANY,
+                        None,
+                        Some(port),
+                    ));
+                }
+                if to {
+                    usual.push(HeaderSpace::flow(
+                        Some(proto),
+                        Wildcard::ANY,
+                        prefix(&p),
+                        None,
+                        Some(port),
+                    ));
+                }
+            }
+            if let Some((_, packet)) = dropped(&b.cmp, &usual) {
                 untraced.push((format!("{} ({}, {p})", s.service, s.criticality), packet));
             }
             continue;
@@ -549,16 +579,20 @@ fn igps(cand: &DeviceConfig, iface: &str, nets: &[Ipv4Net]) -> Vec<(u8, &'static
 }
 
 /// Whether an external BGP peer sits on the interface's subnet.
-fn provider_facing(cx: &Context, dev: &str, nets: &[Ipv4Net]) -> bool {
+fn provider_facing(cx: &Context, dev: &str, nets: &[Ipv4Net], cand: &DeviceConfig) -> bool {
     let own = cx.state.devices.get(dev).and_then(|d| d.2);
-    cx.state.sessions.iter().any(|(d, peer, asn, _)| {
-        d == dev
-            && asn.is_some()
-            && *asn != own
-            && peer
-                .parse::<Ipv4Addr>()
-                .is_ok_and(|p| nets.iter().any(|n| n.contains(&p)))
-    })
+    let on_it = |p: Ipv4Addr| nets.iter().any(|n| n.contains(&p));
+    let stored = cx.state.sessions.iter().any(|(d, peer, asn, _)| {
+        d == dev && asn.is_some() && *asn != own && peer.parse::<Ipv4Addr>().is_ok_and(on_it)
+    });
+    // A session the plan adds (a new uplink) counts too.
+    let local = cand.bgp.as_ref().and_then(|b| b.local_as);
+    let added = cand.bgp.iter().flat_map(|b| &b.neighbors).any(|n| {
+        n.peer_asn.is_some()
+            && n.peer_asn != local
+            && matches!(n.peer, BgpPeer::Address(IpAddr::V4(p)) if on_it(p))
+    });
+    stored || added
 }
 
 #[cfg(test)]

@@ -118,13 +118,27 @@ impl Table {
     }
 }
 
+/// Characters a text table shows of one cell: laying out a table costs more than linear
+/// time in a cell's length (a 15 MB workflow title took 40 s), and no reader wants more.
+pub const CELL_LIMIT: usize = 400;
+
 fn cell(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Null => "-".to_owned(),
-        serde_json::Value::String(s) if s.is_empty() => "-".to_owned(),
-        serde_json::Value::String(s) => printable(s),
+    let text = match v {
+        serde_json::Value::Null => return "-".to_owned(),
+        serde_json::Value::String(s) if s.is_empty() => return "-".to_owned(),
+        serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
+    };
+    let total = text.chars().count();
+    if total <= CELL_LIMIT {
+        return printable(&text);
     }
+    let shown: String = text.chars().take(CELL_LIMIT).collect();
+    format!(
+        "{} … ({} more characters; --format json shows all)",
+        printable(&shown),
+        total - CELL_LIMIT
+    )
 }
 
 /// Text as a terminal should show it: control characters (escape sequences, newlines,
@@ -170,6 +184,46 @@ pub fn md_text(s: &str) -> String {
     md_cell(&marked)
 }
 
+/// Markdown prose that no reader takes as markup: a `<` that could open an HTML tag
+/// (`<img …>`, `</x>`, `<!--`) is written `&lt;`, outside fenced blocks and code spans
+/// (show commands and config stay as typed). Nothing else changes, and text already
+/// escaped stays the same, so a plan read back and written again is unchanged.
+pub fn md_prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fenced = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            out.push_str(line);
+            continue;
+        }
+        if fenced {
+            out.push_str(line);
+            continue;
+        }
+        let mut in_code = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '`' => {
+                    in_code = !in_code;
+                    out.push(c);
+                }
+                '<' if !in_code
+                    && chars.peek().is_some_and(|n| {
+                        n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')
+                    }) =>
+                {
+                    out.push_str("&lt;")
+                }
+                _ => out.push(c),
+            }
+        }
+    }
+    out
+}
+
 /// The text of a Markdown table cell written by [`md_cell`].
 pub fn md_uncell(s: &str) -> String {
     s.replace("\\|", "|")
@@ -213,6 +267,17 @@ pub fn invoked() -> String {
 
 #[cfg(test)]
 mod md_tests {
+    #[test]
+    fn prose_keeps_code_and_escapes_tags_once() {
+        let text = "service <img src=x onerror=alert(1)> down, < 5 ms\n`show ip <x>`\n```\nshow <y>\n```\n";
+        let once = super::md_prose(text);
+        assert_eq!(
+            once,
+            "service &lt;img src=x onerror=alert(1)> down, < 5 ms\n`show ip <x>`\n```\nshow <y>\n```\n"
+        );
+        assert_eq!(super::md_prose(&once), once);
+    }
+
     #[test]
     fn a_cell_reads_back_and_holds_no_markup() {
         let hostile = "<img src=x onerror=alert(1)> | col | a&b\nnext";

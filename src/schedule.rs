@@ -5,7 +5,7 @@
 //! same cycle for the system's own schedulers.
 
 use crate::agents::capability::{PlanReader, ReportWriter, StateReader, Tools};
-use crate::agents::reporter::Reporter;
+use crate::agents::reporter::{Checked, Reporter};
 use crate::calendar::{CalendarError, Cron};
 use crate::precheck::window::{together, Open, Together};
 use crate::precheck::{Finding, Options, Severity};
@@ -211,6 +211,9 @@ pub fn precheck_all(
         .with_options(options.clone())
         .in_cycle(id)
     };
+    // Every plan is checked against one network model: held here, it is decoded once
+    // for the cycle, not once per plan.
+    let _model = StateReader::new(db_path, tools.clone()).model().ok();
     let mut rows = Vec::new();
     // The plans read and checked, with what each found alone, for the window as a whole.
     let mut checked: Vec<(String, String, Vec<Finding>)> = Vec::new();
@@ -232,7 +235,12 @@ pub fn precheck_all(
             continue;
         }
         match reporter.check(&p.path) {
-            Ok((report, _, recorded)) => {
+            Ok(Checked {
+                report,
+                recorded,
+                html,
+                ..
+            }) => {
                 if report.plan_id.is_some() {
                     checked.push((
                         p.plan_id.clone(),
@@ -244,7 +252,8 @@ pub fn precheck_all(
                     .findings
                     .iter()
                     .find(|f| f.severity == crate::precheck::Severity::Error)
-                    .map(|f| format!("{}: {}", f.element, f.message));
+                    .map(|f| format!("{}: {}", f.element, f.message))
+                    .or_else(|| html.err().map(|why| format!("HTML report missing: {why}")));
                 rows.push(CycleRow {
                     plan_id: p.plan_id,
                     path: p.path,

@@ -82,8 +82,30 @@ impl PlanWriter {
         }
     }
 
-    /// Registers a written plan (status draft).
-    pub fn register(&self, plan: &crate::plan::Plan, path: &Path) -> Result<(), ToolError> {
+    /// Writes a new plan file (as [`PlanWriter::write`]) and registers it (status draft).
+    /// A plan the registry refuses (DB full, locked or read-only) is removed again: a
+    /// retried step would otherwise leave one orphan file per attempt.
+    pub fn save(
+        &self,
+        plan: &crate::plan::Plan,
+        topic: &str,
+        date: &str,
+        render: &dyn Fn(&str) -> String,
+    ) -> Result<PathBuf, ToolError> {
+        let path = self.write(topic, date, render)?;
+        if let Err(e) = self.register(plan, &path) {
+            if let Err(rm) = std::fs::remove_file(&path) {
+                tracing::warn!(
+                    "{}: not registered, and could not be removed: {rm}",
+                    path.display()
+                );
+            }
+            return Err(e);
+        }
+        Ok(path)
+    }
+
+    fn register(&self, plan: &crate::plan::Plan, path: &Path) -> Result<(), ToolError> {
         let p = path.to_string_lossy().into_owned();
         self.tools.call(
             "plans.register",
@@ -98,7 +120,7 @@ impl PlanWriter {
 
     /// Writes `<topic>_<date>.md` (or `<topic>_<date>-2.md`, …) atomically and returns
     /// its path. `render` gets the final path, so a plan can name itself.
-    pub fn write(
+    fn write(
         &self,
         topic: &str,
         date: &str,

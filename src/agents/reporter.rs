@@ -50,8 +50,9 @@ impl Reporter {
 
     /// Pre-checks the plan at `path` (a path from text), saves the report (Markdown, and
     /// the HTML page beside it) and records the result in the plan's history (when the
-    /// plan can be read).
-    pub fn check(&self, path: &str) -> Result<(Report, PathBuf, Option<Recorded>), ToolError> {
+    /// plan can be read). An HTML page that cannot be written (a full exports folder)
+    /// loses nothing else: the pre-check is recorded with why the page is missing.
+    pub fn check(&self, path: &str) -> Result<Checked, ToolError> {
         let (file, text) = self.plans.read(path)?;
         // The pre-check and the picture read one copy of the model.
         let _model = self.state.model()?;
@@ -67,6 +68,12 @@ impl Reporter {
         };
         self.reports
             .write(&format!("{stem}.precheck.json"), &output::json(&data))?;
+        let html = self
+            .write_html(path, &stem, &text, &report)
+            .map_err(|e| e.to_string());
+        if let Err(why) = &html {
+            tracing::warn!("{path}: the HTML report was not written: {why}");
+        }
         let recorded = match crate::plan::Plan::from_markdown(&text) {
             Ok(plan) => {
                 let counts = report.counts();
@@ -81,14 +88,18 @@ impl Reporter {
                         .map(|f| format!("{}: {}", f.element, f.message)),
                     report_path: Some(saved.to_string_lossy().into_owned()),
                     cycle_id: self.cycle,
+                    html_missing: html.as_ref().err().cloned(),
                 };
                 Some(self.reports.record_precheck(&plan, path, &rec)?)
             }
             Err(_) => None,
         };
-        // After the record: a page that cannot be written never loses the pre-check.
-        self.write_html(path, &stem, &text, &report)?;
-        Ok((report, saved, recorded))
+        Ok(Checked {
+            report,
+            saved,
+            recorded,
+            html,
+        })
     }
 
     /// Writes the HTML report of the plan at `path` again from the current state. The
@@ -174,21 +185,48 @@ fn caution(saved: Option<SystemTime>, imported_at: Option<&str>) -> Option<Strin
     })
 }
 
+/// What one pre-check gave: the report, where it was saved, what recording it did, and
+/// the HTML page's path or why it is missing.
+#[derive(Debug)]
+pub struct Checked {
+    /// The pre-check.
+    pub report: Report,
+    /// The Markdown report's path.
+    pub saved: PathBuf,
+    /// What recording it did to the plan (None for a plan that cannot be read).
+    pub recorded: Option<Recorded>,
+    /// The HTML page, or why it could not be written.
+    pub html: Result<PathBuf, String>,
+}
+
+impl Checked {
+    /// `HTML report: <path>`, or that it is missing and why.
+    pub fn html_line(&self) -> String {
+        match &self.html {
+            Ok(p) => format!("HTML report: {}", p.display()),
+            Err(why) => format!(
+                "HTML report: MISSING — it could not be written ({why}); free space in the exports folder, then: {} report <plan>",
+                crate::output::invoked()
+            ),
+        }
+    }
+}
+
 /// The reply: the summary, where the HTML page is, then the contract lines.
-pub fn reply(report: &Report, plan: &str, saved: &Path) -> String {
+pub fn reply(c: &Checked, plan: &str) -> String {
     format!(
-        "{}  HTML report: {}\n\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
-        report.summary(),
-        report::beside(saved).display(),
-        saved.display(),
-        report.verdict
+        "{}  {}\n\n{PLAN_PATH} {plan}\n{REPORT_PATH} {}\n{VERDICT} {}\n",
+        c.report.summary(),
+        c.html_line(),
+        c.saved.display(),
+        c.report.verdict
     )
 }
 
 impl StepRunner for Reporter {
     fn run(&mut self, prompt: &str) -> Result<String, StepError> {
         let path = super::path_in_prompt(prompt)?;
-        let (report, saved, _) = self.check(&path)?;
-        Ok(reply(&report, &path, &saved))
+        let checked = self.check(&path)?;
+        Ok(reply(&checked, &path))
     }
 }

@@ -311,10 +311,9 @@ impl StepRunner for Writer {
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let (plan, topic) = plan_of(&ready, &title, &one_line(prompt), facts.state_version, &now);
         let md = plan.to_markdown();
-        let path = self.plans.write(&topic, &self.today, &|p| {
+        let path = self.plans.save(&plan, &topic, &self.today, &|p| {
             md.replace(crate::agents::analyzer::draft::PATH_TOKEN, p)
         })?;
-        self.plans.register(&plan, &path)?;
         let path = path.to_string_lossy();
         let mut reply = format!("{}\n", plan.header.understood);
         for r in &ready {

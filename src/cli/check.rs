@@ -43,16 +43,22 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     )
     .with_options(options);
     let named = plan.to_string_lossy();
-    let (report, saved, _) = reporter.check(&named).map_err(|e| anyhow!("{e}"))?;
+    let checked = reporter.check(&named).map_err(|e| anyhow!("{e}"))?;
+    let (report, saved) = (&checked.report, &checked.saved);
     match cli.format {
         Format::Json => println!(
             "{}",
-            output::json(&serde_json::json!({"report": report, "report_path": saved}))
+            output::json(&serde_json::json!({
+                "report": report,
+                "report_path": saved,
+                "html_report": checked.html.as_ref().ok(),
+                "html_missing": checked.html.as_ref().err(),
+            }))
         ),
         Format::Text => {
             print!("{}", report.summary());
             println!("Report: {}", saved.display());
-            println!("HTML report: {}", crate::report::beside(&saved).display());
+            println!("{}", checked.html_line());
             if report.verdict != "FAIL" {
                 println!("Next: {} verify {named}", crate::output::invoked());
             }
@@ -60,10 +66,13 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
     }
     // A plan that cannot be read is bad input: its report says why, and there is no
     // verdict on a change to give.
+    // A verdict without its HTML report is a partial result, unless it fails anyway.
     Ok(if report.plan_id.is_none() {
         Exit::BadInput
     } else if cli.fail_on.fails(report.verdict) {
         Exit::Fail
+    } else if checked.html.is_err() {
+        Exit::Partial
     } else {
         Exit::Ok
     })

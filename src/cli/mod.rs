@@ -633,6 +633,10 @@ fn run(cli: &Cli) -> Result<Exit> {
 
 fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
     let db = open_or_demo(cli)?;
+    // A run whose process was killed is shown as interrupted, not running for ever.
+    if let Err(e) = db.mark_interrupted() {
+        tracing::warn!("runs killed mid-way could not be marked interrupted: {e}");
+    }
     match cmd {
         RunsCmd::List { limit } => {
             let t = db.runs(*limit)?;
@@ -675,8 +679,9 @@ fn runs_cmd(cli: &Cli, cmd: &RunsCmd) -> Result<Exit> {
                     println!();
                     print!(
                         "{}",
-                        run.answer.unwrap_or_else(|| {
-                            "(no answer recorded: the run did not finish)\n".into()
+                        run.answer.unwrap_or_else(|| match run.status.as_str() {
+                            "interrupted" => "(no answer recorded: the run's process ended before it finished; run the request again)\n".into(),
+                            _ => "(no answer recorded: the run has not finished)\n".into(),
                         })
                     );
                 }

@@ -212,55 +212,42 @@ pub fn build(
     // Every subnet's members in subnet order, each subnet's in device and interface order
     // (a stable sort of one flat list: far less memory than a map of lists).
     by_subnet.sort_by_key(|&(subnet, _, _)| subnet);
+    let lldp_dev: Vec<bool> = devices
+        .iter()
+        .map(|d| lldp_hosts.contains(d.hostname.as_str()))
+        .collect();
     for group in by_subnet.chunk_by(|x, y| x.0 == y.0) {
         let subnet = group[0].0;
-        let members: Vec<(usize, usize)> = group.iter().map(|&(_, d, i)| (d, i)).collect();
-        for (x, &(da, ia)) in members.iter().enumerate() {
-            for &(db, ib) in &members[x + 1..] {
-                if da == db {
-                    continue;
-                }
-                let (dev_a, dev_b) = (&devices[da], &devices[db]);
-                if lldp_hosts.contains(dev_a.hostname.as_str())
-                    && lldp_hosts.contains(dev_b.hostname.as_str())
-                {
-                    continue;
-                }
-                let a = (
-                    dev_a.hostname.clone(),
-                    dev_a.config.interfaces[ia].name.clone(),
-                );
-                let b = (
-                    dev_b.hostname.clone(),
-                    dev_b.config.interfaces[ib].name.clone(),
-                );
-                if taken.contains(&a) && taken.contains(&b) {
-                    continue;
-                }
-                // Two interfaces holding the same address are a duplicate, not a link
-                // (Batfish's rule: every vQFX has 169.254.0.2/24 on its internal em1).
-                // Shared VRRP/HSRP/VARP addresses are the point of a redundant pair.
-                let (ia_if, ib_if) = (&dev_a.config.interfaces[ia], &dev_b.config.interfaces[ib]);
-                let own = |i: &'_ Interface| {
-                    i.addresses
-                        .iter()
-                        .filter(|a| a.kind != AddressKind::Virtual)
-                        .map(|a| a.address.addr())
-                        .collect::<Vec<_>>()
-                };
-                let (own_a, own_b) = (own(ia_if), own(ib_if));
-                if own_a.iter().any(|x| own_b.contains(x)) {
-                    continue;
-                }
-                if !vlan_compatible(ia_if, ib_if)
-                    || layer2
-                        .as_ref()
-                        .is_some_and(|l2| !l2.adjacent((da, ia), (db, ib)))
-                {
-                    continue;
-                }
-                push(a, b, LinkSource::Inferred, Some(subnet), &mut out);
+        for ((da, ia), (db, ib)) in subnet_pairs(devices, group, &lldp_dev) {
+            let (dev_a, dev_b) = (&devices[da], &devices[db]);
+            let (ia_if, ib_if) = (&dev_a.config.interfaces[ia], &dev_b.config.interfaces[ib]);
+            // Two interfaces holding the same address are a duplicate, not a link
+            // (Batfish's rule: every vQFX has 169.254.0.2/24 on its internal em1).
+            // Shared VRRP/HSRP/VARP addresses are the point of a redundant pair.
+            let own = |i: &'_ Interface| {
+                i.addresses
+                    .iter()
+                    .filter(|a| a.kind != AddressKind::Virtual)
+                    .map(|a| a.address.addr())
+                    .collect::<Vec<_>>()
+            };
+            let (own_a, own_b) = (own(ia_if), own(ib_if));
+            if own_a.iter().any(|x| own_b.contains(x))
+                || layer2
+                    .as_ref()
+                    .is_some_and(|l2| !l2.adjacent((da, ia), (db, ib)))
+            {
+                continue;
             }
+            let a = (dev_a.hostname.clone(), ia_if.name.clone());
+            let b = (dev_b.hostname.clone(), ib_if.name.clone());
+            if taken.contains(&a) && taken.contains(&b) {
+                continue;
+            }
+            // Both ends passed `may_link` and are no held-down SVI: the link is up.
+            let (a, b) = ordered(a, b);
+            out.entry((a, b))
+                .or_insert((LinkSource::Inferred, "up", Some(subnet)));
         }
     }
     // A cable between two routed ports carries a layer-3 adjacency without a shared
@@ -301,6 +288,93 @@ pub fn build(
             subnet,
         })
         .collect()
+}
+
+/// Two (device, interface) members of one subnet.
+type Pair = ((usize, usize), (usize, usize));
+
+/// The pairs of one subnet's members (device, interface) that may be adjacent: on two
+/// devices, with compatible framing (`vlan_compatible`), not both on devices LLDP
+/// speaks for. Members are bucketed by VLAN first, so the work grows with the members
+/// and the pairs returned, not with the square of the subnet (two switches with 20,000
+/// SVIs in one /16 make 20,000 candidate pairs, not 800 million).
+fn subnet_pairs(
+    devices: &[ParsedDevice],
+    group: &[(IpNet, usize, usize)],
+    lldp_dev: &[bool],
+) -> Vec<Pair> {
+    // Members of one bucket, devices LLDP does not cover first, each device's together.
+    #[derive(Default)]
+    struct Bucket {
+        members: Vec<(usize, usize)>,
+        /// How many members lead the list on devices LLDP does not cover.
+        open: usize,
+    }
+    impl Bucket {
+        fn seal(&mut self, lldp_dev: &[bool]) {
+            self.members.sort_by_key(|&(d, i)| (lldp_dev[d], d, i));
+            self.open = self.members.iter().take_while(|m| !lldp_dev[m.0]).count();
+        }
+        /// Every pair within, across devices, with at least one open member.
+        fn within(&self, out: &mut Vec<Pair>) {
+            let m = &self.members;
+            for x in 0..self.open {
+                let mut y = x + 1;
+                while y < m.len() && m[y].0 == m[x].0 {
+                    y += 1;
+                }
+                out.extend(m[y..].iter().map(|&b| (m[x], b)));
+            }
+        }
+        /// Every pair with `other`, across devices, with at least one open member.
+        fn across(&self, other: &[(usize, usize)], other_open: usize, out: &mut Vec<Pair>) {
+            for (x, &a) in self.members.iter().enumerate() {
+                let partners = if x < self.open {
+                    other
+                } else {
+                    &other[..other_open]
+                };
+                out.extend(partners.iter().filter(|b| b.0 != a.0).map(|&b| (a, b)));
+            }
+        }
+    }
+    let mut vlans: BTreeMap<u32, Bucket> = BTreeMap::new();
+    let (mut untagged, mut unknown, mut svis) =
+        (Bucket::default(), Bucket::default(), Bucket::default());
+    for &(_, d, i) in group {
+        match framing(&devices[d].config.interfaces[i]) {
+            Framing::Svi(v) => {
+                vlans.entry(v).or_default().members.push((d, i));
+                svis.members.push((d, i));
+            }
+            Framing::Tagged(v) => vlans.entry(v).or_default().members.push((d, i)),
+            Framing::Untagged => untagged.members.push((d, i)),
+            Framing::Unknown => unknown.members.push((d, i)),
+        }
+    }
+    let mut others = Bucket {
+        members: vlans
+            .values()
+            .flat_map(|b| b.members.iter().copied())
+            .chain(untagged.members.iter().copied())
+            .collect(),
+        open: 0,
+    };
+    for b in vlans
+        .values_mut()
+        .chain([&mut untagged, &mut unknown, &mut svis, &mut others])
+    {
+        b.seal(lldp_dev);
+    }
+    let mut out = Vec::new();
+    for b in vlans.values() {
+        b.within(&mut out);
+    }
+    untagged.within(&mut out);
+    untagged.across(&svis.members, svis.open, &mut out);
+    unknown.within(&mut out);
+    unknown.across(&others.members, others.open, &mut out);
+    out
 }
 
 /// What is known of a link besides its ends: source, status, subnet.
@@ -423,6 +497,8 @@ struct Layer2 {
     cables: Vec<((usize, usize), (usize, usize))>,
     index: HashMap<Point, usize>,
     parent: Vec<usize>,
+    /// Each root's set size: the smaller set joins the larger, so chains stay short.
+    size: Vec<usize>,
 }
 
 impl Layer2 {
@@ -437,6 +513,7 @@ impl Layer2 {
             cables: Vec::new(),
             index: HashMap::new(),
             parent: Vec::new(),
+            size: Vec::new(),
         };
         // Only VLANs something routes or switches in matter; VLAN 1 is every trunk's
         // native (untagged) VLAN.
@@ -521,6 +598,7 @@ impl Layer2 {
         let id = *self.index.entry(p).or_insert(next);
         if id == next {
             self.parent.push(next);
+            self.size.push(1);
         }
         id
     }
@@ -536,7 +614,13 @@ impl Layer2 {
         let (a, b) = (self.id(a), self.id(b));
         let (ra, rb) = (self.root(a), self.root(b));
         if ra != rb {
-            self.parent[ra] = rb;
+            let (small, large) = if self.size[ra] < self.size[rb] {
+                (ra, rb)
+            } else {
+                (rb, ra)
+            };
+            self.parent[small] = large;
+            self.size[large] += self.size[small];
         }
     }
 

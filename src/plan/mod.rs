@@ -221,9 +221,13 @@ impl Plan {
         s.push_str(&crate::yaml::to_string(&self.header).unwrap_or_default());
         s.push_str("---\n\n");
         if !self.header.understood.is_empty() {
-            let _ = writeln!(s, "> {}\n", self.header.understood);
+            let _ = writeln!(
+                s,
+                "> {}\n",
+                crate::output::md_prose(&self.header.understood)
+            );
         }
-        let _ = writeln!(s, "# {}\n", self.title);
+        let _ = writeln!(s, "# {}\n", crate::output::md_prose(&self.title));
         for section in SECTIONS {
             let _ = writeln!(s, "## {section}\n");
             match *section {
@@ -406,7 +410,8 @@ impl Plan {
 }
 
 fn push_text(s: &mut String, text: &str) {
-    s.push_str(text.trim_end());
+    // Prose carries names from configs and requests: never markup (issue 31, item 12).
+    s.push_str(&crate::output::md_prose(text.trim_end()));
     s.push_str("\n\n");
 }
 

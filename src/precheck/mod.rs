@@ -407,7 +407,8 @@ impl Report {
             );
         }
         let _ = writeln!(s, "\n## Recommendation\n\n{}", self.recommendation());
-        s
+        // Names from configs reach the prose lines too: never markup (issue 31, item 12).
+        crate::output::md_prose(&s)
     }
 
     /// The section "What the change does": each changed element of each configured

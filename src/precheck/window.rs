@@ -154,6 +154,10 @@ fn combine(plans: &[&Plan]) -> Option<Plan> {
     Some(out)
 }
 
+/// Up to how many open plans an effect of the combination is traced to the plans
+/// involved (one combination without each plan).
+pub const ATTRIBUTED: usize = 24;
+
 /// The effects that only the open plans together have, with the plans involved in each.
 pub fn together(
     db: &StateDb,
@@ -184,6 +188,28 @@ pub fn together(
         return Ok(Vec::new());
     }
     let mut involved: Vec<Vec<String>> = vec![Vec::new(); new.len()];
+    // Singling out the plans involved takes one combination per plan, each as large as
+    // all of them: beyond ATTRIBUTED plans that grows with their square, so the effect
+    // is laid on every open plan, and says so.
+    if open.len() > ATTRIBUTED {
+        let mut new = new;
+        for f in &mut new {
+            f.message.push_str(&format!(
+                " (with {} open plans, olav does not single out the plans involved: each is named)",
+                open.len()
+            ));
+        }
+        let all: Vec<String> = open.iter().map(|o| o.id.to_owned()).collect();
+        let mut out: Vec<Together> = new
+            .into_iter()
+            .map(|finding| Together {
+                finding,
+                plans: all.clone(),
+            })
+            .collect();
+        out.sort_by_key(|t| t.finding.severity);
+        return Ok(out);
+    }
     if open.len() > 2 {
         for (i, o) in open.iter().enumerate() {
             let without: Vec<&Plan> = plans

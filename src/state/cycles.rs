@@ -7,10 +7,11 @@ use rusqlite::params;
 impl StateDb {
     /// Records the start of a cycle (status `running`) and returns its id.
     pub fn start_cycle(&self, note: Option<&str>) -> Result<i64, StateError> {
+        self.mark_interrupted()?;
         self.conn
             .execute(
-                "INSERT INTO schedule_cycle (started, status, note) VALUES (?1, 'running', ?2)",
-                params![now(), note],
+                "INSERT INTO schedule_cycle (started, status, note, owner) VALUES (?1, 'running', ?2, ?3)",
+                params![now(), note, super::owner::current()],
             )
             .map_err(|e| self.err(e))?;
         Ok(self.conn.last_insert_rowid())

@@ -3,11 +3,14 @@
 //! state version that increases with every import.
 
 mod addresses;
+pub mod claims;
 mod config_text;
 mod cycles;
 mod files;
+pub mod owner;
 pub mod plans;
 mod read;
+mod read_only;
 pub mod runs;
 pub mod schema;
 mod services;
@@ -54,6 +57,14 @@ pub enum StateError {
     /// A snapshot could not be read while it was being written.
     #[error(transparent)]
     Import(#[from] crate::import::ImportError),
+    /// The DB's folder cannot be written, and the DB cannot be read without writing.
+    #[error("state DB {path}: {why}")]
+    ReadOnly {
+        /// The DB file.
+        path: PathBuf,
+        /// Why it cannot be opened read-only.
+        why: String,
+    },
     /// The DB was written by a newer olav.
     #[error("state DB {path}: schema version {found} is newer than this olav knows ({known}); upgrade olav")]
     TooNew {
@@ -102,8 +113,25 @@ pub struct StateDb {
 }
 
 impl StateDb {
-    /// Opens (creating if needed) the DB at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the DB at `path` and brings its schema up to date; an
+    /// existing DB in a folder olav cannot write is opened read-only.
     pub fn open(path: &Path) -> Result<StateDb, StateError> {
+        match Self::open_writable(path) {
+            Err(StateError::Sqlite { .. } | StateError::CreateDir { .. })
+                if path.is_file()
+                    && read_only::folder_refuses_writes(
+                        path.parent()
+                            .filter(|p| !p.as_os_str().is_empty())
+                            .unwrap_or(Path::new(".")),
+                    ) =>
+            {
+                Self::open_read_only(path)
+            }
+            other => other,
+        }
+    }
+
+    fn open_writable(path: &Path) -> Result<StateDb, StateError> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StateError::CreateDir {
                 path: path.to_path_buf(),

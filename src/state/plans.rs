@@ -85,7 +85,7 @@ impl FromSql for PlanStatus {
 }
 
 /// The SQL list of open statuses, `('draft', …)`, for `status IN` clauses.
-fn open_sql() -> String {
+pub(super) fn open_sql() -> String {
     let open: Vec<String> = PlanStatus::ALL
         .into_iter()
         .filter(|s| s.is_open())
@@ -143,6 +143,8 @@ pub struct PrecheckRecord<'a> {
     pub report_path: Option<String>,
     /// The scheduler cycle, if any.
     pub cycle_id: Option<i64>,
+    /// Why the HTML report could not be written, when it could not.
+    pub html_missing: Option<String>,
 }
 
 /// A verification result to record.
@@ -204,21 +206,6 @@ fn row(r: &rusqlite::Row<'_>) -> Result<PlanRow, rusqlite::Error> {
 
 const COLS: &str =
     "plan_id, path, workflow, intent, title, created, state_version, status, status_reason";
-
-/// A claim of another open plan.
-#[derive(Debug, Clone)]
-pub struct OtherClaim {
-    /// Its plan.
-    pub plan_id: String,
-    /// The plan's registered path.
-    pub path: String,
-    /// Kind of element (see `plan::claims`).
-    pub kind: String,
-    /// Device.
-    pub device: String,
-    /// Element.
-    pub element: String,
-}
 
 /// A plan file's canonical absolute path, so that one file has one name in the registry
 /// whatever directory olav runs from (a missing file: made absolute).
@@ -323,34 +310,13 @@ impl StateDb {
                 st.execute(params![plan.header.plan_id, c.kind, c.device, c.element])
                     .map_err(|e| self.err(e))?;
             }
+            tx.execute(
+                "UPDATE plan SET claim_set = ?2 WHERE plan_id = ?1",
+                params![plan.header.plan_id, super::claims::claim_set(plan)],
+            )
+            .map_err(|e| self.err(e))?;
         }
         tx.commit().map_err(|e| self.err(e))
-    }
-
-    /// The claims of open plans other than `plan_id`.
-    pub fn claims_of_other_open_plans(&self, plan_id: &str) -> Result<Vec<OtherClaim>, StateError> {
-        let mut st = self
-            .conn
-            .prepare(&format!(
-                "SELECT c.plan_id, p.path, c.kind, c.hostname, c.element FROM plan_claim c
-                 JOIN plan p ON p.plan_id = c.plan_id
-                 WHERE c.plan_id != ?1
-                   AND p.status IN {}",
-                open_sql()
-            ))
-            .map_err(|e| self.err(e))?;
-        let rows = st
-            .query_map([plan_id], |r| {
-                Ok(OtherClaim {
-                    plan_id: r.get(0)?,
-                    path: r.get(1)?,
-                    kind: r.get(2)?,
-                    device: r.get(3)?,
-                    element: r.get(4)?,
-                })
-            })
-            .map_err(|e| self.err(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
     /// The claims of every open plan of the given kinds (see `plan::claims`), as
@@ -407,7 +373,8 @@ impl StateDb {
     /// The pre-check history of a plan.
     pub fn precheck_history(&self, plan_id: &str) -> Result<Table, StateError> {
         self.table_with(
-            "SELECT ran_at, state_version, verdict, errors, warnings, COALESCE(first_error, '') AS first_error, COALESCE(drift, '') AS drift
+            "SELECT ran_at, state_version, verdict, errors, warnings, COALESCE(first_error, '') AS first_error, COALESCE(drift, '') AS drift,
+                    CASE WHEN html_missing IS NULL THEN '' ELSE 'MISSING: ' || html_missing END AS html_report
              FROM precheck_run WHERE plan_id = ?1 ORDER BY id",
             [plan_id],
         )
@@ -646,8 +613,8 @@ impl StateDb {
             source,
         };
         tx.execute(
-            "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error, report_path, drift, cycle_id, plan_digest)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO precheck_run (plan_id, ran_at, state_version, verdict, errors, warnings, first_error, report_path, drift, cycle_id, plan_digest, html_missing)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 id,
                 now(),
@@ -659,7 +626,8 @@ impl StateDb {
                 rec.report_path,
                 drift,
                 rec.cycle_id,
-                digest
+                digest,
+                rec.html_missing
             ],
         )
         .map_err(wrap)?;

@@ -129,11 +129,12 @@ impl Recorder {
     /// Opens the DB and inserts the run.
     pub fn start(db: &Path, orchestrator: &str, workflow: &str, request: &str) -> Recorder {
         let opened = StateDb::open(db).and_then(|d| {
+            d.mark_interrupted()?;
             let version = d.state_version()?;
             d.conn
                 .execute(
-                    "INSERT INTO run (orchestrator, workflow, request, started, status, state_version) VALUES (?1, ?2, ?3, ?4, 'running', ?5)",
-                    params![orchestrator, workflow, request, now(), version],
+                    "INSERT INTO run (orchestrator, workflow, request, started, status, state_version, owner) VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6)",
+                    params![orchestrator, workflow, request, now(), version, super::owner::current()],
                 )
                 .map_err(|e| d.err(e))?;
             let id = d.conn.last_insert_rowid();

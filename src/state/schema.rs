@@ -426,6 +426,42 @@ ALTER TABLE precheck_run ADD COLUMN plan_digest TEXT;
     r#"
 ALTER TABLE verify_run ADD COLUMN plan_digest TEXT;
 "#,
+    // A run or cycle killed mid-way stayed `running` for ever: each records its process
+    // (`owner`, see state::owner) and the next olav marks it `interrupted`. The run
+    // table is rebuilt for the new status in its CHECK; run_step's references to it are
+    // checked at commit, when the new table holds the same ids.
+    r#"
+PRAGMA defer_foreign_keys = ON;
+CREATE TABLE run_v15 (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    orchestrator      TEXT NOT NULL,
+    workflow          TEXT NOT NULL,
+    request           TEXT NOT NULL,
+    started           TEXT NOT NULL,
+    finished          TEXT,
+    status            TEXT NOT NULL CHECK (status = 'running' OR status = 'ok' OR status = 'partial' OR status = 'failed' OR status = 'needs_input' OR status = 'interrupted'),
+    state_version     INTEGER,
+    answer            TEXT,
+    owner             TEXT
+);
+INSERT INTO run_v15 (id, orchestrator, workflow, request, started, finished, status, state_version, answer)
+    SELECT id, orchestrator, workflow, request, started, finished, status, state_version, answer FROM run;
+DROP TABLE run;
+ALTER TABLE run_v15 RENAME TO run;
+ALTER TABLE schedule_cycle ADD COLUMN owner TEXT;
+"#,
+    // Each plan's claims as one canonical text (state::claims::claim_set), so that a
+    // pre-check finds the plans drafting the same change by index, not by reading every
+    // open plan's claims; and why a pre-check's HTML report is missing, when it is.
+    r#"
+ALTER TABLE plan ADD COLUMN claim_set TEXT;
+UPDATE plan SET claim_set = (
+    SELECT group_concat(x, char(30) ORDER BY x) FROM (
+        SELECT DISTINCT c.kind || char(31) || c.hostname || char(31) || c.element AS x
+        FROM plan_claim c WHERE c.plan_id = plan.plan_id));
+CREATE INDEX plan_by_claim_set ON plan(claim_set);
+ALTER TABLE precheck_run ADD COLUMN html_missing TEXT;
+"#,
 ];
 
 /// Tables that hold the network's state (rewritten by every import), in delete order.

@@ -18,6 +18,7 @@ mod eigrp_lab;
 mod fidelity;
 mod frr;
 mod frr_live;
+mod growth;
 mod import_digest;
 mod intents;
 mod json;

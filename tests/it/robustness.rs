@@ -728,8 +728,18 @@ fn hostile_names_stay_inside_their_markdown_cells() {
                 continue;
             }
             let md = std::fs::read_to_string(e.path()).expect("md");
-            for line in md.lines().filter(|l| l.starts_with('|')) {
-                assert!(!line.contains("<img"), "{}: {line}", e.path().display());
+            // Tables and prose alike (Summary, Scope, Risks, findings): outside fenced
+            // blocks, the name is never markup.
+            let mut fenced = false;
+            for line in md.lines() {
+                if line.starts_with("```") {
+                    fenced = !fenced;
+                }
+                assert!(
+                    fenced || !line.contains("<img"),
+                    "{}: {line}",
+                    e.path().display()
+                );
             }
             for line in md.lines().filter(|l| l.contains("Services affected |")) {
                 tables += 1;
@@ -740,4 +750,174 @@ fn hostile_names_stay_inside_their_markdown_cells() {
         }
     }
     assert!(tables >= 2, "{tables} blast tables");
+}
+
+/// A run killed mid-way (kill -9 while its simulator waits on Batfish) stayed `running`
+/// for ever. The next olav marks it `interrupted`, and says so in `runs show`; a run
+/// still going is left `running` (issue 31, item 11).
+#[test]
+fn a_killed_run_is_marked_interrupted_and_a_live_one_is_not() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path()).args(["state", "stats"]).assert().success();
+    // A Batfish that accepts connections and never answers: the run waits on it.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port().to_string();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+            let _ = tx.send(());
+        }
+    });
+    let start = || {
+        common::olav_process(tmp.path())
+            .args(["--batfish-host", "127.0.0.1", "--batfish-port", &port])
+            .args(["--batfish-deadline", "60"])
+            .arg("decommission branch switch alpha-br-3560, what do we lose")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawns")
+    };
+    let mut killed = start();
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the run reaches Batfish");
+    killed.kill().expect("kill -9");
+    killed.wait().expect("reaped");
+    let mut live = start();
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the second run reaches Batfish");
+    let out = olav(tmp.path())
+        .args(["runs", "list"])
+        .output()
+        .expect("runs");
+    let _ = live.kill();
+    let _ = live.wait();
+    let list = stdout(&out);
+    let status_of = |id: &str| {
+        list.lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(status_of("1").contains("interrupted"), "{list}");
+    assert!(status_of("2").contains("running"), "{list}");
+    let show = olav(tmp.path())
+        .args(["runs", "show", "1"])
+        .output()
+        .expect("runs");
+    assert!(
+        stdout(&show).contains("the run's process ended before it finished"),
+        "{}",
+        stdout(&show)
+    );
+}
+
+/// A DB that stays locked while the analyzer drafts: the plan file was written, its
+/// registration failed, the step was retried and wrote another — orphans nobody could
+/// find in the registry. A plan the registry refuses is removed again (issue 31, item 10).
+#[test]
+fn a_plan_the_registry_refuses_leaves_no_orphan_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path()).args(["state", "stats"]).assert().success();
+    let db = Connection::open(tmp.path().join(".olav/state.db")).expect("db");
+    db.execute_batch("BEGIN IMMEDIATE")
+        .expect("write lock held");
+    let out = olav(tmp.path())
+        .env("OLAV_BUSY_TIMEOUT_MS", "100")
+        .arg("decommission branch switch alpha-br-3560, what do we lose")
+        .output()
+        .expect("runs");
+    db.execute_batch("ROLLBACK").expect("released");
+    let text = stdout(&out);
+    assert_ne!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("locked"), "{text}");
+    let plans = tmp.path().join("exports/change_plans");
+    let left: Vec<_> = std::fs::read_dir(&plans)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "orphan plan files: {left:?}");
+}
+
+/// An exports folder that takes the Markdown report but not the HTML page (full, or a
+/// folder in the page's place) left the plan `prechecked` with no page and no word of it.
+/// The answer, the exit status (3, partial) and the plan's history say it is missing
+/// (issue 31, item 17).
+#[test]
+fn a_missing_html_report_is_said_in_the_answer_and_the_registry() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft(tmp.path(), "decommission branch switch alpha-br-3560");
+    let stem = Path::new(&plan)
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
+    let page = tmp.path().join(format!("exports/reports/{stem}.html"));
+    let _ = std::fs::remove_file(&page);
+    std::fs::create_dir_all(page.join("blocker")).expect("a folder where the page goes");
+    let out = olav(tmp.path())
+        .args(["precheck", &plan])
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.contains("HTML report: MISSING"), "{text}");
+    let id = std::fs::read_to_string(tmp.path().join(&plan))
+        .expect("plan")
+        .lines()
+        .find_map(|l| l.strip_prefix("plan_id: ").map(str::to_owned))
+        .expect("plan_id");
+    let shown = olav(tmp.path())
+        .args(["plans", "show", &id])
+        .output()
+        .expect("runs");
+    assert!(stdout(&shown).contains("MISSING"), "{}", stdout(&shown));
+}
+
+/// A state DB in a folder olav cannot write (a read-only mount, a colleague's folder)
+/// could not be read at all ("attempt to write a readonly database"): SQLite's log files
+/// go beside the DB. It is opened read-only: reading commands answer, with one warning,
+/// and a command that must write says the DB is read-only (issue 31, item 15). Run as an
+/// unprivileged user, since root writes anywhere.
+#[test]
+fn a_db_in_a_folder_olav_cannot_write_is_still_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    olav(tmp.path()).args(["state", "stats"]).assert().success();
+    let folder = tmp.path().join(".olav");
+    for (p, mode) in [(tmp.path(), 0o755), (folder.as_path(), 0o555)] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let as_nobody = |args: &[&str]| {
+        let mut c = common::olav_process(tmp.path());
+        if root {
+            let bin = c.get_program().to_owned();
+            c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(bin)
+                .current_dir(tmp.path())
+                .env_remove("OLAV_DB")
+                .env("OLAV_BATFISH_HOST", "127.0.0.1")
+                .env("OLAV_BATFISH_HTTP_PORT", "9");
+        }
+        c.args(args).output().expect("runs")
+    };
+    let stats = as_nobody(&["state", "stats"]);
+    let text = stdout(&stats);
+    assert!(stats.status.success(), "{text}");
+    assert!(text.contains("device                  20"), "{text}");
+    assert_eq!(text.matches("opened read-only").count(), 1, "{text}");
+    let blast = as_nobody(&["blast-radius", "--device", "alpha-br-3560"]);
+    assert!(blast.status.success(), "{}", stdout(&blast));
+    assert!(stdout(&blast).contains("Blast radius: 3 device(s)"));
+    let demo = common::demo_dir();
+    let import = as_nobody(&["state", "import", &demo.to_string_lossy()]);
+    assert_ne!(import.status.code(), Some(0), "{}", stdout(&import));
+    assert!(stdout(&import).contains("readonly"), "{}", stdout(&import));
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
 }

@@ -130,10 +130,9 @@ impl StepRunner for Analyzer {
             }
         };
         let md = d.plan.to_markdown();
-        let path = self
-            .plans
-            .write(&d.topic, &self.today, &|p| md.replace(draft::PATH_TOKEN, p))?;
-        self.plans.register(&d.plan, &path)?;
+        let path = self.plans.save(&d.plan, &d.topic, &self.today, &|p| {
+            md.replace(draft::PATH_TOKEN, p)
+        })?;
         let path = path.to_string_lossy();
         let mut reply = format!("{reading}\n{}", d.summary.join("\n"));
         reply.push_str(&format!("\nPlan saved: {path}\n\n{PLAN_PATH} {path}\n"));

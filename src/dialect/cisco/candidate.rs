@@ -68,6 +68,23 @@ impl Node {
         }
     }
 
+    /// Whether the node's key is `key`, without building its own: a candidate applies
+    /// every plan line against every sibling, so this runs lines × siblings times.
+    fn has_key(&self, key: &[String]) -> bool {
+        let mut words = self.raw.split_whitespace();
+        if key.first().map(String::as_str) == Some("interface") && key.len() == 2 {
+            return words.next() == Some("interface") && words.collect::<String>() == key[1];
+        }
+        let mut want = key.iter();
+        loop {
+            match (words.next(), want.next()) {
+                (None, None) => return true,
+                (Some(a), Some(b)) if a == b => {}
+                _ => return false,
+            }
+        }
+    }
+
     /// Moves the node and everything under it `by` columns.
     fn shift(&mut self, by: isize) {
         let indent = self.indent.saturating_add_signed(by);
@@ -178,7 +195,13 @@ fn begins(w: &[&str], with: &[&str]) -> bool {
 /// when `deep`). Returns how many went.
 fn delete(siblings: &mut Vec<Node>, target: &[&str], deep: bool) -> usize {
     let before = siblings.len();
-    siblings.retain(|n| n.trivia || !begins(&n.words(), target));
+    // Word by word, without collecting: this runs for every sibling of every `no` line.
+    siblings.retain(|n| {
+        n.trivia || {
+            let mut words = n.raw.split_whitespace();
+            !target.iter().all(|t| words.next() == Some(*t))
+        }
+    });
     let mut gone = before - siblings.len();
     if deep {
         // A VRF's neighbors are other sessions: `no neighbor X` reaches into them only
@@ -313,7 +336,7 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
         }
         _ => {
             let key = line.key();
-            if let Some(same) = siblings.iter_mut().find(|n| !n.trivia && n.key() == key) {
+            if let Some(same) = siblings.iter_mut().find(|n| !n.trivia && n.has_key(&key)) {
                 // The block is there: its new lines go into it.
                 let inner = same.children.iter().find(|c| !c.trivia).map(|c| c.indent);
                 let by = line.indent;
@@ -335,8 +358,11 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
             // A setting configured again undoes its stored `no` form (`no
             // passive-interface X` under `passive-interface default`).
             siblings.retain(|n| {
+                if n.trivia || !n.raw.trim_start().starts_with("no ") {
+                    return true;
+                }
                 let nw = n.words();
-                n.trivia || !(nw.len() == w.len() + 1 && nw[0] == "no" && nw[1..] == w[..])
+                !(nw.len() == w.len() + 1 && nw[1..] == w[..])
             });
             if let Some(old) = replaces(&w, style) {
                 let address = old.len() == 2 && old[1].as_deref() == Some("address");

@@ -2,8 +2,9 @@
 
 use super::{Check, Context, Findings, Outcome};
 use crate::precheck::Severity;
+use crate::state::claims::Matches;
 use crate::state::StateError;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// No conflict with other open plans.
 pub const CHECK: Check = Check {
@@ -13,106 +14,145 @@ pub const CHECK: Check = Check {
     run,
 };
 
+/// What another plan's claim means for this one: the claim to look for, the severity,
+/// the element named and what the other plans do (one plan, several plans).
+struct Meets {
+    other: (&'static str, String, String),
+    severity: Severity,
+    element: String,
+    does: (&'static str, &'static str),
+}
+
+/// The claims of other plans that conflict with `mine`, by kind (see `plan::claims`).
+fn meets(kind: &str, dev: &str, el: &str) -> Option<Meets> {
+    let same = |k: &'static str, severity, element: String, does| Meets {
+        other: (k, dev.to_owned(), el.to_owned()),
+        severity,
+        element,
+        does,
+    };
+    Some(match kind {
+        "address" => same(
+            "address",
+            Severity::Error,
+            format!("address {el}"),
+            ("assigns the same address", "assign the same address"),
+        ),
+        "subnet" => same(
+            "subnet",
+            Severity::Error,
+            format!("subnet {el}"),
+            ("uses the same subnet", "use the same subnet"),
+        ),
+        "session" => same(
+            "session",
+            Severity::Error,
+            format!("{dev} neighbor {el}"),
+            (
+                "configures the same BGP session",
+                "configure the same BGP session",
+            ),
+        ),
+        "addresses" => same(
+            "addresses",
+            Severity::Error,
+            format!("{dev} {el}"),
+            ("addresses the same interface", "address the same interface"),
+        ),
+        "interface" => same(
+            "interface",
+            Severity::Warning,
+            format!("{dev} {el}"),
+            ("changes the same interface", "change the same interface"),
+        ),
+        "configures" => Meets {
+            other: ("removes", dev.to_owned(), String::new()),
+            severity: Severity::Error,
+            element: dev.to_owned(),
+            does: (
+                "removes this device, which this plan configures",
+                "remove this device, which this plan configures",
+            ),
+        },
+        "removes" => Meets {
+            other: ("configures", dev.to_owned(), String::new()),
+            severity: Severity::Error,
+            element: dev.to_owned(),
+            does: (
+                "configures the device this plan removes",
+                "configure the device this plan removes",
+            ),
+        },
+        _ => return None,
+    })
+}
+
+/// `plan X (path)`, or `plans X (path), Y (path) and 7 more`.
+fn name_plans(m: &Matches) -> String {
+    let named: Vec<String> = m
+        .named
+        .iter()
+        .map(|(id, path)| format!("{id} ({path})"))
+        .collect();
+    match (named.len(), m.total.saturating_sub(named.len())) {
+        (1, 0) => format!("plan {}", named[0]),
+        (_, 0) => format!("plans {}", named.join(", ")),
+        (_, more) => format!("plans {} and {more} more", named.join(", ")),
+    }
+}
+
 fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let plan = cx.plan;
-    let plan_path = cx.plan_path;
-    let others = cx.db.claims_of_other_open_plans(&plan.header.plan_id)?;
-    if others.is_empty() {
-        // No other open plan claims anything: nothing to conflict with.
-        return Ok(out.ran());
-    }
-    let mine = crate::plan::claims::claims(plan);
-    let has = |kind: &str, dev: &str, el: &str| {
-        mine.iter()
-            .any(|c| c.kind == kind && c.device == dev && c.element == el)
-    };
     // A plan claiming exactly what this one claims is the same change drafted twice
     // (the same request asked again): said once, not as a conflict per element.
-    type ClaimSet<'a> = std::collections::BTreeSet<(&'a str, &'a str, &'a str)>;
-    let my_set: ClaimSet = mine
-        .iter()
-        .map(|c| (c.kind, c.device.as_str(), c.element.as_str()))
-        .collect();
-    let mut by_plan: BTreeMap<&str, (&str, ClaimSet)> = BTreeMap::new();
-    for o in &others {
-        by_plan
-            .entry(o.plan_id.as_str())
-            .or_insert_with(|| (o.path.as_str(), Default::default()))
-            .1
-            .insert((o.kind.as_str(), o.device.as_str(), o.element.as_str()));
-    }
-    let duplicates: Vec<&str> = by_plan
-        .iter()
-        .filter(|(_, (_, set))| !my_set.is_empty() && *set == my_set)
-        .map(|(id, _)| *id)
-        .collect();
-    for id in &duplicates {
-        let path = by_plan.get(id).map_or("", |p| p.0);
+    let duplicates = cx.db.open_duplicates(plan)?;
+    if duplicates.total > 0 {
+        let (verb, hint) = match duplicates.named.as_slice() {
+            [(id, _)] if duplicates.total == 1 => (
+                "drafts the same change: a duplicate",
+                format!("keep one: olav plans withdraw {id}"),
+            ),
+            _ => (
+                "draft the same change: duplicates",
+                "keep one: olav plans withdraw <plan> for the others (olav plans list)".into(),
+            ),
+        };
         out.add(
             Severity::Warning,
-            plan_path,
-            format!("plan {id} ({path}) drafts the same change: a duplicate"),
-            format!("keep one: olav plans withdraw {id}"),
+            cx.plan_path,
+            format!("{} {verb}", name_plans(&duplicates)),
+            hint,
         );
     }
-    let mut seen: BTreeMap<(String, String), (Severity, String)> = BTreeMap::new();
-    for o in others
-        .iter()
-        .filter(|o| !duplicates.contains(&o.plan_id.as_str()))
-    {
-        let (id, kind, dev, el) = (&o.plan_id, &o.kind, &o.device, &o.element);
-        let other = format!("plan {id} ({})", o.path);
-        let hit = match kind.as_str() {
-            "address" if has("address", dev, el) => Some((
-                Severity::Error,
-                format!("address {el}"),
-                format!("{other} assigns the same address"),
-            )),
-            "subnet" if has("subnet", dev, el) => Some((
-                Severity::Error,
-                format!("subnet {el}"),
-                format!("{other} uses the same subnet"),
-            )),
-            "session" if has("session", dev, el) => Some((
-                Severity::Error,
-                format!("{dev} neighbor {el}"),
-                format!("{other} configures the same BGP session"),
-            )),
-            "addresses" if has("addresses", dev, el) => Some((
-                Severity::Error,
-                format!("{dev} {el}"),
-                format!("{other} addresses the same interface"),
-            )),
-            "interface" if has("interface", dev, el) => Some((
-                Severity::Warning,
-                format!("{dev} {el}"),
-                format!("{other} changes the same interface"),
-            )),
-            "removes" if has("configures", dev, "") => Some((
-                Severity::Error,
-                dev.clone(),
-                format!("{other} removes this device, which this plan configures"),
-            )),
-            "configures" if has("removes", dev, "") => Some((
-                Severity::Error,
-                dev.clone(),
-                format!("this plan removes the device {other} configures"),
-            )),
-            _ => None,
+    let set = crate::state::claims::claim_set(plan);
+    // One finding per element: the most severe of what other plans do to it.
+    let mut seen: BTreeMap<String, (Severity, String)> = BTreeMap::new();
+    let mut asked = BTreeSet::new();
+    for c in crate::plan::claims::claims(plan) {
+        let Some(m) = meets(c.kind, &c.device, &c.element) else {
+            continue;
         };
-        if let Some((sev, el, msg)) = hit {
-            // One finding per element and plan: the most severe.
-            let key = (el, id.clone());
-            match seen.get(&key) {
-                Some((s, _)) if *s <= sev => {}
-                _ => {
-                    seen.insert(key, (sev, msg));
-                }
+        if !asked.insert(m.other.clone()) {
+            continue;
+        }
+        let (k, d, e) = &m.other;
+        let found = cx
+            .db
+            .open_claimants(&plan.header.plan_id, set.as_deref(), (k, d, e))?;
+        if found.total == 0 {
+            continue;
+        }
+        let does = if found.total == 1 { m.does.0 } else { m.does.1 };
+        let msg = format!("{} {does}", name_plans(&found));
+        match seen.get(&m.element) {
+            Some((s, _)) if *s <= m.severity => {}
+            _ => {
+                seen.insert(m.element, (m.severity, msg));
             }
         }
     }
-    for ((el, _), (sev, msg)) in seen {
+    for (el, (sev, msg)) in seen {
         let hint = if sev == Severity::Error {
             "both cannot be applied as drafted: withdraw one, or re-draft it after the other"
         } else {

@@ -11,7 +11,7 @@ impl StateDb {
         self.conn
             .execute(
                 "INSERT INTO schedule_cycle (started, status, note, owner) VALUES (?1, 'running', ?2, ?3)",
-                params![now(), note, super::owner::current()],
+                params![now(), note, super::owner::current().unwrap_or_default()],
             )
             .map_err(|e| self.err(e))?;
         Ok(self.conn.last_insert_rowid())

@@ -3,8 +3,8 @@
 //!
 //! A process is named by boot, pid and start time (`/proc/self/stat` field 22): a pid
 //! alone is reused, and after a reboot nothing from before is running. Where `/proc`
-//! cannot be read, no owner is recorded and such rows are never marked interrupted
-//! (olav cannot know).
+//! cannot be read, the owner is recorded empty and such rows are never marked
+//! interrupted (olav cannot know); rows from before owners were recorded have none.
 
 use super::{now, StateDb, StateError};
 use rusqlite::params;
@@ -46,7 +46,8 @@ impl StateDb {
     /// Marks `interrupted` every run and scheduler cycle still `running` whose process
     /// has ended (killed, or the machine restarted); returns how many. Rows without an
     /// owner (written before owners were recorded) are taken as ended: no olav older
-    /// than this DB's schema can still be running against it.
+    /// than this DB's schema can still be running against it. An empty owner (a process
+    /// that could not name itself) is never taken as ended.
     pub fn mark_interrupted(&self) -> Result<usize, StateError> {
         let mut marked = 0;
         for table in ["run", "schedule_cycle"] {
@@ -102,5 +103,6 @@ mod tests {
         )));
         assert!(!alive("another-boot:1:1"));
         assert!(alive("garbage"));
+        assert!(alive(""));
     }
 }

@@ -134,7 +134,7 @@ impl Recorder {
             d.conn
                 .execute(
                     "INSERT INTO run (orchestrator, workflow, request, started, status, state_version, owner) VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6)",
-                    params![orchestrator, workflow, request, now(), version, super::owner::current()],
+                    params![orchestrator, workflow, request, now(), version, super::owner::current().unwrap_or_default()],
                 )
                 .map_err(|e| d.err(e))?;
             let id = d.conn.last_insert_rowid();

@@ -39,7 +39,7 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
     /// SQLite said no.
-    #[error("state DB {path}: {source}")]
+    #[error("state DB {path}: {}", sqlite_text(source))]
     Sqlite {
         /// The DB file.
         path: PathBuf,
@@ -75,6 +75,16 @@ pub enum StateError {
         /// Latest version known here.
         known: i64,
     },
+}
+
+/// SQLite's text, with what to do when the DB cannot be written (a read-only folder or
+/// file, where olav opened it read-only).
+fn sqlite_text(e: &rusqlite::Error) -> String {
+    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+        format!("{e} (the DB or its folder cannot be written by this user: only reading commands work here)")
+    } else {
+        e.to_string()
+    }
 }
 
 /// The last import's record.

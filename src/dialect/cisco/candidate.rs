@@ -366,9 +366,19 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
             });
             if let Some(old) = replaces(&w, style) {
                 let address = old.len() == 2 && old[1].as_deref() == Some("address");
+                let first = old.first().cloned().flatten();
                 siblings.retain(|n| {
+                    // The first word rules out nearly every sibling without collecting
+                    // its words: a combination of many plans applies thousands of lines.
+                    if n.trivia
+                        || first
+                            .as_deref()
+                            .is_some_and(|f| n.raw.split_whitespace().next() != Some(f))
+                    {
+                        return true;
+                    }
                     let nw = n.words();
-                    n.trivia || !fits(&nw, &old) || (address && nw.contains(&"secondary"))
+                    !fits(&nw, &old) || (address && nw.contains(&"secondary"))
                 });
             }
             insert(siblings, line, indent);

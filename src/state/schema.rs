@@ -428,11 +428,15 @@ ALTER TABLE verify_run ADD COLUMN plan_digest TEXT;
 "#,
     // A run or cycle killed mid-way stayed `running` for ever: each records its process
     // (`owner`, see state::owner) and the next olav marks it `interrupted`. The run
-    // table is rebuilt for the new status in its CHECK; run_step's references to it are
-    // checked at commit, when the new table holds the same ids.
+    // table is rebuilt for the new status in its CHECK, under run_step's references:
+    // its rows are parked, the table is created again under its own name and refilled
+    // (re-inserting the parents settles the references the drop left deferred), so no
+    // rename is needed and run_step never refers to a table that is gone.
     r#"
 PRAGMA defer_foreign_keys = ON;
-CREATE TABLE run_v15 (
+CREATE TEMP TABLE run_parked AS SELECT * FROM run;
+DROP TABLE run;
+CREATE TABLE run (
     id                INTEGER PRIMARY KEY AUTOINCREMENT,
     orchestrator      TEXT NOT NULL,
     workflow          TEXT NOT NULL,
@@ -444,10 +448,9 @@ CREATE TABLE run_v15 (
     answer            TEXT,
     owner             TEXT
 );
-INSERT INTO run_v15 (id, orchestrator, workflow, request, started, finished, status, state_version, answer)
-    SELECT id, orchestrator, workflow, request, started, finished, status, state_version, answer FROM run;
-DROP TABLE run;
-ALTER TABLE run_v15 RENAME TO run;
+INSERT INTO run (id, orchestrator, workflow, request, started, finished, status, state_version, answer)
+    SELECT id, orchestrator, workflow, request, started, finished, status, state_version, answer FROM run_parked;
+DROP TABLE run_parked;
 ALTER TABLE schedule_cycle ADD COLUMN owner TEXT;
 "#,
     // Each plan's claims as one canonical text (state::claims::claim_set), so that a

@@ -955,3 +955,70 @@ fn a_session_whose_ends_cannot_reach_each_other_is_not_established() {
         .collect();
     assert_eq!(codes, ["check.bgp.not_established"; 2]);
 }
+
+/// A DB from before runs recorded their process and plans their claim set keeps its runs
+/// and their steps (the run table is rebuilt under run_step's references), marks its
+/// stale `running` run interrupted, and finds its duplicate plans by the backfilled
+/// claim set.
+#[test]
+fn older_run_and_plan_records_migrate_whole() {
+    use olav::state::schema::MIGRATIONS;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("old.db");
+    let before = MIGRATIONS.len() - 2;
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.pragma_update(None, "foreign_keys", "ON").expect("fk");
+        for (i, sql) in MIGRATIONS.iter().take(before).enumerate() {
+            conn.execute_batch(sql).expect("migration");
+            conn.pragma_update(None, "user_version", (i + 1) as i64)
+                .expect("version");
+        }
+        conn.execute_batch(
+            "INSERT INTO run (orchestrator, workflow, request, started, status) VALUES ('netops', 'w', 'killed', '2026-01-01T00:00:00Z', 'running');
+             INSERT INTO run (orchestrator, workflow, request, started, finished, status, answer) VALUES ('netops', 'w', 'done', '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 'ok', 'the answer');
+             INSERT INTO run_step (run_id, seq, agent, duration_ms, attempts, skipped) VALUES (2, 1, 'analyzer', 5, 1, 0);
+             INSERT INTO plan (plan_id, path, workflow, intent, title, created, state_version, status, updated) VALUES ('a', '/x/a.md', 'w', 'i', 't', '2026-01-01', 1, 'draft', '2026-01-01'), ('b', '/x/b.md', 'w', 'i', 't', '2026-01-01', 1, 'draft', '2026-01-01');
+             INSERT INTO plan_claim (plan_id, kind, hostname, element) VALUES ('a', 'interface', 'r1', 'Gi1'), ('a', 'configures', 'r1', ''), ('b', 'configures', 'r1', ''), ('b', 'interface', 'r1', 'Gi1');",
+        )
+        .expect("rows");
+    }
+    let db = StateDb::open(&path).expect("migrates");
+    assert_eq!(db.mark_interrupted().expect("marks"), 1);
+    let raw = rusqlite::Connection::open(&path).expect("open");
+    let runs: Vec<(i64, String, Option<String>)> = raw
+        .prepare("SELECT id, status, answer FROM run ORDER BY id")
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect()
+        })
+        .expect("runs");
+    assert_eq!(
+        runs,
+        vec![
+            (1, "interrupted".to_owned(), None),
+            (2, "ok".to_owned(), Some("the answer".to_owned()))
+        ]
+    );
+    let steps: i64 = raw
+        .query_row("SELECT COUNT(*) FROM run_step WHERE run_id = 2", [], |r| {
+            r.get(0)
+        })
+        .expect("steps");
+    assert_eq!(steps, 1);
+    let sets: Vec<Option<String>> = raw
+        .prepare("SELECT claim_set FROM plan ORDER BY plan_id")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("sets");
+    assert_eq!(sets[0], sets[1]);
+    assert_eq!(
+        sets[0].as_deref(),
+        Some("configures\u{1f}r1\u{1f}\u{1e}interface\u{1f}r1\u{1f}Gi1")
+    );
+    let fk: i64 = raw
+        .query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .expect("fk check");
+    assert_eq!(fk, 0);
+}

@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 /// The most configuration one file may hold (a full running config is well below).
 const MAX_LINES_BYTES: u64 = 4 << 20;
 
+/// The most lines one device's change may have: each line is read in its block, which
+/// grows faster than the lines (10,000 took 28 s), and a change is rarely a tenth of it.
+const MAX_CHANGE_LINES: usize = 2_000;
+
 /// What `olav plan` was given.
 pub struct Args<'a> {
     /// Devices, in order.
@@ -39,11 +43,22 @@ fn read_lines(path: &Path, stdin_used: &mut bool) -> Result<(String, String)> {
             .take(MAX_LINES_BYTES)
             .read_to_string(&mut s)
             .context("reading configuration lines from stdin")?;
-        return Ok(("stdin".to_owned(), s));
+        return within_cap("stdin".to_owned(), s);
     }
     let text = crate::fsutil::read_text(path, MAX_LINES_BYTES)
         .with_context(|| format!("reading {}", path.display()))?;
-    Ok((path.display().to_string(), text))
+    within_cap(path.display().to_string(), text)
+}
+
+/// Refuses a change longer than [`MAX_CHANGE_LINES`], naming the file.
+fn within_cap(name: String, text: String) -> Result<(String, String)> {
+    let n = text.lines().count();
+    if n > MAX_CHANGE_LINES {
+        bail!(
+            "{name}: {n} lines; olav verifies a change of at most {MAX_CHANGE_LINES} lines per device (a whole configuration is imported instead: olav state import)"
+        );
+    }
+    Ok((name, text))
 }
 
 /// Registers the lines as a plan and runs the `custom_plan` workflow on it.

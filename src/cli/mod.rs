@@ -362,6 +362,11 @@ pub fn main() -> ExitCode {
 fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
+        // SQLite's own code and text ("Error code 13: Insertion failed because database
+        // is full") restate what the state DB's error already said.
+        if crate::state::is_sqlite_detail(cause) {
+            continue;
+        }
         // A file name or value quoted in an error may hold escape sequences.
         let c: String = cause
             .to_string()

@@ -77,13 +77,25 @@ pub enum StateError {
     },
 }
 
+/// Whether an error in a chain is SQLite's own code and text ("Error code 13: …"), which
+/// a state DB error has already said in words.
+pub fn is_sqlite_detail(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<rusqlite::ffi::Error>().is_some()
+}
+
 /// SQLite's text, with what to do when the DB cannot be written (a read-only folder or
 /// file, where olav opened it read-only).
 fn sqlite_text(e: &rusqlite::Error) -> String {
-    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
-        format!("{e} (the DB or its folder cannot be written by this user: only reading commands work here)")
-    } else {
-        e.to_string()
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::ReadOnly) => format!(
+            "{e} (the DB or its folder cannot be written by this user: only reading commands work here)"
+        ),
+        // A full file system often shows as an I/O error (no room for the shared-memory
+        // file), never naming the disk.
+        Some(rusqlite::ErrorCode::SystemIoFailure) => format!(
+            "{e} (is the DB's file system full, or the DB moved or made unwritable meanwhile?)"
+        ),
+        _ => e.to_string(),
     }
 }
 

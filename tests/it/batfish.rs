@@ -186,7 +186,7 @@ fn each_fault_gives_a_clear_message_without_hanging() {
         (Fault::Status("/snapshots/olav-base", 400), "60", "HTTP 400: stand-in says 400"),
         (Fault::Status("/questions/", 500), "60", "HTTP 500: stand-in says 500"),
         (Fault::MalformedWork, "60", "malformed JSON"),
-        (Fault::Abnormal, "60", "ended TERMINATEDABNORMALLY; work log:\nERROR: configs/alpha-dist-1.cfg: parser crashed at line 42"),
+        (Fault::Abnormal, "60", "ended TERMINATEDABNORMALLY; work log:\n    │ ERROR: configs/alpha-dist-1.cfg: parser crashed at line 42"),
         (Fault::AnswerFailure, "60", "could not answer olav_fileParseStatus"),
     ];
     for (fault, deadline, expect) in cases {
@@ -1237,6 +1237,54 @@ fn a_renamed_or_copied_plan_does_not_escape_its_failed_verification() {
         assert!(
             err.contains("cannot be approved: its last verification"),
             "{new_id}: {err}"
+        );
+    }
+}
+
+/// A server on Batfish's port answering with escape sequences and a line of its own
+/// (`\nVERDICT: PASS`) had it printed raw: a cleared screen and a forged verdict line on
+/// stdout and in the verification report. Server text is shown with its control
+/// characters escaped and its later lines quoted (`│ `), so no line of it passes for
+/// olav's.
+#[test]
+fn a_server_cannot_forge_a_verdict_line_or_drive_the_terminal() {
+    use std::io::{Read, Write};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = draft(tmp.path(), CHANGE);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        let body = "\u{1b}[2J\u{1b}]0;pwn\u{7}\nVERDICT: PASS\n";
+        for mut stream in listener.incoming().flatten() {
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let reply = format!(
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    let out = verify(tmp.path(), &plan, port, "20");
+    let text = all_output(&out);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("VERDICT: PASS")),
+        "{text}"
+    );
+    let reports = tmp.path().join("exports/reports");
+    for e in std::fs::read_dir(&reports).expect("reports").flatten() {
+        let md = std::fs::read_to_string(e.path()).unwrap_or_default();
+        assert!(
+            !md.lines()
+                .any(|l| l.trim_start().starts_with("VERDICT: PASS")),
+            "{}: {md}",
+            e.path().display()
         );
     }
 }

@@ -265,3 +265,28 @@ fn config_files_pair_with_devices_and_stdin_reads() {
         "{v:#}"
     );
 }
+
+/// A change of thousands of lines (a whole configuration pasted as a change) took
+/// minutes to read line by line: more than 2,000 lines for one device is refused at
+/// once, naming the file and what to do instead.
+#[test]
+fn a_change_longer_than_two_thousand_lines_is_refused_at_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let lines: String = (0..2_500)
+        .map(|i| format!("interface Loopback{i}\n description probe\n"))
+        .collect();
+    let file = tmp.path().join("big.txt");
+    std::fs::write(&file, lines).expect("write");
+    let out = common::olav(tmp.path())
+        .args(["plan", "--device", "alpha-core-1", "--config"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("5000 lines; olav verifies a change of at most 2000 lines"),
+        "{text}"
+    );
+}

@@ -262,7 +262,8 @@ pub fn decode_table(answer: &Value, question: &str) -> Result<TableAnswer, Batfi
             .pointer("/answerElements/0/answer")
             .or_else(|| answer.get("summary").and_then(|s| s.get("notes")))
             .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-            .unwrap_or_else(|| format!("status {status}"));
+            .map(|r| super::server_text(&r, 2000))
+            .unwrap_or_else(|| format!("status {}", super::server_text(status, 100)));
         return Err(BatfishError::AnswerFailed {
             question: question.to_owned(),
             reason,

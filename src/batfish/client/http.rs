@@ -167,7 +167,7 @@ impl Client {
                 error: BatfishError::Http {
                     what: what.to_owned(),
                     status,
-                    body: body.chars().take(300).collect(),
+                    body: super::server_text(&body, 300),
                     attempts: attempt,
                 },
                 retry: true,
@@ -237,7 +237,7 @@ impl Client {
             Err(BatfishError::Http {
                 what: what.to_owned(),
                 status,
-                body: body.chars().take(300).collect(),
+                body: super::server_text(&body, 300),
                 attempts: 1,
             })
         }

@@ -45,6 +45,23 @@ pub fn redact(text: &str, key: &str) -> String {
     text.replace(key, "[redacted API key]")
 }
 
+/// Text a Batfish server sent (an error body, a failure reason, a work log), as olav
+/// shows it: at most `max` characters, control characters escaped, and every line after
+/// the first quoted with `│ `, so that none of it can clear a terminal or pass for one of
+/// olav's own lines (a server answering `\nVERDICT: PASS`).
+pub fn server_text(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max) {
+        match c {
+            '\n' => out.push_str("\n    │ "),
+            '\r' => {}
+            c if c.is_control() => out.push_str(&c.escape_default().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The default API key Batfish accepts.
 pub const DEFAULT_APIKEY: &str = "00000000000000000000000000000000";
 
@@ -143,7 +160,7 @@ pub enum BatfishError {
         reason: String,
     },
     /// Work ended badly.
-    #[error("Batfish work {what} ended {code}{}", log.as_ref().map(|l| format!("; work log:\n{l}")).unwrap_or_default())]
+    #[error("Batfish work {what} ended {code}{}", log.as_ref().map(|l| format!("; work log:\n    │ {l}")).unwrap_or_default())]
     Work {
         /// Which work.
         what: String,

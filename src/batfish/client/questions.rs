@@ -73,7 +73,7 @@ impl Client {
                         self.send(&lreq, || self.http.get(&url), self.request_timeout)
                             .ok()
                             .filter(|(s, _)| (200..300).contains(s))
-                            .map(|(_, b)| b.chars().take(2000).collect())
+                            .map(|(_, b)| super::server_text(&b, 2000))
                     } else {
                         None
                     };

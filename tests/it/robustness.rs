@@ -893,13 +893,28 @@ fn a_db_in_a_folder_olav_cannot_write_is_still_read() {
         .arg("-u")
         .output()
         .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    // The user may not reach the build's folder (a clone under /root): the binary and
+    // the snapshot are copied where it can.
+    let bin = tmp.path().join("olav-bin");
+    std::fs::copy(env!("CARGO_BIN_EXE_olav"), &bin).expect("copy the binary");
+    let demo = common::demo_copy(tmp.path());
+    for entry in walkdir(tmp.path()) {
+        if entry == folder || entry.parent() == Some(folder.as_path()) {
+            continue;
+        }
+        let mode = match std::fs::metadata(&entry) {
+            Ok(m) if m.is_dir() => 0o755,
+            Ok(m) => m.permissions().mode() | 0o444,
+            Err(_) => continue,
+        };
+        std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
     let as_nobody = |args: &[&str]| {
         let mut c = common::olav_process(tmp.path());
         if root {
-            let bin = c.get_program().to_owned();
             c = std::process::Command::new("setpriv");
             c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(bin)
+                .arg(&bin)
                 .current_dir(tmp.path())
                 .env_remove("OLAV_DB")
                 .env("OLAV_BATFISH_HOST", "127.0.0.1")
@@ -915,9 +930,24 @@ fn a_db_in_a_folder_olav_cannot_write_is_still_read() {
     let blast = as_nobody(&["blast-radius", "--device", "alpha-br-3560"]);
     assert!(blast.status.success(), "{}", stdout(&blast));
     assert!(stdout(&blast).contains("Blast radius: 3 device(s)"));
-    let demo = common::demo_dir();
     let import = as_nobody(&["state", "import", &demo.to_string_lossy()]);
     assert_ne!(import.status.code(), Some(0), "{}", stdout(&import));
     assert!(stdout(&import).contains("readonly"), "{}", stdout(&import));
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// Every path under `dir`, folders included (the test's own small tree).
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p.clone());
+            }
+            out.push(p);
+        }
+    }
+    out
 }

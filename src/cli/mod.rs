@@ -106,7 +106,7 @@ enum Command {
         /// A device the lines are for (repeatable; each followed by its --config).
         #[arg(long, required = true)]
         device: Vec<String>,
-        /// The lines for the device in the same position (`-` reads stdin).
+        /// The lines for the device in the same position (`-` reads stdin; at most 2,000 lines).
         #[arg(long, required = true, value_name = "FILE")]
         config: Vec<PathBuf>,
         /// The rollback for the device in the same position, instead of the one olav

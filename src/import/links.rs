@@ -318,12 +318,18 @@ fn subnet_pairs(
         /// Every pair within, across devices, with at least one open member.
         fn within(&self, out: &mut Vec<Pair>) {
             let m = &self.members;
+            // Where each member's device run ends: pairs start past it, found at once
+            // (a device with thousands of interfaces in one subnet is no square).
+            let mut run_end = vec![m.len(); m.len()];
+            for i in (0..m.len().saturating_sub(1)).rev() {
+                run_end[i] = if m[i + 1].0 == m[i].0 {
+                    run_end[i + 1]
+                } else {
+                    i + 1
+                };
+            }
             for x in 0..self.open {
-                let mut y = x + 1;
-                while y < m.len() && m[y].0 == m[x].0 {
-                    y += 1;
-                }
-                out.extend(m[y..].iter().map(|&b| (m[x], b)));
+                out.extend(m[run_end[x]..].iter().map(|&b| (m[x], b)));
             }
         }
         /// Every pair with `other`, across devices, with at least one open member.

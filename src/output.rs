@@ -123,11 +123,11 @@ impl Table {
 pub const CELL_LIMIT: usize = 400;
 
 fn cell(v: &serde_json::Value) -> String {
-    let text = match v {
+    let text: std::borrow::Cow<'_, str> = match v {
         serde_json::Value::Null => return "-".to_owned(),
         serde_json::Value::String(s) if s.is_empty() => return "-".to_owned(),
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
+        serde_json::Value::String(s) => s.into(),
+        other => other.to_string().into(),
     };
     let total = text.chars().count();
     if total <= CELL_LIMIT {

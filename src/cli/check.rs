@@ -65,8 +65,8 @@ pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {
         }
     }
     // A plan that cannot be read is bad input: its report says why, and there is no
-    // verdict on a change to give.
-    // A verdict without its HTML report is a partial result, unless it fails anyway.
+    // verdict on a change to give. A verdict without its HTML report is a partial
+    // result, unless it fails anyway.
     Ok(if report.plan_id.is_none() {
         Exit::BadInput
     } else if cli.fail_on.fails(report.verdict) {

@@ -190,27 +190,18 @@ pub fn together(
     let mut involved: Vec<Vec<String>> = vec![Vec::new(); new.len()];
     // Singling out the plans involved takes one combination per plan, each as large as
     // all of them: beyond ATTRIBUTED plans that grows with their square, so the effect
-    // is laid on every open plan, and says so.
-    if open.len() > ATTRIBUTED {
-        let mut new = new;
+    // is laid on every open plan (no one singled out), and says so.
+    let attributed = open.len() <= ATTRIBUTED;
+    let mut new = new;
+    if !attributed {
         for f in &mut new {
             f.message.push_str(&format!(
                 " (with {} open plans, olav does not single out the plans involved: each is named)",
                 open.len()
             ));
         }
-        let all: Vec<String> = open.iter().map(|o| o.id.to_owned()).collect();
-        let mut out: Vec<Together> = new
-            .into_iter()
-            .map(|finding| Together {
-                finding,
-                plans: all.clone(),
-            })
-            .collect();
-        out.sort_by_key(|t| t.finding.severity);
-        return Ok(out);
     }
-    if open.len() > 2 {
+    if attributed && open.len() > 2 {
         for (i, o) in open.iter().enumerate() {
             let without: Vec<&Plan> = plans
                 .iter()

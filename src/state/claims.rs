@@ -5,6 +5,7 @@
 
 use super::plans::open_sql;
 use super::{StateDb, StateError};
+use crate::plan::claims::Claim;
 use crate::plan::Plan;
 use rusqlite::params;
 
@@ -12,7 +13,12 @@ use rusqlite::params;
 /// joined by U+001F and claims by U+001E), None when it claims nothing: two plans with
 /// the same text draft the same change. The schema's backfill writes the same text.
 pub fn claim_set(plan: &Plan) -> Option<String> {
-    let mut all: Vec<String> = crate::plan::claims::claims(plan)
+    of_claims(&crate::plan::claims::claims(plan))
+}
+
+/// [`claim_set`] of claims already listed.
+pub fn of_claims(claims: &[Claim]) -> Option<String> {
+    let mut all: Vec<String> = claims
         .iter()
         .map(|c| format!("{}\u{1f}{}\u{1f}{}", c.kind, c.device, c.element))
         .collect();
@@ -34,10 +40,14 @@ pub struct Matches {
 pub const NAMED: usize = 3;
 
 impl StateDb {
-    /// The other open plans whose claims are exactly `plan`'s (the same change drafted
-    /// again).
-    pub fn open_duplicates(&self, plan: &Plan) -> Result<Matches, StateError> {
-        let Some(set) = claim_set(plan) else {
+    /// The open plans other than `plan_id` whose claims are exactly `claim_set` (the same
+    /// change drafted again); none for a plan that claims nothing.
+    pub fn open_duplicates(
+        &self,
+        plan_id: &str,
+        claim_set: Option<&str>,
+    ) -> Result<Matches, StateError> {
+        let Some(set) = claim_set else {
             return Ok(Matches::default());
         };
         self.matches(
@@ -45,7 +55,7 @@ impl StateDb {
                 "FROM plan p WHERE p.claim_set = ?1 AND p.plan_id != ?2 AND p.status IN {}",
                 open_sql()
             ),
-            params![set, plan.header.plan_id],
+            params![set, plan_id],
         )
     }
 

@@ -431,7 +431,8 @@ ALTER TABLE verify_run ADD COLUMN plan_digest TEXT;
     // table is rebuilt for the new status in its CHECK, under run_step's references:
     // its rows are parked, the table is created again under its own name and refilled
     // (re-inserting the parents settles the references the drop left deferred), so no
-    // rename is needed and run_step never refers to a table that is gone.
+    // rename is needed and run_step never refers to a table that is gone. Every run's
+    // start looks for `running` rows: a partial index keeps that off a table scan.
     r#"
 PRAGMA defer_foreign_keys = ON;
 CREATE TEMP TABLE run_parked AS SELECT * FROM run;
@@ -452,6 +453,8 @@ INSERT INTO run (id, orchestrator, workflow, request, started, finished, status,
     SELECT id, orchestrator, workflow, request, started, finished, status, state_version, answer FROM run_parked;
 DROP TABLE run_parked;
 ALTER TABLE schedule_cycle ADD COLUMN owner TEXT;
+CREATE INDEX run_running ON run(id) WHERE status = 'running';
+CREATE INDEX schedule_cycle_running ON schedule_cycle(id) WHERE status = 'running';
 "#,
     // Each plan's claims as one canonical text (state::claims::claim_set), so that a
     // pre-check finds the plans drafting the same change by index, not by reading every

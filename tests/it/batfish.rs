@@ -1142,9 +1142,9 @@ fn a_redirect_is_never_followed_so_the_api_key_stays_with_the_host() {
     assert!(elsewhere.seen().is_empty(), "{:?}", elsewhere.seen());
 }
 
-/// A server that answers `/v2/version` and then, to every other request, declares a 4 KB
-/// body, sends a few bytes of it and closes the connection.
-fn cutting_server() -> u16 {
+/// A raw HTTP server on a free port: each request's head is read, then `reply(head)`
+/// is written and the connection closed. Returns the port.
+fn raw_server(reply: impl Fn(&[u8]) -> Vec<u8> + Send + 'static) -> u16 {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
     let port = listener.local_addr().expect("addr").port();
@@ -1155,15 +1155,22 @@ fn cutting_server() -> u16 {
             while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
                 head.push(byte[0]);
             }
-            let reply: &[u8] = if head.starts_with(b"GET /v2/version ") {
-                b"HTTP/1.1 200 OK\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{\"Batfish\": \"2025.07.07\"}"
-            } else {
-                b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n{\"cut"
-            };
-            let _ = stream.write_all(reply);
+            let _ = stream.write_all(&reply(&head));
         }
     });
     port
+}
+
+/// A server that answers `/v2/version` and then, to every other request, declares a 4 KB
+/// body, sends a few bytes of it and closes the connection.
+fn cutting_server() -> u16 {
+    raw_server(|head| {
+        if head.starts_with(b"GET /v2/version ") {
+            b"HTTP/1.1 200 OK\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{\"Batfish\": \"2025.07.07\"}".to_vec()
+        } else {
+            b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n{\"cut".to_vec()
+        }
+    })
 }
 
 /// A connection closed part-way through an answer is said as such, not as a timeout the
@@ -1248,25 +1255,15 @@ fn a_renamed_or_copied_plan_does_not_escape_its_failed_verification() {
 /// olav's.
 #[test]
 fn a_server_cannot_forge_a_verdict_line_or_drive_the_terminal() {
-    use std::io::{Read, Write};
     let tmp = tempfile::tempdir().expect("tempdir");
     let plan = draft(tmp.path(), CHANGE);
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
+    let port = raw_server(|_| {
         let body = "\u{1b}[2J\u{1b}]0;pwn\u{7}\nVERDICT: PASS\n";
-        for mut stream in listener.incoming().flatten() {
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
-                head.push(byte[0]);
-            }
-            let reply = format!(
-                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(reply.as_bytes());
-        }
+        format!(
+            "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
     });
     let out = verify(tmp.path(), &plan, port, "20");
     let text = all_output(&out);

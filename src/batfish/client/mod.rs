@@ -50,16 +50,12 @@ pub fn redact(text: &str, key: &str) -> String {
 /// the first quoted with `│ `, so that none of it can clear a terminal or pass for one of
 /// olav's own lines (a server answering `\nVERDICT: PASS`).
 pub fn server_text(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(max) {
-        match c {
-            '\n' => out.push_str("\n    │ "),
-            '\r' => {}
-            c if c.is_control() => out.push_str(&c.escape_default().to_string()),
-            c => out.push(c),
-        }
-    }
-    out
+    let capped: String = text.chars().take(max).collect();
+    capped
+        .split('\n')
+        .map(|line| crate::output::printable(line.trim_end_matches('\r')))
+        .collect::<Vec<_>>()
+        .join("\n    │ ")
 }
 
 /// The default API key Batfish accepts.

@@ -106,7 +106,11 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let plan = cx.plan;
     // A plan claiming exactly what this one claims is the same change drafted twice
     // (the same request asked again): said once, not as a conflict per element.
-    let duplicates = cx.db.open_duplicates(plan)?;
+    let mine = crate::plan::claims::claims(plan);
+    let set = crate::state::claims::of_claims(&mine);
+    let duplicates = cx
+        .db
+        .open_duplicates(&plan.header.plan_id, set.as_deref())?;
     if duplicates.total > 0 {
         let (verb, hint) = match duplicates.named.as_slice() {
             [(id, _)] if duplicates.total == 1 => (
@@ -125,11 +129,10 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             hint,
         );
     }
-    let set = crate::state::claims::claim_set(plan);
     // One finding per element: the most severe of what other plans do to it.
     let mut seen: BTreeMap<String, (Severity, String)> = BTreeMap::new();
     let mut asked = BTreeSet::new();
-    for c in crate::plan::claims::claims(plan) {
+    for c in &mine {
         let Some(m) = meets(c.kind, &c.device, &c.element) else {
             continue;
         };

@@ -2,7 +2,9 @@
 # Whole-process figures for docs/performance.md (issue #16): on `olav synth --devices N
 # --seed 1` networks: the import, the first request after it (the network model is built), then
 # blast-radius (beside benches/networkx_blast.py on the same DB), pre-check, a whole
-# request without Batfish and `olav check`, each the median of RUNS runs, with max RSS.
+# request without Batfish and `olav check`, then `olav routes --device` first after an import
+# (the routing model built: its stored part deleted before each run) and later (issue #32),
+# each the median of RUNS runs, with max RSS.
 #
 #   cargo build --release && pip install networkx
 #   benches/whole.sh 1000 10000 50000        # RUNS=5 by default; work in $WORK (/tmp/olav-bench)
@@ -12,6 +14,7 @@ NX=${NX:-$(pwd)/benches/networkx_blast.py}
 WORK=${WORK:-/tmp/olav-bench}
 RUNS=${RUNS:-5}
 DEV=${DEV:-s001-dist-01a}
+ROUTED=${ROUTED:-s001-acc-0005}
 mkdir -p "$WORK"
 
 # time_it LABEL CMD…: RUNS runs; prints the median wall time and the largest max RSS.
@@ -46,5 +49,7 @@ for n in "$@"; do
     time_it "precheck" bash -c "mkdir -p exports/change_plans && cp '$WORK/$plan' exports/change_plans/ && '$OLAV' --db '$db' precheck 'exports/change_plans/$plan'"
     time_it "request, no Batfish" "$OLAV" --db "$db" --agent netops "Decommission $DEV"
     time_it "check" "$OLAV" --db "$db" check
+    time_it "routes, model built" bash -c "python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM network_model WHERE part = \x27routing\x27\"); c.commit()' '$db' && '$OLAV' --db '$db' routes --device '$ROUTED'"
+    time_it "routes, later" "$OLAV" --db "$db" routes --device "$ROUTED"
     cd - >/dev/null
 done

@@ -14,5 +14,13 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // No transparent huge pages: mimalloc asks for them, and on a host whose memory is
+    // fragmented each fault of a fresh 2 MiB page can stall for compaction — a
+    // 50,000-device request took 3 to 8 s instead of 1.8 s (docs/performance.md).
+    #[cfg(target_os = "linux")]
+    // SAFETY: a plain prctl on this process; failure only leaves the default.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
     olav::cli::main()
 }

@@ -409,10 +409,8 @@ impl ConfigReader {
                 let db = self.open()?;
                 let env = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
                 let before = crate::checks::imported(&db).map_err(env)?;
-                let candidate = crate::checks::model::Model::from_state(&db)
-                    .and_then(|base| base.candidate(&db, plan))
-                    .map_err(env)?;
-                Ok((before, crate::checks::run(&candidate, &[])))
+                let after = crate::checks::candidate(&db, plan, &before).map_err(env)?;
+                Ok((before, after))
             },
         )
     }

@@ -8,6 +8,7 @@
 pub mod bgp;
 pub mod model;
 pub mod reach;
+pub mod scope;
 
 use crate::model::{AddressKind, StructureKind};
 use model::Model;
@@ -280,6 +281,69 @@ pub fn imported(
     )
 }
 
+/// Every device's footprint ([`scope::Footprints`]): computed once per state version, a
+/// device decoded at a time, kept with the network model.
+pub fn footprints(
+    db: &crate::state::StateDb,
+) -> Result<std::sync::Arc<scope::Footprints>, crate::state::StateError> {
+    crate::network::store::shared(
+        db,
+        "footprints",
+        |db| {
+            let configs = crate::network::ParsedConfigs::shared(db)?;
+            Ok(scope::Footprints::of(
+                configs.state_version,
+                (0..configs.len()).map(|i| configs.at(i)),
+            ))
+        },
+        |_| {},
+    )
+}
+
+/// Every check's answer on the network as `plan` would leave it, given the answers on
+/// the network as imported: recomputed only where the plan reaches ([`scope`]), or on
+/// the whole candidate network when it reaches most of it.
+pub fn candidate(
+    db: &crate::state::StateDb,
+    plan: &crate::plan::Plan,
+    imported: &Findings,
+) -> Result<Findings, crate::state::StateError> {
+    let configs = crate::network::ParsedConfigs::shared(db)?;
+    let footprints = footprints(db)?;
+    // Devices the network lacks are neither changed nor removed (as in a whole candidate).
+    let removed: Vec<&str> = model::removed_devices(plan)
+        .into_iter()
+        .filter(|h| footprints.device(h).is_some())
+        .collect();
+    let mut changed = Vec::new();
+    let mut whole = false;
+    for (host, lines) in crate::dialect::plan_lines(plan) {
+        let Some(i) = footprints.device(&host) else {
+            continue;
+        };
+        if removed.contains(&host.as_str()) {
+            continue;
+        }
+        match configs.at(i as usize) {
+            Some(d) => changed.push(std::sync::Arc::new(model::candidate_device(
+                db, &d, &lines,
+            )?)),
+            None => whole = true,
+        }
+    }
+    let scoped = (!whole)
+        .then(|| {
+            scope::findings(imported, &footprints, &changed, &removed, |i| {
+                configs.at(i as usize)
+            })
+        })
+        .flatten();
+    match scoped {
+        Some(f) => Ok(f),
+        None => Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[])),
+    }
+}
+
 impl Findings {
     /// Only the findings of the selected checks (all when `only` is empty).
     pub fn only(&self, only: &[Only]) -> Findings {
@@ -402,11 +466,16 @@ pub fn duplicates(m: &Model) -> Vec<IpOwner> {
 /// pair); only a subnet inside another one is an overlap. Management interfaces, host
 /// routes and virtual addresses are left out.
 pub fn overlaps(m: &Model) -> Vec<Overlap> {
+    overlaps_between(m).into_iter().map(|(o, _)| o).collect()
+}
+
+/// [`overlaps`], each with the numbers of the two devices it is between.
+pub(crate) fn overlaps_between(m: &Model) -> Vec<(Overlap, [usize; 2])> {
     // (subnet, device, interface) by reference: a large network has a million subnets
     // and a handful of overlaps, so names are written out only for those.
-    type Net<'a> = (ipnet::IpNet, &'a str, &'a str);
+    type Net<'a> = (ipnet::IpNet, usize, &'a str);
     let mut by_vrf: BTreeMap<&str, Vec<Net<'_>>> = BTreeMap::new();
-    for d in &m.devices {
+    for (di, d) in m.devices.iter().enumerate() {
         for i in d
             .config
             .interfaces
@@ -425,7 +494,7 @@ pub fn overlaps(m: &Model) -> Vec<Overlap> {
                 by_vrf
                     .entry(i.vrf.as_deref().unwrap_or("default"))
                     .or_default()
-                    .push((net, &d.hostname, &i.name));
+                    .push((net, di, &i.name));
             }
         }
     }
@@ -441,13 +510,17 @@ pub fn overlaps(m: &Model) -> Vec<Overlap> {
             open.retain(|(o, _, _)| o.contains(&net.network()));
             for (o, odev, oif) in &open {
                 if o.prefix_len() != net.prefix_len() {
-                    out.push(Overlap {
-                        vrf: vrf.to_owned(),
-                        interface_a: format!("{odev}:{oif}"),
-                        subnet_a: o.to_string(),
-                        interface_b: format!("{dev}:{ifname}"),
-                        subnet_b: net.to_string(),
-                    });
+                    let host = |d: usize| &m.devices[d].hostname;
+                    out.push((
+                        Overlap {
+                            vrf: vrf.to_owned(),
+                            interface_a: format!("{}:{oif}", host(*odev)),
+                            subnet_a: o.to_string(),
+                            interface_b: format!("{}:{ifname}", host(dev)),
+                            subnet_b: net.to_string(),
+                        },
+                        [*odev, dev],
+                    ));
                 }
             }
             open.push((net, dev, ifname));

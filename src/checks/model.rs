@@ -59,8 +59,8 @@ impl Model {
 
     /// The network as it would be after `plan`: its configuration lines applied to each
     /// device's stored configuration by the device's dialect
-    /// ([`crate::dialect::candidate_text`]), and decommissioned devices removed. Only the devices the plan touches are read
-    /// and parsed again.
+    /// ([`crate::dialect::candidate_text`]), and decommissioned devices removed. Only the
+    /// devices the plan touches are read and parsed again.
     pub fn candidate(&self, db: &StateDb, plan: &Plan) -> Result<Model, StateError> {
         let removed = removed_devices(plan);
         let mut devices: Vec<Arc<ParsedDevice>> = self
@@ -71,37 +71,46 @@ impl Model {
             .collect();
         let lines = crate::dialect::plan_lines(plan);
         for d in devices.iter_mut() {
-            let Some(lines) = lines.get(&d.hostname) else {
-                continue;
-            };
-            let stored = db.config_text(&d.hostname)?.unwrap_or_default();
-            let text = crate::dialect::candidate_text(Vendor::from_os(&d.os), &stored, lines);
-            let vendor = Vendor::from_os(&d.os);
-            let mut config = parser_for(vendor).parse(&text);
-            config.warnings = Vec::new();
-            let mut down_svis: Vec<String> = crate::routing::autostate::down_svis(&config, vendor)
-                .into_iter()
-                .collect();
-            down_svis.sort_unstable();
-            // The cabling stays as imported; a port the plan shuts is down in its config.
-            for i in config.interfaces.iter_mut() {
-                if let Some(old) = d.config.interfaces.iter().find(|o| o.name == i.name) {
-                    i.linked_to.clone_from(&old.linked_to);
-                }
+            if let Some(lines) = lines.get(&d.hostname) {
+                *d = Arc::new(candidate_device(db, d, lines)?);
             }
-            *d = Arc::new(ParsedDevice {
-                hostname: d.hostname.clone(),
-                os: d.os.clone(),
-                // Its lines are the candidate's, not the stored file's: say so where a
-                // problem is cited.
-                source_file: format!("{} as the plan leaves it", d.source_file),
-                vtep: crate::network::vtep_interfaces(&text),
-                config,
-                down_svis,
-            });
         }
         Ok(Model { devices })
     }
+}
+
+/// Device `d` as the plan's `lines` leave it: applied to its stored configuration and
+/// parsed again, its cabling as imported.
+pub fn candidate_device(
+    db: &StateDb,
+    d: &ParsedDevice,
+    lines: &str,
+) -> Result<ParsedDevice, StateError> {
+    let stored = db.config_text(&d.hostname)?.unwrap_or_default();
+    let vendor = Vendor::from_os(&d.os);
+    let text = crate::dialect::candidate_text(vendor, &stored, lines);
+    let mut config = parser_for(vendor).parse(&text);
+    config.warnings = Vec::new();
+    let mut down_svis: Vec<String> = crate::routing::autostate::down_svis(&config, vendor)
+        .into_iter()
+        .collect();
+    down_svis.sort_unstable();
+    // The cabling stays as imported; a port the plan shuts is down in its config.
+    for i in config.interfaces.iter_mut() {
+        if let Some(old) = d.config.interfaces.iter().find(|o| o.name == i.name) {
+            i.linked_to.clone_from(&old.linked_to);
+        }
+    }
+    Ok(ParsedDevice {
+        hostname: d.hostname.clone(),
+        os: d.os.clone(),
+        // Its lines are the candidate's, not the stored file's: say so where a problem
+        // is cited.
+        source_file: format!("{} as the plan leaves it", d.source_file),
+        vtep: crate::network::vtep_interfaces(&text),
+        config,
+        down_svis,
+    })
 }
 
 /// The devices a plan takes out of the network (a decommission's targets, and those of

@@ -323,28 +323,33 @@ impl Interfaces {
 impl ParsedConfigs {
     /// Every device, decoded, sorted by hostname; shared so a candidate copies none.
     pub fn devices(&self) -> Vec<Arc<ParsedDevice>> {
-        let ends = self
+        (0..self.len()).filter_map(|i| self.at(i)).collect()
+    }
+
+    /// How many devices the part holds.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether the part holds no device.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Device `i` (by hostname), decoded alone; None when it does not decode.
+    pub fn at(&self, i: usize) -> Option<Arc<ParsedDevice>> {
+        let s = *self.starts.get(i)? as usize;
+        let e = self
             .starts
-            .iter()
-            .skip(1)
-            .copied()
-            .chain([self.rows.len() as u32]);
-        self.starts
-            .iter()
-            .zip(ends)
-            .filter_map(|(&s, e)| {
-                let bytes = self.rows.get(s as usize..e as usize)?;
-                match postcard::from_bytes(bytes) {
-                    Ok(d) => Some(Arc::new(d)),
-                    Err(err) => {
-                        tracing::warn!(
-                            "network model: a parsed configuration does not decode ({err})"
-                        );
-                        None
-                    }
-                }
-            })
-            .collect()
+            .get(i + 1)
+            .map_or(self.rows.len(), |&e| e as usize);
+        match postcard::from_bytes(self.rows.get(s..e)?) {
+            Ok(d) => Some(Arc::new(d)),
+            Err(err) => {
+                tracing::warn!("network model: a parsed configuration does not decode ({err})");
+                None
+            }
+        }
     }
 }
 

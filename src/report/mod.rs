@@ -14,7 +14,7 @@ use crate::precheck::blast::{Blast, Spec};
 use crate::precheck::candidate::{Candidate, LostLink};
 use crate::precheck::{Finding, Severity, TracedPath};
 use crate::state::{StateDb, StateError};
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 /// Escapes text for HTML and SVG content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -332,8 +332,11 @@ impl Picture {
             .map(|d| (d.hostname.clone(), (d.role.clone(), d.site.clone())))
             .collect();
         let up = m.sym("up");
-        let n = |s| m.name(s).to_owned();
-        let links: Vec<LinkEnds> = m
+        let n = |s| m.name(s);
+        // Borrowed from the model: a 50,000-device network has 200,000 links, and only
+        // the drawn ones are written out.
+        type Ends<'a> = ((&'a str, &'a str), (&'a str, &'a str));
+        let links: Vec<Ends<'_>> = m
             .links
             .iter()
             .filter(|l| Some(l.status) == up)
@@ -345,16 +348,34 @@ impl Picture {
             })
             .collect();
         let removed: BTreeSet<&str> = blast.removed.iter().map(String::as_str).collect();
-        let link_lost = |(a, b): &LinkEnds| {
-            let end_gone = |(d, i): &(String, String)| {
-                removed.contains(d.as_str())
-                    || impact
-                        .interfaces
-                        .iter()
-                        .any(|(x, y)| x == d && crate::ifname::same(y, i))
+        // The devices whose ports or links the plan takes: a link elsewhere is not lost
+        // by them, and is not compared name by name.
+        let touched: HashSet<&str> = impact
+            .interfaces
+            .iter()
+            .map(|(d, _)| d.as_str())
+            .chain(
+                impact
+                    .links
+                    .iter()
+                    .flat_map(|(x, y)| [x.0.as_str(), y.0.as_str()]),
+            )
+            .collect();
+        let link_lost = |(a, b): &Ends<'_>| {
+            if removed.contains(a.0) || removed.contains(b.0) {
+                return true;
+            }
+            if !touched.contains(a.0) && !touched.contains(b.0) {
+                return false;
+            }
+            let end_gone = |(d, i): &(&str, &str)| {
+                impact
+                    .interfaces
+                    .iter()
+                    .any(|(x, y)| x == d && crate::ifname::same(y, i))
             };
-            let same = |p: &(String, String), q: &(String, String)| {
-                p.0 == q.0 && crate::ifname::same(&p.1, &q.1)
+            let same = |p: &(String, String), q: &(&str, &str)| {
+                p.0 == q.0 && crate::ifname::same(&p.1, q.1)
             };
             end_gone(a)
                 || end_gone(b)
@@ -389,8 +410,8 @@ impl Picture {
             mark(d, Mark::Changed);
         }
         for (a, b) in links.iter().filter(|l| link_lost(l)) {
-            mark(&a.0, Mark::Context);
-            mark(&b.0, Mark::Context);
+            mark(a.0, Mark::Context);
+            mark(b.0, Mark::Context);
         }
         for (d, _) in &lost_sessions {
             mark(d, Mark::Context);
@@ -437,11 +458,12 @@ impl Picture {
         let drawn_set: BTreeSet<&str> = drawn.iter().map(String::as_str).collect();
         for l in links
             .iter()
-            .filter(|(a, b)| drawn_set.contains(a.0.as_str()) && drawn_set.contains(b.0.as_str()))
+            .filter(|(a, b)| drawn_set.contains(a.0) && drawn_set.contains(b.0))
         {
+            let owned = |(d, i): (&str, &str)| (d.to_owned(), i.to_owned());
             pic.edges.push(Edge {
-                a: l.0.clone(),
-                b: l.1.clone(),
+                a: owned(l.0),
+                b: owned(l.1),
                 lost: link_lost(l),
             });
         }

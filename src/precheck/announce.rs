@@ -489,6 +489,14 @@ pub fn evaluate(
         .filter(|n| n.vrf == "default")
         .filter_map(|n| Some(((n.hostname.as_str(), n.prefix.parse().ok()?), false)))
         .collect();
+    // Only the speakers' addresses can be behind a statement: a million addresses are
+    // not each hashed with their hostname.
+    let mut speaks = vec![false; m.names.len()];
+    for (h, _) in routed.keys() {
+        if let Some(s) = m.sym(h) {
+            speaks[s as usize] = true;
+        }
+    }
     let candidates = m
         .static_routes
         .iter()
@@ -497,6 +505,7 @@ pub fn evaluate(
         .chain(
             m.addresses
                 .iter()
+                .filter(|a| speaks.get(a.hostname as usize) == Some(&true))
                 .filter(|a| a.up && Some(a.vrf) == default)
                 .map(|a| (m.name(a.hostname), a.prefix)),
         );

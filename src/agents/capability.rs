@@ -408,8 +408,9 @@ impl ConfigReader {
             || {
                 let db = self.open()?;
                 let env = |e: crate::state::StateError| (ErrorClass::Environment, e.to_string());
+                let version = db.state_version().map_err(env)?;
                 let before = crate::checks::imported(&db).map_err(env)?;
-                let after = crate::checks::candidate(&db, plan, &before).map_err(env)?;
+                let after = crate::checks::candidate(&db, plan, &before, version).map_err(env)?;
                 Ok((before, after))
             },
         )

@@ -301,15 +301,23 @@ pub fn footprints(
 }
 
 /// Every check's answer on the network as `plan` would leave it, given the answers on
-/// the network as imported: recomputed only where the plan reaches ([`scope`]), or on
-/// the whole candidate network when it reaches most of it.
+/// the network as imported (of state version `version`): recomputed only where the plan
+/// reaches ([`scope`]), or on the whole candidate network when it reaches most of it,
+/// when a device does not decode, or when the state changed meanwhile.
 pub fn candidate(
     db: &crate::state::StateDb,
     plan: &crate::plan::Plan,
     imported: &Findings,
+    version: i64,
 ) -> Result<Findings, crate::state::StateError> {
     let configs = crate::network::ParsedConfigs::shared(db)?;
     let footprints = footprints(db)?;
+    let same_state = footprints.complete
+        && configs.state_version == version
+        && footprints.state_version == version;
+    if !same_state {
+        return Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[]));
+    }
     // Devices the network lacks are neither changed nor removed (as in a whole candidate).
     let removed: Vec<&str> = model::removed_devices(plan)
         .into_iter()
@@ -339,8 +347,8 @@ pub fn candidate(
         })
         .flatten();
     match scoped {
-        Some(f) => Ok(f),
-        None => Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[])),
+        Some(f) if db.state_version()? == version => Ok(f),
+        _ => Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[])),
     }
 }
 

@@ -38,6 +38,9 @@ pub struct Footprints {
     pub state_version: i64,
     /// Hostnames, in the parsed configurations' order (by hostname).
     pub hostnames: Vec<String>,
+    /// Whether every device decoded: a device that did not has no footprint, so no
+    /// plan is scoped on these footprints (the whole candidate is checked).
+    pub complete: bool,
     /// (first address, last address, device, held — not only referred to), sorted;
     /// IPv4 as IPv4-mapped addresses.
     ranges: Vec<(u128, u128, u32, bool)>,
@@ -110,22 +113,24 @@ fn cabled(d: &ParsedDevice) -> impl Iterator<Item = &str> {
 
 impl Footprints {
     /// The footprints of every device, given in hostname order (the parsed
-    /// configurations'); a device that does not decode (None) is known by no name, so a
-    /// plan reaching it is checked on the whole network.
+    /// configurations'); when one does not decode (None), none is used.
     pub fn of(
         state_version: i64,
         devices: impl Iterator<Item = Option<Arc<ParsedDevice>>>,
     ) -> Footprints {
         let mut f = Footprints {
             state_version,
+            complete: true,
             ..Footprints::default()
         };
         let mut far: Vec<(u32, String)> = Vec::new();
         for (i, d) in devices.enumerate() {
             let i = i as u32;
             let Some(d) = d else {
-                f.hostnames.push(String::new());
-                continue;
+                return Footprints {
+                    state_version,
+                    ..Footprints::default()
+                };
             };
             f.hostnames.push(d.hostname.clone());
             f.ranges.extend(
@@ -233,6 +238,9 @@ fn within(
     load: impl Fn(u32) -> Option<Arc<ParsedDevice>>,
     most: f64,
 ) -> Option<Findings> {
+    if !footprints.complete {
+        return None;
+    }
     let total = footprints.hostnames.len();
     let mut c: BTreeSet<u32> = BTreeSet::new();
     for h in changed

@@ -359,3 +359,28 @@ fn a_small_change_reaches_a_small_part_of_the_network() {
         base.len()
     );
 }
+
+#[test]
+fn a_device_that_does_not_decode_leaves_the_whole_network_to_check() {
+    let base = network(60, 1);
+    let imported = run(
+        &Model {
+            devices: base.clone(),
+        },
+        &[],
+    );
+    let mut given: Vec<Option<Arc<ParsedDevice>>> = base.iter().cloned().map(Some).collect();
+    given[1] = None;
+    let footprints = Footprints::of(1, given.into_iter());
+    assert!(!footprints.complete);
+    let (changed, _) = apply(&base, &[(0, Edit::Toggle(0))]);
+    let scoped = within(
+        &imported,
+        &footprints,
+        &changed,
+        &[],
+        |i| base.get(i as usize).cloned(),
+        1.0,
+    );
+    assert!(scoped.is_none(), "scoped on footprints that miss a device");
+}

@@ -118,8 +118,14 @@ impl Network {
     /// The network as the model holds it: devices not offline, links up, sessions with
     /// a peer address.
     pub fn from_model(m: &crate::network::NetworkModel) -> Network {
+        // Sized at once: grown by doubling, a 50,000-device network's 600,000 addresses
+        // were copied and their fresh pages faulted in several times over.
         let mut net = Network {
             state_version: m.state_version,
+            devices: Vec::with_capacity(m.devices.len()),
+            links: Vec::with_capacity(m.links.len()),
+            addresses: Vec::with_capacity(m.addresses.len()),
+            index: HashMap::with_capacity(m.devices.len()),
             ..Network::default()
         };
         for d in m.devices.iter().filter(|d| d.status != "offline") {

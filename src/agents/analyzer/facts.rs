@@ -232,7 +232,8 @@ impl Facts {
             );
         }
         f.interfaces = DeviceInterfaces::new(Arc::clone(m), Arc::clone(ifs));
-        f.used.reserve(m.addresses.len() + m.bgp_networks.len() + m.static_routes.len());
+        f.used
+            .reserve(m.addresses.len() + m.bgp_networks.len() + m.static_routes.len());
         f.owned.reserve(m.addresses.len());
         for a in &m.addresses {
             f.used.push(a.prefix);

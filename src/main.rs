@@ -16,7 +16,7 @@ fn main() -> std::process::ExitCode {
     }
     // No transparent huge pages: mimalloc asks for them, and on a host whose memory is
     // fragmented each fault of a fresh 2 MiB page can stall for compaction — a
-    // 50,000-device request took 3 to 8 s instead of 1.8 s (docs/performance.md).
+    // 50,000-device request took 3.0–8.2 s instead of 2.3–2.8 s (docs/performance.md).
     #[cfg(target_os = "linux")]
     // SAFETY: a plain prctl on this process; failure only leaves the default.
     unsafe {

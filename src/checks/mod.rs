@@ -310,13 +310,23 @@ pub fn candidate(
     imported: &Findings,
     version: i64,
 ) -> Result<Findings, crate::state::StateError> {
+    match scoped(db, plan, imported, version)? {
+        Some(f) if db.state_version()? == version => Ok(f),
+        _ => Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[])),
+    }
+}
+
+/// [`candidate`] where the plan reaches; None where it cannot be scoped.
+fn scoped(
+    db: &crate::state::StateDb,
+    plan: &crate::plan::Plan,
+    imported: &Findings,
+    version: i64,
+) -> Result<Option<Findings>, crate::state::StateError> {
     let configs = crate::network::ParsedConfigs::shared(db)?;
     let footprints = footprints(db)?;
-    let same_state = footprints.complete
-        && configs.state_version == version
-        && footprints.state_version == version;
-    if !same_state {
-        return Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[]));
+    if configs.state_version != version || footprints.state_version != version {
+        return Ok(None);
     }
     // Devices the network lacks are neither changed nor removed (as in a whole candidate).
     let removed: Vec<&str> = model::removed_devices(plan)
@@ -324,7 +334,6 @@ pub fn candidate(
         .filter(|h| footprints.device(h).is_some())
         .collect();
     let mut changed = Vec::new();
-    let mut whole = false;
     for (host, lines) in crate::dialect::plan_lines(plan) {
         let Some(i) = footprints.device(&host) else {
             continue;
@@ -332,24 +341,20 @@ pub fn candidate(
         if removed.contains(&host.as_str()) {
             continue;
         }
-        match configs.at(i as usize) {
-            Some(d) => changed.push(std::sync::Arc::new(model::candidate_device(
-                db, &d, &lines,
-            )?)),
-            None => whole = true,
-        }
+        let Some(d) = configs.at(i as usize) else {
+            return Ok(None);
+        };
+        changed.push(std::sync::Arc::new(model::candidate_device(
+            db, &d, &lines,
+        )?));
     }
-    let scoped = (!whole)
-        .then(|| {
-            scope::findings(imported, &footprints, &changed, &removed, |i| {
-                configs.at(i as usize)
-            })
-        })
-        .flatten();
-    match scoped {
-        Some(f) if db.state_version()? == version => Ok(f),
-        _ => Ok(run(&Model::from_state(db)?.candidate(db, plan)?, &[])),
-    }
+    Ok(scope::findings(
+        imported,
+        &footprints,
+        &changed,
+        &removed,
+        |i| configs.at(i as usize),
+    ))
 }
 
 impl Findings {

@@ -44,7 +44,8 @@ pub struct Footprints {
     /// (first address, last address, device, held — not only referred to), sorted;
     /// IPv4 as IPv4-mapped addresses.
     ranges: Vec<(u128, u128, u32, bool)>,
-    /// The distinct widths (last − first) present, for the ranges holding an address.
+    /// The distinct widths (last − first) of the ranges, for finding those holding an
+    /// address.
     widths: Vec<u128>,
     /// Cabled device pairs, both ways, sorted.
     cables: Vec<(u32, u32)>,
@@ -259,17 +260,21 @@ fn within(
         base.insert(i, Arc::clone(&d));
         Some(d)
     };
+    let after_prints: Vec<Vec<(u128, u128, bool)>> = changed.iter().map(|d| footprint(d)).collect();
     // A: the changed devices and every device related to them, before or after.
     let mut a = c.clone();
     for &i in &c {
         footprints.related(&footprint(&*get(i, &mut base)?), &mut a);
         footprints.cabled_to(i, &mut a);
     }
-    for d in changed {
-        footprints.related(&footprint(d), &mut a);
+    for p in &after_prints {
+        footprints.related(p, &mut a);
     }
-    // S: A and every device related to A.
+    // S: A and every device related to A, before or after.
     let mut s = a.clone();
+    for p in &after_prints {
+        footprints.related(p, &mut s);
+    }
     for &i in &a {
         footprints.related(&footprint(&*get(i, &mut base)?), &mut s);
         footprints.cabled_to(i, &mut s);
@@ -278,17 +283,11 @@ fn within(
             return None;
         }
     }
-    for d in changed {
-        footprints.related(&footprint(d), &mut s);
-    }
     tracing::debug!(
         "candidate checks: {} of {total} devices reached, {} read",
         a.len(),
         s.len()
     );
-    if s.len() as f64 > most * total as f64 {
-        return None;
-    }
     let mut before = Vec::with_capacity(s.len());
     for &i in &s {
         before.push(get(i, &mut base)?);

@@ -241,6 +241,16 @@ fn apply(
     (changed, removed)
 }
 
+/// The checks on every device of `devices`.
+fn checked(devices: &[Arc<ParsedDevice>]) -> Findings {
+    run(
+        &Model {
+            devices: devices.to_vec(),
+        },
+        &[],
+    )
+}
+
 /// `base` as `edits` leave it.
 fn edited(base: &[Arc<ParsedDevice>], edits: &[(usize, Edit)]) -> Vec<Arc<ParsedDevice>> {
     let (changed, removed) = apply(base, edits);
@@ -257,20 +267,10 @@ fn edited(base: &[Arc<ParsedDevice>], edits: &[(usize, Edit)]) -> Vec<Arc<Parsed
 
 /// The scoped answer equals the whole one; returns whether the candidate has problems.
 fn same_as_whole(base: &[Arc<ParsedDevice>], edits: &[(usize, Edit)]) -> bool {
-    let imported = run(
-        &Model {
-            devices: base.to_vec(),
-        },
-        &[],
-    );
+    let imported = checked(base);
     let footprints = Footprints::of(1, base.iter().cloned().map(Some));
     let (changed, removed) = apply(base, edits);
-    let whole = run(
-        &Model {
-            devices: edited(base, edits),
-        },
-        &[],
-    );
+    let whole = checked(&edited(base, edits));
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
     let scoped: Findings = within(
         &imported,
@@ -329,12 +329,7 @@ fn a_duplicate_made_and_a_peering_broken_are_found_in_scope() {
 #[test]
 fn a_small_change_reaches_a_small_part_of_the_network() {
     let base = network(400, 1);
-    let imported = run(
-        &Model {
-            devices: base.clone(),
-        },
-        &[],
-    );
+    let imported = checked(&base);
     let footprints = Footprints::of(1, base.iter().cloned().map(Some));
     let access = base
         .iter()
@@ -363,12 +358,7 @@ fn a_small_change_reaches_a_small_part_of_the_network() {
 #[test]
 fn a_device_that_does_not_decode_leaves_the_whole_network_to_check() {
     let base = network(60, 1);
-    let imported = run(
-        &Model {
-            devices: base.clone(),
-        },
-        &[],
-    );
+    let imported = checked(&base);
     let mut given: Vec<Option<Arc<ParsedDevice>>> = base.iter().cloned().map(Some).collect();
     given[1] = None;
     let footprints = Footprints::of(1, given.into_iter());

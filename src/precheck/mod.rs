@@ -209,7 +209,11 @@ pub fn precheck(
     report.plan_state_version = Some(plan.header.state_version);
     let cx = Context::build(db, plan_path, &plan, opts)?;
     let ran = checks::run_all(&cx)?;
-    let answer = forwarding_of(&cx)?;
+    let forwarding = checks::FORWARDING
+        .iter()
+        .flat_map(|c| ran.of(c.name).iter().cloned())
+        .collect();
+    let answer = forwarding_of(&cx, forwarding)?;
     if let Ok(mut last) = LAST.lock() {
         let asked = (
             db.path().to_path_buf(),
@@ -289,15 +293,16 @@ pub fn forwarding_answer(
     }
     let opts = Options::default();
     let cx = Context::build(db, plan_path, plan, &opts)?;
-    forwarding_of(&cx)
-}
-
-/// The forwarding checks' answer on a built context.
-fn forwarding_of(cx: &Context) -> Result<ForwardingAnswer, StateError> {
     let mut findings = Vec::new();
     for c in checks::FORWARDING {
-        findings.extend((c.run)(cx)?.findings);
+        findings.extend((c.run)(&cx)?.findings);
     }
+    forwarding_of(&cx, findings)
+}
+
+/// The forwarding answer on a built context, given the forwarding checks' findings (in
+/// [`checks::FORWARDING`] order).
+fn forwarding_of(cx: &Context, mut findings: Vec<Finding>) -> Result<ForwardingAnswer, StateError> {
     findings.sort_by_key(|f| f.severity);
     Ok(ForwardingAnswer {
         compared: cx.forwarding.flows,

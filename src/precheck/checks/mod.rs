@@ -237,6 +237,18 @@ pub struct Results {
     pub passed: Vec<String>,
     /// Names of the checks that did not apply.
     pub not_applicable: Vec<String>,
+    /// Each check's findings: `findings[start..end]`, by name.
+    spans: Vec<(&'static str, std::ops::Range<usize>)>,
+}
+
+impl Results {
+    /// The findings of the check named `name` (none when it did not run).
+    pub fn of(&self, name: &str) -> &[Finding] {
+        self.spans
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&[], |(_, r)| &self.findings[r.clone()])
+    }
 }
 
 /// Runs every check of the list on the plan's context.
@@ -254,7 +266,9 @@ pub fn run_all(cx: &Context) -> Result<Results, StateError> {
         } else if o.passed() {
             r.passed.push(c.name.to_owned());
         }
+        let start = r.findings.len();
         r.findings.extend(o.findings);
+        r.spans.push((c.name, start..r.findings.len()));
     }
     Ok(r)
 }

@@ -13,8 +13,8 @@ use crate::routing::adjacency;
 use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
-use crate::routing::withdrawn::{withdrawn, Routed, Withdrawn};
-use crate::routing::{DeviceRib, NextHop, Protocol};
+use crate::routing::withdrawn::{Withdrawals, Withdrawn};
+use crate::routing::{DeviceRib, NextHop, Protocol, RoutingModel};
 use crate::state::{StateDb, StateError};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -482,14 +482,15 @@ fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
     })
 }
 
-/// The network as it is, computed as a candidate is (every table at once, so that the
-/// two compare row for row): made once per DB and state version in a process — a
-/// pre-check of every open plan compares each with it.
+/// The network as it is: each device's RIB from the stored routing model, made when it
+/// is asked for (the ones traces ask for kept), with its addresses and the flows that
+/// reach now: made once per DB and state version in a process — a pre-check of every
+/// open plan compares each with it.
 struct Now {
     key: (std::path::PathBuf, i64),
-    ribs: HashMap<String, Arc<DeviceRib>>,
-    /// How many devices route each network.
-    routed: Routed,
+    model: Arc<RoutingModel>,
+    /// The RIBs made so far with [`Reader::rib`].
+    made: Mutex<HashMap<String, Arc<DeviceRib>>>,
     addresses: Addresses,
     /// The devices managed in band (read once per state version, not per plan).
     in_band: InBand,
@@ -501,18 +502,72 @@ struct Now {
 }
 
 impl Now {
-    /// The flows of `m` that reach now ([`Now::reached`]).
-    fn reached(&self, m: &NetworkModel) -> &[Flow] {
+    /// The flows of `m` that reach now ([`Now::reached`]); `base` gives the RIBs.
+    fn reached(&self, m: &NetworkModel, base: &dyn Fn(&str) -> Option<Arc<DeviceRib>>) -> &[Flow] {
         self.reached.get_or_init(|| {
-            let base = |h: &str| -> Option<Arc<DeviceRib>> { self.ribs.get(h).cloned() };
             flows(m, &self.in_band, self.probe)
                 .into_iter()
                 .filter(|f| {
                     let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
-                    matches!(reach(f, was, &HashSet::new(), &base), Reach::Reached)
+                    matches!(reach(f, was, &HashSet::new(), base), Reach::Reached)
                 })
                 .collect()
         })
+    }
+}
+
+/// Reads [`Now`]'s RIBs from one DB, keeping the first error (a trace's lookups cannot
+/// return one): [`Reader::finish`] returns it, so that a RIB that could not be read is
+/// never taken for a device without routes.
+struct Reader<'a> {
+    now: &'a Now,
+    db: &'a StateDb,
+    failed: std::cell::RefCell<Option<StateError>>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(now: &'a Now, db: &'a StateDb) -> Reader<'a> {
+        Reader {
+            now,
+            db,
+            failed: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// `hostname`'s RIB as the network is, made once and kept.
+    fn rib(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
+        if let Some(r) = self.now.made.lock().ok()?.get(hostname) {
+            return Some(Arc::clone(r));
+        }
+        let r = Arc::new(self.read(hostname)?);
+        if let Ok(mut made) = self.now.made.lock() {
+            made.insert(hostname.to_owned(), Arc::clone(&r));
+        }
+        Some(r)
+    }
+
+    /// [`Reader::rib`] without keeping one not made yet: a pass over every device holds
+    /// one at a time.
+    fn rib_once(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
+        if let Some(r) = self.now.made.lock().ok()?.get(hostname) {
+            return Some(Arc::clone(r));
+        }
+        self.read(hostname).map(Arc::new)
+    }
+
+    fn read(&self, hostname: &str) -> Option<DeviceRib> {
+        match self.now.model.device(self.db, hostname) {
+            Ok(r) => r,
+            Err(e) => {
+                self.failed.borrow_mut().get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The first error reading a RIB, if any.
+    fn finish(self) -> Result<(), StateError> {
+        self.failed.into_inner().map_or(Ok(()), Err)
     }
 }
 
@@ -532,18 +587,19 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
         }
     }
     let t0 = std::time::Instant::now();
-    let (ribs, addresses) = candidate::now(db)?;
-    tracing::debug!("forwarding: the network's RIBs in {:?}", t0.elapsed());
+    let model = RoutingModel::shared(db)?;
+    let addresses = candidate::addresses(db)?;
+    tracing::debug!(
+        "forwarding: the network's routing and addresses in {:?}",
+        t0.elapsed()
+    );
     let in_band = in_band(db, &*NetworkModel::shared(db)?)?;
     let n = Arc::new(Now {
         in_band,
         probe: internet_probe(&addresses, None),
         key,
-        routed: Routed::of(&ribs),
-        ribs: ribs
-            .into_iter()
-            .map(|r| (r.hostname.clone(), Arc::new(r)))
-            .collect(),
+        model,
+        made: Mutex::new(HashMap::new()),
         addresses,
         reached: OnceLock::new(),
     });
@@ -588,20 +644,20 @@ pub fn compute(
         });
     }
     let now = now(db)?;
+    let read = Reader::new(&now, db);
     let t0 = std::time::Instant::now();
     let candidate::Scoped {
-        ribs: after,
+        network: after,
         addresses: after_addresses,
         adjacencies,
-    } = candidate::after_scoped(db, plan, &|h| now.ribs.get(h).cloned())?;
-    tracing::debug!("forwarding: candidate RIBs in {:?}", t0.elapsed());
-    let after_arc: HashMap<&str, &Arc<DeviceRib>> =
-        after.iter().map(|r| (r.hostname.as_str(), r)).collect();
-    let after_by: HashMap<&str, &DeviceRib> = after
-        .iter()
-        .map(|r| (r.hostname.as_str(), r.as_ref()))
-        .collect();
-    let cand = |h: &str| -> Option<Arc<DeviceRib>> { after_arc.get(h).map(|r| Arc::clone(r)) };
+    } = candidate::after_scoped(db, plan, &|h| now.model.has(h))?;
+    tracing::debug!(
+        "forwarding: candidate network in {:?} ({} device(s) recomputed)",
+        t0.elapsed(),
+        after.recomputed_count()
+    );
+    let base = |h: &str| read.rib(h);
+    let cand = |h: &str| after.rib(h, &base);
     let removed: BTreeSet<&str> = declared.devices.iter().map(String::as_str).collect();
     // Addresses some device answers on before and none after.
     let gone: HashSet<Ipv4Addr> = model
@@ -617,7 +673,7 @@ pub fn compute(
         adjacencies,
         ..Forwarding::default()
     };
-    let reached = now.reached(&model);
+    let reached = now.reached(&model, &base);
     let started = std::time::Instant::now();
     // The plan may address the range the internet probe sits in: another probe, held by
     // neither side, then, traced before the plan again.
@@ -625,7 +681,6 @@ pub fn compute(
         .probe
         .filter(|p| after_addresses.in_own_subnet(*p))
         .map(|_| internet_probe(&now.addresses, Some(&after_addresses)));
-    let base = |h: &str| -> Option<Arc<DeviceRib>> { now.ribs.get(h).cloned() };
     for flow in reached {
         if removed.contains(flow.source.as_str()) || gone.contains(&flow.dst) {
             continue;
@@ -669,8 +724,8 @@ pub fn compute(
             .collect()
     };
     for (device, vrf, prefix) in added {
-        let rib = after_by.get(device.as_str()).copied();
-        let installed = rib.is_some_and(|r| {
+        let rib = cand(device);
+        let installed = rib.as_ref().is_some_and(|r| {
             r.routes
                 .iter()
                 .any(|x| x.vrf == *vrf && x.network == *prefix && x.protocol == Protocol::Static)
@@ -723,12 +778,67 @@ pub fn compute(
         reached.len(),
         started.elapsed()
     );
+    // Every device's RIB before and after, one device at a time: the routes that shift,
+    // the networks withdrawn, the announcements, the static routes left uninstalled.
+    let t0 = std::time::Instant::now();
+    let on_purpose = declared_networks(&model, declared);
+    let mut shifts = super::shifts::Shifts::new(&model, &on_purpose);
+    let mut told = Withdrawals::default();
+    let (mut borders_now, mut borders_after) = (Vec::new(), Vec::new());
+    // Static routes that installed before and do not after: (device, VRF, prefix, next hop).
+    let mut unplaced: Vec<(String, String, Ipv4Net, String)> = Vec::new();
+    for h in now.model.hostnames() {
+        let Some(was) = read.rib_once(h) else {
+            continue;
+        };
+        let taken = removed.contains(h.as_str());
+        let same = !taken && !after.recomputed(h);
+        let is = match (taken, same) {
+            (true, _) => None,
+            (false, true) => Some(Arc::clone(&was)),
+            (false, false) => after.rib_once(h, &base),
+        };
+        told.device(h, Some(&was), is.as_deref(), same);
+        if !was.external.is_empty() {
+            borders_now.push(Arc::clone(&was));
+        }
+        let Some(is) = is.filter(|_| !same) else {
+            continue;
+        };
+        if !is.external.is_empty() {
+            borders_after.push(Arc::clone(&is));
+        }
+        shifts.device(h, Some(&was), Some(&is));
+        for s in was.routes.iter().filter(|x| x.protocol == Protocol::Static) {
+            let kept = is.routes.iter().any(|x| {
+                x.protocol == Protocol::Static && x.vrf == s.vrf && x.network == s.network
+            });
+            let removed_by_plan = declared
+                .statics
+                .iter()
+                .any(|(d, v, p)| d == h && *v == s.vrf && *p == s.network);
+            let seen = unplaced
+                .iter()
+                .any(|(d, v, p, _)| d == h && *v == s.vrf && *p == s.network);
+            if !kept && !removed_by_plan && !seen {
+                unplaced.push((h.clone(), s.vrf.clone(), s.network, s.next_hop.to_string()));
+            }
+        }
+    }
+    // The unchanged borders announce after as before.
+    borders_after.extend(
+        borders_now
+            .iter()
+            .filter(|r| !removed.contains(r.hostname.as_str()) && !after.recomputed(&r.hostname))
+            .cloned(),
+    );
+    tracing::debug!("forwarding: every device compared in {:?}", t0.elapsed());
     // Announcements: a prefix a border still sends, to any provider, with nothing behind
     // it where it had something before (one it had nothing behind already is the
     // network's condition, not the plan's).
     let announcements = super::announce::from_ribs(
-        now.ribs.values().map(Arc::as_ref),
-        after.iter().map(Arc::as_ref),
+        borders_now.iter().map(Arc::as_ref),
+        borders_after.iter().map(Arc::as_ref),
         &declared.devices,
     );
     for s in &announcements.after {
@@ -737,9 +847,7 @@ pub fn compute(
         }
         for p in &s.prefixes {
             let IpNet::V4(v4) = p else { continue };
-            if !backed(after_by.get(s.device.as_str()).copied(), *v4)
-                && backed(now.ribs.get(s.device.as_str()).map(Arc::as_ref), *v4)
-            {
+            if !backed(cand(&s.device).as_deref(), *v4) && backed(base(&s.device).as_deref(), *v4) {
                 out.dark.push(Dark {
                     border: s.device.clone(),
                     peer: s.peer.clone(),
@@ -749,69 +857,45 @@ pub fn compute(
         }
     }
     out.announcements = Some(announcements);
-    let t0 = std::time::Instant::now();
-    let on_purpose = declared_networks(&model, declared);
-    out.shifts =
-        super::shifts::shifts(&model, &now.ribs, &after_by, &declared.devices, &on_purpose);
-    tracing::debug!("forwarding: route shifts in {:?}", t0.elapsed());
+    out.shifts = shifts.finish();
+    // The services' prefixes some device routes now.
+    let routed_now: Vec<Ipv4Net> = model
+        .services
+        .iter()
+        .flat_map(|svc| svc.endpoints.iter().filter_map(|e| e.prefix.as_deref()))
+        .filter_map(|p| p.parse::<Ipv4Net>().ok())
+        .filter(|p| told.routed().devices("default", *p) > 0)
+        .collect();
     // The network's own address space as it is: a withdrawn address may be on no
     // interface after the plan.
     let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
-    out.withdrawn = withdrawn(&now.routed, &now.ribs, &after, &inside)
+    out.withdrawn = told
+        .finish(&inside)
         .into_iter()
         .map(|w| {
             let mine = on_purpose.contains(&w.network);
             (w, mine)
         })
         .collect();
-    out.service_prefixes_routed = model
-        .services
-        .iter()
-        .flat_map(|svc| svc.endpoints.iter().filter_map(|e| e.prefix.as_deref()))
-        .filter_map(|p| p.parse::<Ipv4Net>().ok())
+    out.service_prefixes_routed = routed_now
+        .into_iter()
         .filter(|p| {
-            now.routed.devices("default", *p) > 0
-                && !out
-                    .withdrawn
-                    .iter()
-                    .any(|(w, _)| w.vrf == "default" && w.network == *p)
+            !out.withdrawn
+                .iter()
+                .any(|(w, _)| w.vrf == "default" && w.network == *p)
         })
         .collect();
     // Static routes left without a next hop: configured still, installed no more. A
     // network withdrawn is the withdrawn check's.
-    for r in &after {
-        let Some(was) = now.ribs.get(&r.hostname) else {
-            continue;
-        };
-        if Arc::ptr_eq(was, r) || removed.contains(r.hostname.as_str()) {
-            continue;
-        }
-        for s in was.routes.iter().filter(|x| x.protocol == Protocol::Static) {
-            let kept = r.routes.iter().any(|x| {
-                x.protocol == Protocol::Static && x.vrf == s.vrf && x.network == s.network
-            });
-            let removed_by_plan = declared
-                .statics
+    out.uninstalled = unplaced
+        .into_iter()
+        .filter(|(_, v, p, _)| {
+            !out.withdrawn
                 .iter()
-                .any(|(d, v, p)| *d == r.hostname && *v == s.vrf && *p == s.network);
-            let gone_whole = out
-                .withdrawn
-                .iter()
-                .any(|(w, _)| w.vrf == s.vrf && w.network == s.network);
-            let seen = out
-                .uninstalled
-                .iter()
-                .any(|(d, v, p, _)| *d == r.hostname && *v == s.vrf && *p == s.network);
-            if !kept && !removed_by_plan && !gone_whole && !seen {
-                out.uninstalled.push((
-                    r.hostname.clone(),
-                    s.vrf.clone(),
-                    s.network,
-                    s.next_hop.to_string(),
-                ));
-            }
-        }
-    }
+                .any(|(w, _)| w.vrf == *v && w.network == *p)
+        })
+        .collect();
+    read.finish()?;
     Ok(out)
 }
 
@@ -851,15 +935,27 @@ pub fn what_if_withdrawn(
         e.push('\n');
     }
     let now = now(db)?;
+    let read = Reader::new(&now, db);
     let removed: Vec<&str> = devices.iter().map(String::as_str).collect();
-    let after = candidate::after_scoped_with(db, &removed, &lines, &|h| now.ribs.get(h).cloned())?;
+    let after = candidate::after_scoped_with(db, &removed, &lines, &|h| now.model.has(h))?.network;
+    let base = |h: &str| read.rib(h);
+    let mut told = Withdrawals::default();
+    for h in now.model.hostnames() {
+        let Some(was) = read.rib_once(h) else {
+            continue;
+        };
+        let taken = removed.contains(&h.as_str());
+        let same = !taken && !after.recomputed(h);
+        let is = match (taken, same) {
+            (true, _) => None,
+            (false, true) => Some(Arc::clone(&was)),
+            (false, false) => after.rib_once(h, &base),
+        };
+        told.device(h, Some(&was), is.as_deref(), same);
+    }
+    read.finish()?;
     let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
-    Ok(Some(withdrawn(
-        &now.routed,
-        &now.ribs,
-        &after.ribs,
-        &inside,
-    )))
+    Ok(Some(told.finish(&inside)))
 }
 
 /// The subnets and addresses of the devices the plan removes and the interfaces it shuts.

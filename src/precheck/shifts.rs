@@ -7,9 +7,8 @@ use crate::network::NetworkModel;
 use crate::routing::igp::is_loopback;
 use crate::routing::{DeviceRib, NextHop, Route};
 use ipnet::{IpNet, Ipv4Net};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::net::IpAddr;
-use std::sync::Arc;
 
 /// How one network's routes change on the devices that hold them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -96,25 +95,25 @@ fn next_hops(rows: &[&Route]) -> Vec<String> {
     set.into_iter().collect()
 }
 
-/// How the watched networks' routes change, device by device.
-pub fn shifts(
-    m: &NetworkModel,
-    before: &HashMap<String, Arc<DeviceRib>>,
-    after: &HashMap<&str, &DeviceRib>,
-    removed: &[String],
-    on_purpose: &HashSet<Ipv4Net>,
-) -> BTreeMap<(String, Ipv4Net), Shift> {
-    let watched = watched(m, on_purpose);
-    let mut out: BTreeMap<(String, Ipv4Net), Shift> = BTreeMap::new();
-    let mut names: Vec<&String> = before.keys().collect();
-    names.sort();
-    for h in names {
-        if removed.iter().any(|d| d == h) {
-            continue;
+/// How the watched networks' routes change, told one device at a time (its RIB before
+/// and after the plan), in hostname order.
+pub struct Shifts {
+    watched: HashSet<Ipv4Net>,
+    out: BTreeMap<(String, Ipv4Net), Shift>,
+}
+
+impl Shifts {
+    /// For the networks of `m` watched, less `on_purpose` (what the plan takes away).
+    pub fn new(m: &NetworkModel, on_purpose: &HashSet<Ipv4Net>) -> Shifts {
+        Shifts {
+            watched: watched(m, on_purpose),
+            out: BTreeMap::new(),
         }
-        let was = before.get(h).map(Arc::as_ref);
-        let is = after.get(h.as_str()).copied();
-        let (a, b) = (group(was, &watched), group(is, &watched));
+    }
+
+    /// Device `h` the plan keeps: its RIB before and after (None: it has none).
+    pub fn device(&mut self, h: &str, was: Option<&DeviceRib>, is: Option<&DeviceRib>) {
+        let (a, b) = (group(was, &self.watched), group(is, &self.watched));
         let hops = |x: &[&Route]| {
             x.iter()
                 .map(|r| &r.next_hop)
@@ -126,28 +125,32 @@ pub fn shifts(
             if rows.as_slice() == after_rows {
                 continue;
             }
-            let entry = out.entry((key.0.to_owned(), key.1)).or_default();
+            let entry = self.out.entry((key.0.to_owned(), key.1)).or_default();
             let drops = |x: &[&Route]| x.iter().all(|r| r.next_hop == NextHop::Discard);
             if after_rows.is_empty() {
-                entry.lost.push(h.clone());
+                entry.lost.push(h.to_owned());
             } else if drops(after_rows) && !drops(rows) {
-                entry.discarded.push(h.clone());
+                entry.discarded.push(h.to_owned());
             } else if hops(rows) >= 2 && hops(after_rows) == 1 {
-                entry.narrowed.push(h.clone());
+                entry.narrowed.push(h.to_owned());
             } else {
-                entry.changed.push(h.clone());
+                entry.changed.push(h.to_owned());
             }
             let (was, is) = (next_hops(rows), next_hops(after_rows));
             // A next hop it did not use before: the path moves (fewer of the same ones is
             // `narrowed`, reported as such).
             if !drops(after_rows) && is.iter().any(|h| !was.contains(h)) {
                 entry.moved.push(Moved {
-                    device: h.clone(),
+                    device: h.to_owned(),
                     before: was,
                     after: is,
                 });
             }
         }
     }
-    out
+
+    /// The shifts, by VRF and network.
+    pub fn finish(self) -> BTreeMap<(String, Ipv4Net), Shift> {
+        self.out
+    }
 }

@@ -30,7 +30,7 @@ pub mod withdrawn;
 pub use dynamic::Incomplete;
 pub use rib::{compute, network, DeviceInput, DeviceRib};
 pub use route::{NextHop, Protocol, Route, COLUMNS};
-pub use store::{Query, RoutingModel};
+pub use store::{Lazy, Query, RoutingModel};
 
 /// A hash map with a fast hasher: the routing model's tables are keyed by prefixes,
 /// addresses and device numbers, hashed millions of times per build (SipHash, the

@@ -51,22 +51,31 @@ impl DeviceRib {
 fn select(mut routes: Vec<Route>) -> Vec<Route> {
     // Sorted first (stable: equal rows keep their order), so that each (VRF, network)
     // is one run: no map of a border router's 350,000 prefixes.
-    routes.sort_by(|a, b| {
-        (&a.vrf, a.network, a.protocol, &a.next_hop).cmp(&(
-            &b.vrf,
-            b.network,
-            b.protocol,
-            &b.next_hop,
-        ))
-    });
+    // Most tables are one VRF's: their VRF names are not compared row against row (a
+    // fifth of making a thousand devices' tables).
+    if routes.windows(2).all(|w| w[0].vrf == w[1].vrf) {
+        routes.sort_by(|a, b| {
+            (a.network, a.protocol, &a.next_hop).cmp(&(b.network, b.protocol, &b.next_hop))
+        });
+    } else {
+        routes.sort_by(|a, b| {
+            (&a.vrf, a.network, a.protocol, &a.next_hop).cmp(&(
+                &b.vrf,
+                b.network,
+                b.protocol,
+                &b.next_hop,
+            ))
+        });
+    }
     let mut keep = Vec::with_capacity(routes.len());
-    for run in routes.chunk_by(|a, b| a.vrf == b.vrf && a.network == b.network) {
+    // The networks compared before the VRFs' names (the cheaper comparison first).
+    for run in routes.chunk_by(|a, b| a.network == b.network && a.vrf == b.vrf) {
         let best = run.iter().map(|r| r.admin_distance).min();
         keep.extend(run.iter().map(|r| Some(r.admin_distance) == best));
     }
     let mut k = keep.into_iter();
     routes.retain(|_| k.next().unwrap_or(false));
-    routes.dedup();
+    routes.dedup_by(|a, b| a.network == b.network && a.next_hop == b.next_hop && a == b);
     routes
 }
 

@@ -81,83 +81,25 @@ impl RoutingModel {
             state_version: db.state_version()?,
             ..RoutingModel::default()
         };
-        // Each configuration parsed once; only what the network-wide protocols need of it
-        // is kept (a BGP speaker's prepared RIB, for BGP over the IGP routes).
-        let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
-        // The OSPF interfaces of every device in one vector, as OSPF takes them.
-        let mut ospf_ifs = Vec::new();
-        let mut bgp_prepared: Vec<(usize, Prepared)> = Vec::new();
-        // Each interface's far end: OSPF over an unnumbered interface runs to it.
-        let ends = db.link_ends()?;
-        let far = crate::checks::model::far_ends(&ends);
-        db.each_config(|hostname, os, text| {
-            let vendor = Vendor::from_os(os);
-            let mut config = parser_for(vendor).parse(text);
-            crate::checks::model::link_interfaces(hostname, &mut config, &far);
-            let input = DeviceInput {
-                hostname,
-                vendor,
-                config: &config,
-                text,
-            };
-            let mut p = prepare(input);
-            p.incomplete.retain(|x| !computed_here(x));
-            let mut s = speakers(input, &p);
-            ospf_ifs.extend(super::ospf::take_ifs(m.hostnames.len(), &mut s.ospf));
-            o.push(s.ospf);
-            e.push(s.eigrp);
-            i.push(s.isis);
-            if p.bgp.is_some() {
-                bgp_prepared.push((m.hostnames.len(), p));
-            }
-            m.hostnames.push(hostname.to_owned());
+        let shared = Shared::over(|each| {
+            // Each interface's far end: OSPF over an unnumbered interface runs to it. The
+            // links are read only while parsing (60 MB at 50,000 devices).
+            let ends = db.link_ends()?;
+            let far = crate::checks::model::far_ends(&ends);
+            db.each_config(|hostname, os, text| {
+                let vendor = Vendor::from_os(os);
+                let mut config = parser_for(vendor).parse(text);
+                crate::checks::model::link_interfaces(hostname, &mut config, &far);
+                each(DeviceInput {
+                    hostname,
+                    vendor,
+                    config: &config,
+                    text,
+                });
+            })
         })?;
-        // The links are read only while parsing (60 MB at 50,000 devices).
-        drop(far);
-        drop(ends);
-        // The speakers' prepared RIBs were made among their configurations' parses, whose
-        // garbage they keep from being returned; copied now, they fill the freed holes.
-        bgp_prepared = bgp_prepared
-            .into_iter()
-            .map(|(d, p)| (d, p.clone()))
-            .collect();
-        super::memory("configurations parsed");
-        let started = std::time::Instant::now();
-        let names: Vec<&str> = m.hostnames.iter().map(String::as_str).collect();
-        let learned = super::ospf::routes_over(&names, o, ospf_ifs);
-        super::memory("OSPF computed");
-        let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
-        drop(e);
-        for (k, (r, inc)) in super::isis::routes(&names, &i).into_iter().enumerate() {
-            igp[k].0.extend(r);
-            igp[k].1.extend(inc);
-        }
-        drop(i);
-        super::memory("EIGRP, IS-IS computed");
-        // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
-        // each made for what BGP reads of it (`bgp_over`).
-        tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
-        let (device_of, speakers_only): (Vec<usize>, Vec<Prepared>) =
-            bgp_prepared.into_iter().unzip();
-        let bgp = bgp_over(&speakers_only, |k, only| {
-            let d = device_of[k];
-            let (mut routes, mut inc) = learned.device_for(d, only);
-            routes.extend(igp[d].0.iter().cloned());
-            inc.extend(igp[d].1.iter().cloned());
-            (routes, inc)
-        });
-        drop(speakers_only);
-        super::memory("BGP computed");
-        tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
-        let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
-        for (d, b) in device_of.into_iter().zip(bgp) {
-            bgp_of[d] = b;
-        }
-        for (d, bgp) in bgp_of.into_iter().enumerate() {
-            let extra = Extra {
-                igp: std::mem::take(&mut igp[d]),
-                bgp,
-            };
+        m.hostnames = shared.hostnames;
+        for extra in shared.extra {
             m.starts.push(m.extra.len() as u32);
             // Encoding plain data into a vector cannot fail.
             if let Ok(bytes) = postcard::to_stdvec(&extra) {
@@ -165,7 +107,7 @@ impl RoutingModel {
             }
         }
         // Encoding plain data into a vector cannot fail.
-        m.ospf = postcard::to_stdvec(&learned).unwrap_or_default();
+        m.ospf = postcard::to_stdvec(&shared.learned).unwrap_or_default();
         m.ospf.shrink_to_fit();
         m.extra.shrink_to_fit();
         super::memory("part encoded");
@@ -175,6 +117,13 @@ impl RoutingModel {
     /// The hostnames, sorted.
     pub fn hostnames(&self) -> &[String] {
         &self.hostnames
+    }
+
+    /// Whether `hostname` is one of its devices.
+    pub fn has(&self, hostname: &str) -> bool {
+        self.hostnames
+            .binary_search_by(|h| h.as_str().cmp(hostname))
+            .is_ok()
     }
 
     /// The network's OSPF, decoded on first use (None: the stored part does not decode).
@@ -217,16 +166,13 @@ impl RoutingModel {
         let learned = self.learned()?;
         let vendor = Vendor::from_os(os);
         let config = parser_for(vendor).parse(text);
-        let mut p = prepare(DeviceInput {
+        let input = DeviceInput {
             hostname,
             vendor,
             config: &config,
             text,
-        });
-        p.incomplete.retain(|x| !computed_here(x));
-        let extra = self.extra(i);
-        let fill = |spare, rows: &mut Vec<Route>| learned.device_into(i, None, spare, rows);
-        Some(finish_filled(&p, fill, extra.igp, extra.bgp))
+        };
+        Some(device_rib(learned, i, input, self.extra(i)))
     }
 
     /// One device's RIB (None: not in the model).
@@ -264,5 +210,170 @@ impl RoutingModel {
     /// The RIBs the query asks for, with only the rows it asks for, all at once.
     pub fn select(&self, db: &StateDb, q: &Query) -> Result<Vec<DeviceRib>, StateError> {
         self.ribs(db, q).collect()
+    }
+}
+
+/// Device `i`'s RIB from its parsed configuration, the network's OSPF and what the other
+/// network-wide protocols gave it.
+fn device_rib(learned: &Learned, i: usize, input: DeviceInput<'_>, extra: Extra) -> DeviceRib {
+    let mut p = prepare(input);
+    p.incomplete.retain(|x| !computed_here(x));
+    let fill = |spare, rows: &mut Vec<Route>| learned.device_into(i, None, spare, rows);
+    finish_filled(&p, fill, extra.igp, extra.bgp)
+}
+
+/// What the network-wide protocols share: OSPF as every router sees it, and per device
+/// what EIGRP, IS-IS and BGP gave it.
+struct Shared {
+    /// The devices' hostnames, in the order they were given.
+    hostnames: Vec<String>,
+    learned: Learned,
+    extra: Vec<Extra>,
+}
+
+impl Shared {
+    /// Computed over the devices `feed` hands to the closure it is given, one at a time:
+    /// each parsed configuration is read while it is handed over and not kept (only what
+    /// the network-wide protocols need of it is: a BGP speaker's prepared RIB).
+    fn over(
+        feed: impl FnOnce(&mut dyn FnMut(DeviceInput<'_>)) -> Result<(), StateError>,
+    ) -> Result<Shared, StateError> {
+        let mut hostnames = Vec::new();
+        let (mut o, mut e, mut i) = (Vec::new(), Vec::new(), Vec::new());
+        // The OSPF interfaces of every device in one vector, as OSPF takes them.
+        let mut ospf_ifs = Vec::new();
+        let mut bgp_prepared: Vec<(usize, Prepared)> = Vec::new();
+        feed(&mut |input| {
+            let mut p = prepare(input);
+            p.incomplete.retain(|x| !computed_here(x));
+            let mut s = speakers(input, &p);
+            ospf_ifs.extend(super::ospf::take_ifs(hostnames.len(), &mut s.ospf));
+            o.push(s.ospf);
+            e.push(s.eigrp);
+            i.push(s.isis);
+            if p.bgp.is_some() {
+                bgp_prepared.push((hostnames.len(), p));
+            }
+            hostnames.push(input.hostname.to_owned());
+        })?;
+        // The speakers' prepared RIBs were made among their configurations' parses, whose
+        // garbage they keep from being returned; copied now, they fill the freed holes.
+        bgp_prepared = bgp_prepared
+            .into_iter()
+            .map(|(d, p)| (d, p.clone()))
+            .collect();
+        super::memory("configurations parsed");
+        let started = std::time::Instant::now();
+        let names: Vec<&str> = hostnames.iter().map(String::as_str).collect();
+        let learned = super::ospf::routes_over(&names, o, ospf_ifs);
+        super::memory("OSPF computed");
+        let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
+        drop(e);
+        for (k, (r, inc)) in super::isis::routes(&names, &i).into_iter().enumerate() {
+            igp[k].0.extend(r);
+            igp[k].1.extend(inc);
+        }
+        drop(i);
+        super::memory("EIGRP, IS-IS computed");
+        // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
+        // each made for what BGP reads of it (`bgp_over`).
+        tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
+        let (device_of, speakers_only): (Vec<usize>, Vec<Prepared>) =
+            bgp_prepared.into_iter().unzip();
+        let bgp = bgp_over(&speakers_only, |k, only| {
+            let d = device_of[k];
+            let (mut routes, mut inc) = learned.device_for(d, only);
+            routes.extend(igp[d].0.iter().cloned());
+            inc.extend(igp[d].1.iter().cloned());
+            (routes, inc)
+        });
+        drop(speakers_only);
+        super::memory("BGP computed");
+        tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
+        let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
+        for (d, b) in device_of.into_iter().zip(bgp) {
+            bgp_of[d] = b;
+        }
+        let extra = bgp_of
+            .into_iter()
+            .enumerate()
+            .map(|(d, bgp)| Extra {
+                igp: std::mem::take(&mut igp[d]),
+                bgp,
+            })
+            .collect();
+        Ok(Shared {
+            hostnames,
+            learned,
+            extra,
+        })
+    }
+}
+
+/// A network's RIBs computed from parsed configurations held in memory (a candidate's),
+/// each device's made when asked for, as the stored model makes them: the network-wide
+/// protocols computed once, no device's whole table made before it is asked for.
+pub struct Lazy<T> {
+    /// Each device's parsed configuration, with what [`Lazy::rib`] needs to read it.
+    devices: Vec<T>,
+    /// Hostname → index in `devices`.
+    index: std::collections::HashMap<String, usize>,
+    learned: Learned,
+    extra: Vec<Extra>,
+}
+
+impl<T> Lazy<T> {
+    /// The network of `devices`, each read through `input`.
+    pub fn new(
+        devices: Vec<T>,
+        input: impl Fn(&T) -> DeviceInput<'_>,
+    ) -> Result<Lazy<T>, StateError> {
+        let shared = Shared::over(|each| {
+            devices.iter().for_each(|d| each(input(d)));
+            Ok(())
+        })?;
+        let index = shared
+            .hostnames
+            .into_iter()
+            .enumerate()
+            .map(|(k, h)| (h, k))
+            .collect();
+        Ok(Lazy {
+            devices,
+            index,
+            learned: shared.learned,
+            extra: shared.extra,
+        })
+    }
+
+    /// How many devices it has.
+    pub fn len(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// Whether it has no device.
+    pub fn is_empty(&self) -> bool {
+        self.devices.is_empty()
+    }
+
+    /// Whether `hostname` is one of its devices.
+    pub fn has(&self, hostname: &str) -> bool {
+        self.index.contains_key(hostname)
+    }
+
+    /// The RIB of `hostname` (None: not one of its devices), read through `input`.
+    pub fn rib(&self, hostname: &str, input: impl Fn(&T) -> DeviceInput<'_>) -> Option<DeviceRib> {
+        let &k = self.index.get(hostname)?;
+        let x = self.extra.get(k)?;
+        let extra = Extra {
+            igp: x.igp.clone(),
+            bgp: x.bgp.clone(),
+        };
+        Some(device_rib(
+            &self.learned,
+            k,
+            input(self.devices.get(k)?),
+            extra,
+        ))
     }
 }

@@ -279,7 +279,7 @@ fn longest_match<'a>(rib: &'a DeviceRib, vrf: &str, dst: Ipv4Addr) -> Vec<&'a Ro
     let matching: Vec<&Route> = rib
         .routes
         .iter()
-        .filter(|r| r.vrf == vrf && r.network.contains(&dst))
+        .filter(|r| r.network.contains(&dst) && r.vrf == vrf)
         .collect();
     let Some(len) = matching.iter().map(|r| r.network.prefix_len()).max() else {
         return Vec::new();

@@ -8,50 +8,62 @@
 
 use super::dynamic::from_outside;
 use super::route::{NextHop, Protocol, Route};
-use super::{DeviceRib, FastMap};
+use super::{DeviceRib, FastMap, FastSet};
 use ipnet::Ipv4Net;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
+use std::collections::BTreeMap;
 
 /// Whether a row routes its network somewhere from elsewhere in the network.
 fn routes(r: &Route) -> bool {
     !matches!(r.protocol, Protocol::Connected | Protocol::Local) && r.next_hop != NextHop::Discard
 }
 
-/// The networks one RIB routes, by VRF.
-fn routed_by(rib: &DeviceRib) -> BTreeSet<(&str, Ipv4Net)> {
-    rib.routes
+/// The networks one RIB routes, by VRF, sorted (as its rows are).
+fn routed_by(rib: &DeviceRib) -> Vec<(&str, Ipv4Net)> {
+    let mut out: Vec<(&str, Ipv4Net)> = rib
+        .routes
         .iter()
         .filter(|r| routes(r))
         .map(|r| (r.vrf.as_str(), r.network))
-        .collect()
+        .collect();
+    out.dedup();
+    out
 }
 
-/// How many devices route each (VRF, network): made once per state version, so that a
-/// change is judged by the devices it recomputes alone.
+/// What `a` holds that `b` does not, both sorted and without duplicates.
+fn less<'a, T: Ord + Copy>(a: &'a [T], b: &'a [T]) -> impl Iterator<Item = T> + 'a {
+    a.iter().filter(|x| b.binary_search(x).is_err()).copied()
+}
+
+/// How many devices route each (VRF, network).
 #[derive(Debug, Default)]
 pub struct Routed {
-    count: FastMap<(String, Ipv4Net), u32>,
+    /// By VRF, then network.
+    count: FastMap<String, FastMap<Ipv4Net, u32>>,
 }
 
 impl Routed {
-    /// Counts the networks the RIBs route.
-    pub fn of<'a>(ribs: impl IntoIterator<Item = &'a DeviceRib>) -> Routed {
-        let mut count: FastMap<(String, Ipv4Net), u32> = FastMap::default();
-        for rib in ribs {
-            for (vrf, n) in routed_by(rib) {
-                *count.entry((vrf.to_owned(), n)).or_default() += 1;
-            }
-        }
-        Routed { count }
-    }
-
     /// How many devices route `network` in `vrf`.
     pub fn devices(&self, vrf: &str, network: Ipv4Net) -> u32 {
         self.count
-            .get(&(vrf.to_owned(), network))
+            .get(vrf)
+            .and_then(|c| c.get(&network))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Counts one device's networks (sorted by VRF).
+    fn add(&mut self, networks: &[(&str, Ipv4Net)]) {
+        for run in networks.chunk_by(|a, b| a.0 == b.0) {
+            let vrf = run[0].0;
+            if !self.count.contains_key(vrf) {
+                self.count.insert(vrf.to_owned(), FastMap::default());
+            }
+            if let Some(c) = self.count.get_mut(vrf) {
+                for (_, n) in run {
+                    *c.entry(*n).or_default() += 1;
+                }
+            }
+        }
     }
 }
 
@@ -72,125 +84,158 @@ pub struct Withdrawn {
     pub assumed: bool,
 }
 
-/// The networks withdrawn between `now` (every device's RIB as the network is, counted
-/// in `routed`) and `after` (every kept device's RIB after the change: a device the
-/// change does not touch shares its `now` RIB, the same `Arc`). `inside` says whether
-/// peers outside the network can be taken to send no route for a network (its own
-/// address space, one AS: [`super::trace::Addresses::stays_inside`]).
-pub fn withdrawn(
-    routed: &Routed,
-    now: &HashMap<String, Arc<DeviceRib>>,
-    after: &[Arc<DeviceRib>],
-    inside: &dyn Fn(Ipv4Net) -> bool,
-) -> Vec<Withdrawn> {
-    let after_by: HashMap<&str, &Arc<DeviceRib>> =
-        after.iter().map(|r| (r.hostname.as_str(), r)).collect();
-    // Per (VRF, network): how the recomputed devices' count moves, and who lost it.
-    let mut delta: BTreeMap<(&str, Ipv4Net), (i64, Vec<&str>)> = BTreeMap::new();
-    for (h, was) in now {
-        let is = after_by.get(h.as_str());
-        if is.is_some_and(|is| Arc::ptr_eq(is, was)) {
-            continue;
-        }
-        let before = routed_by(was);
-        let after = is.map(|r| routed_by(r)).unwrap_or_default();
-        for k in before.difference(&after) {
-            let e = delta.entry(*k).or_default();
-            e.0 -= 1;
-            if is.is_some() {
-                e.1.push(h.as_str());
+/// How one network's count of devices moves, and who lost it.
+#[derive(Debug, Default)]
+struct Delta {
+    /// Devices routing it after less before, among the devices recomputed.
+    moved: i64,
+    /// The kept devices that lost it.
+    lost_on: Vec<String>,
+    /// The shorter networks (not the default) those devices route in its place after.
+    covers: Vec<Ipv4Net>,
+    /// Why their RIBs in its VRF are incomplete after.
+    reasons: Vec<String>,
+}
+
+/// The networks a change withdraws, told one device at a time — its RIB before and after —
+/// so that no more than one device's tables need be held at once.
+#[derive(Debug, Default)]
+pub struct Withdrawals {
+    /// How many devices route each network before the change.
+    routed: Routed,
+    /// Per (VRF, network): how the recomputed devices' count moves, and who lost it.
+    delta: BTreeMap<(String, Ipv4Net), Delta>,
+    /// The networks some device discards after the change (aggregates, area ranges, Null0
+    /// routes).
+    discarded: FastSet<(String, Ipv4Net)>,
+    /// The networks some kept device holds after the change (connected or local).
+    held: FastSet<(String, Ipv4Net)>,
+}
+
+impl Withdrawals {
+    /// Device `hostname`: `was` its RIB before the change (None: it has none), `is` after
+    /// it (None: the change removes it); `same` when the change does not recompute it
+    /// (`is` is `was`). Every device of the network before and after is told once.
+    pub fn device(
+        &mut self,
+        hostname: &str,
+        was: Option<&DeviceRib>,
+        is: Option<&DeviceRib>,
+        same: bool,
+    ) {
+        let before = was.map(routed_by).unwrap_or_default();
+        self.routed.add(&before);
+        for x in is.iter().flat_map(|r| r.routes.iter()) {
+            if x.next_hop == NextHop::Discard {
+                self.discarded.insert((x.vrf.clone(), x.network));
+            }
+            if matches!(x.protocol, Protocol::Connected | Protocol::Local) {
+                self.held.insert((x.vrf.clone(), x.network));
             }
         }
-        for k in after.difference(&before) {
-            delta.entry(*k).or_default().0 += 1;
+        if same {
+            return;
+        }
+        let after = is.map(routed_by).unwrap_or_default();
+        for (vrf, n) in less(&before, &after) {
+            let e = self.delta.entry((vrf.to_owned(), n)).or_default();
+            e.moved -= 1;
+            if let Some(is) = is {
+                e.lost_on.push(hostname.to_owned());
+                e.covers.extend(covers(is, vrf, n));
+                e.reasons
+                    .extend(is.incomplete_in(vrf).into_iter().map(str::to_owned));
+            }
+        }
+        for (vrf, n) in less(&after, &before) {
+            self.delta.entry((vrf.to_owned(), n)).or_default().moved += 1;
         }
     }
-    // The networks some device discards after the change (aggregates, area ranges, Null0
-    // routes), made only when a shorter route is weighed.
-    let mut discarded: Option<BTreeSet<(&str, Ipv4Net)>> = None;
-    let mut out = Vec::new();
-    for ((vrf, network), (d, mut lost_on)) in delta {
-        let before = i64::from(routed.devices(vrf, network));
-        // The default route is where traffic goes when routing has nothing better, not a
-        // place where something lives: a device's static default losing its next hop is
-        // the routes check's to name.
-        if before == 0 || before + d > 0 || network.prefix_len() == 0 {
-            continue;
-        }
-        // A shorter route in its place still carries it — unless some device discards
-        // that shorter network (an aggregate or area range whose originator has a
-        // discard route for it: traffic for the lost part ends there).
-        let covers: Vec<(&str, Ipv4Net)> = lost_on
-            .iter()
-            .filter_map(|h| after_by.get(h))
-            .flat_map(|r| r.routes.iter())
-            .filter(|x| {
-                x.vrf == vrf
-                    && x.network.prefix_len() > 0
-                    && x.network.prefix_len() < network.prefix_len()
-                    && x.network.contains(&network)
-                    && routes(x)
-            })
-            .map(|x| (x.vrf.as_str(), x.network))
-            .collect();
-        let covered = !covers.is_empty() && {
-            let dropped = discarded.get_or_insert_with(|| {
-                after
-                    .iter()
-                    .flat_map(|r| r.routes.iter())
-                    .filter(|x| x.next_hop == NextHop::Discard)
-                    .map(|x| (x.vrf.as_str(), x.network))
-                    .collect()
+
+    /// How many devices routed each network before the change.
+    pub fn routed(&self) -> &Routed {
+        &self.routed
+    }
+
+    /// The networks withdrawn. `inside` says whether peers outside the network can be
+    /// taken to send no route for a network (its own address space, one AS:
+    /// [`super::trace::Addresses::stays_inside`]).
+    pub fn finish(self, inside: &dyn Fn(Ipv4Net) -> bool) -> Vec<Withdrawn> {
+        let mut out = Vec::new();
+        for ((vrf, network), mut d) in self.delta {
+            let before = i64::from(self.routed.devices(&vrf, network));
+            // The default route is where traffic goes when routing has nothing better, not
+            // a place where something lives: a device's static default losing its next
+            // hop is the routes check's to name.
+            if before == 0 || before + d.moved > 0 || network.prefix_len() == 0 {
+                continue;
+            }
+            // A shorter route in its place still carries it — unless some device discards
+            // that shorter network (an aggregate or area range whose originator has a
+            // discard route for it: traffic for the lost part ends there).
+            let covered = d
+                .covers
+                .iter()
+                .any(|c| !self.discarded.contains(&(vrf.clone(), *c)));
+            // Routed only by devices the change removes: withdrawn when it lives on a kept
+            // device that nothing routes to now, not when it was a removed device's own
+            // route elsewhere (its static default goes with it).
+            let lives_on_kept = || self.held.contains(&(vrf.clone(), network));
+            if covered || (d.lost_on.is_empty() && !lives_on_kept()) {
+                continue;
+            }
+            d.lost_on.sort_unstable();
+            let own = inside(network);
+            let uncertain = d.reasons.iter().any(|r| !(own && from_outside(r)));
+            if uncertain {
+                let other: Vec<&String> = d.reasons.iter().filter(|r| !from_outside(r)).collect();
+                tracing::debug!(
+                    "withdrawn {network}: uncertain (own address space: {own}): {other:?}"
+                );
+            }
+            out.push(Withdrawn {
+                vrf,
+                network,
+                lost_on: d.lost_on,
+                uncertain,
+                assumed: !uncertain && !d.reasons.is_empty(),
             });
-            covers.iter().any(|c| !dropped.contains(c))
-        };
-        // Routed only by devices the change removes: withdrawn when it lives on a kept
-        // device that nothing routes to now, not when it was a removed device's own
-        // route elsewhere (its static default goes with it).
-        let lives_on_kept = || {
-            after.iter().any(|r| {
-                r.routes.iter().any(|x| {
-                    x.vrf == vrf
-                        && x.network == network
-                        && matches!(x.protocol, Protocol::Connected | Protocol::Local)
-                })
-            })
-        };
-        if covered || (lost_on.is_empty() && !lives_on_kept()) {
+        }
+        out
+    }
+}
+
+/// The shorter networks other than the default that `rib` routes in `vrf` in place of
+/// `network` (its rows are sorted by VRF and network).
+fn covers(rib: &DeviceRib, vrf: &str, network: Ipv4Net) -> Vec<Ipv4Net> {
+    let mut out = Vec::new();
+    for len in 1..network.prefix_len() {
+        let Ok(c) = Ipv4Net::new(network.network(), len).map(|c| c.trunc()) else {
             continue;
-        }
-        lost_on.sort_unstable();
-        let reasons: Vec<&str> = lost_on
+        };
+        let start = rib
+            .routes
+            .partition_point(|x| (x.vrf.as_str(), x.network) < (vrf, c));
+        let routed = rib.routes[start..]
             .iter()
-            .filter_map(|h| after_by.get(h))
-            .flat_map(|r| r.incomplete_in(vrf))
-            .collect();
-        let own = inside(network);
-        let uncertain = reasons.iter().any(|r| !(own && from_outside(r)));
-        if uncertain {
-            let other: Vec<&&str> = reasons.iter().filter(|r| !from_outside(r)).collect();
-            tracing::debug!("withdrawn {network}: uncertain (own address space: {own}): {other:?}");
+            .take_while(|x| x.vrf == vrf && x.network == c)
+            .any(routes);
+        if routed {
+            out.push(c);
         }
-        out.push(Withdrawn {
-            vrf: vrf.to_owned(),
-            network,
-            lost_on: lost_on.into_iter().map(str::to_owned).collect(),
-            uncertain,
-            assumed: !uncertain && !reasons.is_empty(),
-        });
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{routes, withdrawn, Routed, Withdrawn};
+    use super::{routes, Withdrawals, Withdrawn};
     use crate::model::Vendor;
     use crate::routing::route::{NextHop, Protocol, Route};
     use crate::routing::DeviceRib;
     use ipnet::Ipv4Net;
     use proptest::prelude::*;
-    use std::collections::{BTreeSet, HashMap};
+    use std::collections::BTreeSet;
     use std::net::Ipv4Addr;
     use std::sync::Arc;
 
@@ -233,11 +278,14 @@ mod tests {
         }
     }
 
+    /// A RIB of `rows`, sorted as every RIB is.
     fn rib(h: usize, rows: &[(usize, u8)]) -> DeviceRib {
+        let mut routes: Vec<Route> = rows.iter().map(|(n, k)| row(*n, *k)).collect();
+        routes.sort();
         DeviceRib {
             hostname: format!("d{h}"),
             vendor: Vendor::CiscoIos,
-            routes: rows.iter().map(|(n, k)| row(*n, *k)).collect(),
+            routes,
             incomplete: Vec::new(),
             unresolved_statics: 0,
             bgp: Vec::new(),
@@ -293,10 +341,10 @@ mod tests {
     }
 
     proptest! {
-        /// Counting once and moving only the recomputed devices' counts gives what the
-        /// definition gives over every device.
+        /// Told one device at a time, moving only the recomputed devices' counts, it gives
+        /// what the definition gives over every device.
         #[test]
-        fn the_counted_answer_is_the_definition(
+        fn the_answer_told_device_by_device_is_the_definition(
             devices in proptest::collection::vec(
                 (
                     proptest::collection::vec((0usize..5, 0u8..4), 0..5),
@@ -308,22 +356,28 @@ mod tests {
         ) {
             let mut now: Vec<Arc<DeviceRib>> = Vec::new();
             let mut after: Vec<Arc<DeviceRib>> = Vec::new();
+            let mut told = Withdrawals::default();
             for (h, (before, fate, changed)) in devices.iter().enumerate() {
                 let was = Arc::new(rib(h, before));
                 match fate {
                     // Untouched: the same RIB.
-                    0 => after.push(Arc::clone(&was)),
+                    0 => {
+                        told.device(&was.hostname, Some(&was), Some(&was), true);
+                        after.push(Arc::clone(&was));
+                    }
                     // Recomputed.
-                    1 => after.push(Arc::new(rib(h, changed))),
+                    1 => {
+                        let is = Arc::new(rib(h, changed));
+                        told.device(&was.hostname, Some(&was), Some(&is), false);
+                        after.push(is);
+                    }
                     // Removed.
-                    _ => {}
+                    _ => told.device(&was.hostname, Some(&was), None, false),
                 }
                 now.push(was);
             }
-            let by_name: HashMap<String, Arc<DeviceRib>> =
-                now.iter().map(|r| (r.hostname.clone(), Arc::clone(r))).collect();
-            let routed = Routed::of(now.iter().map(|r| r.as_ref()));
-            let got: BTreeSet<(Ipv4Net, Vec<String>)> = withdrawn(&routed, &by_name, &after, &|_| false)
+            let got: BTreeSet<(Ipv4Net, Vec<String>)> = told
+                .finish(&|_| false)
                 .into_iter()
                 .map(|Withdrawn { network, lost_on, .. }| (network, lost_on))
                 .collect();

@@ -16,7 +16,7 @@ use super::adjacency;
 use super::rib::{network, DeviceInput, DeviceRib};
 use super::route::Route;
 use super::trace::Addresses;
-use super::RoutingModel;
+use super::{Lazy, RoutingModel};
 use crate::checks::model::removed_devices;
 use crate::import::parse::parser_for;
 use crate::model::{DeviceConfig, Vendor};
@@ -24,7 +24,7 @@ use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The largest network whose candidate is recomputed: every device's table is held at
 /// once.
@@ -50,30 +50,136 @@ pub fn now(db: &StateDb) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
     network_of(db, &[], &BTreeMap::new())
 }
 
+/// Every address of the network as it is (as [`now`] has them).
+pub fn addresses(db: &StateDb) -> Result<Addresses, StateError> {
+    let ends = db.link_ends()?;
+    let far = crate::checks::model::far_ends(&ends);
+    let mut addresses = Addresses::default();
+    db.each_config(|hostname, os, stored| {
+        let mut config = parser_for(Vendor::from_os(os)).parse(stored);
+        crate::checks::model::link_interfaces(hostname, &mut config, &far);
+        addresses.of_config(hostname, &config);
+    })?;
+    Ok(addresses)
+}
+
 /// The network after a plan, as [`after_scoped`] computes it.
 pub struct Scoped {
-    /// Every device's RIB (the devices the plan keeps).
-    pub ribs: Vec<Arc<DeviceRib>>,
+    /// Every kept device's RIB, made when asked for.
+    pub network: Candidate,
     /// Every address.
     pub addresses: Addresses,
     /// The IGP adjacencies of the devices the plan changes, lost and formed.
     pub adjacencies: adjacency::Change,
 }
 
+/// A device as the plan leaves it, parsed: hostname, vendor, configuration, text.
+type Owned = (String, Vendor, DeviceConfig, String);
+
+/// How the routing reads an [`Owned`] device.
+fn input(o: &Owned) -> DeviceInput<'_> {
+    DeviceInput {
+        hostname: &o.0,
+        vendor: o.1,
+        config: &o.2,
+        text: &o.3,
+    }
+}
+
+/// The candidate network's RIBs, each device's made when it is asked for: the devices the
+/// plan can reach ([`scope`]) from the network-wide protocols computed over them alone,
+/// every other device's as the network has it now (the caller's `now`). No device's whole
+/// table is made before it is asked for: a network's tables at once are gigabytes at a
+/// thousand devices.
+pub struct Candidate {
+    /// The devices the plan keeps, in hostname order.
+    kept: Vec<String>,
+    /// The devices recomputed, as the plan leaves them.
+    recomputed: Lazy<Owned>,
+    /// The recomputed RIBs made so far with [`Candidate::rib`].
+    made: Mutex<HashMap<String, Arc<DeviceRib>>>,
+}
+
+impl Candidate {
+    /// The devices the plan keeps, in hostname order.
+    pub fn hostnames(&self) -> &[String] {
+        &self.kept
+    }
+
+    /// Whether the plan may change `hostname`'s RIB (it is recomputed); a kept device
+    /// that is not has the RIB it has now.
+    pub fn recomputed(&self, hostname: &str) -> bool {
+        self.recomputed.has(hostname)
+    }
+
+    /// How many devices are recomputed.
+    pub fn recomputed_count(&self) -> usize {
+        self.recomputed.len()
+    }
+
+    /// `hostname`'s RIB after the plan (None: the plan removes it, or no such device):
+    /// a recomputed device's made once and kept, every other device's `now`'s.
+    pub fn rib(
+        &self,
+        hostname: &str,
+        now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+    ) -> Option<Arc<DeviceRib>> {
+        if !self.recomputed(hostname) {
+            return self.rib_once(hostname, now);
+        }
+        if let Some(r) = self.made.lock().ok()?.get(hostname) {
+            return Some(Arc::clone(r));
+        }
+        let r = Arc::new(self.recomputed.rib(hostname, input)?);
+        if let Ok(mut made) = self.made.lock() {
+            made.insert(hostname.to_owned(), Arc::clone(&r));
+        }
+        Some(r)
+    }
+
+    /// [`Candidate::rib`] without keeping a recomputed RIB it had not made yet: a pass
+    /// over every device holds one at a time.
+    pub fn rib_once(
+        &self,
+        hostname: &str,
+        now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+    ) -> Option<Arc<DeviceRib>> {
+        if self.recomputed(hostname) {
+            if let Some(r) = self.made.lock().ok()?.get(hostname) {
+                return Some(Arc::clone(r));
+            }
+            return self.recomputed.rib(hostname, input).map(Arc::new);
+        }
+        self.kept
+            .binary_search_by(|h| h.as_str().cmp(hostname))
+            .ok()?;
+        now(hostname)
+    }
+
+    /// Every kept device's RIB, in hostname order, all at once.
+    pub fn all(&self, now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>) -> Vec<Arc<DeviceRib>> {
+        self.kept
+            .iter()
+            .filter_map(|h| self.rib_once(h, now))
+            .collect()
+    }
+}
+
 /// Every device's RIB and every address as the network would be after `plan`, the same
 /// as [`after`]'s: the devices the plan can reach recomputed ([`scope`]), every other
-/// device's RIB taken from `now` (its RIB as the network is, as [`now`] computes it);
-/// and how the adjacencies of the devices it changes change.
+/// device's RIB taken from `now` (its RIB as the network is, as [`now`] computes it;
+/// `known` says which devices it has one for); and how the adjacencies of the devices it
+/// changes change.
 pub fn after_scoped(
     db: &StateDb,
     plan: &Plan,
-    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+    known: &dyn Fn(&str) -> bool,
 ) -> Result<Scoped, StateError> {
     after_scoped_with(
         db,
         &removed_devices(plan),
         &crate::dialect::plan_lines(plan),
-        now,
+        known,
     )
 }
 
@@ -83,7 +189,7 @@ pub fn after_scoped_with(
     db: &StateDb,
     removed: &[&str],
     lines: &BTreeMap<String, String>,
-    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
+    known: &dyn Fn(&str) -> bool,
 ) -> Result<Scoped, StateError> {
     let ends = db.link_ends()?;
     let far = crate::checks::model::far_ends(&ends);
@@ -128,7 +234,7 @@ pub fn after_scoped_with(
             cabling::take_down(&mut a.0, ifnames);
         }
     }
-    fn input<'a>(
+    fn side<'a>(
         hostname: &'a str,
         vendor: Vendor,
         parsed: &'a (DeviceConfig, String),
@@ -143,13 +249,13 @@ pub fn after_scoped_with(
     let sides: Vec<scope::Sides<'_>> = devices
         .iter()
         .map(|(h, v, now, after)| {
-            let now = input(h, *v, now);
+            let now = side(h, *v, now);
             scope::Sides {
                 now,
                 after: match after {
                     None => Some(now),
                     Some(None) => None,
-                    Some(Some(a)) => Some(input(h, *v, a)),
+                    Some(Some(a)) => Some(side(h, *v, a)),
                 },
             }
         })
@@ -184,8 +290,32 @@ pub fn after_scoped_with(
         adjacencies.lost.len(),
         adjacencies.formed.len()
     );
+    let hit = scope::recomputed(&sides, &ends, &changed_flags, known);
+    drop(sides);
+    let mut kept = Vec::with_capacity(devices.len());
+    let mut reached: Vec<Owned> = Vec::new();
+    for ((h, v, now, after), hit) in devices.into_iter().zip(hit) {
+        let after = match after {
+            None => now,
+            Some(None) => continue,
+            Some(Some(a)) => a,
+        };
+        if hit {
+            reached.push((h.clone(), v, after.0, after.1));
+        }
+        kept.push(h);
+    }
+    tracing::debug!(
+        "candidate: {} of {} devices recomputed",
+        reached.len(),
+        kept.len()
+    );
     Ok(Scoped {
-        ribs: scope::ribs(&sides, &ends, &changed_flags, now),
+        network: Candidate {
+            kept,
+            recomputed: Lazy::new(reached, input)?,
+            made: Mutex::new(HashMap::new()),
+        },
         addresses,
         adjacencies,
     })

@@ -25,10 +25,9 @@
 
 use crate::model::{DeviceConfig, LinkEnds};
 use crate::routing::dynamic;
-use crate::routing::rib::{network, DeviceInput, DeviceRib};
+use crate::routing::rib::DeviceInput;
 use ipnet::IpNet;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// One device as it is and as the plan leaves it (None: the plan removes it).
 #[derive(Debug, Clone, Copy)]
@@ -216,49 +215,23 @@ pub fn affected(devices: &[Sides<'_>], ends: &[LinkEnds], changed: &[bool]) -> V
     (0..n).map(|k| hit[c.find(k)]).collect()
 }
 
-/// The candidate's RIBs (the devices the plan keeps, in `devices`' order): the affected
-/// devices' computed over them alone, every other device's taken from `now` (its RIB as
-/// the network is). A device outside the scope without a RIB in `now` widens the scope to
-/// the whole network.
-pub fn ribs(
+/// Per device (in `devices`' order), whether the candidate recomputes it: the affected
+/// devices ([`affected`]); every other device keeps the RIB it has now. A kept device
+/// outside the scope that `known` does not know (no RIB as the network is) widens the
+/// scope to the whole network.
+pub fn recomputed(
     devices: &[Sides<'_>],
     ends: &[LinkEnds],
     changed: &[bool],
-    now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
-) -> Vec<Arc<DeviceRib>> {
-    let mut hit = affected(devices, ends, changed);
-    let kept: Vec<Option<Arc<DeviceRib>>> = devices
-        .iter()
-        .zip(&hit)
-        .map(|(d, h)| if *h { None } else { now(d.now.hostname) })
-        .collect();
+    known: &dyn Fn(&str) -> bool,
+) -> Vec<bool> {
+    let hit = affected(devices, ends, changed);
     if devices
         .iter()
         .zip(&hit)
-        .zip(&kept)
-        .any(|((d, h), k)| !h && d.after.is_some() && k.is_none())
+        .any(|(d, h)| !h && d.after.is_some() && !known(d.now.hostname))
     {
-        hit = vec![true; devices.len()];
+        return vec![true; devices.len()];
     }
-    let inputs: Vec<DeviceInput<'_>> = devices
-        .iter()
-        .zip(&hit)
-        .filter(|(_, h)| **h)
-        .filter_map(|(d, _)| d.after)
-        .collect();
-    tracing::debug!(
-        "candidate: {} of {} devices recomputed",
-        inputs.len(),
-        devices.len()
-    );
-    let mut computed = network(&inputs).into_iter();
-    let mut out = Vec::with_capacity(devices.len());
-    for ((d, h), k) in devices.iter().zip(&hit).zip(kept) {
-        if d.after.is_none() {
-            continue;
-        }
-        let rib = if *h { computed.next().map(Arc::new) } else { k };
-        out.extend(rib);
-    }
-    out
+    hit
 }

@@ -1,13 +1,14 @@
-//! The scoped candidate ([`super::scope::ribs`]) is the whole recomputation
+//! The scoped candidate (the devices [`super::scope::recomputed`] names, computed over
+//! them alone as [`crate::routing::Lazy`] makes them, every other device's RIB as it is) is the whole recomputation
 //! ([`crate::routing::network`]) on every device, for random plans on generated networks:
 //! islands of routers (some joined by iBGP, some running OSPF alone), and `olav synth`.
 
-use super::scope::{affected, changed, ribs, Sides};
+use super::scope::{affected, changed, recomputed, Sides};
 use crate::dialect::{render, Change, IfChange};
 use crate::import::parse::parser_for;
 use crate::import::parse_snapshot;
 use crate::model::{DeviceConfig, Vendor};
-use crate::routing::{network, DeviceInput, DeviceRib};
+use crate::routing::{network, DeviceInput, DeviceRib, Lazy};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -207,7 +208,26 @@ fn same_as_whole(devices: &[Dev], edits: &[(usize, Edit)]) -> usize {
             .map(|r| (r.hostname.clone(), Arc::new(r)))
             .collect();
     let whole = network(&sides.iter().filter_map(|s| s.after).collect::<Vec<_>>());
-    let scoped = ribs(&sides, &[], &changed(&sides), &|h| before.get(h).cloned());
+    let hit = recomputed(&sides, &[], &changed(&sides), &|h| before.contains_key(h));
+    let reached: Vec<DeviceInput<'_>> = sides
+        .iter()
+        .zip(&hit)
+        .filter(|(_, h)| **h)
+        .filter_map(|(s, _)| s.after)
+        .collect();
+    let lazy = Lazy::new(reached, |d| *d).expect("computes");
+    let scoped: Vec<Arc<DeviceRib>> = sides
+        .iter()
+        .zip(&hit)
+        .filter(|(s, _)| s.after.is_some())
+        .filter_map(|(s, h)| {
+            if *h {
+                lazy.rib(s.now.hostname, |d| *d).map(Arc::new)
+            } else {
+                before.get(s.now.hostname).cloned()
+            }
+        })
+        .collect();
     let scoped: Vec<&DeviceRib> = scoped.iter().map(Arc::as_ref).collect();
     let whole: Vec<&DeviceRib> = whole.iter().collect();
     assert_eq!(scoped, whole, "edits {edits:?}");

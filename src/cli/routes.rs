@@ -846,7 +846,7 @@ mod tests {
 
     fn route(next_hop: NextHop, tag: Option<u32>) -> Route {
         Route {
-            vrf: "bl\"ue".to_owned(),
+            vrf: "bl\"ue".into(),
             network: "10.1.0.0/16".parse().unwrap(),
             next_hop,
             protocol: Protocol::OspfIA,
@@ -863,11 +863,11 @@ mod tests {
             NextHop::Ip(ip),
             NextHop::Vrf("red".to_owned()),
             NextHop::Interface {
-                interface: "Ethernet1/1".to_owned(),
+                interface: "Ethernet1/1".into(),
                 ip: Some(ip),
             },
             NextHop::Interface {
-                interface: "ge-0/0/0.0".to_owned(),
+                interface: "ge-0/0/0.0".into(),
                 ip: None,
             },
             NextHop::Vtep {

@@ -12,6 +12,7 @@ use crate::plan::Plan;
 use crate::routing::adjacency;
 use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
+use crate::routing::kept::Kept;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::withdrawn::{Withdrawals, Withdrawn};
 use crate::routing::{DeviceRib, NextHop, Protocol, RoutingModel};
@@ -489,8 +490,8 @@ fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
 struct Now {
     key: (std::path::PathBuf, i64),
     model: Arc<RoutingModel>,
-    /// The RIBs made so far with [`Reader::rib`].
-    made: Mutex<HashMap<String, Arc<DeviceRib>>>,
+    /// The RIBs made so far with [`Reader::rib`], while they fit.
+    made: Kept,
     addresses: Addresses,
     /// The devices managed in band (read once per state version, not per plan).
     in_band: InBand,
@@ -534,25 +535,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// `hostname`'s RIB as the network is, made once and kept.
+    /// `hostname`'s RIB as the network is, made once and kept (while [`Kept`] has room).
     fn rib(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
-        if let Some(r) = self.now.made.lock().ok()?.get(hostname) {
-            return Some(Arc::clone(r));
-        }
-        let r = Arc::new(self.read(hostname)?);
-        if let Ok(mut made) = self.now.made.lock() {
-            made.insert(hostname.to_owned(), Arc::clone(&r));
-        }
-        Some(r)
+        self.now.made.get_or_make(hostname, || self.read(hostname))
     }
 
     /// [`Reader::rib`] without keeping one not made yet: a pass over every device holds
     /// one at a time.
     fn rib_once(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
-        if let Some(r) = self.now.made.lock().ok()?.get(hostname) {
-            return Some(Arc::clone(r));
-        }
-        self.read(hostname).map(Arc::new)
+        self.now
+            .made
+            .get(hostname)
+            .or_else(|| self.read(hostname).map(Arc::new))
     }
 
     fn read(&self, hostname: &str) -> Option<DeviceRib> {
@@ -599,7 +593,7 @@ fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
         probe: internet_probe(&addresses, None),
         key,
         model,
-        made: Mutex::new(HashMap::new()),
+        made: Kept::default(),
         addresses,
         reached: OnceLock::new(),
     });
@@ -821,7 +815,12 @@ pub fn compute(
                 .iter()
                 .any(|(d, v, p, _)| d == h && *v == s.vrf && *p == s.network);
             if !kept && !removed_by_plan && !seen {
-                unplaced.push((h.clone(), s.vrf.clone(), s.network, s.next_hop.to_string()));
+                unplaced.push((
+                    h.clone(),
+                    s.vrf.to_string(),
+                    s.network,
+                    s.next_hop.to_string(),
+                ));
             }
         }
     }

@@ -88,7 +88,7 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
     {
         let vrf = vrf_name(&i.vrf);
         let via = || NextHop::Interface {
-            interface: i.name.clone(),
+            interface: i.name.as_str().into(),
             ip: None,
         };
         // A PAN-OS loopback's address is a local route only (the devices show it `H`).
@@ -96,7 +96,7 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
         for (net, virtual_only) in addresses(i, vendor) {
             if connected {
                 out.push(Route {
-                    vrf: vrf.clone(),
+                    vrf: vrf.as_str().into(),
                     network: net.trunc(),
                     next_hop: via(),
                     protocol: Protocol::Connected,
@@ -107,7 +107,7 @@ pub fn routes(config: &DeviceConfig, vendor: Vendor, down: &HashSet<String>) -> 
             }
             if !virtual_only && installs_local(vendor, &net) {
                 out.push(Route {
-                    vrf: vrf.clone(),
+                    vrf: vrf.as_str().into(),
                     // A /32 always parses.
                     network: Ipv4Net::new(net.addr(), 32).unwrap_or(net),
                     next_hop: via(),

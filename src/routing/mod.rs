@@ -18,6 +18,7 @@ pub mod dynamic;
 pub mod eigrp;
 pub mod igp;
 pub mod isis;
+pub mod kept;
 pub mod ospf;
 pub mod rib;
 pub mod route;

@@ -1,6 +1,7 @@
 //! One main-RIB route with Batfish's `routes` columns: the protocol names, the next-hop
 //! object and the JSON row.
 
+use compact_str::CompactString;
 use ipnet::Ipv4Net;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -106,8 +107,8 @@ pub enum NextHop {
     /// Out of an interface, optionally to an address on it:
     /// `{"type":"interface","interface":…[,"ip":…]}`.
     Interface {
-        /// The interface, as configured.
-        interface: String,
+        /// The interface, as configured (held inline up to 24 bytes).
+        interface: CompactString,
         /// The address it is sent to, when the route names one.
         ip: Option<Ipv4Addr>,
     },
@@ -172,8 +173,8 @@ impl fmt::Display for NextHop {
 /// per next hop, as Batfish and the devices' parsers split them).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Route {
-    /// The VRF (`default` for the global table).
-    pub vrf: String,
+    /// The VRF (`default` for the global table); held inline (no allocation per row).
+    pub vrf: CompactString,
     /// The destination.
     pub network: Ipv4Net,
     /// Where it goes.

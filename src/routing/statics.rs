@@ -95,7 +95,7 @@ pub fn candidate(
         return Err(Skipped::Management);
     }
     let route = |next_hop| Route {
-        vrf: vrf.clone(),
+        vrf: vrf.as_str().into(),
         network: network.trunc(),
         next_hop,
         protocol: Protocol::Static,
@@ -120,7 +120,7 @@ pub fn candidate(
                 .ok_or(Skipped::InterfaceDown)?;
             Ok(Candidate {
                 route: route(NextHop::Interface {
-                    interface: exit.name.clone(),
+                    interface: exit.name.as_str().into(),
                     ip: hop.flatten(),
                 }),
                 needs: Needs::Nothing,

@@ -359,7 +359,7 @@ fn steps(
         NextHop::Interface {
             interface,
             ip: Some(ip),
-        } => vec![towards(addresses, node, *ip, Some(interface.clone()))],
+        } => vec![towards(addresses, node, *ip, Some(interface.to_string()))],
         NextHop::Interface {
             interface,
             ip: None,
@@ -374,7 +374,7 @@ fn steps(
             ip: None,
         } => {
             // On-link: the packet goes to whoever owns the destination on that subnet.
-            match towards(addresses, node, dst, Some(interface.clone())) {
+            match towards(addresses, node, dst, Some(interface.to_string())) {
                 End(Disposition::ExitsNetwork, _) => {
                     vec![End(Disposition::DeliveredToSubnet, None)]
                 }
@@ -400,7 +400,7 @@ fn steps(
                     NextHop::Interface {
                         interface,
                         ip: None,
-                    } => vec![towards(addresses, node, *ip, Some(interface.clone()))],
+                    } => vec![towards(addresses, node, *ip, Some(interface.to_string()))],
                     _ => steps(addresses, rib, vrf, *ip, r, depth + 1),
                 })
                 .collect()
@@ -415,7 +415,7 @@ pub fn egress(rib: &DeviceRib, vrf: &str, dst: Ipv4Addr) -> Option<String> {
     for _ in 0..MAX_RECURSION {
         let r = longest_match(rib, vrf, target).into_iter().next()?;
         match &r.next_hop {
-            NextHop::Interface { interface, .. } => return Some(interface.clone()),
+            NextHop::Interface { interface, .. } => return Some(interface.to_string()),
             NextHop::Ip(ip) => target = *ip,
             NextHop::Discard | NextHop::Vrf(_) | NextHop::Vtep { .. } => return None,
         }

@@ -127,10 +127,10 @@ impl Withdrawals {
         self.routed.add(&before);
         for x in is.iter().flat_map(|r| r.routes.iter()) {
             if x.next_hop == NextHop::Discard {
-                self.discarded.insert((x.vrf.clone(), x.network));
+                self.discarded.insert((x.vrf.to_string(), x.network));
             }
             if matches!(x.protocol, Protocol::Connected | Protocol::Local) {
-                self.held.insert((x.vrf.clone(), x.network));
+                self.held.insert((x.vrf.to_string(), x.network));
             }
         }
         if same {

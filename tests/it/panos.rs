@@ -73,7 +73,7 @@ fn panos_routes_agree_with_the_devices() {
                 let hop = match &r.next_hop {
                     _ if r.protocol == Protocol::Local => String::new(),
                     NextHop::Ip(ip) => ip.to_string(),
-                    NextHop::Interface { interface, .. } => interface.clone(),
+                    NextHop::Interface { interface, .. } => interface.to_string(),
                     other => format!("{other:?}"),
                 };
                 (r.network.to_string(), r.protocol.as_str().to_owned(), hop)

@@ -36,7 +36,7 @@ fn an_sros_router_and_its_eos_peer_route_as_the_devices_show() {
         .map(|r| {
             let hop = match &r.next_hop {
                 NextHop::Ip(ip) => ip.to_string(),
-                NextHop::Interface { interface, .. } => interface.clone(),
+                NextHop::Interface { interface, .. } => interface.to_string(),
                 NextHop::Discard => "Black Hole".into(),
                 NextHop::Vrf(v) => v.clone(),
                 NextHop::Vtep { vtep, .. } => vtep.to_string(),

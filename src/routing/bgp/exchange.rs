@@ -529,7 +529,7 @@ fn export_candidates(
     }
     for (prefix, r) in other {
         let interface = match &r.next_hop {
-            NextHop::Interface { interface, .. } => Some(interface.clone()),
+            NextHop::Interface { interface, .. } => Some(interface.to_string()),
             _ => None,
         };
         out.push((

@@ -846,7 +846,7 @@ fn hop(ends: &[sessions::End], end: usize, p: &Path) -> NextHop {
             if e.interface.is_some() && ends.get(e.far).map(|f| f.local_ip) == Some(p.next_hop) =>
         {
             NextHop::Interface {
-                interface: e.interface.clone().unwrap_or_default(),
+                interface: e.interface.as_deref().unwrap_or_default().into(),
                 ip: None,
             }
         }
@@ -895,7 +895,7 @@ fn install(
                 .then(|| p.as_path.first().copied().or(s.bgp.local_as))
                 .flatten();
             routes.push(Route {
-                vrf: vrf.to_owned(),
+                vrf: vrf.into(),
                 network: *prefix,
                 next_hop,
                 protocol,
@@ -909,7 +909,7 @@ fn install(
         let installed = selected.get(prefix).map(Vec::as_slice).unwrap_or(&[]);
         for (i, p) in paths.iter().enumerate() {
             rib.push(BgpRoute {
-                vrf: vrf.to_owned(),
+                vrf: vrf.into(),
                 network: *prefix,
                 next_hop: p.source.is_peer().then_some(p.next_hop),
                 protocol: match p.source {

@@ -23,7 +23,7 @@ fn local_path(vendor: Vendor, r: &Route, origin: Origin) -> Path {
         weight: local_weight(vendor),
         origin,
         via: match &r.next_hop {
-            NextHop::Interface { interface, .. } => Some(interface.clone()),
+            NextHop::Interface { interface, .. } => Some(interface.to_string()),
             _ => None,
         },
         ..Path::originated(r.network)

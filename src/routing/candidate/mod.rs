@@ -1,11 +1,12 @@
 //! The routing model of a candidate network — a plan's lines applied to the stored
 //! configurations, decommissioned devices gone — and the routes it changes.
 //!
-//! [`after`] recomputes the whole network from its configurations, the plan's devices'
-//! as the plan leaves them ([`crate::dialect::candidate_text`]). [`after_scoped`] gives
-//! the same RIBs recomputing only the devices the plan can reach — the components of the
-//! devices it changes over adjacencies, cabling and BGP ([`scope`]) — and takes every
-//! other device's RIB as the network has it now (`docs/routing.md`, "Candidates").
+//! [`after_scoped`] recomputes only the devices the plan can reach — the components of
+//! the devices it changes over adjacencies, cabling and BGP ([`scope`]) — from their
+//! configurations as the plan leaves them ([`crate::dialect::candidate_text`]), and takes
+//! every other device's RIB as the network has it now (`docs/routing.md`, "Candidates").
+//! Its [`Candidate`] makes a device's RIB when it is asked for, as the stored model does:
+//! the whole network's tables at once are gigabytes at a thousand devices.
 
 mod cabling;
 pub mod scope;
@@ -13,7 +14,8 @@ pub mod scope;
 mod tests;
 
 use super::adjacency;
-use super::rib::{network, DeviceInput, DeviceRib};
+use super::kept::Kept;
+use super::rib::{DeviceInput, DeviceRib};
 use super::route::Route;
 use super::trace::Addresses;
 use super::{Lazy, RoutingModel};
@@ -23,29 +25,16 @@ use crate::model::{DeviceConfig, Vendor};
 use crate::plan::Plan;
 use crate::state::{StateDb, StateError};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
-/// The largest network whose candidate is recomputed: every device's table is held at
-/// once.
+/// The largest network whose candidate is compared with the network as it is: every
+/// device's table is made twice, one device at a time (seconds at 1,000 devices).
 pub const MAX_DEVICES: usize = 2_000;
 
-/// Every device's RIB as the network would be after `plan`.
-pub fn ribs(db: &StateDb, plan: &Plan) -> Result<Vec<DeviceRib>, StateError> {
-    Ok(after(db, plan)?.0)
-}
-
-/// Every device's RIB and every address as the network would be after `plan`.
-pub fn after(db: &StateDb, plan: &Plan) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
-    network_of(
-        db,
-        &removed_devices(plan),
-        &crate::dialect::plan_lines(plan),
-    )
-}
-
-/// Every device's RIB and every address as the network is, computed as a candidate is
-/// (every table at once): what a candidate is compared with row for row.
+/// Every device's RIB and every address as the network is, computed as a candidate is,
+/// every table at once (tests compare with it).
+#[cfg(test)]
 pub fn now(db: &StateDb) -> Result<(Vec<DeviceRib>, Addresses), StateError> {
     network_of(db, &[], &BTreeMap::new())
 }
@@ -96,14 +85,21 @@ pub struct Candidate {
     kept: Vec<String>,
     /// The devices recomputed, as the plan leaves them.
     recomputed: Lazy<Owned>,
-    /// The recomputed RIBs made so far with [`Candidate::rib`].
-    made: Mutex<HashMap<String, Arc<DeviceRib>>>,
+    /// The recomputed RIBs made so far with [`Candidate::rib`], while they fit.
+    made: Kept,
 }
 
 impl Candidate {
     /// The devices the plan keeps, in hostname order.
     pub fn hostnames(&self) -> &[String] {
         &self.kept
+    }
+
+    /// Whether the plan keeps `hostname`.
+    pub fn keeps(&self, hostname: &str) -> bool {
+        self.kept
+            .binary_search_by(|h| h.as_str().cmp(hostname))
+            .is_ok()
     }
 
     /// Whether the plan may change `hostname`'s RIB (it is recomputed); a kept device
@@ -127,14 +123,8 @@ impl Candidate {
         if !self.recomputed(hostname) {
             return self.rib_once(hostname, now);
         }
-        if let Some(r) = self.made.lock().ok()?.get(hostname) {
-            return Some(Arc::clone(r));
-        }
-        let r = Arc::new(self.recomputed.rib(hostname, input)?);
-        if let Ok(mut made) = self.made.lock() {
-            made.insert(hostname.to_owned(), Arc::clone(&r));
-        }
-        Some(r)
+        self.made
+            .get_or_make(hostname, || self.recomputed.rib(hostname, input))
     }
 
     /// [`Candidate::rib`] without keeping a recomputed RIB it had not made yet: a pass
@@ -145,10 +135,10 @@ impl Candidate {
         now: &dyn Fn(&str) -> Option<Arc<DeviceRib>>,
     ) -> Option<Arc<DeviceRib>> {
         if self.recomputed(hostname) {
-            if let Some(r) = self.made.lock().ok()?.get(hostname) {
-                return Some(Arc::clone(r));
-            }
-            return self.recomputed.rib(hostname, input).map(Arc::new);
+            return self
+                .made
+                .get(hostname)
+                .or_else(|| self.recomputed.rib(hostname, input).map(Arc::new));
         }
         self.kept
             .binary_search_by(|h| h.as_str().cmp(hostname))
@@ -314,7 +304,7 @@ pub fn after_scoped_with(
         network: Candidate {
             kept,
             recomputed: Lazy::new(reached, input)?,
-            made: Mutex::new(HashMap::new()),
+            made: Kept::default(),
         },
         addresses,
         adjacencies,
@@ -322,6 +312,7 @@ pub fn after_scoped_with(
 }
 
 /// The network with `removed` gone and `lines` applied to their devices.
+#[cfg(test)]
 fn network_of(
     db: &StateDb,
     removed: &[&str],
@@ -377,7 +368,7 @@ fn network_of(
     for (hostname, _, config, _) in &devices {
         addresses.of_config(hostname, config);
     }
-    Ok((network(&inputs), addresses))
+    Ok((super::rib::network(&inputs), addresses))
 }
 
 /// The routes one device loses and gains.
@@ -398,23 +389,36 @@ pub struct RouteChange {
     pub unresolved: u32,
 }
 
-/// The devices whose RIBs differ between the stored model and `after` (or that have
-/// static routes left uninstalled by the plan), in hostname order; `keep` filters the
-/// rows compared.
+/// The devices whose RIBs differ between the stored model and the candidate `after` (or
+/// that have static routes left uninstalled by the plan), in hostname order; `keep`
+/// filters the rows compared; `visit` is shown every kept device's RIB after the plan,
+/// one at a time.
 pub fn diff(
     db: &StateDb,
     before: &RoutingModel,
-    after: &[DeviceRib],
+    after: &Candidate,
     keep: &dyn Fn(&Route) -> bool,
+    visit: &mut dyn FnMut(&DeviceRib),
 ) -> Result<Vec<RouteChange>, StateError> {
-    let mut names: BTreeSet<&str> = before.hostnames().iter().map(String::as_str).collect();
-    names.extend(after.iter().map(|r| r.hostname.as_str()));
-    let by_name: HashMap<&str, &DeviceRib> =
-        after.iter().map(|r| (r.hostname.as_str(), r)).collect();
     let mut out = Vec::new();
-    for name in names {
+    for name in before.hostnames() {
         let old = before.device(db, name)?;
-        let new = by_name.get(name).copied();
+        let recomputed = after.recomputed(name);
+        let new = if recomputed {
+            after.rib_once(name, &|_| None)
+        } else if after.keeps(name) {
+            // Not recomputed: its RIB is the one it has now.
+            if let Some(r) = &old {
+                visit(r);
+            }
+            continue;
+        } else {
+            None
+        };
+        if let Some(r) = &new {
+            visit(r);
+        }
+        let new = new.as_deref();
         let rows = |r: Option<&DeviceRib>| -> BTreeSet<Route> {
             r.map(|r| r.routes.iter().filter(|x| keep(x)).cloned().collect())
                 .unwrap_or_default()

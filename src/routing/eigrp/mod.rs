@@ -439,10 +439,10 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
             let i = inst(n);
             for (k, ip) in &l.hops {
                 out_routes[nodes[n].device].push(Route {
-                    vrf: i.vrf.clone(),
+                    vrf: i.vrf.as_str().into(),
                     network: *prefix,
                     next_hop: NextHop::Interface {
-                        interface: i.ifs[*k].name.clone(),
+                        interface: i.ifs[*k].name.as_str().into(),
                         ip: Some(*ip),
                     },
                     protocol: if l.external {

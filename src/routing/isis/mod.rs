@@ -538,10 +538,10 @@ pub fn routes(hostnames: &[&str], speakers: &[Speaker]) -> Vec<(Vec<Route>, Vec<
                 hops.sort();
                 for (k, ip) in hops {
                     out[d].0.push(Route {
-                        vrf: "default".to_owned(),
+                        vrf: "default".into(),
                         network: *p,
                         next_hop: NextHop::Interface {
-                            interface: speakers[d].ifs[k].name.clone(),
+                            interface: speakers[d].ifs[k].name.as_str().into(),
                             ip: Some(ip),
                         },
                         protocol,

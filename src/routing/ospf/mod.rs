@@ -632,7 +632,7 @@ impl Learned {
                     _ => u32::try_from(r.metric).unwrap_or(u32::MAX),
                 };
                 out.push(Route {
-                    vrf: "default".to_owned(),
+                    vrf: "default".into(),
                     network: r.prefix,
                     next_hop: NextHop::Discard,
                     protocol: Protocol::OspfIS,
@@ -647,10 +647,10 @@ impl Learned {
                     continue;
                 };
                 out.push(Route {
-                    vrf: "default".to_owned(),
+                    vrf: "default".into(),
                     network: r.prefix,
                     next_hop: NextHop::Interface {
-                        interface: l.to_owned(),
+                        interface: l.into(),
                         ip: Some(nbr),
                     },
                     protocol,

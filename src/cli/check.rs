@@ -25,9 +25,9 @@ pub fn parse_age(s: &str) -> Result<chrono::Duration> {
 }
 
 /// The largest network whose what-if recomputes every routing table without
-/// `--routing`: 100 synth devices take 0.2–0.3 s and 165 MB, 400 take 3.5 s and 1 GB
+/// `--routing`: 100 synth devices take 0.1 s and 26 MB, 400 take 0.7 s and 50 MB
 /// (`docs/performance.md`).
-const ROUTING_BY_DEFAULT: usize = 100;
+const ROUTING_BY_DEFAULT: usize = 300;
 
 /// `olav precheck <plan.md>`.
 pub fn precheck(cli: &Cli, plan: &Path, max_age: &str) -> Result<Exit> {

@@ -156,8 +156,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
         /// Also list the networks no device routes after it, from every device's routing
-        /// table recomputed (done anyway up to 100 devices; seconds and gigabytes near
-        /// the limit of 2,000).
+        /// table recomputed (done anyway up to 300 devices; seconds near the limit of
+        /// 2,000).
         #[arg(long)]
         routing: bool,
     },

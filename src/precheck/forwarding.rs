@@ -632,7 +632,7 @@ pub fn compute(
     if n > MAX_DEVICES {
         return Ok(Forwarding {
             not_computed: Some(format!(
-                "the candidate network is recomputed with every table held at once, for networks of up to {MAX_DEVICES} devices for now ({n} here)"
+                "every device's routing table is compared before and after the plan, for networks of up to {MAX_DEVICES} devices for now ({n} here)"
             )),
             ..Forwarding::default()
         });

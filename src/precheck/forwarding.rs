@@ -6,21 +6,21 @@
 //! (`docs/precheck.md`, "Forwarding").
 
 use super::announce::Announcements;
+use super::now::{now, Reader};
 pub use super::shifts::{Moved, Shift};
 use crate::network::NetworkModel;
 use crate::plan::Plan;
 use crate::routing::adjacency;
 use crate::routing::candidate::{self, MAX_DEVICES};
 use crate::routing::igp::is_loopback;
-use crate::routing::kept::Kept;
 use crate::routing::trace::{trace, Addresses, Branch, Disposition};
 use crate::routing::withdrawn::{Withdrawals, Withdrawn};
-use crate::routing::{DeviceRib, NextHop, Protocol, RoutingModel};
+use crate::routing::{DeviceRib, NextHop, Protocol};
 use crate::state::{StateDb, StateError};
 use ipnet::{IpNet, Ipv4Net};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 /// How many flows one service contributes (pairs of endpoints).
 const MAX_SERVICE_FLOWS: usize = 64;
@@ -141,7 +141,7 @@ pub struct Forwarding {
 }
 
 /// How a flow's branches end, taken together.
-enum Reach {
+pub(super) enum Reach {
     Reached,
     Broken(Box<Broken>),
     Unknown(String),
@@ -180,7 +180,7 @@ const INTERNET: [Ipv4Addr; 4] = [
 ];
 
 /// The internet probe for a network whose subnets are `held` (and, after a plan, `also`).
-fn internet_probe(held: &Addresses, also: Option<&Addresses>) -> Option<Ipv4Addr> {
+pub(super) fn internet_probe(held: &Addresses, also: Option<&Addresses>) -> Option<Ipv4Addr> {
     INTERNET
         .into_iter()
         .find(|p| !held.in_own_subnet(*p) && !also.is_some_and(|a| a.in_own_subnet(*p)))
@@ -191,7 +191,7 @@ fn internet_probe(held: &Addresses, also: Option<&Addresses>) -> Option<Ipv4Addr
 pub type InBand = Vec<(String, Ipv4Addr)>;
 
 /// The devices of `db` managed in band.
-fn in_band(db: &StateDb, m: &NetworkModel) -> Result<InBand, StateError> {
+pub(super) fn in_band(db: &StateDb, m: &NetworkModel) -> Result<InBand, StateError> {
     let mut out = Vec::new();
     for d in m.devices.iter().filter(|d| d.status == "active") {
         let Some(access) = db.management_access(&d.hostname)? else {
@@ -209,7 +209,7 @@ fn in_band(db: &StateDb, m: &NetworkModel) -> Result<InBand, StateError> {
 }
 
 /// Every flow the network exists for, as the state describes it.
-fn flows(m: &NetworkModel, in_band: &InBand, internet: Option<Ipv4Addr>) -> Vec<Flow> {
+pub(super) fn flows(m: &NetworkModel, in_band: &InBand, internet: Option<Ipv4Addr>) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
     let mut seen: HashSet<(String, String, Ipv4Addr)> = HashSet::new();
     for s in &m.sessions {
@@ -390,7 +390,7 @@ fn last_next_hop(b: &Branch) -> Option<Ipv4Addr> {
 
 /// How the branches of one flow end together; `gone` holds addresses the plan takes
 /// away (a branch handed to one of them is dropped: nothing answers there any more).
-fn reach(
+pub(super) fn reach(
     flow: &Flow,
     branches: Vec<Branch>,
     gone: &HashSet<Ipv4Addr>,
@@ -481,130 +481,6 @@ fn backed(rib: Option<&DeviceRib>, p: Ipv4Net) -> bool {
             .iter()
             .any(|x| x.vrf == "default" && p.contains(&x.network) && x.next_hop != NextHop::Discard)
     })
-}
-
-/// The network as it is: each device's RIB from the stored routing model, made when it
-/// is asked for (the ones traces ask for kept), with its addresses and the flows that
-/// reach now: made once per DB and state version in a process — a pre-check of every
-/// open plan compares each with it.
-struct Now {
-    key: (std::path::PathBuf, i64),
-    model: Arc<RoutingModel>,
-    /// The RIBs made so far with [`Reader::rib`], while they fit.
-    made: Kept,
-    addresses: Addresses,
-    /// The devices managed in band (read once per state version, not per plan).
-    in_band: InBand,
-    /// The address traced for the internet on the network as it is.
-    probe: Option<Ipv4Addr>,
-    /// The flows that reach their destination now, with every RIB on the way complete:
-    /// the same for every plan, traced once.
-    reached: OnceLock<Vec<Flow>>,
-}
-
-impl Now {
-    /// The flows of `m` that reach now ([`Now::reached`]); `base` gives the RIBs.
-    fn reached(&self, m: &NetworkModel, base: &dyn Fn(&str) -> Option<Arc<DeviceRib>>) -> &[Flow] {
-        self.reached.get_or_init(|| {
-            flows(m, &self.in_band, self.probe)
-                .into_iter()
-                .filter(|f| {
-                    let was = trace(&base, &self.addresses, &f.source, &f.vrf, f.dst);
-                    matches!(reach(f, was, &HashSet::new(), base), Reach::Reached)
-                })
-                .collect()
-        })
-    }
-}
-
-/// Reads [`Now`]'s RIBs from one DB, keeping the first error (a trace's lookups cannot
-/// return one): [`Reader::finish`] returns it, so that a RIB that could not be read is
-/// never taken for a device without routes.
-struct Reader<'a> {
-    now: &'a Now,
-    db: &'a StateDb,
-    failed: std::cell::RefCell<Option<StateError>>,
-}
-
-impl<'a> Reader<'a> {
-    fn new(now: &'a Now, db: &'a StateDb) -> Reader<'a> {
-        Reader {
-            now,
-            db,
-            failed: std::cell::RefCell::new(None),
-        }
-    }
-
-    /// `hostname`'s RIB as the network is, made once and kept (while [`Kept`] has room).
-    fn rib(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
-        self.now.made.get_or_make(hostname, || self.read(hostname))
-    }
-
-    /// [`Reader::rib`] without keeping one not made yet: a pass over every device holds
-    /// one at a time.
-    fn rib_once(&self, hostname: &str) -> Option<Arc<DeviceRib>> {
-        self.now
-            .made
-            .get(hostname)
-            .or_else(|| self.read(hostname).map(Arc::new))
-    }
-
-    fn read(&self, hostname: &str) -> Option<DeviceRib> {
-        match self.now.model.device(self.db, hostname) {
-            Ok(r) => r,
-            Err(e) => {
-                self.failed.borrow_mut().get_or_insert(e);
-                None
-            }
-        }
-    }
-
-    /// The first error reading a RIB, if any.
-    fn finish(self) -> Result<(), StateError> {
-        self.failed.into_inner().map_or(Ok(()), Err)
-    }
-}
-
-/// This process's copies of networks as they are, the most recently used last: a few,
-/// so that pre-checks on several DBs at once do not make each other's again.
-static NOW: Mutex<Vec<Arc<Now>>> = Mutex::new(Vec::new());
-
-/// How many networks [`NOW`] keeps.
-const KEPT: usize = 4;
-
-/// The network of `db`'s current state version as it is.
-fn now(db: &StateDb) -> Result<Arc<Now>, StateError> {
-    let key = (db.path().to_path_buf(), db.state_version()?);
-    if let Ok(held) = NOW.lock() {
-        if let Some(n) = held.iter().find(|n| n.key == key) {
-            return Ok(Arc::clone(n));
-        }
-    }
-    let t0 = std::time::Instant::now();
-    let model = RoutingModel::shared(db)?;
-    let addresses = candidate::addresses(db)?;
-    tracing::debug!(
-        "forwarding: the network's routing and addresses in {:?}",
-        t0.elapsed()
-    );
-    let in_band = in_band(db, &*NetworkModel::shared(db)?)?;
-    let n = Arc::new(Now {
-        in_band,
-        probe: internet_probe(&addresses, None),
-        key,
-        model,
-        made: Kept::default(),
-        addresses,
-        reached: OnceLock::new(),
-    });
-    if let Ok(mut held) = NOW.lock() {
-        held.retain(|x| x.key != n.key);
-        if held.len() >= KEPT {
-            held.remove(0);
-        }
-        held.push(Arc::clone(&n));
-    }
-    Ok(n)
 }
 
 /// What the plan takes away on purpose: the devices it removes and the interfaces it
@@ -776,53 +652,34 @@ pub fn compute(
     // the networks withdrawn, the announcements, the static routes left uninstalled.
     let t0 = std::time::Instant::now();
     let on_purpose = declared_networks(&model, declared);
-    let mut shifts = super::shifts::Shifts::new(&model, &on_purpose);
-    let mut told = Withdrawals::default();
-    let (mut borders_now, mut borders_after) = (Vec::new(), Vec::new());
-    // Static routes that installed before and do not after: (device, VRF, prefix, next hop).
-    let mut unplaced: Vec<(String, String, Ipv4Net, String)> = Vec::new();
-    for h in now.model.hostnames() {
-        let Some(was) = read.rib_once(h) else {
-            continue;
-        };
-        let taken = removed.contains(h.as_str());
-        let same = !taken && !after.recomputed(h);
-        let is = match (taken, same) {
-            (true, _) => None,
-            (false, true) => Some(Arc::clone(&was)),
-            (false, false) => after.rib_once(h, &base),
-        };
-        told.device(h, Some(&was), is.as_deref(), same);
-        if !was.external.is_empty() {
-            borders_now.push(Arc::clone(&was));
+    let tallies = super::now::pass(
+        db,
+        &now,
+        &after,
+        &|h| removed.contains(h),
+        &|| Tally {
+            shifts: Some(super::shifts::Shifts::new(&model, &on_purpose)),
+            ..Tally::default()
+        },
+        &|t, d| t.device(d, declared),
+    )?;
+    let mut tallies = tallies.into_iter();
+    let Tally {
+        shifts,
+        mut told,
+        mut borders_now,
+        mut borders_after,
+        mut unplaced,
+    } = tallies.next().unwrap_or_default();
+    let mut shifts = shifts.unwrap_or_else(|| super::shifts::Shifts::new(&model, &on_purpose));
+    for t in tallies {
+        if let Some(more) = t.shifts {
+            shifts.merge(more);
         }
-        let Some(is) = is.filter(|_| !same) else {
-            continue;
-        };
-        if !is.external.is_empty() {
-            borders_after.push(Arc::clone(&is));
-        }
-        shifts.device(h, Some(&was), Some(&is));
-        for s in was.routes.iter().filter(|x| x.protocol == Protocol::Static) {
-            let kept = is.routes.iter().any(|x| {
-                x.protocol == Protocol::Static && x.vrf == s.vrf && x.network == s.network
-            });
-            let removed_by_plan = declared
-                .statics
-                .iter()
-                .any(|(d, v, p)| d == h && *v == s.vrf && *p == s.network);
-            let seen = unplaced
-                .iter()
-                .any(|(d, v, p, _)| d == h && *v == s.vrf && *p == s.network);
-            if !kept && !removed_by_plan && !seen {
-                unplaced.push((
-                    h.clone(),
-                    s.vrf.to_string(),
-                    s.network,
-                    s.next_hop.to_string(),
-                ));
-            }
-        }
+        told.merge(t.told);
+        borders_now.extend(t.borders_now);
+        borders_after.extend(t.borders_after);
+        unplaced.extend(t.unplaced);
     }
     // The unchanged borders announce after as before.
     borders_after.extend(
@@ -934,27 +791,80 @@ pub fn what_if_withdrawn(
         e.push('\n');
     }
     let now = now(db)?;
-    let read = Reader::new(&now, db);
     let removed: Vec<&str> = devices.iter().map(String::as_str).collect();
     let after = candidate::after_scoped_with(db, &removed, &lines, &|h| now.model.has(h))?.network;
-    let base = |h: &str| read.rib(h);
     let mut told = Withdrawals::default();
-    for h in now.model.hostnames() {
-        let Some(was) = read.rib_once(h) else {
-            continue;
-        };
-        let taken = removed.contains(&h.as_str());
-        let same = !taken && !after.recomputed(h);
-        let is = match (taken, same) {
-            (true, _) => None,
-            (false, true) => Some(Arc::clone(&was)),
-            (false, false) => after.rib_once(h, &base),
-        };
-        told.device(h, Some(&was), is.as_deref(), same);
+    for t in super::now::pass(
+        db,
+        &now,
+        &after,
+        &|h| removed.contains(&h),
+        &Withdrawals::default,
+        &|t, d| t.device(d.hostname, Some(&d.was), d.is.as_deref(), d.same),
+    )? {
+        told.merge(t);
     }
-    read.finish()?;
     let inside = |n: Ipv4Net| now.addresses.stays_inside(n.network());
     Ok(Some(told.finish(&inside)))
+}
+
+/// What the pass over every device gathers for [`compute`] (one per thread, merged in
+/// hostname order).
+#[derive(Default)]
+struct Tally {
+    /// The routes to what the network exists for that shift.
+    shifts: Option<super::shifts::Shifts>,
+    /// The networks withdrawn.
+    told: Withdrawals,
+    /// The devices with sessions to peers outside the network, before and after (the
+    /// devices the plan recomputes).
+    borders_now: Vec<Arc<DeviceRib>>,
+    borders_after: Vec<Arc<DeviceRib>>,
+    /// Static routes that installed before and do not after: (device, VRF, prefix, next
+    /// hop).
+    unplaced: Vec<(String, String, Ipv4Net, String)>,
+}
+
+impl Tally {
+    /// One device of the pass.
+    fn device(&mut self, d: super::now::Sides<'_>, declared: &Declared) {
+        let h = d.hostname;
+        let was = d.was;
+        self.told.device(h, Some(&was), d.is.as_deref(), d.same);
+        if !was.external.is_empty() {
+            self.borders_now.push(Arc::clone(&was));
+        }
+        let Some(is) = d.is.filter(|_| !d.same) else {
+            return;
+        };
+        if !is.external.is_empty() {
+            self.borders_after.push(Arc::clone(&is));
+        }
+        if let Some(shifts) = &mut self.shifts {
+            shifts.device(h, Some(&was), Some(&is));
+        }
+        for s in was.routes.iter().filter(|x| x.protocol == Protocol::Static) {
+            let kept = is.routes.iter().any(|x| {
+                x.protocol == Protocol::Static && x.vrf == s.vrf && x.network == s.network
+            });
+            let removed_by_plan = declared
+                .statics
+                .iter()
+                .any(|(d, v, p)| d == h && *v == s.vrf && *p == s.network);
+            let seen = self
+                .unplaced
+                .iter()
+                .any(|(d, v, p, _)| d == h && *v == s.vrf && *p == s.network);
+            if !kept && !removed_by_plan && !seen {
+                self.unplaced.push((
+                    h.to_owned(),
+                    s.vrf.to_string(),
+                    s.network,
+                    s.next_hop.to_string(),
+                ));
+            }
+        }
+    }
 }
 
 /// The subnets and addresses of the devices the plan removes and the interfaces it shuts.

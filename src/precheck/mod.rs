@@ -12,6 +12,7 @@ mod context;
 pub mod forwarding;
 pub mod lockout;
 pub mod model_sections;
+mod now;
 mod readdressing;
 mod routes;
 mod scope;

@@ -149,6 +149,18 @@ impl Shifts {
         }
     }
 
+    /// Adds what `other` was told, of devices after this one's in hostname order.
+    pub fn merge(&mut self, other: Shifts) {
+        for (key, s) in other.out {
+            let mine = self.out.entry(key).or_default();
+            mine.lost.extend(s.lost);
+            mine.narrowed.extend(s.narrowed);
+            mine.changed.extend(s.changed);
+            mine.discarded.extend(s.discarded);
+            mine.moved.extend(s.moved);
+        }
+    }
+
     /// The shifts, by VRF and network.
     pub fn finish(self) -> BTreeMap<(String, Ipv4Net), Shift> {
         self.out

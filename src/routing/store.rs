@@ -175,6 +175,12 @@ impl RoutingModel {
         Some(device_rib(learned, i, input, self.extra(i)))
     }
 
+    /// One device's RIB from its configuration as the DB holds it, `(os, text)` (None:
+    /// not in the model).
+    pub fn device_from(&self, hostname: &str, os: &str, text: &str) -> Option<DeviceRib> {
+        self.rib(hostname, os, text)
+    }
+
     /// One device's RIB (None: not in the model).
     pub fn device(&self, db: &StateDb, hostname: &str) -> Result<Option<DeviceRib>, StateError> {
         Ok(db

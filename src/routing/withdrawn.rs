@@ -152,6 +152,25 @@ impl Withdrawals {
         }
     }
 
+    /// Adds what `other` was told (of other devices).
+    pub fn merge(&mut self, other: Withdrawals) {
+        for (vrf, counts) in other.routed.count {
+            let mine = self.routed.count.entry(vrf).or_default();
+            for (n, k) in counts {
+                *mine.entry(n).or_default() += k;
+            }
+        }
+        for (key, d) in other.delta {
+            let mine = self.delta.entry(key).or_default();
+            mine.moved += d.moved;
+            mine.lost_on.extend(d.lost_on);
+            mine.covers.extend(d.covers);
+            mine.reasons.extend(d.reasons);
+        }
+        self.discarded.extend(other.discarded);
+        self.held.extend(other.held);
+    }
+
     /// How many devices routed each network before the change.
     pub fn routed(&self) -> &Routed {
         &self.routed

@@ -267,10 +267,22 @@ pub fn blast_radius(
                     "{} (held only by removed devices; what the change cuts off, and the prefixes only it holds, are unknown)",
                     list(&b.prefixes_withdrawn)
                 )
-            } else if routed.is_none() && spec.peers.is_empty() && !routing {
+            } else if routed.is_none() && !spec.peers.is_empty() {
+                format!(
+                    "{} (from the topology: a what-if that names a session is not replayed in the routing model)",
+                    list(&b.prefixes_withdrawn)
+                )
+            } else if routed.is_none() && !routing {
                 format!(
                     "{} (from the topology; --routing adds the networks no device routes any more)",
                     list(&b.prefixes_withdrawn)
+                )
+            } else if routed.is_none() {
+                format!(
+                    "{} (from the topology: the routing model is recomputed for networks of up to {} devices ({} here) whose shutdowns olav can write in each device's dialect)",
+                    list(&b.prefixes_withdrawn),
+                    crate::routing::candidate::MAX_DEVICES,
+                    g.device_count()
                 )
             } else {
                 list(&b.prefixes_withdrawn)

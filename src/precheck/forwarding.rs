@@ -508,7 +508,7 @@ pub fn compute(
     if n > MAX_DEVICES {
         return Ok(Forwarding {
             not_computed: Some(format!(
-                "every device's routing table is compared before and after the plan, for networks of up to {MAX_DEVICES} devices for now ({n} here)"
+                "olav compares every device's routing table before and after a plan only on networks of up to {MAX_DEVICES} devices for now ({n} here)"
             )),
             ..Forwarding::default()
         });

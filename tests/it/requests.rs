@@ -141,6 +141,10 @@ fn table() -> Vec<(&'static str, Want)> {
         ("add a new provider Cogent AS 174 on alpha-border-1 via Gi0/0/3, link 198.18.0.0/30", peering("alpha-border-1", "Cogent", 174, "198.18.0.0/30", Some("GigabitEthernet0/0/3"))),
         ("add an eBGP peering to Cogent AS174 on alpha-border-1", Want::Ask("Which link subnet did Cogent assign", &[])),
         ("add an eBGP peering to Cogent on alpha-border-1", Want::Ask("What AS number does Cogent use", &[])),
+        // A neighbor address and AS written as the device writes them: never replaced by
+        // an existing provider's uplink.
+        ("add BGP neighbor 203.0.113.9 remote-as 64999 on beta-border-1", Want::Ask("names the neighbor address 203.0.113.9", &[])),
+        ("add BGP neighbor remote-as 64999 on beta-border-1", Want::Ask("Which link subnet did AS64999 assign", &[])),
         ("在alpha-border-1上新增到Lumen AS3356的eBGP对等体 链路 198.18.1.0/31", peering("alpha-border-1", "Lumen", 3356, "198.18.1.0/31", None)),
         // --- remove one BGP session ---
         ("remove the BGP neighbor 10.255.1.2 on alpha-border-1", session("alpha-border-1", "10.255.1.2", 65001, Some("alpha-core-1"))),

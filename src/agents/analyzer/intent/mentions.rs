@@ -233,7 +233,8 @@ pub(super) fn asn_at(toks: &[String], i: usize) -> Option<u32> {
     let digits = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
     match lt.strip_prefix("as").filter(|r| digits(r)) {
         Some(n) => n.parse().ok(),
-        None if lt == "as" || lt == "asn" => toks
+        // "remote-as 64999", as the devices write it.
+        None if lt == "as" || lt == "asn" || lt == "remote-as" => toks
             .get(i + 1)
             .filter(|n| digits(n))
             .and_then(|n| n.parse().ok()),

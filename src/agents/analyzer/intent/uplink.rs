@@ -116,6 +116,21 @@ pub(super) fn resolve_uplink(
     peers: &[Peer],
     facts: &Facts,
 ) -> Resolution {
+    // A neighbor address olav would not use is never silently dropped: an uplink is
+    // drafted from the link subnet the provider assigned.
+    let named_peer = toks.iter().find_map(|t| {
+        let ip = t.parse::<std::net::Ipv4Addr>().ok()?;
+        let known = facts
+            .external_sessions()
+            .any(|s| s.peer.parse::<std::net::Ipv4Addr>().ok() == Some(ip));
+        (!known).then_some(ip)
+    });
+    if let Some(ip) = named_peer {
+        return clarify(
+            format!("The request names the neighbor address {ip}: olav drafts a new uplink from the link subnet the provider assigned, not from the neighbor's address. Say the provider (name and AS) and the link subnet with our address, e.g. 'link 203.0.113.8/31'."),
+            Vec::new(),
+        );
+    }
     let device = match devs {
         [d] => Some(d.clone()),
         [] => None,

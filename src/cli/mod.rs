@@ -463,6 +463,11 @@ fn run(cli: &Cli) -> Result<Exit> {
             _ => anyhow::bail!("--trace takes two values: SRC DST"),
         },
         Command::Routes {
+            plan: Some(_), rib, ..
+        } if rib.as_str() != "main" => anyhow::bail!(
+            "--rib {rib} with --plan: olav routes --plan compares the main routing tables only"
+        ),
+        Command::Routes {
             device,
             vrf,
             prefix,

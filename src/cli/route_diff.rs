@@ -26,6 +26,20 @@ pub fn run(cli: &Cli, plan: &Path, q: &Query) -> Result<Exit> {
         );
         return Ok(Exit::Partial);
     }
+    // A plan for a device olav does not know changes nothing it can compute: bad input,
+    // not "no route changes".
+    let lines = crate::dialect::plan_lines(&parsed);
+    let removed = crate::checks::model::removed_devices(&parsed);
+    if let Some(d) = lines
+        .keys()
+        .map(String::as_str)
+        .chain(removed.iter().copied())
+        .find(|d| !before.has(d))
+    {
+        return Err(anyhow!(
+            "{named}: the plan configures {d}, which is not in the state DB"
+        ));
+    }
     if let Some(d) = &q.device {
         super::routes::known_device(&db, &before, d)?;
     }

@@ -368,3 +368,36 @@ fn a_shared_address_as_source_names_its_holders() {
         .code(2)
         .stderr(predicates::str::contains("held by BR1, BR2"));
 }
+
+/// A plan whose lines name a device the state DB does not hold is bad input (exit 2), not
+/// "no route changes"; `--rib bgp` is refused with `--plan` rather than ignored.
+#[test]
+fn routes_plan_refuses_an_unknown_device_and_the_bgp_rib() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = common::draft_any(dir.path(), "shut down interface Ethernet10 on alpha-core-1");
+    let path = dir.path().join(&plan);
+    let text = std::fs::read_to_string(&path).expect("plan");
+    assert!(text.contains("device=alpha-core-1 "), "{text}");
+    std::fs::write(
+        &path,
+        text.replace("device=alpha-core-1 ", "device=zeta-core-9 "),
+    )
+    .expect("written");
+    let out = common::olav(dir.path())
+        .args(["routes", "--plan", &plan])
+        .output()
+        .expect("olav runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("zeta-core-9, which is not in the state DB"),
+        "{err}"
+    );
+    let out = common::olav(dir.path())
+        .args(["routes", "--plan", &plan, "--rib", "bgp"])
+        .output()
+        .expect("olav runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--rib bgp with --plan"), "{err}");
+}

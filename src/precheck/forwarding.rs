@@ -108,6 +108,9 @@ pub struct Dark {
 pub struct Forwarding {
     /// Why it was not computed, when it was not.
     pub not_computed: Option<String>,
+    /// When it was not computed: the devices whose routing configuration the plan
+    /// changes (none: forwarding cannot move).
+    pub unseen: Vec<String>,
     /// How many flows were compared (reached before the plan, with complete RIBs).
     pub flows: usize,
     /// Flows the plan breaks.
@@ -507,6 +510,7 @@ pub fn compute(
     let n = model.devices.len();
     if n > MAX_DEVICES {
         return Ok(Forwarding {
+            unseen: candidate::changes_routing(db, plan)?,
             not_computed: Some(format!(
                 "olav compares every device's routing table before and after a plan only on networks of up to {MAX_DEVICES} devices for now ({n} here)"
             )),

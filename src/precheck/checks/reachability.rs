@@ -64,12 +64,26 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     let mut out = Findings::new(CHECK.codes[0]);
     let f = &cx.forwarding;
     if let Some(why) = &f.not_computed {
-        out.add(
-            Severity::Info,
-            "forwarding",
-            format!("not compared: {why}"),
-            "verify the plan with Batfish (olav verify) for its effect on forwarding",
-        );
+        // A plan that changes what the routing reads may move traffic where olav did not
+        // look: never a silent pass. One that changes nothing of it cannot.
+        if f.unseen.is_empty() {
+            out.add(
+                Severity::Info,
+                "forwarding",
+                format!("not compared: {why}; the plan changes nothing the routing reads"),
+                "verify the plan with Batfish (olav verify) for its effect on forwarding",
+            );
+        } else {
+            out.add(
+                Severity::Warning,
+                "forwarding",
+                format!(
+                    "not compared: {why}; the plan changes the routing configuration of {}",
+                    f.unseen.join(", ")
+                ),
+                "verify the plan with Batfish (olav verify) for its effect on forwarding",
+            );
+        }
         return Ok(out.not_applicable());
     }
     let sends = cx

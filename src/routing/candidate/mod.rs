@@ -389,6 +389,48 @@ pub struct RouteChange {
     pub unresolved: u32,
 }
 
+/// The devices whose configuration as the routing reads it `plan` changes (the ones it
+/// removes among them), in hostname order: where forwarding is not compared, whether the
+/// plan could move it at all. Each configured device is parsed twice, nothing else.
+pub fn changes_routing(db: &StateDb, plan: &Plan) -> Result<Vec<String>, StateError> {
+    let mut out: Vec<String> = removed_devices(plan)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for (hostname, lines) in crate::dialect::plan_lines(plan) {
+        let Some((os, stored)) = db.os_and_config(&hostname)? else {
+            continue;
+        };
+        let vendor = Vendor::from_os(&os);
+        let text = crate::dialect::candidate_text(vendor, &stored, &lines);
+        let (was, is) = (
+            parser_for(vendor).parse(&stored),
+            parser_for(vendor).parse(&text),
+        );
+        let now = DeviceInput {
+            hostname: &hostname,
+            vendor,
+            config: &was,
+            text: &stored,
+        };
+        let after = DeviceInput {
+            config: &is,
+            text: &text,
+            ..now
+        };
+        let sides = [scope::Sides {
+            now,
+            after: Some(after),
+        }];
+        if scope::changed(&sides).first().copied().unwrap_or(true) {
+            out.push(hostname);
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
 /// The devices whose RIBs differ between the stored model and the candidate `after` (or
 /// that have static routes left uninstalled by the plan), in hostname order; `keep`
 /// filters the rows compared; `visit` is shown every kept device's RIB after the plan,

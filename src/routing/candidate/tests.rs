@@ -304,3 +304,27 @@ fn a_plan_recomputes_the_islands_it_reaches_and_no_more() {
     assert_eq!(same_as_whole(&devices, &[(5, Edit::RoundTrip(1))]), 0);
     assert_eq!(same_as_whole(&devices, &[(5, Edit::Describe(1))]), 0);
 }
+
+#[test]
+fn a_plan_changes_the_routing_of_the_devices_whose_routing_configuration_it_changes() {
+    use crate::precheck::checks::testkit::plan;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut db = crate::state::StateDb::open(&dir.path().join("state.db")).expect("open");
+    db.import(&parse_snapshot(&crate::demo::snapshot()).expect("parses"))
+        .expect("import");
+    let changes = |lines: &str| {
+        let p = plan("custom", Vec::new(), &[("alpha-acc-1", lines)], &[]);
+        super::changes_routing(&db, &p).expect("reads")
+    };
+    // A description: nothing the routing reads.
+    assert!(changes("interface TenGigabitEthernet1/1/1\n description moved\n").is_empty());
+    // A shutdown and an OSPF cost: the device's routing.
+    assert_eq!(
+        changes("interface TenGigabitEthernet1/1/1\n shutdown\n"),
+        ["alpha-acc-1"]
+    );
+    assert_eq!(
+        changes("interface TenGigabitEthernet1/1/1\n ip ospf cost 77\n"),
+        ["alpha-acc-1"]
+    );
+}

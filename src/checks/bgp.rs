@@ -305,6 +305,12 @@ fn session_type(local_as: &[u32], remote_as: u32, n: &BgpNeighbor) -> SessionTyp
 
 /// Every configured peering with its status.
 pub fn compatibility(m: &Model) -> Vec<Session> {
+    compatibility_of(m, |_| true)
+}
+
+/// The peerings of the devices `of` selects (by number), matched against every device of
+/// `m`: a candidate's scoped checks want a few devices' rows out of thousands read.
+pub(crate) fn compatibility_of(m: &Model, of: impl Fn(usize) -> bool) -> Vec<Session> {
     let down = Down::of(m);
     let own = owners(m, &down);
     // Every active peering's local end, to match remotes against.
@@ -340,7 +346,7 @@ pub fn compatibility(m: &Model) -> Vec<Session> {
     }
     let ends_of = |dev: usize| &ends[start[dev]..start[dev + 1]];
     let mut out = Vec::new();
-    for (di, d) in m.devices.iter().enumerate() {
+    for (di, d) in m.devices.iter().enumerate().filter(|(di, _)| of(*di)) {
         let Some(bgp) = &d.config.bgp else { continue };
         for n in bgp.neighbors.iter().filter(|n| !n.shutdown) {
             let vrf = vrf_name(&n.vrf);

@@ -9,13 +9,15 @@
 //! clients of one route reflector) are not related: neither reads the other. For the
 //! devices C a plan changes (or removes), A = C and every device related to C before or
 //! after the plan: no other device's rows can change. The rows about A are computed on
-//! A and the devices related to A (S), before and after the plan; the candidate's
+//! A and the devices related to A (S), before and after the plan; only A's own peerings
+//! and references are made, and the address checks (duplicates, overlaps) read A alone
+//! (see [`about`]). The candidate's
 //! findings are the imported ones with A's old rows replaced by its new ones.
 //! `scope_tests.rs` checks this equals the whole recomputation on generated networks
 //! under random changes.
 
 use super::model::Model;
-use super::{bgp, Findings, IpOwner, Overlap, UndefinedRef};
+use super::{bgp, Findings};
 use crate::model::BgpPeer;
 use crate::network::ParsedDevice;
 use ipnet::IpNet;
@@ -290,21 +292,20 @@ fn within(
     );
     let mut before = Vec::with_capacity(s.len());
     for &i in &s {
-        before.push(get(i, &mut base)?);
+        before.push((a.contains(&i), get(i, &mut base)?));
     }
     let by_name: HashMap<&str, &Arc<ParsedDevice>> =
         changed.iter().map(|d| (d.hostname.as_str(), d)).collect();
-    let after: Vec<Arc<ParsedDevice>> = before
+    let after: Vec<(bool, Arc<ParsedDevice>)> = before
         .iter()
-        .filter(|d| !removed.contains(&d.hostname.as_str()))
-        .map(|d| Arc::clone(by_name.get(d.hostname.as_str()).copied().unwrap_or(d)))
+        .filter(|(_, d)| !removed.contains(&d.hostname.as_str()))
+        .map(|(held, d)| {
+            let d = by_name.get(d.hostname.as_str()).copied().unwrap_or(d);
+            (*held, Arc::clone(d))
+        })
         .collect();
-    let reached: BTreeSet<&str> = a
-        .iter()
-        .filter_map(|&i| footprints.hostnames.get(i as usize).map(String::as_str))
-        .collect();
-    let old = about(&Model { devices: before }, &reached);
-    let new = about(&Model { devices: after }, &reached);
+    let old = about(&before);
+    let new = about(&after);
     Some(Findings {
         duplicates: replaced(&imported.duplicates, old.duplicates, new.duplicates)?,
         overlaps: replaced(&imported.overlaps, old.overlaps, new.overlaps)?,
@@ -313,31 +314,27 @@ fn within(
     })
 }
 
-/// The rows of the checks on `m` about the devices `reached`.
-fn about(m: &Model, reached: &BTreeSet<&str>) -> Findings {
-    let on = |h: &str| reached.contains(h);
-    let overlaps: Vec<Overlap> = super::overlaps_between(m)
-        .into_iter()
-        .filter(|(_, [x, y])| on(&m.devices[*x].hostname) || on(&m.devices[*y].hostname))
-        .map(|(o, _)| o)
-        .collect();
-    let duplicates: Vec<IpOwner> = super::duplicates(m)
-        .into_iter()
-        .filter(|o| on(&o.node))
-        .collect();
-    let bgp: Vec<bgp::Session> = bgp::compatibility(m)
-        .into_iter()
-        .filter(|s| on(&s.node))
-        .collect();
-    let references: Vec<UndefinedRef> = super::references(m)
-        .into_iter()
-        .filter(|r| on(&r.node))
-        .collect();
+/// The rows of the checks about the devices marked (A), on `devices` (S). Only A's own peerings and references are made, reading all of S as far ends.
+/// The address checks (duplicates, overlaps) read A alone: a group or pair whose rows
+/// the plan changes holds a changed device, every member of it is related to that
+/// device and so in A; a group without one has the same rows before and after, which
+/// cancel out.
+fn about(devices: &[(bool, Arc<ParsedDevice>)]) -> Findings {
+    let all = Model {
+        devices: devices.iter().map(|(_, d)| Arc::clone(d)).collect(),
+    };
+    let reached = Model {
+        devices: devices
+            .iter()
+            .filter(|(a, _)| *a)
+            .map(|(_, d)| Arc::clone(d))
+            .collect(),
+    };
     Findings {
-        duplicates,
-        overlaps,
-        bgp,
-        references,
+        duplicates: super::duplicates(&reached),
+        overlaps: super::overlaps(&reached),
+        bgp: bgp::compatibility_of(&all, |d| devices[d].0),
+        references: super::references(&reached),
     }
 }
 

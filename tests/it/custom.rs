@@ -183,6 +183,63 @@ fn an_ospf_cost_change_reports_the_routes_that_move() {
 }
 
 #[test]
+fn a_discard_route_over_a_critical_service_given_by_its_interface_fails() {
+    // alpha-campus-voice is given in state.yaml by its gateway (alpha-acc-1:Vlan20), not
+    // by prefix: blackholing its subnet is the same outage (it was a warning).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "gamma-border-1", "discard-voice.junos");
+    assert_eq!(code, 1, "{v:#}");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.routes"
+            && s == "error"
+            && m.contains("alpha-campus-voice (critical)")),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn a_passive_interface_undone_is_rolled_back_without_a_false_rollback_error() {
+    // Under `passive-interface default` the derived rollback `passive-interface
+    // Loopback0` gives back the stored configuration (it failed the rollback check).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-dist-1", "ospf-not-passive.ios");
+    let f = findings(&v);
+    assert!(
+        !f.iter().any(|(c, _, _)| c == "precheck.rollback"),
+        "{f:#?}"
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert!(plan_text(tmp.path(), &v).contains("router ospf 1\n passive-interface Loopback0\n```"));
+}
+
+#[test]
+fn a_neighbor_the_lines_remove_is_a_warning_and_its_far_end_left_half_open_is_said() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-border-1", "remove-neighbor.ios");
+    let f = findings(&v);
+    assert!(
+        f.iter().any(|(c, s, m)| c == "precheck.sessions_lost"
+            && s == "warning"
+            && m.contains("the plan's own lines remove or shut this neighbor")),
+        "{f:#?}"
+    );
+    assert!(
+        !f.iter()
+            .any(|(_, _, m)| m.contains("wider than its request")),
+        "{f:#?}"
+    );
+    // The route reflector still peers with it: the static checks find it half-open.
+    assert_eq!(code, 1, "{v:#}");
+    let out = common::olav(tmp.path())
+        .args(["runs", "show", "1"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("HALF_OPEN"), "{text}");
+}
+
+#[test]
 fn a_junos_disable_is_undone_by_its_delete_and_what_it_cuts_off_fails() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let (code, v) = plan(tmp.path(), "gamma-border-1", "office-disable.junos");

@@ -356,7 +356,10 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 return;
             }
             // A setting configured again undoes its stored `no` form (`no
-            // passive-interface X` under `passive-interface default`).
+            // passive-interface X` under `passive-interface default`). The device lists
+            // that `no` form only against a default of the setting, so undoing it goes
+            // back to the default and lists nothing; only a toggle (`shutdown`) lists both.
+            let had = siblings.len();
             siblings.retain(|n| {
                 if n.trivia || !n.raw.trim_start().starts_with("no ") {
                     return true;
@@ -364,6 +367,10 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 let nw = n.words();
                 !(nw.len() == w.len() + 1 && nw[1..] == w[..])
             });
+            let toggle = matches!(w.as_slice(), [t] if style.toggles.contains(t));
+            if siblings.len() < had && !toggle && line.children.is_empty() {
+                return;
+            }
             if let Some(old) = replaces(&w, style) {
                 let address = old.len() == 2 && old[1].as_deref() == Some("address");
                 let first = old.first().cloned().flatten();
@@ -523,6 +530,26 @@ mod tests {
     }
 
     #[test]
+    fn a_passive_interface_undone_and_redone_gives_back_the_stored_text() {
+        let stored = "router ospf 1\n passive-interface default\n!\nend\n";
+        let changed = apply_text(stored, "router ospf 1\n no passive-interface Loopback0");
+        assert!(
+            changed.contains(" no passive-interface Loopback0\n"),
+            "{changed}"
+        );
+        let back = apply_text(&changed, "router ospf 1\n passive-interface Loopback0");
+        assert_eq!(back, stored);
+        // Without the default, the setting is listed as the device lists it.
+        let plain = "router ospf 1\n!\nend\n";
+        let on = apply_text(plain, "router ospf 1\n passive-interface Loopback0");
+        assert!(on.contains(" passive-interface Loopback0\n"), "{on}");
+        assert_eq!(
+            apply_text(&on, "router ospf 1\n no passive-interface Loopback0"),
+            plain
+        );
+    }
+
+    #[test]
     fn a_setting_undoes_its_no_form_and_an_interface_changes_area() {
         let stored = "router ospf 1\n passive-interface default\n no passive-interface Gi0/25\n!\ninterface Gi0/25\n ip ospf 1 area 0\n ip ospf cost 10\n!\nend\n";
         let out = apply_text(
@@ -530,7 +557,8 @@ mod tests {
             "router ospf 1\n passive-interface Gi0/25\ninterface Gi0/25\n ip ospf 1 area 1",
         );
         assert!(!out.contains("no passive-interface Gi0/25"), "{out}");
-        assert!(out.contains(" passive-interface Gi0/25\n"), "{out}");
+        // Back to `passive-interface default`: nothing of Gi0/25 is listed.
+        assert!(!out.contains(" passive-interface Gi0/25\n"), "{out}");
         assert!(!out.contains("area 0"), "{out}");
         assert!(
             out.contains(" ip ospf 1 area 1") && out.contains(" ip ospf cost 10"),

@@ -44,26 +44,58 @@ fn asks_to_discard(request: &str, network: &ipnet::Ipv4Net) -> bool {
         .any(|w| r.contains(w))
 }
 
-/// The critical and high services whose prefix endpoint is `network`, as "name
-/// (criticality)".
-fn services_in(model: &crate::network::NetworkModel, network: &ipnet::Ipv4Net) -> Vec<String> {
-    model
+/// The critical and high services' networks, as "name (criticality)": their prefix
+/// endpoints, and the subnets of their interface endpoints in the default VRF (a
+/// service given by its gateway interface is as much blackholed as one given by prefix).
+fn service_networks(model: &crate::network::NetworkModel) -> Vec<(ipnet::Ipv4Net, String)> {
+    let mut out = Vec::new();
+    let mut on: std::collections::HashMap<(&str, &str), Vec<String>> = Default::default();
+    for svc in model
         .services
         .iter()
         .filter(|svc| matches!(svc.criticality.as_deref(), Some("critical" | "high")))
-        .filter(|svc| {
-            svc.endpoints
-                .iter()
-                .filter_map(|e| e.prefix.as_deref())
-                .any(|p| p.parse::<ipnet::Ipv4Net>().is_ok_and(|p| p == *network))
-        })
-        .map(|svc| {
-            format!(
-                "{} ({})",
-                svc.name,
-                svc.criticality.as_deref().unwrap_or("")
-            )
-        })
+    {
+        let label = format!(
+            "{} ({})",
+            svc.name,
+            svc.criticality.as_deref().unwrap_or("")
+        );
+        for e in &svc.endpoints {
+            match (&e.prefix, &e.hostname, &e.ifname) {
+                (Some(p), _, _) => {
+                    if let Ok(p) = p.parse::<ipnet::Ipv4Net>() {
+                        out.push((p.trunc(), label.clone()));
+                    }
+                }
+                (None, Some(h), Some(i)) => on.entry((h, i)).or_default().push(label.clone()),
+                _ => {}
+            }
+        }
+    }
+    if !on.is_empty() {
+        for a in &model.addresses {
+            let (ipnet::IpNet::V4(p), "default") = (a.prefix, model.name(a.vrf)) else {
+                continue;
+            };
+            let (h, i) = (model.name(a.hostname), model.name(a.ifname));
+            for ((eh, ei), labels) in &on {
+                if eh.eq_ignore_ascii_case(h) && crate::ifname::same(ei, i) {
+                    out.extend(labels.iter().map(|l| (p.trunc(), l.clone())));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The services of `networks` ([`service_networks`]) whose network is `network`.
+fn services_in(networks: &[(ipnet::Ipv4Net, String)], network: &ipnet::Ipv4Net) -> Vec<String> {
+    networks
+        .iter()
+        .filter(|(n, _)| n == network)
+        .map(|(_, l)| l.clone())
         .collect()
 }
 
@@ -82,6 +114,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         Severity::Warning
     };
     let model = crate::network::NetworkModel::shared(cx.db)?;
+    // Made at the first discarded network only.
+    let mut services: Option<Vec<(ipnet::Ipv4Net, String)>> = None;
     let mut named = 0;
     let mut changed: Vec<String> = Vec::new();
     let mut narrowed: Vec<String> = Vec::new();
@@ -125,7 +159,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
             // A critical or high service's prefix dropped where it was carried is a
             // blackhole of that service, an error unless the request names the prefix.
             let lives: Vec<String> = if vrf == "default" {
-                services_in(&model, network)
+                let networks = services.get_or_insert_with(|| service_networks(&model));
+                services_in(networks, network)
             } else {
                 Vec::new()
             };
@@ -341,11 +376,13 @@ mod tests {
             "no_discard",
         );
         let o = testkit::run(&CHECK, &net, &p);
+        // The office service is given by its gateway interface: its subnet blackholed
+        // is an outage of a high service, an error.
         assert!(
             testkit::has(
                 &o,
-                Severity::Warning,
-                "now routed to a discard route (Null0, discard, reject) on 1 device(s): r1"
+                Severity::Error,
+                "now routed to a discard route (Null0, discard, reject) on 1 device(s): r1 — its traffic is dropped there; the prefix of service office (high)"
             ),
             "{:?}",
             o.findings

@@ -26,6 +26,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     }
     let removal =
         plan.header.intent.starts_with("decommission") || plan.header.intent == "remove_session";
+    let custom = plan.header.intent == crate::agents::writer::INTENT;
     // A loopback the request shuts is declared, the sessions it sources are not: they
     // are the network's routing, not the interface (`docs/precheck.md`).
     let ends_on_loopback = cx.ends_on_shut_loopback()?;
@@ -38,6 +39,15 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
                 el,
                 "session ended by the plan",
                 "counted in the blast radius",
+            );
+        } else if s.cause == Cause::NeighborRemoved && custom {
+            // A hand-written plan's own `no neighbor` (or its shutdown) is what it
+            // asks for; what the session carried is judged by the other checks.
+            out.add(
+                Severity::Warning,
+                el,
+                "the plan's own lines remove or shut this neighbor: the session ends",
+                "confirm what the session carries has another path (the withdrawn-networks and services checks say what goes)",
             );
         } else if s.cause == Cause::NeighborRemoved {
             // Only a removal request ends a session by removing or shutting its
@@ -146,6 +156,19 @@ mod tests {
         let o = remove_ibgp("modify_interface");
         assert!(
             has(&o, Severity::Error, "a plan wider than its request"),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn a_hand_written_plan_removing_a_neighbor_is_a_warning_not_a_wider_plan() {
+        let o = remove_ibgp(crate::agents::writer::INTENT);
+        assert!(
+            has(
+                &o,
+                Severity::Warning,
+                "the plan's own lines remove or shut this neighbor"
+            ) && !o.findings.iter().any(|f| f.severity == Severity::Error),
             "{o:?}"
         );
     }

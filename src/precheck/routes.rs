@@ -196,6 +196,29 @@ pub fn check(
                     "confirm that part of the subnet really lives behind the next hop",
                 ));
             }
+            // A route via the device's own address installs nothing: that error alone.
+            let own: Vec<std::net::IpAddr> = d
+                .cand
+                .interfaces
+                .iter()
+                .flat_map(|i| i.addresses.iter().map(|a| a.address.addr()))
+                .collect();
+            if let Some(nh) = r.next_hop.filter(|nh| own.contains(nh)) {
+                out.push(finding(
+                    Severity::Error,
+                    el.clone(),
+                    format!(
+                        "next hop {nh} is an address of {dev} itself: {}",
+                        if vendor == Vendor::JuniperJunos {
+                            "the route commits but never installs"
+                        } else {
+                            "the device refuses the route"
+                        }
+                    ),
+                    "use the neighbour's address as the next hop",
+                ));
+                continue;
+            }
             // A subnet connected elsewhere in the network: the static route (distance 1 unless
             // set) overrides what the IGP gives to it.
             if r.prefix.prefix_len() > 0 {
@@ -236,23 +259,6 @@ pub fn check(
                         ));
                     }
                 }
-            }
-            let own: Vec<std::net::IpAddr> = d
-                .cand
-                .interfaces
-                .iter()
-                .flat_map(|i| i.addresses.iter().map(|a| a.address.addr()))
-                .collect();
-            if let Some(nh) = r.next_hop.filter(|nh| own.contains(nh)) {
-                out.push(finding(
-                    Severity::Error,
-                    el.clone(),
-                    format!(
-                        "next hop {nh} is an address of {dev} itself: the device refuses the route"
-                    ),
-                    "use the neighbour's address as the next hop",
-                ));
-                continue;
             }
             if let Some(nh) = r.next_hop {
                 let is_connected = connected.iter().any(|c| c.contains(&nh));

@@ -11,6 +11,9 @@
 //! - the administrative distance is the configured one, else the vendor's default
 //!   (Junos 5, the others 1); the RIB keeps the lowest per prefix, so a floating route
 //!   installs only when the better one does not;
+//! - a next-hop address the device holds itself (in the route's VRF) installs nothing:
+//!   IOS, NX-OS and EOS refuse the command, Junos never installs it (Batfish would,
+//!   through the connected subnet; olav follows the devices);
 //! - a Junos `next-table` route (no next hop of its own) is not computed yet.
 
 use super::connected::{active, is_management, vrf_name};
@@ -65,6 +68,9 @@ pub enum Skipped {
     Ipv6,
     /// A Junos `next-table` route, or one without a next hop.
     NoNextHop,
+    /// Its next-hop address is the device's own (in the route's VRF): IOS, NX-OS and
+    /// EOS refuse the command, Junos commits it and never installs it.
+    OwnAddress,
 }
 
 fn v4(ip: IpAddr) -> Option<Ipv4Addr> {
@@ -128,6 +134,15 @@ pub fn candidate(
             })
         }
         (None, Some(Some(ip))) => {
+            let own = config.interfaces.iter().any(|i| {
+                vrf_name(&i.vrf) == vrf
+                    && i.addresses
+                        .iter()
+                        .any(|a| a.address.addr() == IpAddr::V4(ip))
+            });
+            if own {
+                return Err(Skipped::OwnAddress);
+            }
             let junos_resolve =
                 vendor == Vendor::JuniperJunos && r.activity == RouteActivity::ViaRouting;
             Ok(Candidate {

@@ -76,6 +76,24 @@ end
 }
 
 #[test]
+fn a_static_route_via_the_devices_own_address_installs_nothing() {
+    // IOS refuses `ip route … 10.0.0.1` on the router holding 10.0.0.1; the route to the
+    // neighbour's address beside it installs.
+    let text = format!(
+        "{IOS}ip route 10.8.0.0 255.255.0.0 10.0.0.1
+ip route 10.9.0.0 255.255.0.0 10.0.0.2
+end
+"
+    );
+    let r = rib(Vendor::CiscoIos, &text);
+    let statics: Vec<String> = rows(&r)
+        .into_iter()
+        .filter(|l| l.contains("static"))
+        .collect();
+    assert_eq!(statics, ["default 10.9.0.0/16 static [1] 10.0.0.2"]);
+}
+
+#[test]
 fn a_floating_static_installs_only_when_the_better_one_does_not() {
     let text = format!(
         "{IOS}ip route 10.9.0.0 255.255.0.0 10.0.0.2

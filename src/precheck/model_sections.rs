@@ -89,8 +89,14 @@ fn ospf_settings(c: &crate::model::DeviceConfig) -> Vec<String> {
             format!("{n:?}")
         })
         .collect();
-    // Line numbers are spread through the OSPF model: compared without any `line: N`.
-    let text = format!("{:?}", c.ospf);
+    // Passive lists are sets (a rollback may list an interface again at the end), and
+    // line numbers are spread through the OSPF model: compared without any `line: N`.
+    let mut ospf = c.ospf.clone();
+    for p in &mut ospf.processes {
+        p.passive.sort();
+        p.not_passive.sort();
+    }
+    let text = format!("{ospf:?}");
     let mut cleaned = String::with_capacity(text.len());
     let mut rest = text.as_str();
     while let Some(i) = rest.find("line: ") {

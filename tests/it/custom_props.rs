@@ -58,6 +58,9 @@ fn ios_change() -> impl Strategy<Value = String> {
             .prop_map(|(s, o)| format!("ip prefix-list OUR-PREFIXES seq {s} permit 10.{o}.0.0/16")),
         Just("no ip prefix-list OUR-PREFIXES seq 20 permit 10.20.0.0/16".to_owned()),
         Just("router bgp 65001\n neighbor 203.0.113.2 route-map OTHER out".to_owned()),
+        // Under `passive-interface default`: one made active, one made passive again.
+        Just("router ospf 1\n no passive-interface Loopback0".to_owned()),
+        Just("router ospf 1\n passive-interface GigabitEthernet0/0/1".to_owned()),
         Just("no route-map AARNET-OUT deny 100".to_owned()),
     ]
 }

@@ -303,6 +303,25 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
         ["no", "access-list", n, ..] if line.children.is_empty() => {
             delete(siblings, &["access-list", n], false);
         }
+        // The device lists `passive-interface X` only against no default and `no
+        // passive-interface X` only against `passive-interface default`: either form
+        // replaces the other, and the one the default already gives lists nothing.
+        ["passive-interface", x @ ..] | ["no", "passive-interface", x @ ..]
+            if !x.is_empty() && x != ["default"] && line.children.is_empty() =>
+        {
+            let passive = w[0] != "no";
+            let default = siblings
+                .iter()
+                .any(|n| !n.trivia && n.words() == ["passive-interface", "default"]);
+            let about_x = |nw: &[&str]| {
+                let rest = nw.strip_prefix(&["no"]).unwrap_or(nw);
+                rest.first() == Some(&"passive-interface") && rest[1..] == *x
+            };
+            siblings.retain(|n| n.trivia || !about_x(&n.words()));
+            if passive != default {
+                insert(siblings, line, indent);
+            }
+        }
         ["no", target @ ..] if !target.is_empty() && line.children.is_empty() => {
             let toggle = matches!(target, [t] if style.toggles.contains(t));
             let gone = delete(siblings, target, target[0] == "neighbor");
@@ -355,11 +374,7 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 }
                 return;
             }
-            // A setting configured again undoes its stored `no` form (`no
-            // passive-interface X` under `passive-interface default`). The device lists
-            // that `no` form only against a default of the setting, so undoing it goes
-            // back to the default and lists nothing; only a toggle (`shutdown`) lists both.
-            let had = siblings.len();
+            // A setting configured again undoes its stored `no` form.
             siblings.retain(|n| {
                 if n.trivia || !n.raw.trim_start().starts_with("no ") {
                     return true;
@@ -367,10 +382,6 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 let nw = n.words();
                 !(nw.len() == w.len() + 1 && nw[1..] == w[..])
             });
-            let toggle = matches!(w.as_slice(), [t] if style.toggles.contains(t));
-            if siblings.len() < had && !toggle && line.children.is_empty() {
-                return;
-            }
             if let Some(old) = replaces(&w, style) {
                 let address = old.len() == 2 && old[1].as_deref() == Some("address");
                 let first = old.first().cloned().flatten();

@@ -24,6 +24,7 @@ mod links;
 mod lockout;
 mod mtu;
 mod new_neighbors;
+mod passed_on;
 mod plan_conflict;
 mod reachability;
 pub(crate) mod readable;
@@ -205,6 +206,7 @@ pub const LIST: &[Check] = &[
     freshness::CHECK,
     blast_claim::CHECK,
     announcements::CHECK,
+    passed_on::CHECK,
     readdressed::CHECK,
     sessions_split::CHECK,
     blast_unknown::CHECK,

@@ -19,7 +19,8 @@ pub struct Net {
     _dir: tempfile::TempDir,
 }
 
-const R1: &str = "hostname r1
+/// The triangle's border: iBGP to r2, eBGP to ISP-A (AS64500).
+pub const R1: &str = "hostname r1
 !
 interface Loopback0
  ip address 10.255.0.1 255.255.255.255
@@ -60,7 +61,8 @@ route-map ISP-IN permit 10
 end
 ";
 
-const R2: &str = "hostname r2
+/// The triangle's core: iBGP to r1.
+pub const R2: &str = "hostname r2
 !
 interface GigabitEthernet0/0
  ip address 10.0.12.2 255.255.255.252

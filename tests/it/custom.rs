@@ -214,6 +214,32 @@ fn a_passive_interface_undone_is_rolled_back_without_a_false_rollback_error() {
 }
 
 #[test]
+fn an_ospf_process_removed_ends_every_adjacency_and_comes_back_whole() {
+    // IOS takes `ip ospf 1 area 0` off the interfaces with the process: the candidate
+    // ran OSPF on them still, at default costs.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (code, v) = plan(tmp.path(), "alpha-dist-1", "no-ospf.ios");
+    assert_eq!(code, 1, "{v:#}");
+    let f = findings(&v);
+    let lost = f
+        .iter()
+        .filter(|(c, s, m)| {
+            c == "precheck.adjacency" && s == "error" && m.contains("no longer runs OSPF")
+        })
+        .count();
+    assert!(lost >= 6, "{f:#?}");
+    assert!(
+        !f.iter().any(|(c, _, _)| c == "precheck.rollback"),
+        "{f:#?}"
+    );
+    let text = plan_text(tmp.path(), &v);
+    assert!(
+        text.contains("interface TwentyFiveGigE1/0/1\n ip ospf 1 area 0"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_neighbor_the_lines_remove_is_a_warning_and_its_far_end_left_half_open_is_said() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let (code, v) = plan(tmp.path(), "alpha-border-1", "remove-neighbor.ios");

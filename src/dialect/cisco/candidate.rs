@@ -10,6 +10,9 @@
 //!   (its address families too). It stays as a line only where the device shows it: the
 //!   toggles `no shutdown` / `no switchport`, and a `no` that deleted nothing.
 //! - `default W…` returns `W…` to its default: a block keeps only its header, a line goes.
+//! - `no router ospf N` takes the interfaces' `ip ospf N area A` lines with the process
+//!   (IOS); `passive-interface X` and `no passive-interface X` replace each other, and the
+//!   form `passive-interface default` (or its absence) already gives lists nothing.
 //! - A single-valued setting (description, MTU, primary address, remote AS, a neighbor's
 //!   remote AS or description) replaces the stored one; a line already there is not added
 //!   twice. New lines go before the block's first nested block (IOS lists a neighbor's
@@ -322,6 +325,18 @@ fn apply(siblings: &mut Vec<Node>, mut line: Node, indent: Option<usize>, style:
                 insert(siblings, line, indent);
             }
         }
+        // IOS takes an OSPF process's interface lines (`ip ospf N area A`) away with
+        // it: left behind, they would start the process again.
+        ["no", "router", "ospf", pid, ..] if line.children.is_empty() => {
+            let pid = (*pid).to_owned();
+            delete(siblings, &w[1..], false);
+            for n in siblings
+                .iter_mut()
+                .filter(|n| n.raw.split_whitespace().next() == Some("interface"))
+            {
+                delete(&mut n.children, &["ip", "ospf", &pid, "area"], false);
+            }
+        }
         ["no", target @ ..] if !target.is_empty() && line.children.is_empty() => {
             let toggle = matches!(target, [t] if style.toggles.contains(t));
             let gone = delete(siblings, target, target[0] == "neighbor");
@@ -537,6 +552,20 @@ mod tests {
         assert!(
             global.contains("remote-as 64999") && !global.contains("7575"),
             "{global}"
+        );
+    }
+
+    #[test]
+    fn an_ospf_process_removed_takes_its_interface_lines_with_it() {
+        let stored = "interface Gi1\n ip address 10.0.0.1 255.255.255.254\n ip ospf 1 area 0\n ip ospf 2 area 0\n!\nrouter ospf 1\n passive-interface default\n!\nrouter ospf 2\n!\nend\n";
+        let out = apply_text(stored, "no router ospf 1");
+        assert!(
+            !out.contains("router ospf 1\n") && !out.contains("ip ospf 1 area"),
+            "{out}"
+        );
+        assert!(
+            out.contains(" ip ospf 2 area 0\n") && out.contains("router ospf 2\n"),
+            "{out}"
         );
     }
 

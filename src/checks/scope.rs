@@ -11,8 +11,8 @@
 //! after the plan: no other device's rows can change. The rows about A are computed on
 //! A and the devices related to A (S), before and after the plan; only A's own peerings
 //! and references are made, and the address checks (duplicates, overlaps) read A alone
-//! (see [`about`]). The candidate's
-//! findings are the imported ones with A's old rows replaced by its new ones.
+//! (see [`about`]). The candidate's findings are the imported ones with A's old rows
+//! replaced by its new ones.
 //! `scope_tests.rs` checks this equals the whole recomputation on generated networks
 //! under random changes.
 
@@ -314,11 +314,11 @@ fn within(
     })
 }
 
-/// The rows of the checks about the devices marked (A), on `devices` (S). Only A's own peerings and references are made, reading all of S as far ends.
-/// The address checks (duplicates, overlaps) read A alone: a group or pair whose rows
-/// the plan changes holds a changed device, every member of it is related to that
-/// device and so in A; a group without one has the same rows before and after, which
-/// cancel out.
+/// The rows of the checks about the devices marked (A), on `devices` (S). Only A's own
+/// peerings and references are made, reading all of S as far ends. The address checks
+/// (duplicates, overlaps) read A alone: a group or pair whose rows the plan changes holds
+/// a changed device, every member of it is related to that device and so in A; a group
+/// without one has the same rows before and after, which cancel out.
 fn about(devices: &[(bool, Arc<ParsedDevice>)]) -> Findings {
     let all = Model {
         devices: devices.iter().map(|(_, d)| Arc::clone(d)).collect(),

@@ -247,6 +247,41 @@ impl NetworkModel {
         self.sym.get(name).copied()
     }
 
+    /// Each service's networks, as (service index, VRF, network): its prefix endpoints
+    /// (default VRF), and the subnet of every IPv4 address on its interface endpoints.
+    pub fn service_networks(&self) -> Vec<(usize, &str, ipnet::Ipv4Net)> {
+        let mut out = Vec::new();
+        // Interface endpoints by hostname: one pass over the addresses, not one per service.
+        let mut on: HashMap<&str, Vec<(&str, usize)>> = HashMap::new();
+        for (k, svc) in self.services.iter().enumerate() {
+            for e in &svc.endpoints {
+                if let Some(p) = e
+                    .prefix
+                    .as_deref()
+                    .and_then(|p| p.parse::<ipnet::Ipv4Net>().ok())
+                {
+                    out.push((k, "default", p.trunc()));
+                }
+                if let (Some(h), Some(i)) = (&e.hostname, &e.ifname) {
+                    on.entry(h.as_str()).or_default().push((i.as_str(), k));
+                }
+            }
+        }
+        for a in &self.addresses {
+            let (ipnet::IpNet::V4(p), Some(ends)) = (a.prefix, on.get(self.name(a.hostname)))
+            else {
+                continue;
+            };
+            let i = self.name(a.ifname);
+            for (_, k) in ends.iter().filter(|(e, _)| crate::ifname::same(e, i)) {
+                out.push((*k, self.name(a.vrf), p.trunc()));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     fn reindex(&mut self) {
         self.index = self
             .devices

@@ -45,32 +45,14 @@ fn watched(m: &NetworkModel, dropped: &HashSet<Ipv4Net>) -> HashSet<Ipv4Net> {
     let mut out: HashSet<Ipv4Net> = HashSet::new();
     out.insert(Ipv4Net::default());
     for a in &m.addresses {
-        let (IpAddr::V4(ip), IpNet::V4(p)) = (a.address, a.prefix) else {
+        let (IpAddr::V4(ip), IpNet::V4(_)) = (a.address, a.prefix) else {
             continue;
         };
-        let (h, i) = (m.name(a.hostname), m.name(a.ifname));
-        if is_loopback(i) {
+        if is_loopback(m.name(a.ifname)) {
             out.insert(Ipv4Net::from(ip));
         }
-        let serves = m.services.iter().any(|s| {
-            s.endpoints.iter().any(|e| {
-                e.hostname.as_deref() == Some(h)
-                    && e.ifname
-                        .as_deref()
-                        .is_some_and(|x| crate::ifname::same(x, i))
-            })
-        });
-        if serves {
-            out.insert(p.trunc());
-        }
     }
-    for s in &m.services {
-        for e in &s.endpoints {
-            if let Some(p) = e.prefix.as_deref().and_then(|p| p.parse::<Ipv4Net>().ok()) {
-                out.insert(p.trunc());
-            }
-        }
-    }
+    out.extend(m.service_networks().into_iter().map(|(_, _, n)| n));
     out.retain(|n| !dropped.contains(n));
     out
 }

@@ -44,47 +44,22 @@ fn asks_to_discard(request: &str, network: &ipnet::Ipv4Net) -> bool {
         .any(|w| r.contains(w))
 }
 
-/// The critical and high services' networks, as "name (criticality)": their prefix
-/// endpoints, and the subnets of their interface endpoints in the default VRF (a
-/// service given by its gateway interface is as much blackholed as one given by prefix).
+/// The critical and high services' networks in the default VRF, as "name
+/// (criticality)" ([`crate::network::NetworkModel::service_networks`]: a service given by
+/// its gateway interface is as much blackholed as one given by prefix).
 fn service_networks(model: &crate::network::NetworkModel) -> Vec<(ipnet::Ipv4Net, String)> {
-    let mut out = Vec::new();
-    let mut on: std::collections::HashMap<(&str, &str), Vec<String>> = Default::default();
-    for svc in model
-        .services
-        .iter()
-        .filter(|svc| matches!(svc.criticality.as_deref(), Some("critical" | "high")))
-    {
-        let label = format!(
-            "{} ({})",
-            svc.name,
-            svc.criticality.as_deref().unwrap_or("")
-        );
-        for e in &svc.endpoints {
-            match (&e.prefix, &e.hostname, &e.ifname) {
-                (Some(p), _, _) => {
-                    if let Ok(p) = p.parse::<ipnet::Ipv4Net>() {
-                        out.push((p.trunc(), label.clone()));
-                    }
-                }
-                (None, Some(h), Some(i)) => on.entry((h, i)).or_default().push(label.clone()),
-                _ => {}
-            }
-        }
-    }
-    if !on.is_empty() {
-        for a in &model.addresses {
-            let (ipnet::IpNet::V4(p), "default") = (a.prefix, model.name(a.vrf)) else {
-                continue;
-            };
-            let (h, i) = (model.name(a.hostname), model.name(a.ifname));
-            for ((eh, ei), labels) in &on {
-                if eh.eq_ignore_ascii_case(h) && crate::ifname::same(ei, i) {
-                    out.extend(labels.iter().map(|l| (p.trunc(), l.clone())));
-                }
-            }
-        }
-    }
+    let mut out: Vec<(ipnet::Ipv4Net, String)> = model
+        .service_networks()
+        .into_iter()
+        .filter(|(_, vrf, _)| *vrf == "default")
+        .filter_map(|(k, _, n)| {
+            let svc = &model.services[k];
+            matches!(svc.criticality.as_deref(), Some("critical" | "high")).then(|| {
+                let c = svc.criticality.as_deref().unwrap_or("");
+                (n, format!("{} ({c})", svc.name))
+            })
+        })
+        .collect();
     out.sort();
     out.dedup();
     out

@@ -9,6 +9,7 @@ pub mod bgp;
 pub mod model;
 pub mod reach;
 pub mod scope;
+pub mod whole;
 
 use crate::model::{AddressKind, StructureKind};
 use model::Model;
@@ -276,7 +277,18 @@ pub fn imported(
     crate::network::store::shared(
         db,
         "checks",
-        |db| Ok(run(&Model::from_state(db)?, &[])),
+        |db| {
+            // A run of devices at a time ([`whole`]); the network decoded at once only
+            // where a device does not decode.
+            let configs = crate::network::ParsedConfigs::shared(db)?;
+            let prints = footprints(db)?;
+            if prints.state_version == configs.state_version {
+                if let Some(f) = whole::findings(&prints, |i| configs.at(i as usize), whole::RUN) {
+                    return Ok(f);
+                }
+            }
+            Ok(run(&Model::from_state(db)?, &[]))
+        },
         |_| {},
     )
 }

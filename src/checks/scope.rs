@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 #[cfg(test)]
 #[path = "scope_tests.rs"]
-mod tests;
+pub(crate) mod tests;
 
 /// Above this share of the network reached, the whole network is checked again: the
 /// scope would save little.
@@ -200,14 +200,14 @@ impl Footprints {
     }
 
     /// Adds the devices related to one with `footprint`.
-    fn related(&self, footprint: &[(u128, u128, bool)], out: &mut BTreeSet<u32>) {
+    pub(super) fn related(&self, footprint: &[(u128, u128, bool)], out: &mut BTreeSet<u32>) {
         for r in footprint {
             self.overlapping(*r, out);
         }
     }
 
     /// Adds the devices cabled to `d`.
-    fn cabled_to(&self, d: u32, out: &mut BTreeSet<u32>) {
+    pub(super) fn cabled_to(&self, d: u32, out: &mut BTreeSet<u32>) {
         let at = self.cables.partition_point(|c| c.0 < d);
         out.extend(
             self.cables[at..]

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 /// `olav synth`'s network, parsed and cabled as the stored model holds it.
-fn network(devices: usize, seed: u64) -> Vec<Arc<ParsedDevice>> {
+pub(crate) fn network(devices: usize, seed: u64) -> Vec<Arc<ParsedDevice>> {
     let p = crate::import::parse_snapshot(&crate::synth::generate(devices, seed).to_snapshot())
         .expect("the generated network parses");
     let links: Vec<crate::model::LinkEnds> =
@@ -99,14 +99,14 @@ fn pick(base: &[Arc<ParsedDevice>], k: usize) -> usize {
 }
 
 /// A network of several sites, made once: within a site most devices are related.
-fn generated() -> &'static [Arc<ParsedDevice>] {
+pub(crate) fn generated() -> &'static [Arc<ParsedDevice>] {
     static NET: std::sync::OnceLock<Vec<Arc<ParsedDevice>>> = std::sync::OnceLock::new();
     NET.get_or_init(|| network(300, 2))
 }
 
 /// One change to one device; numbers pick interfaces, neighbors and other devices.
 #[derive(Debug, Clone)]
-enum Edit {
+pub(crate) enum Edit {
     /// Remove the device.
     Remove,
     /// Shut (or bring up) an interface.
@@ -127,7 +127,7 @@ enum Edit {
 
 /// Edits among a dozen devices and their first interfaces and neighbors, so that one
 /// edit often meets another's device (a duplicate made, then ended).
-fn edit() -> impl Strategy<Value = Edit> {
+pub(crate) fn edit() -> impl Strategy<Value = Edit> {
     let n = || 0..12usize;
     prop_oneof![
         Just(Edit::Remove),
@@ -252,7 +252,10 @@ fn checked(devices: &[Arc<ParsedDevice>]) -> Findings {
 }
 
 /// `base` as `edits` leave it.
-fn edited(base: &[Arc<ParsedDevice>], edits: &[(usize, Edit)]) -> Vec<Arc<ParsedDevice>> {
+pub(crate) fn edited(
+    base: &[Arc<ParsedDevice>],
+    edits: &[(usize, Edit)],
+) -> Vec<Arc<ParsedDevice>> {
     let (changed, removed) = apply(base, edits);
     base.iter()
         .filter(|d| !removed.contains(&d.hostname))

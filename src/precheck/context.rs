@@ -42,8 +42,9 @@ pub struct Context<'a> {
     /// The blast radius, recomputed from the plan's targets and candidate, with the
     /// services its withdrawn prefixes and abandoned subnets hit.
     pub blast: Blast,
-    /// How many anchors (borders, cores, external peers) the topology has.
-    pub anchors: usize,
+    /// The stored topology's graph, which the blast radius was recomputed on (kept for
+    /// the checks that recompute it again, block by block).
+    pub graph: std::sync::Arc<blast::Graph>,
     /// What each provider is sent, before and after.
     pub announcements: Announcements,
     /// Subnets the plan's new addresses leave behind.
@@ -168,7 +169,7 @@ impl<'a> Context<'a> {
             blocks,
             cand,
             blast,
-            anchors: graph.anchor_count(),
+            graph,
             announcements,
             left,
             moved,

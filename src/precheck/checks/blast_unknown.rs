@@ -22,7 +22,7 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
         || !cx.blast.sessions_lost.is_empty()
         || !cx.cand.shut.is_empty()
         || !cx.cand.lost_links.is_empty();
-    if cx.anchors == 0 && cuts {
+    if cx.graph.anchor_count() == 0 && cuts {
         out.add(
             Severity::Warning,
             "blast radius",

@@ -3,7 +3,6 @@
 //! longer be sent to it.
 
 use super::{Check, Context, Findings, Outcome};
-use crate::precheck::blast::Graph;
 use crate::precheck::lockout::{find, Phase};
 use crate::precheck::Severity;
 use crate::state::StateError;
@@ -21,9 +20,8 @@ fn run(cx: &Context) -> Result<Outcome, StateError> {
     if cx.plan.implementation.is_empty() {
         return Ok(out.not_applicable());
     }
-    let graph = Graph::load(cx.db)?;
     let t0 = std::time::Instant::now();
-    let found = find(cx.db, cx.plan, &graph, &cx.blast, &cx.cand)?;
+    let found = find(cx.db, cx.plan, &cx.graph, &cx.blast, &cx.cand)?;
     tracing::debug!(
         "lock-out: {} block(s) judged in {:?}",
         cx.plan.implementation.len() + cx.plan.rollback.len(),

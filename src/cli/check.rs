@@ -321,7 +321,7 @@ pub fn blast_radius(
 
 /// `olav check [--only …] [--plan <plan.md>]`.
 pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path>) -> Result<Exit> {
-    use crate::checks::{self, model::Model};
+    use crate::checks;
     let db = open_or_demo(cli)?;
     let (f, label) = match plan {
         None => (
@@ -335,8 +335,13 @@ pub fn static_checks(cli: &Cli, only: &[crate::checks::Only], plan: Option<&Path
             let (_, text) = reader.read(&named).map_err(|e| anyhow!("{e}"))?;
             let parsed =
                 crate::plan::Plan::from_markdown(&text).map_err(|e| anyhow!("{named}: {e}"))?;
+            // Recomputed where the plan reaches, as the verification does (the whole
+            // candidate where it cannot be scoped): the same rows, without decoding
+            // every device.
+            let version = db.state_version()?;
+            let imported = checks::imported(&db)?;
             (
-                checks::run(&Model::from_state(&db)?.candidate(&db, &parsed)?, only),
+                checks::candidate(&db, &parsed, &imported, version)?.only(only),
                 format!("the candidate network of {named}"),
             )
         }

@@ -8,11 +8,12 @@
 //! range and local address. Two devices that only refer to the same address (two
 //! clients of one route reflector) are not related: neither reads the other. For the
 //! devices C a plan changes (or removes), A = C and every device related to C before or
-//! after the plan: no other device's rows can change. The rows about A are computed on
-//! A and the devices related to A (S), before and after the plan; only A's own peerings
-//! and references are made, and the address checks (duplicates, overlaps) read A alone
-//! (see [`about`]). The candidate's findings are the imported ones with A's old rows
-//! replaced by its new ones.
+//! after the plan: no other device's rows can change. After the plan, the rows about A
+//! are computed on A and the devices related to A (S): only A's own peerings and
+//! references are made, and the address checks (duplicates, overlaps) read A alone (see
+//! [`about`]). Before it, A's peerings and references are the imported rows of A's
+//! devices, and the address checks are made on A alone too. The candidate's findings
+//! are the imported ones with A's old rows replaced by its new ones.
 //! `scope_tests.rs` checks this equals the whole recomputation on generated networks
 //! under random changes.
 
@@ -39,17 +40,21 @@ pub struct Footprints {
     /// The state version.
     pub state_version: i64,
     /// Hostnames, in the parsed configurations' order (by hostname).
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub hostnames: Vec<String>,
     /// Whether every device decoded: a device that did not has no footprint, so no
     /// plan is scoped on these footprints (the whole candidate is checked).
     pub complete: bool,
     /// (first address, last address, device, held — not only referred to), sorted;
     /// IPv4 as IPv4-mapped addresses.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     ranges: Vec<(u128, u128, u32, bool)>,
     /// The distinct widths (last − first) of the ranges, for finding those holding an
     /// address.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     widths: Vec<u128>,
     /// Cabled device pairs, both ways, sorted.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     cables: Vec<(u32, u32)>,
 }
 
@@ -304,7 +309,36 @@ fn within(
             (*held, Arc::clone(d))
         })
         .collect();
-    let old = about(&before);
+    // A's own peerings and references before the plan are the imported ones: each is
+    // its device's row, read on the devices related to it, all of them in S
+    // ([`super::whole`]). Only the address checks are made again on A.
+    let mine: std::collections::HashSet<&str> = before
+        .iter()
+        .filter(|(a, _)| *a)
+        .map(|(_, d)| d.hostname.as_str())
+        .collect();
+    let reached: Vec<Arc<ParsedDevice>> = before
+        .iter()
+        .filter(|(a, _)| *a)
+        .map(|(_, d)| Arc::clone(d))
+        .collect();
+    let reached = Model { devices: reached };
+    let old = Findings {
+        duplicates: super::duplicates(&reached),
+        overlaps: super::overlaps(&reached),
+        bgp: imported
+            .bgp
+            .iter()
+            .filter(|r| mine.contains(r.node.as_str()))
+            .cloned()
+            .collect(),
+        references: imported
+            .references
+            .iter()
+            .filter(|r| mine.contains(r.node.as_str()))
+            .cloned()
+            .collect(),
+    };
     let new = about(&after);
     Some(Findings {
         duplicates: replaced(&imported.duplicates, old.duplicates, new.duplicates)?,

@@ -160,18 +160,24 @@ pub struct NetworkModel {
     /// The state version it was built from.
     pub state_version: i64,
     /// The names rows refer to by number.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub names: Vec<String>,
     /// Devices, sorted by hostname.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub devices: Vec<Device>,
     /// Addresses in the table's order.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub addresses: Vec<Address>,
     /// Links ordered by their ends.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub links: Vec<Link>,
     /// BGP sessions with a peer address, in the table's order.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub sessions: Vec<Session>,
     /// `network` statements.
     pub bgp_networks: Vec<BgpNetwork>,
     /// Static routes.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     pub static_routes: Vec<StaticRoute>,
     /// Devices that run OSPF, sorted.
     pub ospf: Vec<String>,

@@ -143,28 +143,40 @@ struct AddrE {
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Graph {
     /// Device hostnames, sorted: a device's number is its place here.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     names: Vec<String>,
+    #[serde(deserialize_with = "crate::network::store::sized")]
     anchor: Vec<bool>,
     /// Links sorted by their pair of devices.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     links: Vec<LinkE>,
+    #[serde(deserialize_with = "crate::network::store::sized")]
     sessions: Vec<SessE>,
     /// External peer ASes, node ids after the devices.
     peer_asns: Vec<u32>,
     peer_names: Vec<String>,
     /// Addresses by device, each device's in the table's order.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     addresses: Vec<AddrE>,
     /// Device `d`'s addresses are `addresses[addr_start[d]..addr_start[d + 1]]`.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     addr_start: Vec<u32>,
     /// Interface names links and addresses refer to by number.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     ifnames: Vec<String>,
     /// Addresses whose subnet is wider than a host, by subnet: who has each prefix.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     holders: Vec<u32>,
     /// Prefixes of `network` statements, by device.
+    #[serde(deserialize_with = "crate::network::store::sized")]
     originated: Vec<(u32, IpNet)>,
     services: Vec<(String, String, Vec<Ep>)>,
+    #[serde(deserialize_with = "crate::network::store::sized")]
     protected_before: Vec<bool>,
+    #[serde(deserialize_with = "crate::network::store::sized")]
     reachable_before: Vec<bool>,
     /// Each device's site, a number into `sites` (`u32::MAX`: none known).
+    #[serde(deserialize_with = "crate::network::store::sized")]
     site: Vec<u32>,
     /// Site names.
     sites: Vec<String>,

@@ -138,12 +138,23 @@ impl Network {
             });
         }
         let n = |s| m.name(s);
+        // A hostname's number → its device's here, made once: rows looked up by
+        // hostname text cost a string hash each, a million of them at 50,000 devices.
+        let mut sym_dev = vec![usize::MAX; m.names.len()];
+        for d in &net.devices {
+            if let (Some(s), Some(&i)) = (m.sym(&d.hostname), net.index.get(&d.hostname)) {
+                sym_dev[s as usize] = i;
+            }
+        }
+        let dev_of = |s: crate::network::Sym| {
+            sym_dev
+                .get(s as usize)
+                .copied()
+                .filter(|&d| d != usize::MAX)
+        };
         let up = m.sym("up");
         for l in m.links.iter().filter(|l| Some(l.status) == up) {
-            if let (Some(&a), Some(&b)) = (
-                net.index.get(n(l.hostname_a)),
-                net.index.get(n(l.hostname_b)),
-            ) {
+            if let (Some(a), Some(b)) = (dev_of(l.hostname_a), dev_of(l.hostname_b)) {
                 net.links.push(Link {
                     a: (a, n(l.ifname_a).to_owned()),
                     b: (b, n(l.ifname_b).to_owned()),
@@ -170,7 +181,7 @@ impl Network {
         // session to a peer outside the network.
         let mut out_of_service: HashSet<IpAddr> = HashSet::new();
         for a in m.addresses.iter().filter(|a| Some(a.kind) != virt) {
-            let Some(&d) = net.index.get(n(a.hostname)) else {
+            let Some(d) = dev_of(a.hostname) else {
                 if peers_wanted.contains(&a.address) && m.device(n(a.hostname)).is_some() {
                     out_of_service.insert(a.address);
                 }

@@ -126,17 +126,26 @@ impl DeviceInterfaces {
     fn make(&self, d: usize) -> Vec<Iface> {
         let m = &self.model;
         let (addrs, linked) = self.index.get_or_init(|| {
+            // A hostname's number → its device's, made once: a million rows looked up
+            // by hostname text took a tenth of a 50,000-device request.
+            let mut sym_dev = vec![u32::MAX; m.names.len()];
+            for (d, dev) in m.devices.iter().enumerate() {
+                if let Some(s) = m.sym(&dev.hostname) {
+                    sym_dev[s as usize] = d as u32;
+                }
+            }
+            let dev_of = |s: Sym| sym_dev.get(s as usize).copied().filter(|&d| d != u32::MAX);
             let mut addrs: Vec<Vec<u32>> = vec![Vec::new(); m.devices.len()];
             for (i, a) in m.addresses.iter().enumerate() {
-                if let Some(d) = m.device(m.name(a.hostname)) {
-                    addrs[d].push(i as u32);
+                if let Some(d) = dev_of(a.hostname) {
+                    addrs[d as usize].push(i as u32);
                 }
             }
             let mut linked = HashSet::new();
             for l in &m.links {
                 for (h, i) in [(l.hostname_a, l.ifname_a), (l.hostname_b, l.ifname_b)] {
-                    if let Some(d) = m.device(m.name(h)) {
-                        linked.insert((d as u32, i));
+                    if let Some(d) = dev_of(h) {
+                        linked.insert((d, i));
                     }
                 }
             }
@@ -182,12 +191,15 @@ pub struct Facts {
     pub interfaces: DeviceInterfaces,
     /// BGP sessions with a peer address.
     pub sessions: Vec<Bgp>,
-    /// Every subnet in use (interfaces, BGP networks, service prefixes, static routes but defaults).
-    pub used: Vec<IpNet>,
+    /// Subnets open plans already claim.
+    pub claimed_subnets: Vec<IpNet>,
+    /// Every subnet in use, made when first asked for ([`Facts::used`]).
+    used: OnceLock<Vec<IpNet>>,
     /// State version.
     pub state_version: i64,
-    /// Every address configured on an interface of the network, sorted.
-    owned: Vec<std::net::IpAddr>,
+    /// Every address configured on an interface of the network, sorted; made when first
+    /// asked for ([`Facts::owned`]).
+    owned: OnceLock<Vec<std::net::IpAddr>>,
     /// Static routes.
     pub routes: Vec<Route>,
     /// Devices that run OSPF.
@@ -207,7 +219,7 @@ impl Facts {
             if kind == "addresses" {
                 f.claimed_interfaces.insert((h, el));
             } else if let Ok(p) = el.parse::<IpNet>() {
-                f.used.push(p);
+                f.claimed_subnets.push(p);
             }
         }
         Ok(f)
@@ -232,34 +244,6 @@ impl Facts {
             );
         }
         f.interfaces = DeviceInterfaces::new(Arc::clone(m), Arc::clone(ifs));
-        f.used
-            .reserve(m.addresses.len() + m.bgp_networks.len() + m.static_routes.len());
-        f.owned.reserve(m.addresses.len());
-        for a in &m.addresses {
-            f.used.push(a.prefix);
-            f.owned.push(a.address);
-        }
-        f.owned.sort_unstable();
-        f.owned.dedup();
-        let service_prefixes = m
-            .services
-            .iter()
-            .flat_map(|s| &s.endpoints)
-            .filter_map(|e| e.prefix.as_deref());
-        for p in m
-            .bgp_networks
-            .iter()
-            .map(|n| n.prefix.as_str())
-            .chain(service_prefixes)
-            .chain(m.static_routes.iter().map(|r| r.prefix.as_str()))
-        {
-            if let Ok(p) = p.parse::<IpNet>() {
-                // A default or summary route covers everything; it is not a subnet in use.
-                if p.prefix_len() >= 24 {
-                    f.used.push(p);
-                }
-            }
-        }
         f.ospf = m.ospf.iter().cloned().collect();
         let mut routes: Vec<&crate::network::StaticRoute> = m.static_routes.iter().collect();
         routes.sort_by(|a, b| (&a.hostname, a.source_line).cmp(&(&b.hostname, b.source_line)));
@@ -296,6 +280,53 @@ impl Facts {
         f
     }
 
+    /// Every address configured on an interface of the network, sorted.
+    fn owned(&self) -> &[std::net::IpAddr] {
+        self.owned.get_or_init(|| {
+            let mut owned: Vec<std::net::IpAddr> = self
+                .interfaces
+                .model
+                .addresses
+                .iter()
+                .map(|a| a.address)
+                .collect();
+            owned.sort_unstable();
+            owned.dedup();
+            owned
+        })
+    }
+
+    /// Every subnet in use: interfaces', BGP networks, service prefixes, static routes
+    /// but defaults and summaries, and what open plans claim. Made on first use: only
+    /// a request that allocates a subnet reads it.
+    pub fn used(&self) -> &[IpNet] {
+        self.used.get_or_init(|| {
+            let m = &self.interfaces.model;
+            let mut used: Vec<IpNet> = m.addresses.iter().map(|a| a.prefix).collect();
+            let service_prefixes = m
+                .services
+                .iter()
+                .flat_map(|s| &s.endpoints)
+                .filter_map(|e| e.prefix.as_deref());
+            for p in m
+                .bgp_networks
+                .iter()
+                .map(|n| n.prefix.as_str())
+                .chain(service_prefixes)
+                .chain(m.static_routes.iter().map(|r| r.prefix.as_str()))
+            {
+                if let Ok(p) = p.parse::<IpNet>() {
+                    // A default or summary route covers everything; it is not a subnet in use.
+                    if p.prefix_len() >= 24 {
+                        used.push(p);
+                    }
+                }
+            }
+            used.extend(self.claimed_subnets.iter().copied());
+            used
+        })
+    }
+
     /// The links with an end on `device`: ((device, interface), (device, interface)).
     pub fn links_of(&self, device: &str) -> Vec<LinkEnds> {
         let m = &self.interfaces.model;
@@ -318,7 +349,7 @@ impl Facts {
     /// Whether an address belongs to a device of the network.
     pub fn owns(&self, addr: &str) -> bool {
         addr.parse()
-            .is_ok_and(|a| self.owned.binary_search(&a).is_ok())
+            .is_ok_and(|a| self.owned().binary_search(&a).is_ok())
     }
 
     /// The providers (external peers by AS) `device` has sessions to, with a name each.
@@ -352,7 +383,7 @@ impl Facts {
     /// The device (first by name) with `addr` on one of its interfaces.
     pub fn owner_of(&self, addr: &str) -> Option<String> {
         let ip: std::net::IpAddr = addr.parse().ok()?;
-        if self.owned.binary_search(&ip).is_err() {
+        if self.owned().binary_search(&ip).is_err() {
             return None;
         }
         let m = &self.interfaces.model;

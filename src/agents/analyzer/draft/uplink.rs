@@ -18,7 +18,7 @@ use std::net::IpAddr;
 pub fn free_subnet(f: &Facts, within: IpNet, len: u8) -> Option<IpNet> {
     let subnets = within.subnets(len).ok()?;
     subnets.take(65_536).find(|cand| {
-        !f.used
+        !f.used()
             .iter()
             .any(|u| u.contains(&cand.network()) || cand.contains(&u.network()))
     })
@@ -443,7 +443,7 @@ fn render(n: &NewSession<'_>, f: &Facts, net: &Network, ctx: &Ctx<'_>) -> Result
 fn link_ends(f: &Facts, link: IpNet) -> Result<(IpAddr, IpAddr), String> {
     let subnet = link.trunc();
     if let Some(u) = f
-        .used
+        .used()
         .iter()
         .find(|u| u.contains(&subnet.network()) || subnet.contains(&u.network()))
     {

@@ -183,7 +183,45 @@ fn live_addresses(cfg: &DeviceConfig) -> BTreeSet<IpAddr> {
         .collect()
 }
 
+/// What a built candidate is known by: the DB, its state version and when that was
+/// imported, and the plan's blocks (device, OS, lines) — all [`Candidate::build`] reads.
+type Known = (
+    std::path::PathBuf,
+    i64,
+    Option<String>,
+    Vec<(String, String, String)>,
+);
+
+/// The candidate built last in this process: a pre-check and its report's picture read
+/// the same plan's, which parses every device the plan configures or cables to.
+static LAST: std::sync::Mutex<Option<(Known, std::sync::Arc<Candidate>)>> =
+    std::sync::Mutex::new(None);
+
 impl Candidate {
+    /// The candidate network of `plan` on the DB's current state: the one this process
+    /// built last when it is of the same DB, state and blocks, else built now.
+    pub fn shared(db: &StateDb, plan: &Plan) -> Result<std::sync::Arc<Candidate>, StateError> {
+        let known: Known = (
+            std::fs::canonicalize(db.path()).unwrap_or_else(|_| db.path().to_path_buf()),
+            db.state_version()?,
+            db.last_import()?.map(|l| l.imported_at),
+            plan.implementation
+                .iter()
+                .map(|b| (b.device.clone(), b.os.clone(), b.text.clone()))
+                .collect(),
+        );
+        if let Ok(last) = LAST.lock() {
+            if let Some((_, c)) = last.as_ref().filter(|(k, _)| *k == known) {
+                return Ok(std::sync::Arc::clone(c));
+            }
+        }
+        let built = std::sync::Arc::new(Candidate::build(db, plan)?);
+        if let Ok(mut last) = LAST.lock() {
+            *last = Some((known, std::sync::Arc::clone(&built)));
+        }
+        Ok(built)
+    }
+
     /// Builds the candidate network of `plan` from the state DB.
     pub fn build(db: &StateDb, plan: &Plan) -> Result<Candidate, StateError> {
         let mut blocks: BTreeMap<String, (String, String)> = BTreeMap::new();

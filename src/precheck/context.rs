@@ -37,8 +37,8 @@ pub struct Context<'a> {
     /// The plan's implementation blocks: (device, lines parsed with the importer's own
     /// parser, lines).
     pub blocks: Vec<(String, DeviceConfig, &'a str)>,
-    /// The candidate network around the plan.
-    pub cand: Candidate,
+    /// The candidate network around the plan (shared with the report's picture).
+    pub cand: std::sync::Arc<Candidate>,
     /// The blast radius, recomputed from the plan's targets and candidate, with the
     /// services its withdrawn prefixes and abandoned subnets hit.
     pub blast: Blast,
@@ -84,7 +84,7 @@ impl<'a> Context<'a> {
                 )
             })
             .collect();
-        let cand = Candidate::build(db, plan)?;
+        let cand = Candidate::shared(db, plan)?;
         let changes = semantic::of_candidate(&cand);
         let graph = blast::Graph::load(db)?;
         let spec = blast_spec(plan, &cand);

@@ -285,7 +285,7 @@ impl Impact {
         }
         i.changed
             .extend(plan.implementation.iter().map(|b| b.device.clone()));
-        let cand = Candidate::build(db, plan)?;
+        let cand = Candidate::shared(db, plan)?;
         i.interfaces.extend(cand.shut.iter().cloned());
         i.links.extend(
             cand.lost_links

@@ -508,8 +508,13 @@ impl BatfishCaller {
         self.settings.required
     }
 
-    /// Batfish's version, or why it cannot be reached.
+    /// Batfish's version, or why it cannot be reached. Nothing listening is said as the
+    /// HTTP client would say it, without making one.
     pub fn probe(&self) -> Result<String, ToolError> {
+        let e = &self.settings.endpoint;
+        if crate::batfish::client::refused(e, self.settings.probe) {
+            return crate::batfish::unreachable(&self.tools, e);
+        }
         crate::batfish::probe(&self.tools, self.client()?, self.settings.probe)
     }
 

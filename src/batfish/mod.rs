@@ -66,6 +66,22 @@ fn tool<T>(
     })
 }
 
+/// The probe's answer when nothing listens at `endpoint` (connection refused), as the
+/// probe itself records it.
+pub fn unreachable(tools: &Tools, endpoint: &client::Endpoint) -> Result<String, ToolError> {
+    tool(
+        tools,
+        "batfish.version",
+        json!({"host": endpoint.address()}),
+        || {
+            Err(BatfishError::Unreachable {
+                address: endpoint.address(),
+                reason: "connection refused or no route".to_owned(),
+            })
+        },
+    )
+}
+
 /// Whether Batfish answers the probe (within `probe`): its version, or why not.
 pub fn probe(tools: &Tools, c: &Client, probe: std::time::Duration) -> Result<String, ToolError> {
     tool(

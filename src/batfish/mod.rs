@@ -76,7 +76,7 @@ pub fn unreachable(tools: &Tools, endpoint: &client::Endpoint) -> Result<String,
         || {
             Err(BatfishError::Unreachable {
                 address: endpoint.address(),
-                reason: "connection refused or no route".to_owned(),
+                reason: client::REFUSED.to_owned(),
             })
         },
     )

@@ -312,17 +312,8 @@ fn within(
     // A's own peerings and references before the plan are the imported ones: each is
     // its device's row, read on the devices related to it, all of them in S
     // ([`super::whole`]). Only the address checks are made again on A.
-    let mine: std::collections::HashSet<&str> = before
-        .iter()
-        .filter(|(a, _)| *a)
-        .map(|(_, d)| d.hostname.as_str())
-        .collect();
-    let reached: Vec<Arc<ParsedDevice>> = before
-        .iter()
-        .filter(|(a, _)| *a)
-        .map(|(_, d)| Arc::clone(d))
-        .collect();
-    let reached = Model { devices: reached };
+    let (_, reached) = models(&before);
+    let mine = hostnames(&reached);
     let old = Findings {
         duplicates: super::duplicates(&reached),
         overlaps: super::overlaps(&reached),
@@ -354,22 +345,33 @@ fn within(
 /// a changed device, every member of it is related to that device and so in A; a group
 /// without one has the same rows before and after, which cancel out.
 fn about(devices: &[(bool, Arc<ParsedDevice>)]) -> Findings {
-    let all = Model {
-        devices: devices.iter().map(|(_, d)| Arc::clone(d)).collect(),
-    };
-    let reached = Model {
-        devices: devices
-            .iter()
-            .filter(|(a, _)| *a)
-            .map(|(_, d)| Arc::clone(d))
-            .collect(),
-    };
+    let (all, reached) = models(devices);
     Findings {
         duplicates: super::duplicates(&reached),
         overlaps: super::overlaps(&reached),
         bgp: bgp::compatibility_of(&all, |d| devices[d].0),
         references: super::references(&reached),
     }
+}
+
+/// Every device of `devices` and the marked ones alone, as two models.
+pub(super) fn models(devices: &[(bool, Arc<ParsedDevice>)]) -> (Model, Model) {
+    let all = Model {
+        devices: devices.iter().map(|(_, d)| Arc::clone(d)).collect(),
+    };
+    let marked = Model {
+        devices: devices
+            .iter()
+            .filter(|(a, _)| *a)
+            .map(|(_, d)| Arc::clone(d))
+            .collect(),
+    };
+    (all, marked)
+}
+
+/// The hostnames of a model's devices.
+pub(super) fn hostnames(m: &Model) -> std::collections::HashSet<&str> {
+    m.devices.iter().map(|d| d.hostname.as_str()).collect()
 }
 
 /// `all` with the rows `old` (each taken once) replaced by `new`, sorted as the checks

@@ -241,8 +241,16 @@ fn apply(
     (changed, removed)
 }
 
+/// `got` has `want`'s rows, check by check (`context` says after what).
+pub(crate) fn assert_same(got: &Findings, want: &Findings, context: &str) {
+    assert_eq!(got.duplicates, want.duplicates, "duplicates {context}");
+    assert_eq!(got.overlaps, want.overlaps, "overlaps {context}");
+    assert_eq!(got.bgp, want.bgp, "BGP {context}");
+    assert_eq!(got.references, want.references, "references {context}");
+}
+
 /// The checks on every device of `devices`.
-fn checked(devices: &[Arc<ParsedDevice>]) -> Findings {
+pub(crate) fn checked(devices: &[Arc<ParsedDevice>]) -> Findings {
     run(
         &Model {
             devices: devices.to_vec(),
@@ -284,16 +292,7 @@ fn same_as_whole(base: &[Arc<ParsedDevice>], edits: &[(usize, Edit)]) -> bool {
         1.0,
     )
     .expect("every device loads");
-    assert_eq!(
-        scoped.duplicates, whole.duplicates,
-        "duplicates after {edits:?}"
-    );
-    assert_eq!(scoped.overlaps, whole.overlaps, "overlaps after {edits:?}");
-    assert_eq!(scoped.bgp, whole.bgp, "BGP after {edits:?}");
-    assert_eq!(
-        scoped.references, whole.references,
-        "references after {edits:?}"
-    );
+    assert_same(&scoped, &whole, &format!("after {edits:?}"));
     !whole.clean()
 }
 

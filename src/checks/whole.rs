@@ -8,11 +8,10 @@
 //! is related to the device and so decoded with it. An overlap is the contained subnet's
 //! device's row, so every row belongs to one device and one run.
 
-use super::model::Model;
-use super::scope::{footprint, Footprints};
+use super::scope::{footprint, hostnames, models, Footprints};
 use super::{bgp, Findings};
 use crate::network::ParsedDevice;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Devices a run starts from; with those related to them, a run of the generated 50,000
@@ -32,9 +31,10 @@ pub fn findings(
     let total = footprints.hostnames.len() as u32;
     let load =
         |i: u32| load(i).filter(|d| footprints.hostnames.get(i as usize) == Some(&d.hostname));
+    let run = run.max(1);
     let mut out = Findings::default();
-    for start in (0..total).step_by(run.max(1)) {
-        let a: BTreeSet<u32> = (start..total.min(start + run.max(1) as u32)).collect();
+    for start in (0..total).step_by(run) {
+        let a: BTreeSet<u32> = (start..total.min(start + run as u32)).collect();
         let mut held: HashMap<u32, Arc<ParsedDevice>> = HashMap::with_capacity(a.len());
         let mut s = a.clone();
         for &i in &a {
@@ -67,21 +67,8 @@ pub fn findings(
 /// The rows of the devices marked (a run), read on all of `devices` (the run and the
 /// devices related to it), in hostname order.
 fn of_run(devices: &[(bool, Arc<ParsedDevice>)]) -> Findings {
-    let all = Model {
-        devices: devices.iter().map(|(_, d)| Arc::clone(d)).collect(),
-    };
-    let mine: HashSet<&str> = devices
-        .iter()
-        .filter(|(a, _)| *a)
-        .map(|(_, d)| d.hostname.as_str())
-        .collect();
-    let reached = Model {
-        devices: devices
-            .iter()
-            .filter(|(a, _)| *a)
-            .map(|(_, d)| Arc::clone(d))
-            .collect(),
-    };
+    let (all, reached) = models(devices);
+    let mine = hostnames(&reached);
     Findings {
         duplicates: super::duplicates(&all)
             .into_iter()
@@ -100,36 +87,20 @@ fn of_run(devices: &[(bool, Arc<ParsedDevice>)]) -> Findings {
 #[cfg(test)]
 mod tests {
     use super::findings;
-    use crate::checks::scope::tests::{edit, edited, generated, network, Edit};
+    use crate::checks::scope::tests::{
+        assert_same, checked, edit, edited, generated, network, Edit,
+    };
     use crate::checks::scope::Footprints;
-    use crate::checks::{model::Model, run};
     use proptest::prelude::*;
     use std::sync::Arc;
 
     /// The whole network's checks, run by run, equal them run at once.
     fn same(devices: &[Arc<crate::network::ParsedDevice>], run_len: usize) -> bool {
         let footprints = Footprints::of(1, devices.iter().cloned().map(Some));
-        let whole = run(
-            &Model {
-                devices: devices.to_vec(),
-            },
-            &[],
-        );
+        let whole = checked(devices);
         let by_run = findings(&footprints, |i| devices.get(i as usize).cloned(), run_len)
             .expect("every device decodes");
-        assert_eq!(
-            by_run.duplicates, whole.duplicates,
-            "duplicates, runs of {run_len}"
-        );
-        assert_eq!(
-            by_run.overlaps, whole.overlaps,
-            "overlaps, runs of {run_len}"
-        );
-        assert_eq!(by_run.bgp, whole.bgp, "BGP, runs of {run_len}");
-        assert_eq!(
-            by_run.references, whole.references,
-            "references, runs of {run_len}"
-        );
+        assert_same(&by_run, &whole, &format!("runs of {run_len}"));
         !whole.clean()
     }
 

@@ -126,7 +126,7 @@ impl Client {
                         error: BatfishError::Unreachable {
                             address: self.endpoint.address(),
                             reason: if e.is_connect() {
-                                "connection refused or no route".to_owned()
+                                super::REFUSED.to_owned()
                             } else {
                                 e.to_string()
                             },

@@ -20,6 +20,7 @@ pub mod fuzzy;
 pub mod ifname;
 pub mod import;
 pub mod language;
+mod memory;
 pub mod model;
 pub mod network;
 pub mod output;

@@ -31,7 +31,7 @@ pub(crate) fn network(devices: usize, seed: u64) -> Vec<Arc<ParsedDevice>> {
                 os: d.vendor.os_name().to_owned(),
                 source_file: d.source_file.clone(),
                 vtep: Vec::new(),
-                config,
+                config: *config,
                 down_svis: Vec::new(),
             })
         })

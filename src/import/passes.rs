@@ -42,11 +42,11 @@ fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
                 Keep::Everything => text.into_owned(),
                 Keep::Outline { .. } => String::new(),
             },
-            config: keep.apply(
+            config: Box::new(keep.apply(
                 config,
                 [configured.as_deref().unwrap_or(""), &f.name_hint],
                 &down_svis,
-            ),
+            )),
             down_svis,
             configured,
         };
@@ -193,6 +193,9 @@ pub fn prepare(snap: &SnapshotDir) -> Result<Prepared, ImportError> {
         .and_then(|f| layer1::Layer1::parse(&String::from_utf8_lossy(&f.bytes)).ok());
     let keep = Keep::outline(&opstate, layer1.as_ref());
     let (examined, mut unreadable, hasher) = examine_all(snap, &keep)?;
+    // The parsers' garbage, freed on threads that ended, is given back before the
+    // outline is assembled beside it.
+    crate::memory::phase("import", "configurations outlined");
     unreadable.extend(snap.unreadable.iter().cloned());
     let mut outline = assemble(
         Source {
@@ -211,10 +214,11 @@ pub fn prepare(snap: &SnapshotDir) -> Result<Prepared, ImportError> {
     if let Keep::Outline { named, .. } = &keep {
         for d in &mut outline.devices {
             if !named.contains(&d.hostname.to_lowercase()) {
-                d.config = DeviceConfig::default();
+                *d.config = DeviceConfig::default();
             }
         }
     }
+    crate::memory::phase("import", "links and roles found");
     Ok(Prepared { outline })
 }
 
@@ -261,7 +265,7 @@ fn reparse<F: ConfigFiles + ?Sized>(
         hostname: outline.hostname.clone(),
         vendor: outline.vendor,
         source_file: outline.source_file.clone(),
-        config,
+        config: Box::new(config),
         text: text.into_owned(),
         config_hash: outline.config_hash.clone(),
         role: outline.role.clone(),

@@ -46,34 +46,3 @@ mod scope_tests;
 mod testkit;
 #[cfg(test)]
 mod tests;
-
-/// Returns the memory freed so far to the system. mimalloc keeps freed pages for reuse;
-/// between the routing build's phases that kept 100–250 MB at 50,000 devices, which the
-/// next phase's larger allocations did not reuse (docs/performance.md, "Memory of the
-/// routing build"). Without mimalloc as the allocator (the tests) it does nothing.
-pub(crate) fn release_freed() {
-    // SAFETY: mi_collect takes no pointer and may be called at any time from any thread.
-    unsafe { libmimalloc_sys::mi_collect(true) };
-}
-
-/// After a phase of the build: returns the memory it freed ([`release_freed`]) and logs
-/// the process's resident and peak memory (Linux, at debug level).
-pub(crate) fn memory(phase: &str) {
-    release_freed();
-    if !tracing::enabled!(tracing::Level::DEBUG) {
-        return;
-    }
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |k: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(k))
-            .map(|l| l[k.len()..].trim().to_owned())
-            .unwrap_or_default()
-    };
-    tracing::debug!(
-        "routing model: {phase}: resident {}, peak {}",
-        field("VmRSS:"),
-        field("VmHWM:")
-    );
-}

@@ -506,9 +506,9 @@ pub fn bgp_over(
         tracing::debug!("BGP round {round}: {made} speakers' tables made, {rows} rows held");
         let refs: Vec<&[Route]> = ribs.iter().map(|r| r.as_deref().unwrap_or(&[])).collect();
         let scope_refs: Vec<Option<&Scope>> = scopes.iter().map(Option::as_ref).collect();
-        super::memory("BGP's tables made");
+        crate::memory::phase("routing model", "BGP's tables made");
         let mut bgp = bgp::routes(&inputs, &refs, &scope_refs);
-        super::memory("BGP round computed");
+        crate::memory::phase("routing model", "BGP round computed");
         let mut again = false;
         for (d, scope) in scopes.iter_mut().enumerate() {
             let Some(s) = scope else { continue };
@@ -531,7 +531,7 @@ pub fn bgp_over(
                 .collect();
         }
         drop(bgp);
-        super::release_freed();
+        crate::memory::release_freed();
     }
     let why =
         format!("BGP kept looking up routes outside what it was given after {SCOPE_ROUNDS} rounds");

@@ -110,7 +110,7 @@ impl RoutingModel {
         m.ospf = postcard::to_stdvec(&shared.learned).unwrap_or_default();
         m.ospf.shrink_to_fit();
         m.extra.shrink_to_fit();
-        super::memory("part encoded");
+        crate::memory::phase("routing model", "part encoded");
         Ok(m)
     }
 
@@ -268,11 +268,11 @@ impl Shared {
             .into_iter()
             .map(|(d, p)| (d, p.clone()))
             .collect();
-        super::memory("configurations parsed");
+        crate::memory::phase("routing model", "configurations parsed");
         let started = std::time::Instant::now();
         let names: Vec<&str> = hostnames.iter().map(String::as_str).collect();
         let learned = super::ospf::routes_over(&names, o, ospf_ifs);
-        super::memory("OSPF computed");
+        crate::memory::phase("routing model", "OSPF computed");
         let mut igp: Vec<(Vec<Route>, Vec<Incomplete>)> = super::eigrp::routes(&names, &e);
         drop(e);
         for (k, (r, inc)) in super::isis::routes(&names, &i).into_iter().enumerate() {
@@ -280,7 +280,7 @@ impl Shared {
             igp[k].1.extend(inc);
         }
         drop(i);
-        super::memory("EIGRP, IS-IS computed");
+        crate::memory::phase("routing model", "EIGRP, IS-IS computed");
         // BGP over the BGP speakers' RIBs with every IGP's routes (next hops, IGP costs),
         // each made for what BGP reads of it (`bgp_over`).
         tracing::debug!("routing model: the IGPs in {:?}", started.elapsed());
@@ -294,7 +294,7 @@ impl Shared {
             (routes, inc)
         });
         drop(speakers_only);
-        super::memory("BGP computed");
+        crate::memory::phase("routing model", "BGP computed");
         tracing::debug!("routing model: with BGP in {:?}", started.elapsed());
         let mut bgp_of: Vec<Option<BgpLearned>> = (0..names.len()).map(|_| None).collect();
         for (d, b) in device_of.into_iter().zip(bgp) {

@@ -166,7 +166,7 @@ fn demo() -> &'static [DeviceConfig] {
             .expect("the demo parses")
             .devices
             .into_iter()
-            .map(|d| d.config)
+            .map(|d| *d.config)
             .collect()
     })
 }

@@ -283,7 +283,7 @@ proptest! {
             .map(|d| Dev {
                 hostname: d.hostname,
                 vendor: d.vendor,
-                config: d.config,
+                config: *d.config,
                 text: d.text,
             })
             .collect();

@@ -740,8 +740,11 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
     let snap = SnapshotDir::open(dir)?;
     let prepared = import::prepare(&snap)?;
     tracing::debug!("import: read and parsed in {:?}", started.elapsed());
-    let mut db = StateDb::open(&cli.db)?;
-    let s = db.import_prepared(&prepared, &snap)?;
+    let import = |db: &mut StateDb| db.import_prepared(&prepared, &snap);
+    let s = match StateDb::create_with(&cli.db, import)? {
+        Some(s) => s,
+        None => import(&mut StateDb::open(&cli.db)?)?,
+    };
     let exit = if s.skipped.is_empty() {
         Exit::Ok
     } else {
@@ -760,7 +763,7 @@ fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
                 s.devices,
                 dir.display(),
                 s.state_version,
-                db.path().display()
+                cli.db.display()
             );
             println!(
                 "  {} links · {} BGP sessions · {} services · {} config lines ({} unrecognised, ignored){}",

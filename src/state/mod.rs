@@ -7,6 +7,7 @@ pub mod claims;
 mod config_text;
 mod cycles;
 mod files;
+mod fresh;
 pub mod owner;
 pub mod plans;
 mod read;
@@ -49,6 +50,14 @@ pub enum StateError {
     /// The DB's folder could not be created.
     #[error("state DB {path}: cannot create its folder: {source}")]
     CreateDir {
+        /// The DB file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A new DB's file could not be made or moved into place.
+    #[error("state DB {path}: cannot create it: {source}")]
+    Create {
         /// The DB file.
         path: PathBuf,
         /// The cause.
@@ -233,16 +242,21 @@ impl StateDb {
             .pragma_update(None, "page_size", 16_384)
             .map_err(|e| self.err(e))?;
         // WAL lets readers (pre-checks, the scheduler) run while an import writes.
-        self.conn
-            .pragma_update(None, "journal_mode", "WAL")
-            .map_err(|e| self.err(e))?;
-        self.conn
-            .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|e| self.err(e))?;
+        self.configure_journal("WAL", "NORMAL")?;
         self.conn
             .pragma_update(None, "foreign_keys", "ON")
             .map_err(|e| self.err(e))?;
         Ok(())
+    }
+
+    /// Sets the journal mode and how often SQLite syncs.
+    fn configure_journal(&self, mode: &str, synchronous: &str) -> Result<(), StateError> {
+        self.conn
+            .pragma_update(None, "journal_mode", mode)
+            .map_err(|e| self.err(e))?;
+        self.conn
+            .pragma_update(None, "synchronous", synchronous)
+            .map_err(|e| self.err(e))
     }
 
     /// The schema version stored in the DB.

@@ -7,31 +7,55 @@ use rusqlite::Connection;
 use std::path::Path;
 
 impl StateDb {
-    /// Runs `fill` on a new DB and moves it to `path`; `None` (nothing written) when a DB
-    /// exists at `path`, before or by the time it is complete. An import into a new DB
-    /// writes every page once: no journal to write them to first and copy them from at
-    /// the end (a third of a 50,000-device import).
+    /// Runs `fill` on a new DB and moves it to `path`; `None` (nothing written) when a DB,
+    /// or what is left of one, is at `path` before or by the time it is complete, or the
+    /// folder cannot take the move: the caller then writes into the DB at `path` as
+    /// usual. An import into a new DB writes every page once: no journal to write them
+    /// to first and copy them from at the end (a third of a 50,000-device import).
     pub fn create_with<T>(
         path: &Path,
         fill: impl FnOnce(&mut StateDb) -> Result<T, StateError>,
     ) -> Result<Option<T>, StateError> {
-        if exists(path) {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(None);
+        };
+        if taken(path) {
             return Ok(None);
         }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
         };
-        let io = |source| StateError::Create {
+        let io = |e: std::io::Error| StateError::Create {
             path: path.to_path_buf(),
-            source,
+            // tempfile's errors name the temporary file; the DB's name is the one to tell.
+            source: std::io::Error::new(
+                e.kind(),
+                e.to_string()
+                    .split(" at path ")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            ),
         };
         std::fs::create_dir_all(dir).map_err(|source| StateError::CreateDir {
             path: path.to_path_buf(),
             source,
         })?;
-        // Removed when dropped, on every early return.
-        let tmp = crate::fsutil::temp_in(dir).map_err(io)?;
+        let prefix = format!(".{}.importing-", name.to_string_lossy());
+        remove_abandoned(dir, &prefix);
+        // Named after the DB and this process, made as SQLite makes a DB (0644 less the
+        // umask), removed when dropped: on every early return.
+        let ours = format!("{prefix}{}-", std::process::id());
+        let mut b = tempfile::Builder::new();
+        b.prefix(&ours);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            b.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let tmp = b.tempfile_in(dir).map_err(io)?;
         let conn = Connection::open(tmp.path()).map_err(|source| StateError::Sqlite {
             path: path.to_path_buf(),
             source,
@@ -51,23 +75,63 @@ impl StateDb {
             source,
         })?;
         tmp.as_file().sync_all().map_err(io)?;
-        if exists(path) {
+        if taken(path) {
             return Ok(None);
         }
-        // Linked, never renamed over a DB another process created meanwhile.
-        match tmp.persist_noclobber(path) {
-            Ok(_) => Ok(Some(made)),
-            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
-            Err(e) => Err(io(e.error)),
+        // Never over a DB another process created meanwhile; a folder that cannot move a
+        // file without replacing (some network mounts) takes the import as usual.
+        if tmp.persist_noclobber(path).is_err() {
+            return Ok(None);
         }
+        // The new name itself is made durable with the folder.
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(Some(made))
     }
 }
 
-/// Whether a DB, or what is left of one (its write-ahead log), is at `path`.
-fn exists(path: &Path) -> bool {
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    path.exists() || Path::new(&wal).exists()
+/// Whether anything is at `path`, or beside it what is left of a DB there (SQLite's
+/// journal or write-ahead log would be read into a new DB of that name), or `path` names
+/// a folder (a trailing separator).
+fn taken(path: &Path) -> bool {
+    let beside = |suffix: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        std::fs::symlink_metadata(Path::new(&p)).is_ok()
+    };
+    let text = path.as_os_str().to_string_lossy();
+    text.ends_with(std::path::MAIN_SEPARATOR)
+        || text.ends_with('/')
+        || std::fs::symlink_metadata(path).is_ok()
+        || ["-wal", "-journal", "-shm"].into_iter().any(beside)
+}
+
+/// Removes the temporary files of imports into this DB whose process has ended (killed
+/// mid-import: a signal leaves no chance to remove them), found by `prefix` and the
+/// process number in their name. Where processes cannot be looked up (no `/proc`),
+/// nothing is removed.
+fn remove_abandoned(dir: &Path, prefix: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -154,5 +218,40 @@ mod tests {
         assert_eq!(std::fs::read(&other).expect("read"), b"theirs");
         assert_eq!(std::fs::read(&path).expect("read"), b"not ours");
         assert_eq!(files(dir.path()), ["other.db", "state.db"]);
+    }
+
+    #[test]
+    fn what_is_left_of_a_db_is_never_built_over() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        for (i, left) in ["-journal", "-wal", "-shm"].into_iter().enumerate() {
+            let path = dir.path().join(format!("s{i}.db"));
+            let mut side = path.as_os_str().to_owned();
+            side.push(left);
+            std::fs::write(&side, b"x").expect("written");
+            let made = StateDb::create_with(&path, |_| Ok(())).expect("no error");
+            assert_eq!(made, None, "{left}");
+            assert!(!path.exists(), "{left}");
+        }
+        let made = StateDb::create_with(&dir.path().join("folder/"), |_| Ok(()));
+        assert_eq!(made.expect("no error"), None);
+    }
+
+    #[test]
+    fn temporary_files_of_ended_imports_are_removed() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let ended = dir.path().join(".state.db.importing-4000000000-abcdef");
+        let running = dir
+            .path()
+            .join(format!(".state.db.importing-{}-abcdef", std::process::id()));
+        let other = dir.path().join(".other.db.importing-4000000000-abcdef");
+        for f in [&ended, &running, &other] {
+            std::fs::write(f, b"partial").expect("written");
+        }
+        let made = StateDb::create_with(&dir.path().join("state.db"), |_| Ok(()));
+        assert_eq!(made.expect("created"), Some(()));
+        if Path::new("/proc/self").exists() {
+            assert!(!ended.exists());
+        }
+        assert!(running.exists() && other.exists());
     }
 }

@@ -282,7 +282,18 @@ impl StateDb {
                 path: path.clone(),
                 source,
             };
-            let tx = self.conn.transaction().map_err(wrap)?;
+            // The write lock first, then the version again: another process opening the
+            // same new DB may have applied this migration meanwhile.
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(wrap)?;
+            let now: i64 = tx
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .map_err(wrap)?;
+            if now > i as i64 {
+                continue;
+            }
             tx.execute_batch(sql).map_err(wrap)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)
                 .map_err(wrap)?;

@@ -326,27 +326,22 @@ impl Picture {
     /// hops, marked with what the blast radius says of each.
     pub fn load(db: &StateDb, impact: &Impact, blast: &Blast) -> Result<Picture, StateError> {
         let m = crate::network::NetworkModel::shared(db)?;
-        let devices: BTreeMap<String, (Option<String>, Option<String>)> = m
-            .devices
-            .iter()
-            .map(|d| (d.hostname.clone(), (d.role.clone(), d.site.clone())))
-            .collect();
+        let devices = Devices(&m);
         let up = m.sym("up");
         let n = |s| m.name(s);
-        // Borrowed from the model: a 50,000-device network has 200,000 links, and only
-        // the drawn ones are written out.
+        // A 50,000-device network has 200,000 links: they are walked by number, and only
+        // the ones near the affected devices are named.
+        let links = || m.links.iter().filter(|l| Some(l.status) == up);
         type Ends<'a> = ((&'a str, &'a str), (&'a str, &'a str));
-        let links: Vec<Ends<'_>> = m
-            .links
-            .iter()
-            .filter(|l| Some(l.status) == up)
-            .map(|l| {
-                (
-                    (n(l.hostname_a), n(l.ifname_a)),
-                    (n(l.hostname_b), n(l.ifname_b)),
-                )
-            })
-            .collect();
+        let ends = |l: &crate::network::Link| -> Ends<'_> {
+            (
+                (n(l.hostname_a), n(l.ifname_a)),
+                (n(l.hostname_b), n(l.ifname_b)),
+            )
+        };
+        let syms = |names: &mut dyn Iterator<Item = &str>| -> HashSet<crate::network::Sym> {
+            names.filter_map(|d| m.sym(d)).collect()
+        };
         let removed: BTreeSet<&str> = blast.removed.iter().map(String::as_str).collect();
         // The devices whose ports or links the plan takes: a link elsewhere is not lost
         // by them, and is not compared name by name.
@@ -361,6 +356,16 @@ impl Picture {
                     .flat_map(|(x, y)| [x.0.as_str(), y.0.as_str()]),
             )
             .collect();
+        let (removed_syms, touched_syms) = (
+            syms(&mut removed.iter().copied()),
+            syms(&mut touched.iter().copied()),
+        );
+        // Whether a link can be lost at all, by number: most cannot.
+        let may_be_lost = |l: &crate::network::Link| {
+            [l.hostname_a, l.hostname_b]
+                .iter()
+                .any(|d| removed_syms.contains(d) || touched_syms.contains(d))
+        };
         let link_lost = |(a, b): &Ends<'_>| {
             if removed.contains(a.0) || removed.contains(b.0) {
                 return true;
@@ -392,7 +397,7 @@ impl Picture {
         // The devices the picture is about, then everything within two hops of them.
         let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
         let mut mark = |d: &str, m: Mark| {
-            if devices.contains_key(d) {
+            if devices.known(d) {
                 let slot = marks.entry(d.to_owned()).or_insert(m);
                 *slot = (*slot).min(m);
             }
@@ -409,7 +414,11 @@ impl Picture {
         for d in &impact.changed {
             mark(d, Mark::Changed);
         }
-        for (a, b) in links.iter().filter(|l| link_lost(l)) {
+        for (a, b) in links()
+            .filter(|l| may_be_lost(l))
+            .map(ends)
+            .filter(|l| link_lost(l))
+        {
             mark(a.0, Mark::Context);
             mark(b.0, Mark::Context);
         }
@@ -434,8 +443,18 @@ impl Picture {
         let mut focus: Vec<(Mark, String)> = marks.iter().map(|(d, m)| (*m, d.clone())).collect();
         focus.sort();
         let focus: Vec<String> = focus.into_iter().map(|(_, d)| d).collect();
+        // Two hops out at most: the neighbours of the focus and of their neighbours are
+        // all the walk reads.
+        let focus_syms = syms(&mut focus.iter().map(String::as_str));
+        let mut near = focus_syms.clone();
+        for l in links() {
+            if focus_syms.contains(&l.hostname_a) || focus_syms.contains(&l.hostname_b) {
+                near.extend([l.hostname_a, l.hostname_b]);
+            }
+        }
         let mut adjacent: HashMap<&str, BTreeSet<&str>> = HashMap::new();
-        for ((a, _), (b, _)) in &links {
+        for l in links().filter(|l| near.contains(&l.hostname_a) || near.contains(&l.hostname_b)) {
+            let (a, b) = (n(l.hostname_a), n(l.hostname_b));
             adjacent.entry(a).or_default().insert(b);
             adjacent.entry(b).or_default().insert(a);
         }
@@ -447,7 +466,7 @@ impl Picture {
             ..Picture::default()
         };
         for d in &drawn {
-            let (role, site) = devices.get(d).cloned().unwrap_or_default();
+            let (role, site) = devices.role_and_site(d);
             pic.nodes.push(Node {
                 name: d.clone(),
                 role,
@@ -456,9 +475,11 @@ impl Picture {
             });
         }
         let drawn_set: BTreeSet<&str> = drawn.iter().map(String::as_str).collect();
-        for l in links
-            .iter()
-            .filter(|(a, b)| drawn_set.contains(a.0) && drawn_set.contains(b.0))
+        let drawn_syms = syms(&mut drawn_set.iter().copied());
+        for l in &links()
+            .filter(|l| drawn_syms.contains(&l.hostname_a) && drawn_syms.contains(&l.hostname_b))
+            .map(ends)
+            .collect::<Vec<_>>()
         {
             let owned = |(d, i): (&str, &str)| (d.to_owned(), i.to_owned());
             pic.edges.push(Edge {
@@ -599,6 +620,26 @@ fn service_devices(
     Ok(out)
 }
 
+/// The model's devices, looked up by name (a map of all 50,000 was a tenth of a
+/// pre-check).
+struct Devices<'a>(&'a crate::network::NetworkModel);
+
+impl Devices<'_> {
+    /// Whether the model has a device of that name.
+    fn known(&self, hostname: &str) -> bool {
+        self.0.device(hostname).is_some()
+    }
+
+    /// Its role and site, where known.
+    fn role_and_site(&self, hostname: &str) -> (Option<String>, Option<String>) {
+        self.0
+            .device(hostname)
+            .and_then(|i| self.0.devices.get(i))
+            .map(|d| (d.role.clone(), d.site.clone()))
+            .unwrap_or_default()
+    }
+}
+
 /// The focus devices (most affected first) and everything within two hops, or fewer
 /// hops when that is too many to draw: (devices by name, hops drawn, devices within two
 /// hops left out).
@@ -639,13 +680,10 @@ fn neighbourhood(
 }
 
 /// The site most of `devs` are in (ties: the first by name), from the devices' sites.
-fn majority_site(
-    devs: &[String],
-    devices: &BTreeMap<String, (Option<String>, Option<String>)>,
-) -> Option<String> {
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+fn majority_site(devs: &[String], devices: &Devices<'_>) -> Option<String> {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
     for d in devs {
-        if let Some((_, Some(site))) = devices.get(d) {
+        if let (_, Some(site)) = devices.role_and_site(d) {
             *count.entry(site).or_default() += 1;
         }
     }

@@ -452,7 +452,8 @@ pub fn evaluate(
         .collect();
     // Only addresses sessions name are asked about: one pass over the addresses answers
     // them all (a large network has a million addresses and a few thousand peers).
-    let mut asked: HashMap<std::net::IpAddr, bool> = m
+    // Hashed fast: every address of the network is looked up once.
+    let mut asked: crate::routing::FastMap<std::net::IpAddr, bool> = m
         .sessions
         .iter()
         .filter_map(|s| Some((s.peer.parse().ok()?, false)))
@@ -483,7 +484,7 @@ pub fn evaluate(
     // the state (touched devices from the candidate instead).
     let default = m.sym("default");
     // Which `network` statements have a route behind them: only those are looked up.
-    let mut routed: HashMap<(&str, IpNet), bool> = m
+    let mut routed: crate::routing::FastMap<(&str, IpNet), bool> = m
         .bgp_networks
         .iter()
         .filter(|n| n.vrf == "default")
@@ -497,10 +498,11 @@ pub fn evaluate(
             speaks[s as usize] = true;
         }
     }
+    let speaker = |h: &str| m.sym(h).and_then(|s| speaks.get(s as usize)) == Some(&true);
     let candidates = m
         .static_routes
         .iter()
-        .filter(|r| r.vrf == "default")
+        .filter(|r| r.vrf == "default" && speaker(&r.hostname))
         .filter_map(|r| Some((r.hostname.as_str(), r.prefix.parse().ok()?)))
         .chain(
             m.addresses

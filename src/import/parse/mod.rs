@@ -173,7 +173,17 @@ pub fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, NotAConfig> {
     if bytes.contains(&0) {
         return Err(NotAConfig::Binary);
     }
-    let text = String::from_utf8_lossy(bytes);
+    // Valid text is checked by the standard library's word-at-a-time validation (the
+    // lossy decoder walks it byte by byte), and borrowed as the lossy one would.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(valid) => std::borrow::Cow::Borrowed(valid),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
+    // Nearly every config holds no replacement character: one search says so, and only
+    // a text with some is walked char by char to count them.
+    if !text.contains(char::REPLACEMENT_CHARACTER) {
+        return Ok(text);
+    }
     let replaced = text
         .chars()
         .filter(|c| *c == char::REPLACEMENT_CHARACTER)
@@ -187,6 +197,7 @@ pub fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, NotAConfig> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::{Just, Strategy};
 
     #[test]
     fn rancid_header_forces_vendor() {
@@ -257,5 +268,42 @@ mod tests {
     fn binary_is_refused() {
         assert_eq!(decode(b"abc\0def").err(), Some(NotAConfig::Binary));
         assert!(decode("hostname caf\u{e9}".as_bytes()).is_ok());
+    }
+
+    /// The decoding as it was written first: every text decoded lossily, every char
+    /// walked.
+    fn decoded_plainly(bytes: &[u8]) -> Result<String, NotAConfig> {
+        if bytes.contains(&0) {
+            return Err(NotAConfig::Binary);
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let replaced = text
+            .chars()
+            .filter(|c| *c == char::REPLACEMENT_CHARACTER)
+            .count();
+        if replaced * 20 > text.len().max(1) {
+            return Err(NotAConfig::Binary);
+        }
+        Ok(text.into_owned())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn decoding_takes_the_shortcuts_without_changing_an_answer(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[ -~\n]{0,40}".prop_map(String::into_bytes),
+                    Just("\u{FFFD}".as_bytes().to_vec()),
+                    Just("caf\u{e9} \u{2014}".as_bytes().to_vec()),
+                    proptest::collection::vec(0x80u8..=0xff, 1..3),
+                    Just(vec![0u8]),
+                ],
+                0..12,
+            )
+        ) {
+            let bytes = parts.concat();
+            let got = decode(&bytes).map(std::borrow::Cow::into_owned);
+            proptest::prop_assert_eq!(got, decoded_plainly(&bytes));
+        }
     }
 }

@@ -620,8 +620,8 @@ fn service_devices(
     Ok(out)
 }
 
-/// The model's devices, looked up by name (a map of all 50,000 was a tenth of a
-/// pre-check).
+/// The model's devices, looked up by name: not copied into a map of every device to
+/// draw at most [`MAX_DEVICES`].
 struct Devices<'a>(&'a crate::network::NetworkModel);
 
 impl Devices<'_> {

@@ -3,7 +3,6 @@
 //! temporary file and a failure only removes it.
 
 use super::{StateDb, StateError};
-use rusqlite::Connection;
 use std::path::Path;
 
 impl StateDb {
@@ -56,14 +55,7 @@ impl StateDb {
             b.permissions(std::fs::Permissions::from_mode(0o644));
         }
         let tmp = b.tempfile_in(dir).map_err(io)?;
-        let conn = Connection::open(tmp.path()).map_err(|source| StateError::Sqlite {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut db = StateDb {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let mut db = StateDb::connect(tmp.path(), path)?;
         db.configure()?;
         db.configure_journal("OFF", "OFF")?;
         db.migrate()?;

@@ -169,14 +169,7 @@ impl StateDb {
                 source,
             })?;
         }
-        let conn = Connection::open(path).map_err(|source| StateError::Sqlite {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut db = StateDb {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let mut db = Self::connect(path, path)?;
         // A DB from a newer olav is refused before anything is written to it (not even
         // the journal mode).
         let known = schema::MIGRATIONS.len() as i64;
@@ -191,6 +184,18 @@ impl StateDb {
         db.configure()?;
         db.migrate()?;
         Ok(db)
+    }
+
+    /// A connection to `file`, for the DB at `path` (the name errors give).
+    fn connect(file: &Path, path: &Path) -> Result<StateDb, StateError> {
+        let conn = Connection::open(file).map_err(|source| StateError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(StateDb {
+            conn,
+            path: path.to_path_buf(),
+        })
     }
 
     /// The DB file.

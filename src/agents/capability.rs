@@ -5,14 +5,40 @@
 pub use crate::engine::breaker::Tools;
 
 use crate::engine::breaker::{ErrorClass, ToolError};
+use crate::network::NetworkModel;
 use crate::state::StateDb;
 use crate::topology::Network;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Read access to the state DB.
 pub struct StateReader {
     db: PathBuf,
     tools: Tools,
+    run: Option<RunModel>,
+}
+
+/// A run's copy of the network model, kept from one step that reads it to the next: a
+/// process frees a part nobody holds, and decoding the model again for the reporter was
+/// a tenth of a 50,000-device request. Released before a step that reads configurations
+/// instead (the simulator): the model and the configurations together are the run's
+/// largest memory.
+#[derive(Debug, Clone, Default)]
+pub struct RunModel(Arc<Mutex<Option<Arc<NetworkModel>>>>);
+
+impl RunModel {
+    fn keep(&self, m: &Arc<NetworkModel>) {
+        if let Ok(mut held) = self.0.lock() {
+            *held = Some(Arc::clone(m));
+        }
+    }
+
+    /// Lets the model go (it is freed when no step holds it).
+    pub fn release(&self) {
+        if let Ok(mut held) = self.0.lock() {
+            *held = None;
+        }
+    }
 }
 
 impl StateReader {
@@ -21,6 +47,15 @@ impl StateReader {
         StateReader {
             db: db.to_path_buf(),
             tools,
+            run: None,
+        }
+    }
+
+    /// A reader that keeps the model it reads for the run's next step.
+    pub fn for_run(db: &Path, tools: Tools, run: RunModel) -> Self {
+        StateReader {
+            run: Some(run),
+            ..StateReader::new(db, tools)
         }
     }
 
@@ -40,12 +75,12 @@ impl StateReader {
 
     /// The state version's network model. A process frees a part nobody holds, so a
     /// step that queries it several times holds it for the step.
-    pub fn model(&self) -> Result<std::sync::Arc<crate::network::NetworkModel>, ToolError> {
-        self.query(
-            "state.model",
-            serde_json::json!({}),
-            crate::network::NetworkModel::shared,
-        )
+    pub fn model(&self) -> Result<Arc<NetworkModel>, ToolError> {
+        let m = self.query("state.model", serde_json::json!({}), NetworkModel::shared)?;
+        if let Some(run) = &self.run {
+            run.keep(&m);
+        }
+        Ok(m)
     }
 
     /// The whole network as a graph-ready model.
@@ -533,5 +568,40 @@ impl BatfishCaller {
                 keep_snapshots: self.settings.keep_snapshots,
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_keeps_the_model_between_its_readers_until_released() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("state.db");
+        let mut db = StateDb::open(&path).expect("open");
+        let snap = crate::import::parse_snapshot(&crate::demo::snapshot()).expect("parse");
+        db.import(&snap).expect("import");
+        let run = RunModel::default();
+        let first = StateReader::for_run(&path, Tools::default(), run.clone());
+        let m = first.model().expect("model");
+        let kept = Arc::downgrade(&m);
+        drop((m, first));
+        let next = StateReader::for_run(&path, Tools::default(), run.clone());
+        let again = next.model().expect("model");
+        assert!(
+            kept.upgrade().is_some_and(|k| Arc::ptr_eq(&k, &again)),
+            "the next step reads the copy the first one decoded"
+        );
+        drop((again, next));
+        run.release();
+        assert!(kept.upgrade().is_none(), "released, nobody holds it");
+        // A reader outside a run keeps nothing.
+        let alone = StateReader::new(&path, Tools::default())
+            .model()
+            .expect("model");
+        let weak = Arc::downgrade(&alone);
+        drop(alone);
+        assert!(weak.upgrade().is_none());
     }
 }

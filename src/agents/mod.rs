@@ -9,7 +9,7 @@ pub mod writer;
 
 use crate::engine::breaker::{ErrorClass, ToolError};
 use capability::{
-    BatfishCaller, BatfishSettings, ConfigReader, PlanReader, PlanWriter, ReportWriter,
+    BatfishCaller, BatfishSettings, ConfigReader, PlanReader, PlanWriter, ReportWriter, RunModel,
     StateReader, Tools,
 };
 use serde::Serialize;
@@ -183,6 +183,8 @@ pub struct RunEnv {
     pub today: String,
     /// How the simulator reaches Batfish.
     pub batfish: BatfishSettings,
+    /// The network model kept between the steps that read it.
+    pub model: RunModel,
 }
 
 /// Builds step agents with their capabilities.
@@ -199,21 +201,25 @@ impl AgentFactory for NetopsAgents {
         let t = || env.tools.clone();
         match name {
             "analyzer" => Some(Box::new(analyzer::Analyzer::new(
-                StateReader::new(&env.db, t()),
+                StateReader::for_run(&env.db, t(), env.model.clone()),
                 PlanWriter::new(&env.exports, &env.db, t()),
                 env.today.clone(),
             ))),
             "reporter" => Some(Box::new(reporter::Reporter::new(
-                StateReader::new(&env.db, t()),
+                StateReader::for_run(&env.db, t(), env.model.clone()),
                 PlanReader::new(&env.exports, t()),
                 ReportWriter::new(&env.exports, &env.db, t()),
             ))),
-            "simulator" => Some(Box::new(simulator::Simulator::new(
-                PlanReader::new(&env.exports, t()),
-                ReportWriter::new(&env.exports, &env.db, t()),
-                ConfigReader::new(&env.db, t()),
-                BatfishCaller::new(env.batfish.clone(), t()),
-            ))),
+            "simulator" => Some(Box::new({
+                // It reads configurations, not the model: the model is let go first.
+                env.model.release();
+                simulator::Simulator::new(
+                    PlanReader::new(&env.exports, t()),
+                    ReportWriter::new(&env.exports, &env.db, t()),
+                    ConfigReader::new(&env.db, t()),
+                    BatfishCaller::new(env.batfish.clone(), t()),
+                )
+            })),
             _ => None,
         }
     }
@@ -227,7 +233,7 @@ impl AgentFactory for CustomAgents {
     fn make(&self, name: &str, env: &RunEnv) -> Option<Box<dyn StepRunner>> {
         match name {
             "writer" => Some(Box::new(writer::Writer::new(
-                StateReader::new(&env.db, env.tools.clone()),
+                StateReader::for_run(&env.db, env.tools.clone(), env.model.clone()),
                 PlanWriter::new(&env.exports, &env.db, env.tools.clone()),
                 self.0.clone(),
                 env.today.clone(),

@@ -111,6 +111,13 @@ impl Breaker {
         args: &serde_json::Value,
         f: impl FnOnce() -> Result<T, (ErrorClass, String)>,
     ) -> Result<T, ToolError> {
+        let sig = self.admit(tool, args)?;
+        let result = f();
+        self.settle(sig, result)
+    }
+
+    /// Whether the call `tool(args)` may run now: its signature if so, else why not.
+    fn admit(&mut self, tool: &str, args: &serde_json::Value) -> Result<String, ToolError> {
         let sig = signature(tool, args);
         if let Some(stopped) = &self.stopped {
             return Err(ToolError::HardStop {
@@ -135,13 +142,22 @@ impl Breaker {
             });
         }
         self.executed += 1;
-        match f() {
+        Ok(sig)
+    }
+
+    /// Counts an admitted call's outcome against its signature.
+    fn settle<T>(
+        &mut self,
+        sig: String,
+        result: Result<T, (ErrorClass, String)>,
+    ) -> Result<T, ToolError> {
+        match result {
             Ok(v) => {
                 self.failures.remove(&sig);
                 Ok(v)
             }
             Err((class, message)) => {
-                self.failures.insert(sig.clone(), count + 1);
+                *self.failures.entry(sig.clone()).or_insert(0) += 1;
                 Err(ToolError::Failed {
                     signature: sig,
                     message,
@@ -176,18 +192,22 @@ impl Tools {
         args: serde_json::Value,
         f: impl FnOnce() -> Result<T, (ErrorClass, String)>,
     ) -> Result<T, ToolError> {
+        // The lock is not held while the call runs: a step may make calls side by side.
+        let sig = self.with(|b| b.admit(tool, &args))?;
+        let result = f();
+        self.with(|b| b.settle(sig, result))
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Breaker) -> R) -> R {
         match self.breaker.lock() {
-            Ok(mut b) => b.call(tool, &args, f),
-            Err(poisoned) => poisoned.into_inner().call(tool, &args, f),
+            Ok(mut b) => f(&mut b),
+            Err(poisoned) => f(&mut poisoned.into_inner()),
         }
     }
 
     /// The signature that stopped the run, if the breaker stopped it.
     pub fn stopped(&self) -> Option<String> {
-        match self.breaker.lock() {
-            Ok(b) => b.stopped().map(str::to_owned),
-            Err(p) => p.into_inner().stopped().map(str::to_owned),
-        }
+        self.with(|b| b.stopped().map(str::to_owned))
     }
 }
 
@@ -264,5 +284,29 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(r#"{"a": 2, "b": 1}"#).unwrap_or_default();
         assert_eq!(signature("t", &a), signature("t", &b));
         assert_ne!(signature("t", &a), signature("t", &json!({"a": 3, "b": 1})));
+    }
+
+    #[test]
+    fn calls_run_side_by_side() {
+        // Each call waits for the other to have started: a breaker that held its lock
+        // while a call ran would make the first wait in vain.
+        let tools = Tools::default();
+        let (to_a, a_hears) = std::sync::mpsc::channel();
+        let (to_b, b_hears) = std::sync::mpsc::channel();
+        let wait = std::time::Duration::from_secs(10);
+        let call =
+            |name: &str, tell: std::sync::mpsc::Sender<()>, hear: std::sync::mpsc::Receiver<()>| {
+                tools.call(name, json!({}), move || {
+                    let _ = tell.send(());
+                    hear.recv_timeout(wait)
+                        .map_err(|_| (ErrorClass::Timeout, "the other call never started".into()))
+                })
+            };
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| call("a", to_b, a_hears));
+            let b = call("b", to_a, b_hears);
+            (a.join().expect("a's thread"), b)
+        });
+        assert_eq!((a, b), (Ok(()), Ok(())));
     }
 }

@@ -85,6 +85,7 @@ impl Engine<'_> {
             tools: tools.clone(),
             today: self.today.clone(),
             batfish: self.batfish.clone(),
+            model: Default::default(),
         };
         let recorder = crate::state::runs::Recorder::start(
             &self.db,

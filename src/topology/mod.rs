@@ -524,12 +524,23 @@ impl Network {
     /// The blast radius of removing `r` (expanded first).
     pub fn blast_radius(&self, r: &Removal) -> BlastRadius {
         let r = self.expand(r);
-        let before = self.build(&Removal::default());
-        let after = self.build(&r);
-        let reach = graph::reachable(&after.g, [after.sup]);
-        let reach_before = graph::reachable(&before.g, [before.sup]);
-        let prot_before = graph::protected_by(&before.g, before.sup);
-        let prot_after = graph::protected_by(&after.g, after.sup);
+        // The network before and after the removal are two graphs of their own, each
+        // walked on a thread of its own.
+        let judged = |r: &Removal| {
+            let g = self.build(r);
+            let reach = graph::reachable(&g.g, [g.sup]);
+            let prot = graph::protected_by(&g.g, g.sup);
+            (g, reach, prot)
+        };
+        let ((before, reach_before, prot_before), (after, reach, prot_after)) =
+            std::thread::scope(|s| {
+                let before = s.spawn(|| judged(&Removal::default()));
+                let after = judged(&r);
+                let before = before
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (before, after)
+            });
         let mut br = BlastRadius {
             isolation_unknown: !self.devices.iter().any(|d| d.anchor)
                 && self.external_peers().is_empty(),

@@ -76,9 +76,24 @@ fn refusal(what: &str) -> String {
 
 impl StepRunner for Analyzer {
     fn run(&mut self, prompt: &str) -> Result<String, StepError> {
-        let facts = self
-            .state
-            .query("state.facts", serde_json::json!({}), Facts::load)?;
+        // The facts and the graph are both made from the model, on two threads: decoded
+        // first and held, it is shared rather than decoded by each.
+        let model = self.state.model()?;
+        let (facts, net) = std::thread::scope(|s| {
+            let net = s.spawn(|| self.state.network());
+            let facts = self
+                .state
+                .query("state.facts", serde_json::json!({}), Facts::load);
+            (facts, net.join())
+        });
+        drop(model);
+        let facts = facts?;
+        let net = net.map_err(|_| {
+            StepError::new(
+                crate::engine::breaker::ErrorClass::Environment,
+                "the network graph could not be made (its thread stopped)",
+            )
+        })?;
         let intent = match intent::resolve(prompt, &facts) {
             Resolution::Clarify {
                 question,
@@ -88,7 +103,7 @@ impl StepRunner for Analyzer {
             Resolution::Intent(i) => i,
         };
         let reading = one_line(&intent.reading());
-        let net = self.state.network()?;
+        let net = net?;
         let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         // Stored running configs, read once per device the draft needs.
         let cache: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> =

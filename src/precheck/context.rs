@@ -63,6 +63,15 @@ pub struct Context<'a> {
     pub changes: Vec<DeviceChanges>,
 }
 
+/// The part of a context computed from the candidate's routing, beside the graph's.
+struct RoutingSide {
+    changes: Vec<DeviceChanges>,
+    forwarding: Forwarding,
+    announcements: Announcements,
+    left: Vec<Left>,
+    moved: Vec<Moved>,
+}
+
 impl<'a> Context<'a> {
     /// Gathers what the checks read about `plan`.
     pub fn build(
@@ -85,32 +94,39 @@ impl<'a> Context<'a> {
             })
             .collect();
         let cand = Candidate::shared(db, plan)?;
-        let changes = semantic::of_candidate(&cand);
-        let graph = blast::Graph::load(db)?;
         let spec = blast_spec(plan, &cand);
-        let mut blast = graph.blast(&spec);
-        let removed_devices: Vec<String> = crate::checks::model::removed_devices(plan)
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        let declared = Declared {
-            devices: removed_devices.clone(),
-            interfaces: spec.interfaces.clone(),
-            statics: v4_routes(&cand, |d| cand.route_changes(d).1),
-        };
-        // A discard route the plan adds drops on purpose: not traced.
-        let added = v4_routes(&cand, |d| {
-            let mut a = cand.route_changes(d).0;
-            a.retain(|r| !r.discards());
-            a
+        // The stored graph is decoded and walked on a thread of its own (with its own
+        // connection) while this one computes forwarding and announcements: they do not
+        // read each other, and together they were most of a 50,000-device pre-check.
+        let path = db.path().to_path_buf();
+        let (graph_side, rest) = std::thread::scope(|s| {
+            let graph_side = s.spawn(|| -> Result<_, StateError> {
+                let own = StateDb::open(&path)?;
+                let graph = blast::Graph::load(&own)?;
+                let blast = graph.blast(&spec);
+                let redundancy = redundancy::towards_peer(plan, &graph, &spec);
+                let t0 = std::time::Instant::now();
+                let single_points = graph.single_points(&spec);
+                tracing::debug!(
+                    "single points between sites and towards peers in {:?}",
+                    t0.elapsed()
+                );
+                Ok((graph, blast, redundancy, single_points))
+            });
+            let rest = Self::routing_side(db, plan, &cand, &spec);
+            let graph_side = graph_side
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (graph_side, rest)
         });
-        let mut forwarding = forwarding::compute(db, plan, &declared, &added)?;
-        // The routing model's answer; the configurations' alone where it is not computed.
-        let announcements = match forwarding.announcements.take() {
-            Some(a) => a,
-            None => announce::evaluate(db, &cand, &removed_devices)?,
-        };
-        let (left, moved) = readdressing(db, &cand)?;
+        let (graph, mut blast, redundancy, single_points) = graph_side?;
+        let RoutingSide {
+            changes,
+            forwarding,
+            announcements,
+            left,
+            moved,
+        } = rest?;
         // Services that live in withdrawn prefixes or in subnets left behind, and internet
         // services whose border no longer announces anything.
         let withdrawn = announcements.withdrawn();
@@ -132,13 +148,6 @@ impl<'a> Context<'a> {
                 service_hits(db, &withdrawn, &silent, &left, &|_| false)?,
             );
         }
-        let redundancy = redundancy::towards_peer(plan, &graph, &spec);
-        let t0 = std::time::Instant::now();
-        let single_points = graph.single_points(&spec);
-        tracing::debug!(
-            "single points between sites and towards peers in {:?}",
-            t0.elapsed()
-        );
         // Sessions whose peer address the candidate's routing no longer reaches end too.
         for b in &forwarding.broken {
             let s = format!("{} → {}", b.flow.source, b.flow.dst);
@@ -177,6 +186,46 @@ impl<'a> Context<'a> {
             forwarding,
             single_points,
             changes,
+        })
+    }
+
+    /// What the candidate changes on the devices it configures, how forwarding changes,
+    /// what each provider is sent before and after, and what new addresses leave behind.
+    fn routing_side(
+        db: &StateDb,
+        plan: &Plan,
+        cand: &Candidate,
+        spec: &blast::Spec,
+    ) -> Result<RoutingSide, StateError> {
+        let changes = semantic::of_candidate(cand);
+        let removed_devices: Vec<String> = crate::checks::model::removed_devices(plan)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        let declared = Declared {
+            devices: removed_devices.clone(),
+            interfaces: spec.interfaces.clone(),
+            statics: v4_routes(cand, |d| cand.route_changes(d).1),
+        };
+        // A discard route the plan adds drops on purpose: not traced.
+        let added = v4_routes(cand, |d| {
+            let mut a = cand.route_changes(d).0;
+            a.retain(|r| !r.discards());
+            a
+        });
+        let mut forwarding = forwarding::compute(db, plan, &declared, &added)?;
+        // The routing model's answer; the configurations' alone where it is not computed.
+        let announcements = match forwarding.announcements.take() {
+            Some(a) => a,
+            None => announce::evaluate(db, cand, &removed_devices)?,
+        };
+        let (left, moved) = readdressing(db, cand)?;
+        Ok(RoutingSide {
+            changes,
+            forwarding,
+            announcements,
+            left,
+            moved,
         })
     }
 

@@ -145,6 +145,9 @@ pub(super) fn assemble(
             by_lower.insert(d.hostname.to_lowercase(), i);
         }
     }
+    // The name maps are done with: 50,000 names each, kept beside the links would be the
+    // import's peak (docs/performance.md).
+    drop((seen, by_lower));
     apply_facts(&mut devices, &opstate, &mut warnings);
     roles::infer(&mut devices);
     let layer1 = src
@@ -166,6 +169,7 @@ pub(super) fn assemble(
                 }
             },
         );
+    crate::memory::phase("import", "devices named");
     let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
     roles::infer_from_topology(&mut devices, &links);
     // Only a time the snapshot states: a file's modification time says when it was

@@ -141,18 +141,24 @@ pub fn build(
     warnings: &mut Vec<FileIssue>,
 ) -> Vec<Link> {
     let layer2 = layer1.map(|l1| Layer2::new(devices, l1));
-    // Each link found, ends first: sorted and the first of each pair of ends kept at the
-    // end. A list rather than a map: 200,000 inferred links at 50,000 devices were the
-    // import's peak memory as map nodes.
-    let mut out: Vec<((Side, Side), Found)> = Vec::new();
+    // Each link found: sorted and the first of each pair of ends kept at the end. A list
+    // rather than a map: 200,000 inferred links at 50,000 devices were the import's peak
+    // memory as map nodes.
+    let mut out: Vec<Link> = Vec::new();
     let mut lldp_hosts: HashSet<&str> = HashSet::new();
-    let push = |a: Side, b: Side, source, subnet, out: &mut Vec<((Side, Side), Found)>| {
+    let push = |a: Side, b: Side, source, subnet, out: &mut Vec<Link>| {
         let (a, b) = ordered(a, b);
         let status = match (find(devices, &a.0), find(devices, &b.0)) {
             (Some(da), Some(db)) if admin_up(da, &a.1) && admin_up(db, &b.1) => "up",
             _ => "down",
         };
-        out.push(((a, b), (source, status, subnet)));
+        out.push(Link {
+            a,
+            b,
+            source,
+            status,
+            subnet,
+        });
     };
     for n in &opstate.lldp {
         let (Some(da), Some(db)) = (find(devices, &n.hostname), find(devices, &n.neighbor)) else {
@@ -195,20 +201,21 @@ pub fn build(
         }
     }
     // Inferred links only where LLDP says nothing about both ends.
-    let mut by_subnet: Vec<(IpNet, usize, usize)> = Vec::new();
+    // Device and interface numbers as u32: a third less than usize for 600,000 addresses.
+    let mut by_subnet: Vec<(IpNet, u32, u32)> = Vec::new();
     for (di, d) in devices.iter().enumerate() {
         for (ii, i) in d.config.interfaces.iter().enumerate() {
             if !may_link(i) || d.down_svis.contains(&i.name) {
                 continue;
             }
             for a in i.addresses.iter().filter(|a| linkable(a)) {
-                by_subnet.push((a.address.trunc(), di, ii));
+                by_subnet.push((a.address.trunc(), di as u32, ii as u32));
             }
         }
     }
     let taken: BTreeSet<(String, String)> = out
         .iter()
-        .flat_map(|((a, b), _)| [a.clone(), b.clone()])
+        .flat_map(|l| [l.a.clone(), l.b.clone()])
         .collect();
     // Every subnet's members in subnet order, each subnet's in device and interface order
     // (one flat list sorted in place: far less memory than a map of lists; members were
@@ -250,7 +257,14 @@ pub fn build(
                 continue;
             }
             // Both ends passed `may_link` and are no held-down SVI: the link is up.
-            out.push((ordered(a, b), (LinkSource::Inferred, "up", Some(subnet))));
+            let (a, b) = ordered(a, b);
+            out.push(Link {
+                a,
+                b,
+                source: LinkSource::Inferred,
+                status: "up",
+                subnet: Some(subnet),
+            });
         }
     }
     drop(by_subnet);
@@ -283,18 +297,18 @@ pub fn build(
             }
         }
     }
-    // The first found of each pair of ends is kept: LLDP, then declared, inferred, cabled.
-    out.sort_by(|x, y| x.0.cmp(&y.0));
-    out.dedup_by(|later, first| later.0 == first.0);
-    out.into_iter()
-        .map(|((a, b), (source, status, subnet))| Link {
-            a,
-            b,
-            source,
-            status,
-            subnet,
-        })
-        .collect()
+    // The first found of each pair of ends is kept: LLDP, then declared, inferred by
+    // subnet (in subnet order), cabled. That order is in the sort's key, so the sort
+    // needs no buffer (a stable one took half the list again at the import's peak) and
+    // the list is the answer as it stands (its copy into another was the peak too).
+    out.sort_unstable_by(|x, y| {
+        let key = |l: &Link| (l.source, l.subnet.is_none(), l.subnet);
+        (&x.a, &x.b)
+            .cmp(&(&y.a, &y.b))
+            .then_with(|| key(x).cmp(&key(y)))
+    });
+    out.dedup_by(|later, first| later.a == first.a && later.b == first.b);
+    out
 }
 
 /// Two (device, interface) members of one subnet.
@@ -307,7 +321,7 @@ type Pair = ((usize, usize), (usize, usize));
 /// SVIs in one /16 make 20,000 candidate pairs, not 800 million).
 fn subnet_pairs(
     devices: &[ParsedDevice],
-    group: &[(IpNet, usize, usize)],
+    group: &[(IpNet, u32, u32)],
     lldp_dev: &[bool],
 ) -> Vec<Pair> {
     // Members of one bucket, devices LLDP does not cover first, each device's together.
@@ -355,6 +369,7 @@ fn subnet_pairs(
     let (mut untagged, mut unknown, mut svis) =
         (Bucket::default(), Bucket::default(), Bucket::default());
     for &(_, d, i) in group {
+        let (d, i) = (d as usize, i as usize);
         match framing(&devices[d].config.interfaces[i]) {
             Framing::Svi(v) => {
                 vlans.entry(v).or_default().members.push((d, i));
@@ -389,9 +404,6 @@ fn subnet_pairs(
     unknown.across(&others.members, others.open, &mut out);
     out
 }
-
-/// What is known of a link besides its ends: source, status, subnet.
-type Found = (LinkSource, &'static str, Option<IpNet>);
 
 /// Whether a device has an unnumbered BGP peering over interface `ifname`.
 fn peers_over(d: &DeviceConfig, ifname: &str) -> bool {

@@ -228,6 +228,9 @@ fn device_rib(learned: &Learned, i: usize, input: DeviceInput<'_>, extra: Extra)
     finish_filled(&p, fill, extra.igp, extra.bgp)
 }
 
+/// Devices parsed between two returns of the parses' freed memory to the system.
+const RELEASE_EVERY: usize = 4096;
+
 /// What the network-wide protocols share: OSPF as every router sees it, and per device
 /// what EIGRP, IS-IS and BGP gave it.
 struct Shared {
@@ -261,6 +264,9 @@ impl Shared {
                 bgp_prepared.push((hostnames.len(), p));
             }
             hostnames.push(input.hostname.to_owned());
+            if hostnames.len() % RELEASE_EVERY == 0 {
+                crate::memory::release_freed();
+            }
         })?;
         // The speakers' prepared RIBs were made among their configurations' parses, whose
         // garbage they keep from being returned; copied now, they fill the freed holes.

@@ -4,7 +4,7 @@
 # blast-radius (beside benches/networkx_blast.py on the same DB), pre-check, a whole
 # request without Batfish and `olav check`, then `olav routes --device` first after an import
 # (the routing model built: its stored part deleted before each run) and later (issue #32),
-# each the median of RUNS runs, with max RSS.
+# each the median of RUNS runs, with max RSS in MiB (GNU time reports KiB).
 #
 #   cargo build --release && pip install networkx
 #   benches/whole.sh 1000 10000 50000        # RUNS=5 by default; work in $WORK (/tmp/olav-bench)
@@ -29,7 +29,7 @@ time_it() {
     done
     local med
     med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
-    printf '%-28s %8s s %8s MB\n' "$label" "$med" "$(( rss / 1024 ))"
+    printf '%-28s %8s s %8s MiB\n' "$label" "$med" "$(( rss / 1024 ))"
 }
 
 for n in "$@"; do

@@ -24,6 +24,7 @@ mod memory;
 pub mod model;
 pub mod network;
 pub mod output;
+pub mod parallel;
 pub mod plan;
 pub mod precheck;
 pub mod report;

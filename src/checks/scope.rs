@@ -258,12 +258,15 @@ fn within(
     {
         c.insert(footprints.device(h)?);
     }
+    // A device read from the store, if it is the one the footprints name.
+    let fetch =
+        |i: u32| load(i).filter(|d| footprints.hostnames.get(i as usize) == Some(&d.hostname));
     let mut base: HashMap<u32, Arc<ParsedDevice>> = HashMap::new();
     let get = |i: u32, base: &mut HashMap<u32, Arc<ParsedDevice>>| -> Option<Arc<ParsedDevice>> {
         if let Some(d) = base.get(&i) {
             return Some(Arc::clone(d));
         }
-        let d = load(i).filter(|d| footprints.hostnames.get(i as usize) == Some(&d.hostname))?;
+        let d = fetch(i)?;
         base.insert(i, Arc::clone(&d));
         Some(d)
     };
@@ -276,23 +279,10 @@ fn within(
             .filter(|i| !base.contains_key(i))
             .collect();
         let decode = |part: &[u32]| -> Vec<(u32, Option<Arc<ParsedDevice>>)> {
-            part.iter()
-                .map(|&i| {
-                    let d = load(i)
-                        .filter(|d| footprints.hostnames.get(i as usize) == Some(&d.hostname));
-                    (i, d)
-                })
-                .collect()
+            part.iter().map(|&i| (i, fetch(i))).collect()
         };
         let (first, second) = missing.split_at(missing.len() / 2);
-        let (first, second) = std::thread::scope(|sc| {
-            let first = sc.spawn(|| decode(first));
-            let second = decode(second);
-            let first = first
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (first, second)
-        });
+        let (first, second) = crate::parallel::both(|| decode(first), || decode(second));
         for (i, d) in first.into_iter().chain(second) {
             base.insert(i, d?);
         }

@@ -99,8 +99,8 @@ impl<'a> Context<'a> {
         // connection) while this one computes forwarding and announcements: they do not
         // read each other, and together they were most of a 50,000-device pre-check.
         let path = db.path().to_path_buf();
-        let (graph_side, rest) = std::thread::scope(|s| {
-            let graph_side = s.spawn(|| -> Result<_, StateError> {
+        let (graph_side, rest) = crate::parallel::both(
+            || -> Result<_, StateError> {
                 let own = StateDb::open(&path)?;
                 let graph = blast::Graph::load(&own)?;
                 let blast = graph.blast(&spec);
@@ -112,13 +112,9 @@ impl<'a> Context<'a> {
                     t0.elapsed()
                 );
                 Ok((graph, blast, redundancy, single_points))
-            });
-            let rest = Self::routing_side(db, plan, &cand, &spec);
-            let graph_side = graph_side
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (graph_side, rest)
-        });
+            },
+            || Self::routing_side(db, plan, &cand, &spec),
+        );
         let (graph, mut blast, redundancy, single_points) = graph_side?;
         let RoutingSide {
             changes,

@@ -534,14 +534,7 @@ impl Network {
             (g, reach, prot)
         };
         let ((before, reach_before, prot_before), (after, reach, prot_after)) =
-            std::thread::scope(|s| {
-                let before = s.spawn(|| judged(&Removal::default()));
-                let after = judged(&r);
-                let before = before
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (before, after)
-            });
+            crate::parallel::both(|| judged(&Removal::default()), || judged(&r));
         let mut br = BlastRadius {
             isolation_unknown: !self.devices.iter().any(|d| d.anchor)
                 && self.external_peers().is_empty(),

@@ -1,9 +1,9 @@
 //! Import speed on generated networks: parsing alone, parse + write to the state DB of a
-//! snapshot held in memory, and the two-pass import of a snapshot folder as `olav state
+//! snapshot held in memory, and the streamed import of a snapshot folder as `olav state
 //! import` runs it. Throughput is in config lines. Run: `cargo bench --bench import`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use olav::import::{parse_snapshot, prepare, SnapshotDir};
+use olav::import::{parse_snapshot, stream, SnapshotDir};
 use olav::state::StateDb;
 
 fn import(c: &mut Criterion) {
@@ -35,16 +35,15 @@ fn import(c: &mut Criterion) {
                 criterion::BatchSize::PerIteration,
             )
         });
-        g.bench_function("folder_two_passes", |b| {
+        g.bench_function("folder_streamed", |b| {
             b.iter_batched(
                 || tempfile::tempdir().map(|d| (d.path().join("state.db"), d)),
                 |dir| {
                     let (path, _keep) = dir.map_err(|e| e.to_string())?;
                     let listed = SnapshotDir::open(folder.path()).map_err(|e| e.to_string())?;
-                    let prepared = prepare(&listed).map_err(|e| e.to_string())?;
+                    let streamed = stream(&listed).map_err(|e| e.to_string())?;
                     let mut db = StateDb::open(&path).map_err(|e| e.to_string())?;
-                    db.import_prepared(&prepared, &listed)
-                        .map_err(|e| e.to_string())
+                    db.import_streamed(&streamed).map_err(|e| e.to_string())
                 },
                 criterion::BatchSize::PerIteration,
             )

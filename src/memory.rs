@@ -8,6 +8,12 @@
 pub(crate) fn release_freed() {
     // SAFETY: mi_collect takes no pointer and may be called at any time from any thread.
     unsafe { libmimalloc_sys::mi_collect(true) };
+    // SQLite allocates with the C library's malloc, which keeps what it freed.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer and may be called at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// After `phase` of `work`: returns the memory it freed ([`release_freed`]) and logs the

@@ -139,10 +139,8 @@ pub fn refresh(db_path: &Path, dir: &Path) -> Refresh {
                 });
             }
         }
-        let prepared = crate::import::prepare(&snap).map_err(|e| e.to_string())?;
-        let s = db
-            .import_prepared(&prepared, &snap)
-            .map_err(|e| e.to_string())?;
+        let streamed = crate::import::stream(&snap).map_err(|e| e.to_string())?;
+        let s = db.import_streamed(&streamed).map_err(|e| e.to_string())?;
         Ok(Refresh::Imported {
             dir: shown.clone(),
             state_version: s.state_version,

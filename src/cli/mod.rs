@@ -736,11 +736,9 @@ pub fn open_or_demo(cli: &Cli) -> Result<StateDb> {
 }
 
 fn import_cmd(cli: &Cli, dir: &Path) -> Result<Exit> {
-    let started = std::time::Instant::now();
     let snap = SnapshotDir::open(dir)?;
-    let prepared = import::prepare(&snap)?;
-    tracing::debug!("import: read and parsed in {:?}", started.elapsed());
-    let import = |db: &mut StateDb| db.import_prepared(&prepared, &snap);
+    let streamed = import::stream(&snap)?;
+    let import = |db: &mut StateDb| db.import_streamed(&streamed);
     let s = match StateDb::create_with(&cli.db, import)? {
         Some(s) => s,
         None => import(&mut StateDb::open(&cli.db)?)?,

@@ -15,33 +15,52 @@ pub(super) struct Source<'a> {
     pub(super) unreadable: Vec<FileIssue>,
 }
 
-/// Names, orders and completes the devices pass 1 found: skipped files, duplicates,
-/// warnings, facts from the state file, roles and links.
-pub(super) fn assemble(
-    src: Source<'_>,
-    opstate: OpState,
-    mut warnings: Vec<FileIssue>,
-    examined: Vec<Examined>,
-    hasher: ContentHasher,
-) -> Result<ParsedSnapshot, ImportError> {
-    let mut skipped = src.unreadable;
-    let mut devices: Vec<ParsedDevice> = Vec::new();
-    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    let mut lines_total = 0u64;
-    let mut lines_unrecognised = 0u64;
-    for e in examined {
+/// Names the devices as their files are read, in path order: the config's hostname, else
+/// the file's name; the first file to claim a name keeps it, later ones are skipped.
+pub(super) struct Namer {
+    devices: Vec<ParsedDevice>,
+    unreadable: Vec<FileIssue>,
+    skipped: Vec<FileIssue>,
+    warnings: Vec<FileIssue>,
+    seen: std::collections::HashMap<String, String>,
+    lines_total: u64,
+    lines_unrecognised: u64,
+}
+
+impl Namer {
+    /// A namer whose warnings start with `warnings` (the state file's).
+    pub(super) fn new(warnings: Vec<FileIssue>) -> Namer {
+        Namer {
+            devices: Vec::new(),
+            unreadable: Vec::new(),
+            skipped: Vec::new(),
+            warnings,
+            seen: std::collections::HashMap::new(),
+            lines_total: 0,
+            lines_unrecognised: 0,
+        }
+    }
+
+    /// A file that could not be read.
+    pub(super) fn unreadable(&mut self, issue: FileIssue) {
+        self.unreadable.push(issue);
+    }
+
+    /// Names the device of one file read, with its warnings; `None` when the file is
+    /// skipped (not a config, no usable name, a name taken).
+    pub(super) fn admit(&mut self, e: Examined) -> Option<&ParsedDevice> {
         let r = match e.outcome {
             Ok(r) => r,
             Err(why) => {
-                skipped.push(FileIssue::whole_file(&e.path, why));
-                continue;
+                self.skipped.push(FileIssue::whole_file(&e.path, why));
+                return None;
             }
         };
-        lines_total += u64::from(r.lines_total);
-        lines_unrecognised += u64::from(r.lines_unrecognised);
+        self.lines_total += u64::from(r.lines_total);
+        self.lines_unrecognised += u64::from(r.lines_unrecognised);
         let configured = r.configured.clone().filter(|h| !h.is_empty());
         if let Some(bad) = configured.as_ref().filter(|h| !valid_hostname(h)) {
-            warnings.push(FileIssue::whole_file(
+            self.warnings.push(FileIssue::whole_file(
                 &e.path,
                 format!(
                     "hostname {bad:?} has a path separator or a control character; named '{}' after the file instead",
@@ -53,22 +72,22 @@ pub(super) fn assemble(
             .filter(|h| valid_hostname(h))
             .unwrap_or_else(|| e.name_hint.clone());
         if !valid_hostname(&hostname) {
-            skipped.push(FileIssue::whole_file(
+            self.skipped.push(FileIssue::whole_file(
                 &e.path,
                 format!("no usable hostname (the config's and the file's name are not names): {hostname:?}"),
             ));
-            continue;
+            return None;
         }
-        if let Some(first) = seen.get(&hostname) {
-            skipped.push(FileIssue::whole_file(
+        if let Some(first) = self.seen.get(&hostname) {
+            self.skipped.push(FileIssue::whole_file(
                 &e.path,
                 format!("hostname '{hostname}' already imported from {first}"),
             ));
-            continue;
+            return None;
         }
-        seen.insert(hostname.clone(), e.path.clone());
+        self.seen.insert(hostname.clone(), e.path.clone());
         for w in &r.warnings {
-            warnings.push(FileIssue {
+            self.warnings.push(FileIssue {
                 file: e.path.clone(),
                 line: Some(w.line),
                 message: w.message.clone(),
@@ -82,7 +101,7 @@ pub(super) fn assemble(
                 Vendor::CiscoNxos | Vendor::JuniperJunos | Vendor::NokiaSros | Vendor::Frr
             )
         {
-            warnings.push(FileIssue::whole_file(
+            self.warnings.push(FileIssue::whole_file(
                 &e.path,
                 format!(
                     "no closing 'end' line after {} lines: the file looks truncated; imported what it holds",
@@ -91,19 +110,19 @@ pub(super) fn assemble(
             ));
         }
         if r.bare {
-            warnings.push(FileIssue::whole_file(
+            self.warnings.push(FileIssue::whole_file(
                 &e.path,
                 "no interfaces and no BGP: is this a whole running config?".into(),
             ));
         }
         let mut config = r.config;
-        // The parts pass 1 took out to keep, given back to a full parse.
+        // The parts the read took out to keep, given back to a whole device.
         if r.whole {
             config.hostname = r.configured;
             config.model.clone_from(&r.model);
             config.warnings = r.warnings;
         }
-        devices.push(ParsedDevice {
+        self.devices.push(ParsedDevice {
             hostname,
             vendor: r.vendor,
             source_file: e.path,
@@ -117,9 +136,31 @@ pub(super) fn assemble(
             status: "active".to_owned(),
             management_address: None,
             down_svis: r.down_svis,
-            file: e.file,
         });
+        self.devices.last()
     }
+}
+
+/// Orders and completes the devices named: skipped files, warnings, facts from the state
+/// file, roles and links.
+pub(super) fn assemble(
+    src: Source<'_>,
+    opstate: OpState,
+    namer: Namer,
+    hasher: ContentHasher,
+) -> Result<ParsedSnapshot, ImportError> {
+    let Namer {
+        mut devices,
+        unreadable,
+        skipped: named,
+        mut warnings,
+        seen,
+        lines_total,
+        lines_unrecognised,
+    } = namer;
+    let mut skipped = unreadable;
+    skipped.extend(src.unreadable);
+    skipped.extend(named);
     if devices.is_empty() {
         return Err(ImportError::NoDevices {
             label: src.label.to_owned(),

@@ -15,7 +15,7 @@ pub mod roles;
 mod snapshot;
 
 pub use assemble::valid_hostname;
-pub use passes::{parse_snapshot, prepare};
+pub use passes::{parse_snapshot, stream};
 pub use snapshot::{ConfigFiles, Snapshot, SnapshotDir, SourceFile};
 
 use crate::model::{BgpNeighbor, BgpPeer, BgpProcess, DeviceConfig, LineWarning, Vendor};
@@ -53,11 +53,6 @@ pub enum ImportError {
         /// The reasons, each with how many files it skipped.
         why: String,
     },
-    /// A config file changed between the two readings of a streamed import.
-    #[error(
-        "{0}: changed while it was being imported; import the snapshot again when it is complete"
-    )]
-    Changed(String),
     /// A worker thread of the import stopped without an answer.
     #[error("the import's parser thread stopped unexpectedly")]
     Worker,
@@ -133,8 +128,6 @@ pub struct ParsedDevice {
     /// The SVIs autostate holds down ([`crate::routing::autostate::down_svis`]), from the
     /// whole configuration: links do not use them, though the outline may keep no port.
     pub down_svis: HashSet<String>,
-    /// Index of its config among the snapshot's config files.
-    file: usize,
 }
 
 /// Everything an import writes.
@@ -164,15 +157,42 @@ pub struct ParsedSnapshot {
     pub lines_unrecognised: u64,
 }
 
-/// Pass 1 of a streamed import: every config parsed once (on every core) and let go,
-/// keeping what naming, ordering, roles, links and services need. The writer parses each
-/// device again as it writes it ([`Prepared::each_device`]), so that no more than a few
-/// parsed configs are in memory at once.
+/// A streamed import of a snapshot folder: its state file read, its configs not yet.
+/// [`Streamed::run`] parses every config once (on every core) and hands each device,
+/// parsed in full, to the writer as soon as it is named, keeping of it only what naming,
+/// roles, links and services need: no more than a few parsed configs are in memory at
+/// once, and the writer works while the parsers do.
 #[derive(Debug)]
-pub struct Prepared {
-    /// The snapshot with each device's config reduced to what links, roles and services
-    /// read, and without its text.
-    pub outline: ParsedSnapshot,
+pub struct Streamed<'s> {
+    snap: &'s SnapshotDir,
+    opstate: OpState,
+    warnings: Vec<FileIssue>,
+    keep: Keep,
+}
+
+/// A device parsed in full, handed to the writer of a streamed import in path order.
+#[derive(Debug, Clone, Copy)]
+pub struct FullDevice<'a> {
+    /// Its hostname, as the import names it.
+    pub hostname: &'a str,
+    /// Snapshot-relative path of its config.
+    pub source_file: &'a str,
+    /// The whole parse.
+    pub config: &'a DeviceConfig,
+    /// The config text as read.
+    pub text: &'a str,
+}
+
+impl ParsedDevice {
+    /// The device as the writer takes it.
+    pub fn full(&self) -> FullDevice<'_> {
+        FullDevice {
+            hostname: &self.hostname,
+            source_file: &self.source_file,
+            config: &self.config,
+            text: &self.text,
+        }
+    }
 }
 
 /// The interfaces and BGP neighbors pass 1 keeps of each config.
@@ -219,10 +239,11 @@ impl Keep {
     }
 
     /// What of `config` is kept for the device named `names` (configured, from the path);
-    /// `down` are its SVIs autostate holds down, which make no link.
-    fn apply(
+    /// `down` are its SVIs autostate holds down, which make no link. The device's own row
+    /// (OS version, AS, router ID) is written from it once roles are known.
+    fn outline_of(
         &self,
-        config: DeviceConfig,
+        config: &DeviceConfig,
         names: [&str; 2],
         down: &HashSet<String>,
     ) -> DeviceConfig {
@@ -231,30 +252,31 @@ impl Keep {
             named,
         } = self
         else {
-            return config;
+            return config.clone();
         };
         let whole = *all_interfaces || names.iter().any(|n| named.contains(&n.to_lowercase()));
         let interfaces = config
             .interfaces
-            .into_iter()
+            .iter()
             .filter(|i| {
                 whole
                     || (links::may_link(i) && !down.contains(&i.name))
                     || links::gives_management_address(i)
             })
-            .map(|mut i| {
-                i.description = None;
-                i
+            .map(|i| crate::model::Interface {
+                description: None,
+                ..i.clone()
             })
             .collect();
-        let bgp = config.bgp.map(|b| BgpProcess {
+        let bgp = config.bgp.as_ref().map(|b| BgpProcess {
             local_as: b.local_as,
+            router_id: b.router_id,
             neighbors: b
                 .neighbors
-                .into_iter()
+                .iter()
                 .filter(|n| n.peer_asn.is_some() || matches!(n.peer, BgpPeer::Interface(_)))
                 .map(|n| {
-                    let mut kept = BgpNeighbor::new(None, n.peer, n.line);
+                    let mut kept = BgpNeighbor::new(None, n.peer.clone(), n.line);
                     kept.peer_asn = n.peer_asn;
                     kept.shutdown = n.shutdown;
                     kept
@@ -265,6 +287,7 @@ impl Keep {
         DeviceConfig {
             interfaces,
             bgp,
+            os_version: config.os_version.clone(),
             ..DeviceConfig::default()
         }
     }
@@ -273,7 +296,6 @@ impl Keep {
 /// What reading one config file found.
 #[derive(Clone)]
 struct Examined {
-    file: usize,
     path: String,
     name_hint: String,
     outcome: Result<Read, String>,
@@ -292,6 +314,9 @@ struct Read {
     bare: bool,
     whole: bool,
     config: Box<DeviceConfig>,
+    /// What a streamed import keeps of `config` ([`Keep::outline_of`]), made beside the
+    /// parse.
+    kept: Option<Box<DeviceConfig>>,
     down_svis: HashSet<String>,
     text: String,
     config_hash: String,

@@ -1,13 +1,13 @@
-//! The two passes over the configs: pass 1 parses every config on every core and keeps
-//! an outline of each device; pass 2 parses each device again beside the writer, handed
-//! over in order.
+//! The pass over the configs: every config parsed on every core, handed in path order
+//! to this thread, which names each device and gives it, parsed in full, to the writer
+//! before keeping an outline of it.
 
-use super::assemble::{assemble, Source};
+use super::assemble::{assemble, Namer, Source};
 use super::opstate::OpState;
 use super::snapshot::{ConfigFiles, ContentHasher, Snapshot, SnapshotDir, SourceFile};
 use super::{layer1, opstate, parse};
-use super::{Examined, FileIssue, ImportError, Keep, ParsedDevice, ParsedSnapshot, Prepared, Read};
-use crate::model::DeviceConfig;
+use super::{Examined, FileIssue, FullDevice, ImportError, Keep, ParsedSnapshot, Read, Streamed};
+use crate::model::{BgpProcess, DeviceConfig};
 use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::sync::mpsc;
@@ -21,7 +21,8 @@ pub(super) fn config_hash(text: &str) -> String {
         .collect()
 }
 
-fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
+/// Reads and parses one config file in full, and makes what `keep` keeps of it.
+fn examine(f: &SourceFile, keep: &Keep) -> Examined {
     let outcome = (|| {
         let text = parse::decode(&f.bytes).map_err(|e| e.to_string())?;
         let vendor = parse::detect(&text).map_err(|e| e.to_string())?;
@@ -36,31 +37,59 @@ fn examine(f: &SourceFile, file: usize, keep: &Keep) -> Examined {
             lines_unrecognised: config.lines_unrecognised,
             saw_end: config.saw_end,
             bare: config.interfaces.is_empty() && config.bgp.is_none(),
-            whole: matches!(keep, Keep::Everything),
+            whole: true,
             config_hash: config_hash(&text),
-            text: match keep {
-                Keep::Everything => text.into_owned(),
-                Keep::Outline { .. } => String::new(),
+            text: text.into_owned(),
+            kept: match keep {
+                Keep::Everything => None,
+                Keep::Outline { .. } => Some(Box::new(keep.outline_of(
+                    &config,
+                    [configured.as_deref().unwrap_or(""), &f.name_hint],
+                    &down_svis,
+                ))),
             },
-            config: Box::new(keep.apply(
-                config,
-                [configured.as_deref().unwrap_or(""), &f.name_hint],
-                &down_svis,
-            )),
+            config: Box::new(config),
             down_svis,
             configured,
         };
         Ok(read)
     })();
     Examined {
-        file,
         path: f.path.clone(),
         name_hint: f.name_hint.clone(),
         outcome,
     }
 }
 
-/// Threads to parse on: every core (the writer waits while they work).
+impl Examined {
+    /// What an import keeps of a file read in full: the outline made beside its parse,
+    /// without its text, copied compactly into this thread's heap (the worker's
+    /// interleaves it with the parser's garbage).
+    fn outline(&self) -> Examined {
+        Examined {
+            path: self.path.clone(),
+            name_hint: self.name_hint.clone(),
+            outcome: self.outcome.as_ref().map_err(Clone::clone).map(|r| Read {
+                vendor: r.vendor,
+                configured: r.configured.clone(),
+                model: r.model.clone(),
+                warnings: r.warnings.clone(),
+                lines_total: r.lines_total,
+                lines_unrecognised: r.lines_unrecognised,
+                saw_end: r.saw_end,
+                bare: r.bare,
+                whole: false,
+                config: r.kept.clone().unwrap_or_default(),
+                kept: None,
+                down_svis: r.down_svis.clone(),
+                text: String::new(),
+                config_hash: r.config_hash.clone(),
+            }),
+        }
+    }
+}
+
+/// Threads to parse on: every core (the writer shares them).
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -124,51 +153,69 @@ where
     })
 }
 
-/// Reads every config file and parses it on every core, digesting the files in path
-/// order on this thread. Returns what each file gave, in path order, the files that could
-/// not be read, and the configs' part of the snapshot's digest.
-fn examine_all<F: ConfigFiles + ?Sized>(
+/// Reads every config file and parses it on every core, digesting the files and naming
+/// the devices in path order on this thread. With [`Keep::Everything`] each device is kept
+/// whole; else each is handed, parsed in full, to `each` as soon as it is named, and an
+/// outline of it is kept. Returns the configs' part of the snapshot's digest.
+fn read_all<F, E>(
     files: &F,
     keep: &Keep,
-) -> Result<(Vec<Examined>, Vec<FileIssue>, ContentHasher), ImportError> {
+    namer: &mut Namer,
+    mut each: impl FnMut(FullDevice<'_>) -> Result<(), E>,
+) -> Result<ContentHasher, E>
+where
+    F: ConfigFiles + ?Sized,
+    E: From<ImportError>,
+{
     let mut hasher = ContentHasher::default();
-    let mut unreadable = Vec::new();
-    let mut examined = Vec::new();
     in_order(
         files.count(),
         cores(),
         |i| match files.read(i) {
             Ok(f) => {
-                let e = examine(&f, i, keep);
+                let e = examine(&f, keep);
                 Ok((f, Some(e)))
             }
             Err(issue) => Err(issue),
         },
-        |r: &mut Result<(Cow<'_, SourceFile>, Option<Examined>), FileIssue>| {
-            match r {
-                Ok((f, e)) => {
-                    hasher.add(f);
-                    // An outline is kept for the whole import: a copy made here is laid
-                    // out compactly, where the original is interleaved with the parse's
-                    // garbage in the worker's heap.
-                    let kept = match keep {
-                        Keep::Everything => e.take(),
-                        Keep::Outline { .. } => e.clone(),
-                    };
-                    examined.extend(kept);
+        |r: &mut Result<(Cow<'_, SourceFile>, Option<Examined>), FileIssue>| -> Result<(), E> {
+            let (f, e) = match r {
+                Ok(found) => found,
+                Err(issue) => {
+                    namer.unreadable(issue.clone());
+                    return Ok(());
                 }
-                Err(issue) => unreadable.push(issue.clone()),
+            };
+            hasher.add(f);
+            if let Keep::Everything = keep {
+                if let Some(e) = e.take() {
+                    namer.admit(e);
+                }
+                return Ok(());
             }
-            Ok::<_, ImportError>(())
+            let Some(e) = e.as_ref() else { return Ok(()) };
+            // The full parse stays in the batch, freed by the thread that made it.
+            if let (Some(d), Ok(full)) = (namer.admit(e.outline()), &e.outcome) {
+                each(FullDevice {
+                    hostname: &d.hostname,
+                    source_file: &d.source_file,
+                    config: &full.config,
+                    text: &full.text,
+                })?;
+            }
+            Ok(())
         },
     )?;
-    Ok((examined, unreadable, hasher))
+    Ok(hasher)
 }
 
 /// Parses every file of a snapshot.
 pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
     let (opstate, warnings) = read_state_file(snap.state_file.as_ref())?;
-    let (examined, _, hasher) = examine_all(snap, &Keep::Everything)?;
+    let mut namer = Namer::new(warnings);
+    let hasher = read_all(snap, &Keep::Everything, &mut namer, |_| {
+        Ok::<_, ImportError>(())
+    })?;
     assemble(
         Source {
             label: &snap.label,
@@ -177,14 +224,14 @@ pub fn parse_snapshot(snap: &Snapshot) -> Result<ParsedSnapshot, ImportError> {
             unreadable: snap.unreadable.clone(),
         },
         opstate,
-        warnings,
-        examined,
+        namer,
         hasher,
     )
 }
 
-/// Pass 1 of a streamed import of `files` (see [`Prepared`]).
-pub fn prepare(snap: &SnapshotDir) -> Result<Prepared, ImportError> {
+/// A streamed import of the snapshot folder `snap` (see [`Streamed`]); a malformed state
+/// file refuses it.
+pub fn stream(snap: &SnapshotDir) -> Result<Streamed<'_>, ImportError> {
     let (opstate, warnings) = read_state_file(snap.state_file.as_ref())?;
     let layer1 = snap
         .batfish_files
@@ -192,91 +239,68 @@ pub fn prepare(snap: &SnapshotDir) -> Result<Prepared, ImportError> {
         .find(|f| f.path == layer1::FILE_NAME)
         .and_then(|f| layer1::Layer1::parse(&String::from_utf8_lossy(&f.bytes)).ok());
     let keep = Keep::outline(&opstate, layer1.as_ref());
-    let (examined, mut unreadable, hasher) = examine_all(snap, &keep)?;
-    // The parsers' garbage, freed on threads that ended, is given back before the
-    // outline is assembled beside it.
-    crate::memory::phase("import", "configurations outlined");
-    unreadable.extend(snap.unreadable.iter().cloned());
-    let mut outline = assemble(
-        Source {
-            label: &snap.label,
-            state_file: snap.state_file.as_ref(),
-            batfish_files: &snap.batfish_files,
-            unreadable,
-        },
+    Ok(Streamed {
+        snap,
         opstate,
         warnings,
-        examined,
-        hasher,
-    )?;
-    // Links and roles are known: only the services' devices are read again (their
-    // interface names), each from the outline.
-    if let Keep::Outline { named, .. } = &keep {
-        for d in &mut outline.devices {
-            if !named.contains(&d.hostname.to_lowercase()) {
-                *d.config = DeviceConfig::default();
+        keep,
+    })
+}
+
+impl Streamed<'_> {
+    /// The snapshot's state file.
+    pub fn opstate(&self) -> &OpState {
+        &self.opstate
+    }
+
+    /// Parses every config, handing each device parsed in full to `each` in path order,
+    /// and returns the snapshot with an outline of each device (in hostname order), its
+    /// roles, links and services.
+    pub fn run<E: From<ImportError>>(
+        &self,
+        each: impl FnMut(FullDevice<'_>) -> Result<(), E>,
+    ) -> Result<ParsedSnapshot, E> {
+        let mut namer = Namer::new(self.warnings.clone());
+        let hasher = read_all(self.snap, &self.keep, &mut namer, each)?;
+        // The parsers' garbage, freed on threads that ended, is given back before the
+        // outline is assembled beside it.
+        crate::memory::phase("import", "configurations outlined");
+        let mut outline = assemble(
+            Source {
+                label: &self.snap.label,
+                state_file: self.snap.state_file.as_ref(),
+                batfish_files: &self.snap.batfish_files,
+                unreadable: self.snap.unreadable.clone(),
+            },
+            self.opstate.clone(),
+            namer,
+            hasher,
+        )?;
+        // Links and roles are known: of the devices the state file does not name (whose
+        // interfaces services read), only what their own rows hold is kept.
+        if let Keep::Outline { named, .. } = &self.keep {
+            for d in &mut outline.devices {
+                if !named.contains(&d.hostname.to_lowercase()) {
+                    *d.config = own_row(&mut d.config);
+                }
             }
         }
-    }
-    crate::memory::phase("import", "links and roles found");
-    Ok(Prepared { outline })
-}
-
-impl Prepared {
-    /// Parses every device again, in hostname order, on the other cores, and hands each to
-    /// `write` on this thread as soon as it is parsed. A file that changed since pass 1 is
-    /// an error.
-    pub fn each_device<F, E>(
-        &self,
-        files: &F,
-        mut write: impl FnMut(&ParsedDevice) -> Result<(), E>,
-    ) -> Result<(), E>
-    where
-        F: ConfigFiles + ?Sized,
-        E: From<ImportError>,
-    {
-        let devices = &self.outline.devices;
-        // This thread writes while the others parse.
-        in_order(
-            devices.len(),
-            cores().saturating_sub(1),
-            |i| reparse(files, &devices[i]),
-            |r| match r {
-                Ok(d) => write(d),
-                Err(e) => Err(std::mem::replace(e, ImportError::Worker).into()),
-            },
-        )
+        crate::memory::phase("import", "links and roles found");
+        Ok(outline)
     }
 }
 
-/// A device of pass 1, parsed again from its file in full.
-fn reparse<F: ConfigFiles + ?Sized>(
-    files: &F,
-    outline: &ParsedDevice,
-) -> Result<ParsedDevice, ImportError> {
-    let changed = || ImportError::Changed(outline.source_file.clone());
-    let f = files.read(outline.file).map_err(|_| changed())?;
-    let text = parse::decode(&f.bytes).map_err(|_| changed())?;
-    if config_hash(&text) != outline.config_hash {
-        return Err(changed());
+/// What a device's own row holds of its config (OS version, AS, router ID), taken.
+fn own_row(c: &mut DeviceConfig) -> DeviceConfig {
+    DeviceConfig {
+        os_version: c.os_version.take(),
+        bgp: c.bgp.as_ref().map(|b| BgpProcess {
+            local_as: b.local_as,
+            router_id: b.router_id,
+            ..BgpProcess::default()
+        }),
+        ..DeviceConfig::default()
     }
-    let config = parse::parser_for(outline.vendor).parse(&text);
-    Ok(ParsedDevice {
-        hostname: outline.hostname.clone(),
-        vendor: outline.vendor,
-        source_file: outline.source_file.clone(),
-        config: Box::new(config),
-        text: text.into_owned(),
-        config_hash: outline.config_hash.clone(),
-        role: outline.role.clone(),
-        role_inferred: outline.role_inferred,
-        site: outline.site.clone(),
-        status: outline.status.clone(),
-        model: outline.model.clone(),
-        management_address: outline.management_address.clone(),
-        down_svis: outline.down_svis.clone(),
-        file: outline.file,
-    })
 }
 
 /// The state file read, with its warnings; a malformed one refuses the import.

@@ -4,10 +4,12 @@
 use super::schema::STATE_TABLES;
 use super::{StateDb, StateError};
 use crate::ifname;
-use crate::import::{opstate, ConfigFiles, FileIssue, ParsedDevice, ParsedSnapshot, Prepared};
+use crate::import::opstate::{self, OpState};
+use crate::import::{FileIssue, FullDevice, ParsedSnapshot, Streamed};
 use crate::model::{BgpNeighbor, BgpPeer, DeviceConfig};
 use rusqlite::{params, Statement, ToSql};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::net::IpAddr;
 
@@ -86,32 +88,70 @@ fn bind(st: &mut Statement<'_>, values: &[&dyn ToSql]) -> rusqlite::Result<()> {
     st.raw_execute().map(drop)
 }
 
-/// Every device handed, in order, to the writer of an import.
-type EachDevice<'w> = &'w mut dyn FnMut(&ParsedDevice) -> Result<(), StateError>;
+/// The tables of the rows that hang on a device.
+const DEVICE_TABLES: &[&str] = &[
+    "device_config",
+    "interface",
+    "ip_address",
+    "bgp_session",
+    "bgp_network",
+    "static_route",
+    "ospf_network",
+    "structure_def",
+    "structure_ref",
+];
+
+/// Puts the rows of [`DEVICE_TABLES`] in hostname order, each device's in the order they
+/// were written, when the devices came in another: the network model reads them back in
+/// the order they are stored, as it did when every import wrote them in hostname order,
+/// and a DB is the same whatever its snapshot's files are called.
+fn reorder(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    for t in DEVICE_TABLES {
+        tx.execute_batch(&format!(
+            "CREATE TEMP TABLE olav_reorder AS SELECT * FROM {t} ORDER BY hostname, rowid;
+             DELETE FROM {t};
+             INSERT INTO {t} SELECT * FROM olav_reorder ORDER BY rowid;
+             DROP TABLE olav_reorder;"
+        ))?;
+    }
+    Ok(())
+}
+
+/// `v` written into `buf`, in place of what it held.
+fn show(buf: &mut String, v: impl std::fmt::Display) -> &str {
+    use std::fmt::Write;
+    buf.clear();
+    // Writing into a String cannot fail.
+    let _ = write!(buf, "{v}");
+    buf
+}
+
+/// Every device handed, parsed in full, to the writer of an import.
+type EachDevice<'w> = &'w mut dyn FnMut(FullDevice<'_>) -> Result<(), StateError>;
 
 impl StateDb {
     /// Replaces the network's state with `snap` in one transaction.
     pub fn import(&mut self, snap: &ParsedSnapshot) -> Result<ImportSummary, StateError> {
-        self.replace_state(snap, |write| snap.devices.iter().try_for_each(write))
-    }
-
-    /// Replaces the network's state with a snapshot prepared by [`crate::import::prepare`]
-    /// in one transaction: each device is parsed again from `files` while the one before
-    /// it is written.
-    pub fn import_prepared<F: ConfigFiles + ?Sized>(
-        &mut self,
-        prepared: &Prepared,
-        files: &F,
-    ) -> Result<ImportSummary, StateError> {
-        self.replace_state(&prepared.outline, |write| {
-            prepared.each_device(files, write)
+        self.replace_state(&snap.opstate, |write| {
+            for d in &snap.devices {
+                write(d.full())?;
+            }
+            Ok(Cow::Borrowed(snap))
         })
     }
 
-    fn replace_state(
+    /// Replaces the network's state with a streamed snapshot in one transaction: each
+    /// device's rows are written while the next configs are parsed.
+    pub fn import_streamed(&mut self, snap: &Streamed<'_>) -> Result<ImportSummary, StateError> {
+        self.replace_state(snap.opstate(), |write| snap.run(write).map(Cow::Owned))
+    }
+
+    /// Writes the rows of the devices `fill` hands over, then the rest of the snapshot it
+    /// returns; `opstate` is the snapshot's state file.
+    fn replace_state<'s>(
         &mut self,
-        snap: &ParsedSnapshot,
-        devices: impl FnOnce(EachDevice<'_>) -> Result<(), StateError>,
+        opstate: &OpState,
+        fill: impl FnOnce(EachDevice<'_>) -> Result<Cow<'s, ParsedSnapshot>, StateError>,
     ) -> Result<ImportSummary, StateError> {
         let path = self.path.clone();
         let wrap = |source| StateError::Sqlite {
@@ -125,7 +165,7 @@ impl StateDb {
         self.conn
             .pragma_update(None, "foreign_keys", "OFF")
             .map_err(wrap)?;
-        let written = self.write_state(snap, devices);
+        let written = self.write_state(opstate, fill);
         let restored = self
             .conn
             .pragma_update(None, "foreign_keys", "ON")
@@ -135,10 +175,10 @@ impl StateDb {
         Ok(summary)
     }
 
-    fn write_state(
+    fn write_state<'s>(
         &mut self,
-        snap: &ParsedSnapshot,
-        devices: impl FnOnce(EachDevice<'_>) -> Result<(), StateError>,
+        opstate: &OpState,
+        fill: impl FnOnce(EachDevice<'_>) -> Result<Cow<'s, ParsedSnapshot>, StateError>,
     ) -> Result<ImportSummary, StateError> {
         let path = self.path.clone();
         let wrap = |source| StateError::Sqlite {
@@ -153,10 +193,11 @@ impl StateDb {
                 |r| r.get(0),
             )
             .ok();
-        // 32 MiB of page cache: with the indexes built after the rows, every table grows
-        // at its end and a larger cache (it was 256 MiB) buys no speed, only memory.
+        // 2 MiB of page cache while the devices are read: with the indexes built after the
+        // rows, every table grows at its end, and memory is what a large import runs short
+        // of while it finds links (docs/performance.md).
         self.conn
-            .pragma_update(None, "cache_size", -32_768)
+            .pragma_update(None, "cache_size", -2048)
             .map_err(wrap)?;
         let started = std::time::Instant::now();
         // The write lock is taken at once: the transaction reads the schema before its
@@ -191,9 +232,8 @@ impl StateDb {
         for t in STATE_TABLES {
             tx.execute(&format!("DELETE FROM {t}"), []).map_err(wrap)?;
         }
-        let at = snap.collected_at.as_deref();
-        let observed: HashMap<(&str, &str, &str), &str> = snap
-            .opstate
+        let at = opstate.collected_at.as_deref();
+        let observed: HashMap<(&str, &str, &str), &str> = opstate
             .bgp_sessions
             .iter()
             .map(|s| {
@@ -208,7 +248,8 @@ impl StateDb {
             })
             .collect();
         let mut bgp_count = 0usize;
-        {
+        let mut sorted = true;
+        let snap = {
             // Statements of the rows that hang on a device. Their first parameter is the
             // hostname and their last two the source file and collected_at: those are bound
             // once per device (collected_at once per import), only the rest per row
@@ -218,11 +259,6 @@ impl StateDb {
                 st.raw_bind_parameter(params, at).map_err(wrap)?;
                 Ok(st)
             };
-            let mut dev_st = prep(
-                "INSERT INTO device (hostname, vendor, os, os_version, model, role, role_inferred, site, status, asn, router_id, management_address, source_line, source_file, collected_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                15,
-            )?;
             let mut if_st = prep(
                 "INSERT INTO interface (hostname, ifname, description, admin_state, oper_state, mtu, speed_mbps, vrf, switchport_mode, access_vlan, trunk_vlans, channel_group, source_line, source_file, collected_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
@@ -262,8 +298,7 @@ impl StateDb {
             let mut cfg_st = tx
                 .prepare("INSERT INTO device_config (hostname, source_file, config_text) VALUES (?1, ?2, ?3)")
                 .map_err(wrap)?;
-            let oper: HashMap<(&str, String), &str> = snap
-                .opstate
+            let oper: HashMap<(&str, String), &str> = opstate
                 .interfaces
                 .iter()
                 .map(|s| {
@@ -273,12 +308,26 @@ impl StateDb {
                     )
                 })
                 .collect();
-            let mut write = |d: &ParsedDevice| -> rusqlite::Result<()> {
-                let c = &d.config;
-                let f = d.source_file.as_str();
+            // Whether the devices came in hostname order, as the rows are read back (the
+            // files' order: the same wherever files are named after their devices).
+            let mut last: Option<String> = None;
+            // Addresses and prefixes are formatted into these, row after row, instead of
+            // into a new string each: the writer's garbage would otherwise sit between the
+            // outlines this thread keeps of the devices (docs/performance.md).
+            let (mut text_a, mut text_b) = (String::new(), String::new());
+            let mut write = |d: FullDevice<'_>| -> rusqlite::Result<()> {
+                let c = d.config;
+                let f = d.source_file;
                 let bgp = c.bgp.as_ref();
+                match &mut last {
+                    Some(l) => {
+                        sorted &= l.as_str() < d.hostname;
+                        l.clear();
+                        l.push_str(d.hostname);
+                    }
+                    None => last = Some(d.hostname.to_owned()),
+                }
                 for (st, n) in [
-                    (&mut dev_st, 15),
                     (&mut if_st, 15),
                     (&mut ip_st, 9),
                     (&mut bgp_st, 20),
@@ -288,26 +337,9 @@ impl StateDb {
                     (&mut def_st, 6),
                     (&mut ref_st, 7),
                 ] {
-                    st.raw_bind_parameter(1, &d.hostname)?;
+                    st.raw_bind_parameter(1, d.hostname)?;
                     st.raw_bind_parameter(n - 1, f)?;
                 }
-                bind(
-                    &mut dev_st,
-                    &[
-                        &d.vendor.vendor_name(),
-                        &d.vendor.os_name(),
-                        &c.os_version,
-                        &d.model,
-                        &d.role,
-                        &d.role_inferred,
-                        &d.site,
-                        &d.status,
-                        &bgp.and_then(|b| b.local_as),
-                        &bgp.and_then(|b| b.router_id).map(|r| r.to_string()),
-                        &d.management_address,
-                        &Option::<u32>::None,
-                    ],
-                )?;
                 cfg_st.execute(params![d.hostname, f, d.text])?;
                 for i in &c.interfaces {
                     let vrf = i.vrf.as_deref().unwrap_or("default");
@@ -315,8 +347,8 @@ impl StateDb {
                     let op = if oper.is_empty() {
                         None
                     } else {
-                        oper.get(&(d.hostname.as_str(), i.name.clone()))
-                            .or_else(|| oper.get(&(d.hostname.as_str(), ifname::expand(&i.name))))
+                        oper.get(&(d.hostname, i.name.clone()))
+                            .or_else(|| oper.get(&(d.hostname, ifname::expand(&i.name))))
                             .copied()
                     };
                     bind(
@@ -345,8 +377,8 @@ impl StateDb {
                             &[
                                 &i.name,
                                 &vrf,
-                                &a.address.addr().to_string(),
-                                &a.address.trunc().to_string(),
+                                &show(&mut text_a, a.address.addr()),
+                                &show(&mut text_b, a.address.trunc()),
                                 &a.kind.as_str(),
                                 &a.line,
                             ],
@@ -363,7 +395,7 @@ impl StateDb {
                         };
                         let state = peer_address
                             .as_deref()
-                            .and_then(|p| observed.get(&(d.hostname.as_str(), vrf, p)).copied());
+                            .and_then(|p| observed.get(&(d.hostname, vrf, p)).copied());
                         bind(
                             &mut bgp_st,
                             &[
@@ -393,7 +425,7 @@ impl StateDb {
                             &mut net_st,
                             &[
                                 &net.vrf.as_deref().unwrap_or("default"),
-                                &net.prefix.to_string(),
+                                &show(&mut text_a, net.prefix),
                                 &net.line,
                             ],
                         )?;
@@ -404,8 +436,8 @@ impl StateDb {
                         &mut sr_st,
                         &[
                             &r.vrf.as_deref().unwrap_or("default"),
-                            &r.prefix.to_string(),
-                            &r.next_hop.map(|h| h.to_string()),
+                            &show(&mut text_a, r.prefix),
+                            &r.next_hop.map(|h| show(&mut text_b, h)),
                             &r.next_hop_interface,
                             &r.distance,
                             &r.activity.as_str(),
@@ -418,7 +450,7 @@ impl StateDb {
                         &mut ospf_st,
                         &[
                             &o.process,
-                            &o.prefix.map(|p| p.to_string()),
+                            &o.prefix.map(|p| show(&mut text_a, p)),
                             &o.interface,
                             &o.area,
                             &o.line,
@@ -436,7 +468,45 @@ impl StateDb {
                 }
                 Ok(())
             };
-            devices(&mut |d| write(d).map_err(wrap))?;
+            fill(&mut |d| write(d).map_err(wrap))?
+        };
+        // 32 MiB once they are: the indexes' sorts take as much (a larger cache, it was
+        // 256 MiB, buys no speed).
+        tx.pragma_update(None, "cache_size", -32_768)
+            .map_err(wrap)?;
+        if !sorted {
+            reorder(&tx).map_err(wrap)?;
+        }
+        {
+            // A device's own row waits for its role, known once every device is read.
+            let mut dev_st = tx
+                .prepare(
+                    "INSERT INTO device (hostname, vendor, os, os_version, model, role, role_inferred, site, status, asn, router_id, management_address, source_line, source_file, collected_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                )
+                .map_err(wrap)?;
+            for d in &snap.devices {
+                let bgp = d.config.bgp.as_ref();
+                dev_st
+                    .execute(params![
+                        d.hostname,
+                        d.vendor.vendor_name(),
+                        d.vendor.os_name(),
+                        d.config.os_version,
+                        d.model,
+                        d.role,
+                        d.role_inferred,
+                        d.site,
+                        d.status,
+                        bgp.and_then(|b| b.local_as),
+                        bgp.and_then(|b| b.router_id).map(|r| r.to_string()),
+                        d.management_address,
+                        Option::<u32>::None,
+                        d.source_file,
+                        at
+                    ])
+                    .map_err(wrap)?;
+            }
         }
         tracing::debug!("import: devices written in {:?}", started.elapsed());
         {

@@ -55,16 +55,26 @@ impl StateDb {
             b.permissions(std::fs::Permissions::from_mode(0o644));
         }
         let tmp = b.tempfile_in(dir).map_err(io)?;
-        let mut db = StateDb::connect(tmp.path(), path)?;
-        db.configure()?;
-        db.configure_journal("OFF", "OFF")?;
-        db.migrate()?;
-        let made = fill(&mut db)?;
-        // The DB is handed over as every other is opened: in WAL mode.
-        db.configure_journal("WAL", "NORMAL")?;
-        db.conn.close().map_err(|(_, source)| StateError::Sqlite {
-            path: path.to_path_buf(),
-            source,
+        let made = std::thread::scope(|s| {
+            let (stop, stopped) = std::sync::mpsc::channel::<()>();
+            let file = tmp.as_file();
+            s.spawn(move || write_back(file, &stopped));
+            let made: Result<T, StateError> = (|| {
+                let mut db = StateDb::connect(tmp.path(), path)?;
+                db.configure()?;
+                db.configure_journal("OFF", "OFF")?;
+                db.migrate()?;
+                let made = fill(&mut db)?;
+                // The DB is handed over as every other is opened: in WAL mode.
+                db.configure_journal("WAL", "NORMAL")?;
+                db.conn.close().map_err(|(_, source)| StateError::Sqlite {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                Ok(made)
+            })();
+            drop(stop);
+            made
         })?;
         tmp.as_file().sync_all().map_err(io)?;
         if taken(path) {
@@ -81,6 +91,30 @@ impl StateDb {
         }
         Ok(Some(made))
     }
+}
+
+/// Has the system write the new DB's pages to disk while it is being filled, until
+/// `stopped` says it is: the sync before it is moved into place then waits for what the
+/// last moments wrote, not for the whole file (a fifth of a 10,000-device import).
+/// Linux only; elsewhere the final sync writes it all.
+fn write_back(file: &std::fs::File, stopped: &std::sync::mpsc::Receiver<()>) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        use std::sync::mpsc::RecvTimeoutError;
+        while let Err(RecvTimeoutError::Timeout) =
+            stopped.recv_timeout(std::time::Duration::from_millis(200))
+        {
+            // SAFETY: the descriptor stays open for the whole scope this runs in; the call
+            // only starts the write of pages already dirty, and its result changes nothing
+            // (the final sync is what makes the file durable).
+            unsafe {
+                libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, stopped);
 }
 
 /// Whether anything is at `path`, or beside it what is left of a DB there (SQLite's

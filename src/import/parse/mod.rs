@@ -100,28 +100,30 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
             .map(|p| p.vendor())
             .ok_or(NotAConfig::UnsupportedRancidType(kind));
     }
-    // SR OS's model-driven form is read; its classic CLI is named below.
-    if sros::is_model_driven(text) {
-        return Ok(Vendor::NokiaSros);
-    }
-    // IOS-XR's own syntax never appears in IOS, NX-OS or EOS configurations.
-    if iosxr::is_iosxr(text) {
-        return Ok(Vendor::CiscoIosXr);
-    }
-    // FRR (plain, Cumulus concatenated, SONiC): `frr version`, `frr defaults`, the
-    // interfaces file's header, `# ports.conf --`.
-    if frr::is_frr(text) {
-        return Ok(Vendor::Frr);
-    }
-    // Another vendor's configuration is named, never read as one olav reads.
-    if let Some(os) = other::identify(text) {
-        return Err(NotAConfig::OtherVendor(os));
-    }
+    // One walk over the lines gathers every tell (it was five walks, half of reading a
+    // config). They weigh in this order: SR OS's model-driven form (read; its classic
+    // CLI is named below); IOS-XR's own syntax, never in IOS, NX-OS or EOS
+    // configurations; FRR (plain, Cumulus concatenated, SONiC: `frr version`, `frr
+    // defaults`, the interfaces file's header, `# ports.conf --`); another vendor's
+    // configuration, named, never read as one olav reads; then the markers' scores.
+    let mut xr_tells = iosxr::Tells::default();
+    let mut other_tells = other::Tells::default();
+    let (mut xr, mut frr, mut other) =
+        (false, text.starts_with(frr::sonic::CONFIG_DB_MARKER), None);
     let mut scores = [0u32; PARSERS.len()];
     let mut generic = 0u32;
     let mut indent_votes = [0u32; 3];
     let mut in_interface = false;
     for line in text.lines().take(DETECT_LINES) {
+        if sros::tells(line) {
+            return Ok(Vendor::NokiaSros);
+        }
+        let t = line.trim();
+        xr = xr || xr_tells.line(line, t);
+        frr = frr || frr::tells(line);
+        if other.is_none() {
+            other = other_tells.line(t);
+        }
         for (score, parser) in scores.iter_mut().zip(PARSERS) {
             for (prefix, weight) in parser.markers() {
                 if line.starts_with(prefix) {
@@ -146,6 +148,18 @@ pub fn detect(text: &str) -> Result<Vendor, NotAConfig> {
             }
         }
         in_interface = line.starts_with("interface ") || (in_interface && line.starts_with(' '));
+    }
+    if xr {
+        return Ok(Vendor::CiscoIosXr);
+    }
+    if frr {
+        return Ok(Vendor::Frr);
+    }
+    if let Some(os) = other::json_tell(text)
+        .or(other)
+        .or_else(|| other_tells.finish())
+    {
+        return Err(NotAConfig::OtherVendor(os));
     }
     let best = scores
         .iter()

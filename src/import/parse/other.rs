@@ -86,18 +86,38 @@ fn a10_version(line: &str) -> bool {
 
 /// The vendor `text` was written by, when it is one olav recognises but does not read.
 pub fn identify(text: &str) -> Option<OtherOs> {
-    // A JSON document whose objects name their Check Point domain type (`"domain-type":
-    // "domain"`): what the management API answers (`checkpoint_basic_fw_policy`'s
-    // `cp-mgmt/`). Its empty answers and errors hold no tell and stay "no configuration".
-    if text.trim_start().starts_with('{') && text.contains("\"domain-type\"") {
-        return Some(OtherOs::CheckPointManagement);
+    if let Some(os) = json_tell(text) {
+        return Some(os);
     }
-    let mut saw_config_of = false;
-    let mut pan_tells = 0u32;
-    let mut braces = false;
-    let mut xml = false;
+    let mut tells = Tells::default();
     for line in text.lines().take(super::DETECT_LINES) {
-        let t = line.trim();
+        if let Some(os) = tells.line(line.trim()) {
+            return Some(os);
+        }
+    }
+    tells.finish()
+}
+
+/// A JSON document whose objects name their Check Point domain type (`"domain-type":
+/// "domain"`): what the management API answers (`checkpoint_basic_fw_policy`'s
+/// `cp-mgmt/`). Its empty answers and errors hold no tell and stay "no configuration".
+pub(super) fn json_tell(text: &str) -> Option<OtherOs> {
+    (text.trim_start().starts_with('{') && text.contains("\"domain-type\""))
+        .then_some(OtherOs::CheckPointManagement)
+}
+
+/// What the lines read so far tell of another vendor ([`identify`], a line at a time).
+#[derive(Default)]
+pub(super) struct Tells {
+    saw_config_of: bool,
+    pan_tells: u32,
+    braces: bool,
+    xml: bool,
+}
+
+impl Tells {
+    /// The vendor trimmed line `t` names, if it names one.
+    pub(super) fn line(&mut self, t: &str) -> Option<OtherOs> {
         if t.starts_with("# TiMOS-")
             || t.starts_with("#TiMOS-")
             || t.starts_with("# Configuration format version")
@@ -106,9 +126,9 @@ pub fn identify(text: &str) -> Option<OtherOs> {
             return Some(OtherOs::SrOs);
         }
         if t.starts_with("# Configuration of ") {
-            saw_config_of = true;
+            self.saw_config_of = true;
         }
-        if saw_config_of && t.starts_with("# Language version:") {
+        if self.saw_config_of && t.starts_with("# Language version:") {
             return Some(OtherOs::CheckPoint);
         }
         if t == "config system global" {
@@ -123,7 +143,9 @@ pub fn identify(text: &str) -> Option<OtherOs> {
         if t.starts_with("ASA Version") {
             return Some(OtherOs::Asa);
         }
-        if a10_version(t) && (t.starts_with('!') || t.starts_with("version")) {
+        // The cheap test first: a search of every line for "version " was a tenth of
+        // reading a config.
+        if (t.starts_with('!') || t.starts_with("version")) && a10_version(t) {
             return Some(OtherOs::A10);
         }
         if t.starts_with("set system config-management commit-revisions") {
@@ -131,16 +153,21 @@ pub fn identify(text: &str) -> Option<OtherOs> {
         }
         if t.starts_with("deviceconfig")
             || t.starts_with("<deviceconfig>")
-            || t.contains("send-to-panorama")
-            || t.contains("panorama-server")
+            || (t.contains("panorama")
+                && (t.contains("send-to-panorama") || t.contains("panorama-server")))
         {
-            pan_tells += 1;
+            self.pan_tells += 1;
         }
-        braces |= t.ends_with('{');
-        xml |= t.starts_with('<');
+        self.braces |= t.ends_with('{');
+        self.xml |= t.starts_with('<');
+        None
     }
-    // The `set` form is read (`super::panos`); the brace and XML forms are not yet.
-    (pan_tells > 0 && (braces || xml)).then_some(OtherOs::PanOs)
+
+    /// What every line read tells together.
+    pub(super) fn finish(&self) -> Option<OtherOs> {
+        // The `set` form is read (`super::panos`); the brace and XML forms are not yet.
+        (self.pan_tells > 0 && (self.braces || self.xml)).then_some(OtherOs::PanOs)
+    }
 }
 
 #[cfg(test)]

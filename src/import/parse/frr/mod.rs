@@ -99,13 +99,15 @@ fn after_ports_conf(lines: &[&str], ports: usize) -> usize {
 /// Whether `text` is FRR's (a plain `frr.conf`, a Cumulus concatenated file, a SONiC
 /// pair): the tells Batfish's format detection uses, at the start of a line.
 pub fn is_frr(text: &str) -> bool {
-    text.starts_with(sonic::CONFIG_DB_MARKER)
-        || text.lines().take(super::DETECT_LINES).any(|l| {
-            l.starts_with("frr version")
-                || l.starts_with("frr defaults")
-                || l.starts_with(PORTS_CONF)
-                || l.starts_with(INTERFACES_FILE)
-        })
+    text.starts_with(sonic::CONFIG_DB_MARKER) || text.lines().take(super::DETECT_LINES).any(tells)
+}
+
+/// Whether `line` is one of FRR's tells ([`is_frr`], a line at a time).
+pub(super) fn tells(line: &str) -> bool {
+    line.starts_with("frr version")
+        || line.starts_with("frr defaults")
+        || line.starts_with(PORTS_CONF)
+        || line.starts_with(INTERFACES_FILE)
 }
 
 /// Reads the `frr.conf` part of `text`, from line index `from` on; the lines before it

@@ -65,22 +65,34 @@ impl ConfigParser for IosXrParser {
 /// (`ipv4 address` under an interface, RPL's `end-policy` / `end-set`, `router static`
 /// with an address family) that IOS, NX-OS and EOS never print.
 pub fn is_iosxr(text: &str) -> bool {
-    let mut in_static = false;
-    for line in text.lines().take(super::DETECT_LINES) {
-        let t = line.trim();
+    let mut tells = Tells::default();
+    text.lines()
+        .take(super::DETECT_LINES)
+        .any(|line| tells.line(line, line.trim()))
+}
+
+/// What the lines read so far tell of IOS-XR ([`is_iosxr`], a line at a time).
+#[derive(Default)]
+pub(in crate::import::parse) struct Tells {
+    in_static: bool,
+}
+
+impl Tells {
+    /// Whether `line` (`t` trimmed) is one only IOS-XR writes.
+    pub(in crate::import::parse) fn line(&mut self, line: &str, t: &str) -> bool {
         if t.starts_with("!! IOS XR")
             || t == "end-policy"
             || t == "end-set"
             || (line.starts_with(' ') && t.starts_with("ipv4 address "))
-            || (in_static && t == "address-family ipv4 unicast")
+            || (self.in_static && t == "address-family ipv4 unicast")
         {
             return true;
         }
         if !line.starts_with(' ') {
-            in_static = t == "router static";
+            self.in_static = t == "router static";
         }
+        false
     }
-    false
 }
 
 /// Parses an IOS-XR configuration.

@@ -59,9 +59,13 @@ impl ConfigParser for SrosParser {
 /// Whether `text` is an SR OS configuration in the model-driven form: a `configure {`
 /// block at the top level (the classic CLI writes `configure` without a brace).
 pub fn is_model_driven(text: &str) -> bool {
-    text.lines()
-        .take(super::DETECT_LINES)
-        .any(|l| l.trim_end() == "configure {")
+    text.lines().take(super::DETECT_LINES).any(tells)
+}
+
+/// Whether `line` opens the model-driven `configure` block ([`is_model_driven`], a line at
+/// a time).
+pub(super) fn tells(line: &str) -> bool {
+    line.starts_with("configure") && line.trim_end() == "configure {"
 }
 
 /// Parses an SR OS MD-CLI configuration.

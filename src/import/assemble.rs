@@ -41,6 +41,12 @@ impl Namer {
         }
     }
 
+    /// Room for `files` devices, made once: a list grown by doubling holds up to twice
+    /// what it needs while links are found, the import's peak.
+    pub(super) fn expect(&mut self, files: usize) {
+        self.devices.reserve_exact(files);
+    }
+
     /// A file that could not be read.
     pub(super) fn unreadable(&mut self, issue: FileIssue) {
         self.unreadable.push(issue);
@@ -212,6 +218,9 @@ pub(super) fn assemble(
         );
     crate::memory::phase("import", "devices named");
     let links = links::build(&devices, &opstate, layer1.as_ref(), &mut warnings);
+    // What finding links freed (the subnets' list) is given back before roles are
+    // inferred from them.
+    crate::memory::release_freed();
     roles::infer_from_topology(&mut devices, &links);
     // Only a time the snapshot states: a file's modification time says when it was
     // copied, not when the network was read, and would make the freshness warning fire

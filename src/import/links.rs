@@ -221,9 +221,9 @@ pub fn build(
     // (one flat list sorted in place: far less memory than a map of lists; members were
     // pushed in device and interface order, so the whole tuple is the stable order).
     by_subnet.sort_unstable();
-    // Most subnets make one link of two members: the list is sized once (pages never
-    // written are never resident).
-    out.reserve(by_subnet.len() / 2);
+    // The pairs found, by device and interface number, named once the subnets' list is
+    // gone: it and the named links together were the import's peak memory.
+    let mut found: Vec<(u32, u32, u32, u32, IpNet)> = Vec::new();
     let lldp_dev: Vec<bool> = devices
         .iter()
         .map(|d| lldp_hosts.contains(d.hostname.as_str()))
@@ -251,23 +251,35 @@ pub fn build(
             {
                 continue;
             }
-            let a = (dev_a.hostname.clone(), ia_if.name.clone());
-            let b = (dev_b.hostname.clone(), ib_if.name.clone());
-            if taken.contains(&a) && taken.contains(&b) {
-                continue;
-            }
-            // Both ends passed `may_link` and are no held-down SVI: the link is up.
-            let (a, b) = ordered(a, b);
-            out.push(Link {
-                a,
-                b,
-                source: LinkSource::Inferred,
-                status: "up",
-                subnet: Some(subnet),
-            });
+            found.push((da as u32, ia as u32, db as u32, ib as u32, subnet));
         }
     }
     drop(by_subnet);
+    crate::memory::release_freed();
+    out.reserve(found.len());
+    for (da, ia, db, ib, subnet) in found {
+        let (dev_a, dev_b) = (&devices[da as usize], &devices[db as usize]);
+        let a = (
+            dev_a.hostname.clone(),
+            dev_a.config.interfaces[ia as usize].name.clone(),
+        );
+        let b = (
+            dev_b.hostname.clone(),
+            dev_b.config.interfaces[ib as usize].name.clone(),
+        );
+        if taken.contains(&a) && taken.contains(&b) {
+            continue;
+        }
+        // Both ends passed `may_link` and are no held-down SVI: the link is up.
+        let (a, b) = ordered(a, b);
+        out.push(Link {
+            a,
+            b,
+            source: LinkSource::Inferred,
+            status: "up",
+            subnet: Some(subnet),
+        });
+    }
     // A cable between two routed ports carries a layer-3 adjacency without a shared
     // subnet when one end borrows its address (`ip unnumbered Loopback0`) or peers BGP
     // unnumbered over it (IPv6 link-local addresses).

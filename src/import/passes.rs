@@ -137,6 +137,9 @@ where
                 }
                 drop(tx);
                 done.into_iter().for_each(drop);
+                // What this thread freed is given back before it ends: pages left in an
+                // ended thread's heap stay resident until another thread takes them over.
+                crate::memory::release_freed();
             });
         }
         for b in 0..batches {
@@ -168,6 +171,7 @@ where
     E: From<ImportError>,
 {
     let mut hasher = ContentHasher::default();
+    namer.expect(files.count());
     in_order(
         files.count(),
         cores(),

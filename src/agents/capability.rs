@@ -36,7 +36,9 @@ impl RunModel {
     /// Lets the model go (it is freed when no step holds it).
     pub fn release(&self) {
         if let Ok(mut held) = self.0.lock() {
-            *held = None;
+            if let Some(model) = held.take() {
+                crate::parallel::drop_aside(model);
+            }
         }
     }
 }
@@ -595,7 +597,16 @@ mod tests {
         );
         drop((again, next));
         run.release();
-        assert!(kept.upgrade().is_none(), "released, nobody holds it");
+        assert!(
+            run.0.lock().is_ok_and(|held| held.is_none()),
+            "released, the run holds nothing"
+        );
+        // It is freed beside the next step, on a thread of its own.
+        let freed = (0..500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            kept.strong_count() == 0
+        });
+        assert!(freed, "released, nobody holds it");
         // A reader outside a run keeps nothing.
         let alone = StateReader::new(&path, Tools::default())
             .model()

@@ -354,6 +354,8 @@ fn within(
             .collect(),
     };
     let new = about(&after);
+    drop(mine);
+    crate::parallel::drop_aside((base, before, after, reached));
     Some(Findings {
         duplicates: replaced(&imported.duplicates, old.duplicates, new.duplicates)?,
         overlaps: replaced(&imported.overlaps, old.overlaps, new.overlaps)?,

@@ -151,6 +151,7 @@ impl StepRunner for Analyzer {
         let path = path.to_string_lossy();
         let mut reply = format!("{reading}\n{}", d.summary.join("\n"));
         reply.push_str(&format!("\nPlan saved: {path}\n\n{PLAN_PATH} {path}\n"));
+        crate::parallel::drop_aside((net, facts));
         Ok(reply)
     }
 }

@@ -44,7 +44,7 @@ pub enum ImportError {
         source: std::io::Error,
     },
     /// Nothing in the snapshot could be imported: importing it would wipe the state.
-    #[error("{label}: no device could be imported ({skipped} file(s) skipped: {why}); the state is left as it was")]
+    #[error("{label}: no device could be imported ({}); the state is left as it was", skipped_why(*.skipped, .why))]
     NoDevices {
         /// The snapshot.
         label: String,
@@ -64,6 +64,15 @@ pub enum ImportError {
         /// The cause.
         source: crate::yaml::YamlError,
     },
+}
+
+/// Why an import found no device: the files it skipped and why, or that it found none.
+fn skipped_why(skipped: usize, why: &str) -> String {
+    if skipped == 0 {
+        "no config file found".to_owned()
+    } else {
+        format!("{skipped} file(s) skipped: {why}")
+    }
 }
 
 /// A problem with one file.

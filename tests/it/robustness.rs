@@ -116,6 +116,13 @@ fn an_import_with_no_device_does_not_wipe_the_state() {
         let text = stdout(&out);
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert!(text.contains("no device could be imported"), "{text}");
+        // An empty folder is said to be one, not "0 file(s) skipped: ".
+        let why = if junk.is_empty() {
+            "(no config file found)"
+        } else {
+            "(1 file(s) skipped: binary file"
+        };
+        assert!(text.contains(why), "{text}");
         assert_eq!(devices(&db), 20, "the state is untouched");
     }
 }
